@@ -1,0 +1,224 @@
+import { describe, expect, it } from 'vitest'
+import fc from 'fast-check'
+import { Buffer } from 'node:buffer'
+import {
+  base64ToBytes,
+  base64urlNoPad,
+  bytesToBase64,
+  bytesToBase64url,
+  bytesToHex,
+  concatBytes,
+  equalBytes,
+  hexToBytes,
+  utf8,
+} from './bytes'
+import { CryptoError } from './errors'
+
+const u8 = (...b: number[]) => Uint8Array.from(b)
+
+function codeOf(f: () => unknown): string {
+  try {
+    f()
+  } catch (e) {
+    if (e instanceof CryptoError) return e.code
+    throw e
+  }
+  throw new Error('expected a CryptoError')
+}
+
+describe('hexToBytes', () => {
+  describe('valid', () => {
+    it.each([
+      ['', []],
+      ['0x', []],
+      ['00', [0]],
+      ['0x00ff', [0, 255]],
+      ['0XABcd', [0xab, 0xcd]],
+      ['deadBEEF', [0xde, 0xad, 0xbe, 0xef]],
+      ['0x0123456789abcdefABCDEF', [0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, 0xab, 0xcd, 0xef]],
+    ])('%j', (hex, bytes) => {
+      expect(hexToBytes(hex)).toEqual(Uint8Array.from(bytes))
+    })
+    it('round-trips with bytesToHex (property)', () => {
+      fc.assert(fc.property(fc.uint8Array({ maxLength: 64 }), (b) => {
+        expect(hexToBytes(bytesToHex(b))).toEqual(b)
+        expect(hexToBytes('0x' + bytesToHex(b).toUpperCase())).toEqual(b)
+      }))
+    })
+  })
+  describe('invalid', () => {
+    it.each([
+      ['0', 'bad-length', /odd number of hex digits \(1\)/],
+      ['0x123', 'bad-length', /odd number of hex digits \(3\)/],
+      ['zz', 'bad-encoding', /invalid character "z" at index 0/],
+      ['0x0g', 'bad-encoding', /invalid character "g" at index 3/],
+      ['0x 1', 'bad-encoding', /invalid character " " at index 2/],
+      ['00\n0', 'bad-encoding', /invalid character \\u000a at index 2/],
+      ['x0', 'bad-encoding', /invalid character "x" at index 0/],
+      ['0x0x', 'bad-encoding', /invalid character "x" at index 3/],
+      ['+1', 'bad-encoding', /index 0/],
+    ])('%j', (hex, code, message) => {
+      expect(codeOf(() => hexToBytes(hex))).toBe(code)
+      expect(() => hexToBytes(hex)).toThrow(message)
+    })
+    it('throws an Error', () => {
+      expect(() => hexToBytes('abc')).toThrow(Error)
+    })
+  })
+})
+
+describe('bytesToHex', () => {
+  it('is lowercase without prefix', () => {
+    expect(bytesToHex(u8(0, 1, 0xab, 0xff))).toBe('0001abff')
+    expect(bytesToHex(new Uint8Array())).toBe('')
+  })
+  it('agrees with Buffer (property)', () => {
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 100 }), (b) => {
+      expect(bytesToHex(b)).toBe(Buffer.from(b).toString('hex'))
+    }))
+  })
+  it('reads only the view of a subarray', () => {
+    expect(bytesToHex(u8(1, 2, 3, 4).subarray(1, 3))).toBe('0203')
+  })
+})
+
+describe('utf8', () => {
+  it.each([
+    ['', []],
+    ['abc', [0x61, 0x62, 0x63]],
+    ['é', [0xc3, 0xa9]],
+    ['€', [0xe2, 0x82, 0xac]],
+    ['😀', [0xf0, 0x9f, 0x98, 0x80]],
+    ['\ud800', [0xef, 0xbf, 0xbd]], // lone surrogate: U+FFFD, as TextEncoder does
+  ])('%j', (s, bytes) => {
+    expect(utf8(s)).toEqual(Uint8Array.from(bytes))
+  })
+  it('agrees with Buffer (property)', () => {
+    fc.assert(fc.property(fc.string({ unit: 'grapheme' }), (s) => {
+      expect(equalBytes(utf8(s), Buffer.from(s, 'utf8'))).toBe(true)
+    }))
+  })
+})
+
+describe('concatBytes', () => {
+  it('joins in order into a new array', () => {
+    const a = u8(1, 2)
+    const out = concatBytes(a, new Uint8Array(), u8(3), u8(4, 5).subarray(1))
+    expect(out).toEqual(u8(1, 2, 3, 5))
+    out[0] = 9
+    expect(a[0]).toBe(1)
+  })
+  it('of nothing is empty', () => {
+    expect(concatBytes()).toEqual(new Uint8Array())
+  })
+})
+
+describe('equalBytes', () => {
+  it.each([
+    [[], [], true],
+    [[1, 2], [1, 2], true],
+    [[1, 2], [1, 3], false],
+    [[1, 2], [1, 2, 0], false],
+    [[0], [], false],
+  ])('%j vs %j', (a, b, eq) => {
+    expect(equalBytes(Uint8Array.from(a), Uint8Array.from(b))).toBe(eq)
+  })
+})
+
+// RFC 4648 §10 test vectors.
+const RFC4648: [string, string][] = [
+  ['', ''],
+  ['f', 'Zg=='],
+  ['fo', 'Zm8='],
+  ['foo', 'Zm9v'],
+  ['foob', 'Zm9vYg=='],
+  ['fooba', 'Zm9vYmE='],
+  ['foobar', 'Zm9vYmFy'],
+]
+
+describe('bytesToBase64', () => {
+  it.each(RFC4648)('RFC 4648 §10 %j', (text, b64) => {
+    expect(bytesToBase64(utf8(text))).toBe(b64)
+  })
+  it('uses + and / and pads', () => {
+    expect(bytesToBase64(u8(0xfb, 0xff))).toBe('+/8=')
+  })
+  it('agrees with Buffer (property)', () => {
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 100 }), (b) => {
+      expect(bytesToBase64(b)).toBe(Buffer.from(b).toString('base64'))
+    }))
+  })
+})
+
+describe('bytesToBase64url', () => {
+  it('uses - and _ and pads (RFC 4648 §5)', () => {
+    expect(bytesToBase64url(u8(0xfb, 0xff))).toBe('-_8=')
+    expect(bytesToBase64url(utf8('f'))).toBe('Zg==')
+  })
+  it('is base64 with the url-safe alphabet (property)', () => {
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 100 }), (b) => {
+      expect(bytesToBase64url(b)).toBe(Buffer.from(b).toString('base64').replaceAll('+', '-').replaceAll('/', '_'))
+    }))
+  })
+})
+
+describe('base64urlNoPad', () => {
+  it.each(RFC4648)('RFC 4648 §10 %j without padding', (text, b64) => {
+    expect(base64urlNoPad(utf8(text))).toBe(b64.replace(/=+$/, ''))
+  })
+  it('uses - and _', () => {
+    expect(base64urlNoPad(u8(0xfb, 0xff))).toBe('-_8')
+  })
+  it('agrees with Buffer base64url (property)', () => {
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 100 }), (b) => {
+      expect(base64urlNoPad(b)).toBe(Buffer.from(b).toString('base64url'))
+    }))
+  })
+})
+
+describe('base64ToBytes', () => {
+  describe('valid', () => {
+    it.each(RFC4648)('RFC 4648 §10 %j, padded and unpadded', (text, b64) => {
+      expect(base64ToBytes(b64)).toEqual(utf8(text))
+      expect(base64ToBytes(b64.replace(/=+$/, ''))).toEqual(utf8(text))
+    })
+    it.each([
+      ['+/8=', [0xfb, 0xff]],
+      ['+/8', [0xfb, 0xff]],
+      ['-_8=', [0xfb, 0xff]],
+      ['-_8', [0xfb, 0xff]],
+      ['AAAA', [0, 0, 0]],
+    ])('%j', (s, bytes) => {
+      expect(base64ToBytes(s)).toEqual(Uint8Array.from(bytes))
+    })
+    it('round-trips every encoder (property)', () => {
+      fc.assert(fc.property(fc.uint8Array({ maxLength: 100 }), (b) => {
+        expect(base64ToBytes(bytesToBase64(b))).toEqual(b)
+        expect(base64ToBytes(bytesToBase64url(b))).toEqual(b)
+        expect(base64ToBytes(base64urlNoPad(b))).toEqual(b)
+      }))
+    })
+  })
+  describe('invalid', () => {
+    it.each([
+      ['A', 'bad-length', /4k\+1/],
+      ['AAAAA', 'bad-length', /4k\+1/],
+      ['Zg=', 'bad-length', /multiple of 4/],
+      ['Zm8==', 'bad-length', /multiple of 4/],
+      ['A===', 'bad-encoding', /3 padding characters/],
+      ['====', 'bad-encoding', /4 padding characters/],
+      ['Zg==Zg==', 'bad-encoding', /padding "=" before the end at index 2/],
+      ['Zm9v YmFy', 'bad-encoding', /invalid character " " at index 4/],
+      ['Zm9v\nYmFy', 'bad-encoding', /\\u000a at index 4/],
+      ['Zm9v*mFy', 'bad-encoding', /invalid character "\*" at index 4/],
+      ['Zm9vé', 'bad-encoding', /invalid character "é" at index 4/],
+      ['+/-_', 'bad-encoding', /mixes the standard alphabet/],
+      ['Zh==', 'bad-encoding', /non-zero unused bits/], // 'f' is Zg==; Zh sets a pad bit
+      ['Zm9=', 'bad-encoding', /non-zero unused bits/], // 'fo' is Zm8=
+      ['Zh', 'bad-encoding', /non-zero unused bits/],
+    ])('%j', (s, code, message) => {
+      expect(codeOf(() => base64ToBytes(s))).toBe(code)
+      expect(() => base64ToBytes(s)).toThrow(message)
+    })
+  })
+})

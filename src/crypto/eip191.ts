@@ -1,0 +1,138 @@
+/**
+ * EIP-191 version 0x45 ("personal_sign") over secp256k1: the personal-message hash,
+ * public-key recovery from a 65-byte r || s || v signature (SEC 1 §4.1.6), the
+ * canonical replay key of spec section 4 (erc_191 row) and Ethereum addresses
+ * (the last 20 bytes of Keccak-256 of the uncompressed key without its 0x04 prefix).
+ *
+ * Byte order: Ethereum carries the recovery byte LAST (r || s || v); noble's `recovered`
+ * format puts it FIRST (rec || r || s). The only place the two meet is `signEip191`;
+ * recovery builds noble's Signature from (r, s, rec) directly.
+ */
+import { secp256k1 } from '@noble/curves/secp256k1.js'
+import { bytesToHex, concatBytes, utf8 } from './bytes'
+import { CryptoError, errorMessage } from './errors'
+import { keccak256 } from './hash'
+import { parsePrivateKey } from './secp256k1-key'
+
+const Point = secp256k1.Point
+const N: bigint = Point.CURVE().n
+const HALF_N: bigint = N >> 1n
+
+export interface Eip191Recovery {
+  /** The recovered address: `0x` + 40 lowercase hex digits. */
+  address: string
+  /** The recovered public key, 65-byte uncompressed SEC1 (0x04 || x || y). */
+  publicKey: Uint8Array
+  /** The personal-message hash that was signed. */
+  digest: Uint8Array
+  /** 65 bytes r || s || rec with s in the lower half of n and rec 0|1 (flipped when s was high). */
+  replayKey: Uint8Array
+  /** The v byte as carried in the signature (0, 1, 27 or 28). */
+  recoveryByte: number
+  /** Whether the carried s was in the upper half of n (s > n/2). */
+  highS: boolean
+}
+
+/** keccak256("\x19Ethereum Signed Message:\n" || decimal byte length of message || message). */
+export function personalMessageHash(message: Uint8Array): Uint8Array {
+  return keccak256(concatBytes(utf8(`\x19Ethereum Signed Message:\n${message.length}`), message))
+}
+
+function bigFromBytes(b: Uint8Array): bigint {
+  return BigInt('0x' + bytesToHex(b))
+}
+
+function bytes32(n: bigint): Uint8Array {
+  return secp256k1.Point.Fn.toBytes(n)
+}
+
+/** `0x` + lowercase hex of the last 20 bytes of keccak256(x || y). */
+function addressOfUncompressed(pub65: Uint8Array): string {
+  return '0x' + bytesToHex(keccak256(pub65.subarray(1)).subarray(12))
+}
+
+/**
+ * Recover the signer of an EIP-191 personal message.
+ * Accepts v in {0, 1, 27, 28} and either half of s; the replay key is canonical (low s,
+ * rec 0|1) so a malleated copy (n - s, flipped v) yields the same key and the same address.
+ * @throws CryptoError 'bad-length' (not 65 bytes), 'bad-recovery-byte' (v not 0/1/27/28),
+ *   'scalar-out-of-range' (r or s is 0 or >= n), 'recovery-failed' (no key recovers).
+ */
+export function recoverEip191(sig: Uint8Array, message: Uint8Array): Eip191Recovery {
+  if (sig.length !== 65) {
+    throw new CryptoError('bad-length', `EIP-191 signature: expected 65 bytes r || s || v, got ${sig.length}`)
+  }
+  const v = sig[64]!
+  let rec: number
+  if (v === 0 || v === 27) rec = 0
+  else if (v === 1 || v === 28) rec = 1
+  else throw new CryptoError('bad-recovery-byte', `EIP-191 signature: recovery byte v = ${v}, expected 0, 1, 27 or 28`)
+  const r = bigFromBytes(sig.subarray(0, 32))
+  let s = bigFromBytes(sig.subarray(32, 64))
+  if (r === 0n || r >= N) throw new CryptoError('scalar-out-of-range', 'EIP-191 signature: r is 0 or not below the curve order n')
+  if (s === 0n || s >= N) throw new CryptoError('scalar-out-of-range', 'EIP-191 signature: s is 0 or not below the curve order n')
+  const highS = s > HALF_N
+  if (highS) {
+    s = N - s
+    rec ^= 1
+  }
+  const digest = personalMessageHash(message)
+  let publicKey: Uint8Array
+  try {
+    // The low-s twin with the flipped recovery bit recovers the same point as the carried form.
+    publicKey = new secp256k1.Signature(r, s, rec).recoverPublicKey(digest).toBytes(false)
+  } catch (e) {
+    throw new CryptoError('recovery-failed', `EIP-191 signature: no public key recovers (${errorMessage(e)})`, { cause: e })
+  }
+  const replayKey = new Uint8Array(65)
+  replayKey.set(sig.subarray(0, 32), 0)
+  replayKey.set(bytes32(s), 32)
+  replayKey[64] = rec
+  return { address: addressOfUncompressed(publicKey), publicKey, digest, replayKey, recoveryByte: v, highS }
+}
+
+/**
+ * Sign an EIP-191 personal message: 65 bytes r || s || v, low s, v = 27 | 28 (RFC 6979
+ * deterministic nonce, no extra entropy, so the output is reproducible for fixtures).
+ * @throws CryptoError 'bad-private-key'
+ */
+export function signEip191(privateKey: Uint8Array, message: Uint8Array): Uint8Array {
+  const sk = parsePrivateKey(privateKey)
+  const recovered = secp256k1.sign(personalMessageHash(message), sk, {
+    prehash: false, // the digest is already keccak256: do not hash again with SHA-256
+    lowS: true,
+    format: 'recovered', // noble: rec || r || s
+    extraEntropy: false,
+  })
+  const rec = recovered[0]!
+  // rec 2|3 (R.x >= n, probability ~2^-128) has no Ethereum v: never produced in practice.
+  if (rec > 1) throw new CryptoError('recovery-failed', `EIP-191 signing: recovery id ${rec} has no Ethereum v`)
+  const out = new Uint8Array(65)
+  out.set(recovered.subarray(1, 65), 0) // r || s
+  out[64] = 27 + rec // Ethereum: r || s || v
+  return out
+}
+
+/** The address of a private key. @throws CryptoError 'bad-private-key' */
+export function ethAddressFromPrivateKey(sk: Uint8Array): string {
+  return addressOfUncompressed(secp256k1.getPublicKey(parsePrivateKey(sk), false))
+}
+
+/**
+ * The address of a 65-byte uncompressed SEC1 public key (0x04 || x || y).
+ * @throws CryptoError 'bad-length' (not 65 bytes), 'bad-point' (not 0x04-prefixed, or not on the curve)
+ */
+export function ethAddressFromPublicKey(pub65: Uint8Array): string {
+  if (pub65.length !== 65) {
+    throw new CryptoError('bad-length', `secp256k1 public key: expected 65 bytes uncompressed, got ${pub65.length}`)
+  }
+  if (pub65[0] !== 0x04) {
+    throw new CryptoError('bad-point', `secp256k1 public key: expected prefix 0x04, got 0x${bytesToHex(pub65.subarray(0, 1))}`)
+  }
+  try {
+    Point.fromBytes(pub65)
+  } catch (e) {
+    throw new CryptoError('bad-point', `secp256k1 public key: not a curve point (${errorMessage(e)})`, { cause: e })
+  }
+  return addressOfUncompressed(pub65)
+}
