@@ -1,3 +1,5 @@
+import type { Map as IMap, Set as ISet } from 'immutable'
+
 /**
  * Domain types of the validation core. Decoding parses wire messages into these;
  * rules, state and views never see generated protobuf types.
@@ -118,8 +120,15 @@ export interface UnverifiedUpdate {
 export interface LogEntry {
   readonly sequenceId: bigint
   /** The decoded update, or the IDENT-001 reason it could not be decoded. */
-  readonly update: UnverifiedUpdate | { readonly error: string; readonly bytes?: Uint8Array }
+  readonly update: UnverifiedUpdate | UndecodableUpdate
   readonly serverTimestampNs?: bigint
+}
+
+/** An entry whose bytes failed IDENT-001: the reason, and the failing action when known. */
+export interface UndecodableUpdate {
+  readonly error: string
+  readonly actionIndex?: number | null
+  readonly bytes?: Uint8Array
 }
 
 /** One inbox's log: entries in the order they were read (replay sorts them, IDENT-004). */
@@ -131,7 +140,12 @@ export interface InboxLog {
   readonly format: LogFormat
 }
 
-export type LogFormat = 'bundle-json' | 'get-identity-updates-binary' | 'get-identity-updates-json' | 'single-update'
+export type LogFormat =
+  | 'bundle-json'
+  | 'get-identity-updates-binary'
+  | 'get-identity-updates-json'
+  | 'single-update'
+  | 'postgres-csv'
 
 /** A member of the association state. */
 export interface Member {
@@ -154,28 +168,21 @@ export interface Recovery {
 
 /**
  * The association state after a prefix of the log (Terms). Immutable: every reducer
- * returns a new value. `seen` is a persistent set so consecutive states share it.
+ * returns a new value. `members` and `seen` are persistent (immutable.js) collections,
+ * so consecutive states share structure and a Trace stays O(n) in the log's length.
  */
 export interface AssociationState {
   readonly inboxId: InboxId
   /** Keyed by memberKey(id). */
-  readonly members: ReadonlyMap<string, Member>
+  readonly members: IMap<string, Member>
   readonly recovery: Recovery
   /** Claim order, display handle last (IDENT-082). */
   readonly handles: readonly string[]
   readonly claimCount: number
-  readonly seen: ReplayKeySet
+  /** Seen replay keys (IDENT-050), lowercase hex. */
+  readonly seen: ISet<string>
   /** Sequence id of the last applied update. */
   readonly sequenceId: bigint
-}
-
-/** A persistent set of replay keys (hex): each add shares its parent's entries. */
-export interface ReplayKeySet {
-  readonly size: number
-  has(keyHex: string): boolean
-  /** A new set with these keys added; this set is unchanged. */
-  with(keysHex: readonly string[]): ReplayKeySet
-  toSortedArray(): string[]
 }
 
 export function memberKey(id: MemberId): string {

@@ -1,0 +1,176 @@
+/**
+ * Property tests: whatever bytes or text arrive, decoding fails only with the two
+ * errors the rest of the app knows how to show: RuleViolation('IDENT-001') for an update,
+ * LogInputError for a file. Inputs are random bytes and random mutations (bit flips,
+ * byte overwrites, truncations, insertions, deletions) of the real xmtpd vectors.
+ */
+import { readFileSync } from 'node:fs'
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { bytesToBase64, bytesToHex, hexToBytes } from '../../crypto/bytes'
+import { LogInputError, RuleViolation } from '../errors'
+import { encodeBundleJson, encodeGetIdentityUpdatesResponse } from '../encode/update'
+import { readLogs } from './logs'
+import { decodeUpdate } from './update'
+
+const CSV = readFileSync(new URL('../../../../shared/vectors/xmtpd-inbox-log.csv', import.meta.url), 'utf8')
+const ROWS = CSV.replace(/^\uFEFF/, '')
+  .split('\n')
+  .slice(1)
+  .filter((l) => l.trim())
+  .map((l) => {
+    const [seq, inbox, ts, upd] = l.split(',')
+    return { seq: BigInt(seq!), inbox: inbox!.slice(2), ts: BigInt(ts!), bytes: hexToBytes(upd!.trim().slice(2)) }
+  })
+const RESPONSE = encodeGetIdentityUpdatesResponse([
+  { inboxId: ROWS[5]!.inbox, updates: [5, 6].map((i) => ({ sequenceId: ROWS[i]!.seq, serverTimestampNs: ROWS[i]!.ts, bytes: ROWS[i]!.bytes })) },
+  { inboxId: ROWS[7]!.inbox, updates: [{ sequenceId: ROWS[7]!.seq, bytes: ROWS[7]!.bytes }] },
+])
+
+type Mutation =
+  | { kind: 'flip'; at: number; bit: number }
+  | { kind: 'set'; at: number; value: number }
+  | { kind: 'truncate'; at: number }
+  | { kind: 'insert'; at: number; bytes: Uint8Array }
+  | { kind: 'delete'; at: number; n: number }
+
+const mutation: fc.Arbitrary<Mutation> = fc.oneof(
+  fc.record({ kind: fc.constant('flip' as const), at: fc.nat(), bit: fc.integer({ min: 0, max: 7 }) }),
+  fc.record({ kind: fc.constant('set' as const), at: fc.nat(), value: fc.integer({ min: 0, max: 255 }) }),
+  fc.record({ kind: fc.constant('truncate' as const), at: fc.nat() }),
+  fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), bytes: fc.uint8Array({ minLength: 1, maxLength: 8 }) }),
+  fc.record({ kind: fc.constant('delete' as const), at: fc.nat(), n: fc.integer({ min: 1, max: 8 }) }),
+)
+
+function mutate(input: Uint8Array, ms: readonly Mutation[]): Uint8Array {
+  let b = input.slice()
+  for (const m of ms) {
+    const at = b.length === 0 ? 0 : m.at % (b.length + 1)
+    switch (m.kind) {
+      case 'flip':
+        if (at < b.length) b[at]! ^= 1 << m.bit
+        break
+      case 'set':
+        if (at < b.length) b[at] = m.value
+        break
+      case 'truncate':
+        b = b.slice(0, at)
+        break
+      case 'insert': {
+        const out = new Uint8Array(b.length + m.bytes.length)
+        out.set(b.subarray(0, at))
+        out.set(m.bytes, at)
+        out.set(b.subarray(at), at + m.bytes.length)
+        b = out
+        break
+      }
+      case 'delete':
+        b = new Uint8Array([...b.subarray(0, at), ...b.subarray(at + m.n)])
+        break
+    }
+  }
+  return b
+}
+
+const mutated = (bases: Uint8Array[]) =>
+  fc.tuple(fc.constantFrom(...bases), fc.array(mutation, { minLength: 1, maxLength: 4 })).map(([b, ms]) => mutate(b, ms))
+
+/** Runs f; passes when it returns or throws an allowed error, rethrows anything else. */
+function onlyThrows(f: () => unknown, allowed: (e: unknown) => boolean): void {
+  try {
+    f()
+  } catch (e) {
+    if (!allowed(e)) throw e
+  }
+}
+const isIdent001 = (e: unknown) => e instanceof RuleViolation && e.rule === 'IDENT-001'
+const isInputError = (e: unknown) => e instanceof LogInputError
+
+describe('decodeUpdate (property)', () => {
+  it('IDENT-001: random bytes either decode (keeping them) or throw RuleViolation IDENT-001, nothing else', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), (b) => {
+        onlyThrows(() => expect(decodeUpdate(b).bytes).toBe(b), isIdent001)
+      }),
+      { numRuns: 2000 },
+    )
+  })
+
+  it('IDENT-001: mutations of the real updates either decode or throw RuleViolation IDENT-001', () => {
+    fc.assert(
+      fc.property(mutated(ROWS.map((r) => r.bytes)), (b) => {
+        onlyThrows(() => {
+          const u = decodeUpdate(b)
+          expect(u.bytes).toBe(b)
+          expect(u.actions.length).toBeGreaterThan(0)
+        }, isIdent001)
+      }),
+      { numRuns: 2000 },
+    )
+  })
+})
+
+describe('readLogs (property)', () => {
+  it('random bytes give logs or a LogInputError, nothing else', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), (b) => {
+        onlyThrows(() => readLogs(b), isInputError)
+      }),
+      { numRuns: 2000 },
+    )
+  })
+
+  it('IDENT-001: mutations of real updates and responses give logs (undecodable updates as IDENT-001 entries) or a LogInputError', () => {
+    fc.assert(
+      fc.property(mutated([...ROWS.map((r) => r.bytes), RESPONSE]), (b) => {
+        onlyThrows(() => {
+          for (const log of readLogs(b)) {
+            for (const e of log.entries) {
+              if ('error' in e.update) expect(e.update.error).toMatch(/^IDENT-001: /)
+            }
+          }
+        }, isInputError)
+      }),
+      { numRuns: 2000 },
+    )
+  })
+
+  it('mutations of text forms (bundle JSON, hex, base64) give logs or a LogInputError', () => {
+    const enc = new TextEncoder()
+    const texts = [
+      enc.encode(encodeBundleJson({ updates: [{ sequenceId: 1n, bytes: ROWS[0]!.bytes }] })),
+      enc.encode(encodeBundleJson({ inboxId: 'x', updates: [{ sequenceId: 9n, bytes: ROWS[8]!.bytes }] }, 'base64')),
+      enc.encode(bytesToHex(ROWS[6]!.bytes)),
+      enc.encode(bytesToBase64(RESPONSE)),
+      enc.encode(CSV.split('\n').slice(0, 3).join('\n')),
+    ]
+    fc.assert(
+      fc.property(mutated(texts), (b) => {
+        onlyThrows(() => readLogs(b), isInputError)
+      }),
+      { numRuns: 2000 },
+    )
+  })
+
+  it('random strings and random JSON give logs or a LogInputError', () => {
+    const jsonish = fc.oneof(
+      fc.string({ maxLength: 80 }),
+      fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
+      fc
+        .record({
+          inbox_id: fc.oneof(fc.string(), fc.integer(), fc.constant(undefined)),
+          updates: fc.array(fc.dictionary(fc.constantFrom('sequence_id', 'update_hex', 'update_base64', 'x'), fc.jsonValue({ maxDepth: 1 })), { maxLength: 3 }),
+        })
+        .map((v) => JSON.stringify(v)),
+      fc
+        .record({ responses: fc.array(fc.record({ inboxId: fc.jsonValue({ maxDepth: 1 }), updates: fc.jsonValue({ maxDepth: 2 }) }), { maxLength: 2 }) })
+        .map((v) => JSON.stringify(v)),
+    )
+    fc.assert(
+      fc.property(jsonish, (s) => {
+        onlyThrows(() => readLogs(s), isInputError)
+      }),
+      { numRuns: 2000 },
+    )
+  })
+})
