@@ -1,0 +1,92 @@
+/**
+ * The `test` every spec imports (instead of @playwright/test's):
+ * - an auto fixture that keeps the browser on this machine: a request to any host
+ *   other than localhost / 127.0.0.1 / [::1] is aborted and fails the test, and so does
+ *   any uncaught page error (`pageerror`), on every page of the test's context;
+ * - `expectNoA11yViolations(page)`: an axe-core scan (@axe-core/playwright) that fails
+ *   on serious or critical violations.
+ */
+import AxeBuilder from '@axe-core/playwright'
+import { test as base, expect, type Page } from '@playwright/test'
+
+export { expect }
+
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
+
+/** True for URLs that would leave the machine (http, https, ws, wss, ftp to another host). */
+export function isOffHost(url: string): boolean {
+  let u: URL
+  try {
+    u = new URL(url)
+  } catch {
+    return false
+  }
+  if (!/^(https?|wss?|ftp):$/.test(u.protocol)) return false // data:, blob:, about:, chrome-extension:
+  return !LOCAL_HOSTS.has(u.hostname)
+}
+
+export const test = base.extend<{ hermetic: void }>({
+  hermetic: [
+    async ({ context, page }, use) => {
+      const offHost: string[] = []
+      const pageErrors: string[] = []
+      const watched = new WeakSet<Page>()
+      const watch = (p: Page): void => {
+        if (watched.has(p)) return
+        watched.add(p)
+        p.on('pageerror', (err) => pageErrors.push(`${p.url()}: ${err.stack ?? err.message}`))
+      }
+      await context.route(
+        (url) => isOffHost(url.href),
+        async (route) => {
+          offHost.push(`${route.request().method()} ${route.request().url()}`)
+          await route.abort('blockedbyclient')
+        },
+      )
+      context.on('request', (req) => {
+        // Also catches what routing does not see (e.g. a service worker's requests).
+        if (isOffHost(req.url()) && !offHost.some((r) => r.endsWith(' ' + req.url()))) {
+          offHost.push(`${req.method()} ${req.url()}`)
+        }
+      })
+      context.on('page', watch)
+      watch(page)
+
+      await use()
+
+      expect(offHost, 'requests to hosts other than localhost/127.0.0.1 (tests must stay on this machine)').toEqual([])
+      expect(pageErrors, 'uncaught errors in the page').toEqual([])
+    },
+    { auto: true },
+  ],
+})
+
+export interface A11yOptions {
+  /** CSS selector to scan instead of the whole page. */
+  include?: string
+  /** CSS selectors to leave out of the scan. */
+  exclude?: string[]
+  /** axe rule ids to turn off; say why at the call site. */
+  disableRules?: string[]
+}
+
+/** Runs axe-core on the page and fails on serious or critical violations. */
+export async function expectNoA11yViolations(page: Page, options: A11yOptions = {}): Promise<void> {
+  let builder = new AxeBuilder({ page })
+  if (options.include) builder = builder.include(options.include)
+  for (const sel of options.exclude ?? []) builder = builder.exclude(sel)
+  if (options.disableRules?.length) builder = builder.disableRules(options.disableRules)
+  const results = await builder.analyze()
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+  if (bad.length > 0) {
+    await test.info().attach('axe-violations.json', {
+      body: JSON.stringify(bad, null, 2),
+      contentType: 'application/json',
+    })
+  }
+  expect(
+    bad.map((v) => `[${v.impact}] ${v.id}: ${v.help} (${v.helpUrl})\n` +
+      v.nodes.map((n) => `    ${n.target.join(' ')}: ${n.failureSummary?.split('\n').join(' ') ?? ''}`).join('\n')),
+    'serious or critical accessibility violations (axe-core)',
+  ).toEqual([])
+}

@@ -1,0 +1,72 @@
+/**
+ * Browser end-to-end tests in Debian's Chromium (/usr/bin/chromium; never
+ * `npx playwright install`) against `vite preview` of the production build.
+ *
+ * `npm test` (scripts/test-all.mjs) builds first, picks a free port and passes it as
+ * E2E_PORT. A standalone `npm run test:e2e` picks a free port here and builds when
+ * dist/ is missing (rebuild with `npm run build` after changing the app).
+ * The server binds 127.0.0.1; pages are opened as http://localhost:PORT because
+ * WebAuthn refuses IP origins.
+ */
+import { execFileSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { defineConfig, devices } from '@playwright/test'
+
+// Workers re-evaluate this file: keep the port in the environment they inherit.
+if (!process.env.E2E_PORT) {
+  process.env.E2E_PORT = execFileSync(process.execPath, [
+    '-e',
+    "const s=require('node:net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})",
+  ], { encoding: 'utf8' }).trim()
+}
+const port = Number(process.env.E2E_PORT)
+const CI = !!process.env.CI
+
+const vite = 'node_modules/.bin/vite'
+const preview = `${vite} preview --host 127.0.0.1 --port ${port} --strictPort`
+
+export default defineConfig({
+  testDir: './e2e',
+  outputDir: './test-results',
+  workers: 1,
+  fullyParallel: false,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  retries: CI ? 1 : 0,
+  forbidOnly: CI,
+  globalTimeout: CI ? 45 * 60_000 : 0,
+  reporter: [['list'], ['json', { outputFile: 'reports/e2e.json' }]],
+  use: {
+    baseURL: `http://localhost:${port}`,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        launchOptions: {
+          executablePath: '/usr/bin/chromium',
+          args: [
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-quic',
+            '--no-first-run',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+          ],
+        },
+      },
+    },
+  ],
+  webServer: {
+    command: existsSync(new URL('./dist/index.html', import.meta.url)) ? preview : `${vite} build && ${preview}`,
+    url: `http://127.0.0.1:${port}/`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+})
