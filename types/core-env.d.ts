@@ -7,3 +7,9 @@ declare class TextDecoder {
   constructor(label?: string, options?: TextDecoderOptions)
   decode(input?: Uint8Array): string
 }
+/** Cancellation of a replay between updates. */
+interface AbortSignal {
+  readonly aborted: boolean
+  readonly reason: unknown
+  throwIfAborted(): void
+}

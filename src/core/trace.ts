@@ -13,6 +13,8 @@ export interface SignatureCheck {
   readonly chainId: bigint | null
   /** Canonical replay key (IDENT-050), lowercase hex; null when none can be derived. */
   readonly replayKey: string | null
+  /** The rule a failed verification breaks: IDENT-030, or IDENT-060 for erc_6492. */
+  readonly failRule: 'IDENT-030' | 'IDENT-060' | null
   /** Why the verdict is not valid, one readable line. */
   readonly reason: string
   /** What was hashed or checked, for the inspector (labels to lowercase hex or text). */

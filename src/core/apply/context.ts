@@ -1,0 +1,90 @@
+/**
+ * Shared checks of the reducers: reading a signature's verdict (IDENT-030, IDENT-060,
+ * IDENT-061), its kind against the member it stands for (IDENT-031), its chain against
+ * the recorded one (IDENT-046), and its replay key against the seen keys (IDENT-050).
+ */
+import type { Set as ISet } from 'immutable'
+import { RuleViolation } from '../errors'
+import { describeMember } from '../text/identifier'
+import type { SignatureCheck } from '../trace'
+import type { MemberId, MemberKind, SignatureKind } from '../types'
+
+/** What an update's reducers share: the verdicts, the pre-update seen keys, pending reasons. */
+export interface ApplyContext {
+  readonly sequenceId: bigint
+  readonly clientTimestampNs: bigint
+  /** Seen keys of the state the update is applied to: IDENT-050 checks against these. */
+  readonly seenBefore: ISet<string>
+  /** Replay keys of this update's signatures, added when the whole update applies. */
+  readonly replayKeys: string[]
+  /** Signatures that could not be judged (IDENT-061). */
+  readonly unreachable: SignatureCheck[]
+  check(actionIndex: number, role: SignatureCheck['role']): SignatureCheck
+}
+
+/** A signature that verified (or could not be judged) with the signer it names. */
+export interface Signed {
+  readonly signer: MemberId
+  readonly chainId: bigint | null
+  readonly check: SignatureCheck
+}
+
+const KINDS_FOR: Record<MemberKind, readonly SignatureKind[]> = {
+  ethereum: ['erc_191', 'erc_6492'],
+  passkey: ['passkey'],
+  installation: ['installation_key'],
+}
+
+const roleName = (role: SignatureCheck['role']): string => role.replaceAll('_', ' ')
+
+/** IDENT-031: the signature's field is one the section 4 table lists for the party's member kind. */
+export function requireKindFor(check: SignatureCheck, party: MemberKind, partyName: string, actionIndex: number): void {
+  if (!KINDS_FOR[party].includes(check.kind)) {
+    throw new RuleViolation(
+      'IDENT-031',
+      actionIndex,
+      `${roleName(check.role)} is ${check.kind}, which cannot sign for the ${partyName}, a ${party} member (expected ${KINDS_FOR[party].join(' or ')})`,
+    )
+  }
+}
+
+/**
+ * IDENT-030 / IDENT-060: the signature verified. An unreachable smart wallet
+ * signature is not a failure (IDENT-061): its signer, from the account id, is used
+ * for the rules, and the update ends pending if nothing else fails.
+ */
+export function requireSigned(ctx: ApplyContext, actionIndex: number, role: SignatureCheck['role']): Signed {
+  const check = ctx.check(actionIndex, role)
+  if (check.verdict === 'invalid' || check.verdict === 'unchecked' || !check.signer) {
+    throw new RuleViolation(check.failRule ?? 'IDENT-030', actionIndex, `${roleName(role)}: ${check.reason}`)
+  }
+  if (check.verdict === 'unreachable') ctx.unreachable.push(check)
+  return { signer: check.signer, chainId: check.chainId, check }
+}
+
+/** IDENT-046: the signature's chain id equals the one recorded for the member or role. */
+export function requireChain(s: Signed, recorded: bigint | null, what: string, actionIndex: number): void {
+  if (s.chainId !== recorded) {
+    throw new RuleViolation(
+      'IDENT-046',
+      actionIndex,
+      `${roleName(s.check.role)} by ${describeMember(s.signer)} is on chain ${fmtChain(s.chainId)}, but ${what} is recorded on chain ${fmtChain(recorded)}`,
+    )
+  }
+}
+
+export const fmtChain = (c: bigint | null): string => (c === null ? 'none' : `eip155:${c}`)
+
+/** IDENT-050: no signature of the action is among the seen keys; keys are recorded on apply. */
+export function requireFresh(ctx: ApplyContext, s: Signed, actionIndex: number): void {
+  const key = s.check.replayKey
+  if (key === null) throw new RuleViolation('IDENT-030', actionIndex, `${roleName(s.check.role)} has no replay key`)
+  if (ctx.seenBefore.has(key)) {
+    throw new RuleViolation(
+      'IDENT-050',
+      actionIndex,
+      `${roleName(s.check.role)} by ${describeMember(s.signer)} was already used: replay key ${key.slice(0, 16)}… is among the seen keys`,
+    )
+  }
+  ctx.replayKeys.push(key)
+}

@@ -1,0 +1,139 @@
+/**
+ * replay: folds a log into a Trace (IDENT-004, IDENT-070, IDENT-071). Updates are
+ * applied in ascending sequence id; the log is not read past a rejected or pending
+ * update. The app, the CLI report and the local node's admission all read this Trace.
+ */
+import { LogInputError } from './errors'
+import type { ActionStep, Trace, TraceStep } from './trace'
+import type { AssociationState, InboxLog, LogEntry, UnverifiedUpdate, UndecodableUpdate } from './types'
+import { applyUpdate, PendingUpdate, RejectedUpdate } from './apply/update'
+import type { SmartWalletVerifier } from './verify/port'
+import { describeUnverified, verifyUpdate, type VerifiedUpdate } from './verify/update'
+
+export interface ReplayOptions {
+  readonly smartWallets?: SmartWalletVerifier
+  /** Called after each update with the number done and the total. */
+  readonly onProgress?: (done: number, total: number) => void
+  /** Stops the replay between updates; the promise rejects with the signal's reason. */
+  readonly signal?: AbortSignal
+  /** Verifies the signatures of updates after the log stops too (for the inspector). Default false. */
+  readonly verifyAfterStop?: boolean
+}
+
+const isDecoded = (u: LogEntry['update']): u is UnverifiedUpdate => !('error' in u)
+
+/** Entries in ascending sequence id (IDENT-004); two entries with one id make the log unreadable. */
+export function sortedEntries(log: InboxLog): LogEntry[] {
+  const entries = [...log.entries].sort((a, b) => (a.sequenceId < b.sequenceId ? -1 : a.sequenceId > b.sequenceId ? 1 : 0))
+  for (let i = 1; i < entries.length; i++) {
+    if (entries[i]!.sequenceId === entries[i - 1]!.sequenceId) {
+      throw new LogInputError(log.format, `sequence id ${entries[i]!.sequenceId}`, `two updates carry sequence id ${entries[i]!.sequenceId}`)
+    }
+  }
+  return entries
+}
+
+function undecodedStep(entry: LogEntry, u: UndecodableUpdate, state: AssociationState | null, status: 'rejected' | 'not_applied', message: string): TraceStep {
+  return {
+    sequenceId: entry.sequenceId,
+    status,
+    rule: status === 'rejected' ? 'IDENT-001' : null,
+    actionIndex: status === 'rejected' ? (u.actionIndex ?? null) : null,
+    message,
+    update: null,
+    bytes: u.bytes ?? null,
+    signatureText: null,
+    signatures: [],
+    actions: [],
+    stateBefore: state,
+    stateAfter: state,
+    ...(entry.serverTimestampNs !== undefined ? { serverTimestampNs: entry.serverTimestampNs } : {}),
+  }
+}
+
+function decodedStep(
+  entry: LogEntry,
+  v: VerifiedUpdate,
+  before: AssociationState | null,
+  after: AssociationState | null,
+  fields: Pick<TraceStep, 'status' | 'rule' | 'actionIndex' | 'message'>,
+  actions: readonly ActionStep[],
+): TraceStep {
+  return {
+    sequenceId: entry.sequenceId,
+    ...fields,
+    update: v.update,
+    bytes: v.update.bytes,
+    signatureText: v.text,
+    signatures: v.checks,
+    actions,
+    stateBefore: before,
+    stateAfter: after,
+    ...(entry.serverTimestampNs !== undefined ? { serverTimestampNs: entry.serverTimestampNs } : {}),
+  }
+}
+
+export async function replay(log: InboxLog, opts: ReplayOptions = {}): Promise<Trace> {
+  const entries = sortedEntries(log)
+  const steps: TraceStep[] = []
+  let state: AssociationState | null = null
+  let stoppedAt: bigint | null = null
+  for (const [n, entry] of entries.entries()) {
+    opts.signal?.throwIfAborted()
+    const u = entry.update
+    if (stoppedAt !== null) {
+      const message = `log cannot be read past sequence id ${stoppedAt}`
+      if (!isDecoded(u)) steps.push(undecodedStep(entry, u, state, 'not_applied', message))
+      else {
+        const v = opts.verifyAfterStop ? await verifyUpdate(u, opts) : describeUnverified(u)
+        steps.push(decodedStep(entry, v, state, state, { status: 'not_applied', rule: null, actionIndex: null, message }, []))
+      }
+    } else if (!isDecoded(u)) {
+      steps.push(undecodedStep(entry, u, state, 'rejected', u.error.replace(/^IDENT-001: /, '')))
+      stoppedAt = entry.sequenceId
+    } else {
+      const v = await verifyUpdate(u, opts)
+      try {
+        const applied = applyUpdate(state, v, entry.sequenceId)
+        steps.push(decodedStep(entry, v, state, applied.state, { status: 'applied', rule: null, actionIndex: null, message: '' }, applied.actions))
+        state = applied.state
+      } catch (e) {
+        if (e instanceof RejectedUpdate) {
+          const { rule, actionIndex, message } = e.violation
+          steps.push(decodedStep(entry, v, state, state, { status: 'rejected', rule, actionIndex, message }, e.actions))
+        } else if (e instanceof PendingUpdate) {
+          const message = `a smart contract wallet signature could not be judged, retry later: ${e.message}`
+          steps.push(decodedStep(entry, v, state, state, { status: 'pending', rule: 'IDENT-061', actionIndex: e.checks[0]?.actionIndex ?? null, message }, e.actions))
+        } else throw e
+        stoppedAt = entry.sequenceId
+      }
+    }
+    opts.onProgress?.(n + 1, entries.length)
+  }
+  return { inboxId: traceInboxId(log, steps), steps, head: state, ok: steps.every((s) => s.status === 'applied') }
+}
+
+/** The log's inbox id: from the container, else the derived one, else the first update's. */
+function traceInboxId(log: InboxLog, steps: readonly TraceStep[]): string | null {
+  if (log.inboxId) return log.inboxId
+  for (const s of steps) if (s.stateAfter) return s.stateAfter.inboxId
+  for (const s of steps) if (s.update) return s.update.inboxId
+  return null
+}
+
+export type StateAt = { readonly state: AssociationState; readonly error?: undefined } | { readonly state: null; readonly error: string }
+
+/**
+ * IDENT-070: the state at a sequence id is the state produced by every update up to
+ * it, only when an update carries that id, and only when the log can be read that far.
+ */
+export function stateAt(trace: Trace, sequenceId: bigint): StateAt {
+  const step = trace.steps.find((s) => s.sequenceId === sequenceId)
+  if (!step) return { state: null, error: `no update of the log carries sequence id ${sequenceId} (IDENT-070)` }
+  if (step.status === 'applied' && step.stateAfter) return { state: step.stateAfter }
+  const why =
+    step.status === 'not_applied' ? step.message
+    : step.status === 'pending' ? `the update at sequence id ${sequenceId} is pending (IDENT-061)`
+    : `the update at sequence id ${sequenceId} was rejected under ${step.rule}`
+  return { state: null, error: `no association state at sequence id ${sequenceId}: ${why} (IDENT-070)` }
+}

@@ -1,0 +1,92 @@
+/**
+ * The report of ../shared/contracts/cli.md (`replay --json`): one JSON object per
+ * log, built from the Trace. Identifiers use the identifier text of spec section 3;
+ * uint64 values are decimal strings; seen replay keys are lowercase hex, sorted.
+ */
+import type { Trace } from './trace'
+import type { AssociationState, Member, MemberId } from './types'
+
+export interface ReportMember {
+  kind: MemberId['kind']
+  identifier: string
+  adder: string | null
+  client_timestamp_ns: string
+  chain_id: string | null
+}
+
+export interface ReportState {
+  inbox_id: string
+  sequence_id: string
+  members: ReportMember[]
+  recovery: { kind: MemberId['kind']; identifier: string; chain_id: string | null }
+  handles: string[]
+  claim_count: number
+  seen_replay_keys: string[]
+}
+
+export interface ReportUpdate {
+  sequence_id: string
+  status: 'applied' | 'rejected' | 'pending' | 'not_applied'
+  rule: string | null
+  action_index: number | null
+  message: string
+}
+
+export interface Report {
+  file: string
+  inbox_id: string | null
+  ok: boolean
+  updates: ReportUpdate[]
+  state: ReportState | null
+  error?: string
+}
+
+const chain = (c: bigint | null): string | null => (c === null ? null : c.toString())
+
+function member(m: Member): ReportMember {
+  return {
+    kind: m.id.kind,
+    identifier: m.id.text,
+    adder: m.adder ? m.adder.text : null,
+    client_timestamp_ns: m.clientTimestampNs.toString(),
+    chain_id: chain(m.chainId),
+  }
+}
+
+const KIND_ORDER = { ethereum: 0, passkey: 1, installation: 2 } as const
+
+export function stateReport(s: AssociationState): ReportState {
+  const members = [...s.members.values()]
+    .sort((a, b) => KIND_ORDER[a.id.kind] - KIND_ORDER[b.id.kind] || (a.addedAt < b.addedAt ? -1 : a.addedAt > b.addedAt ? 1 : 0) || (a.id.text < b.id.text ? -1 : 1))
+    .map(member)
+  return {
+    inbox_id: s.inboxId,
+    sequence_id: s.sequenceId.toString(),
+    members,
+    recovery: { kind: s.recovery.id.kind, identifier: s.recovery.id.text, chain_id: chain(s.recovery.chainId) },
+    handles: [...s.handles],
+    claim_count: s.claimCount,
+    seen_replay_keys: [...s.seen].sort(),
+  }
+}
+
+/** The contract report; `at` replaces `state` by the state at a sequence id (IDENT-070). */
+export function toReport(trace: Trace, file: string, at?: { state: AssociationState | null; error?: string }): Report {
+  const report: Report = {
+    file,
+    inbox_id: trace.inboxId,
+    ok: trace.ok,
+    updates: trace.steps.map((s) => ({
+      sequence_id: s.sequenceId.toString(),
+      status: s.status,
+      rule: s.rule,
+      action_index: s.actionIndex,
+      message: s.message,
+    })),
+    state: null,
+  }
+  const state = at ? at.state : trace.head
+  report.state = state ? stateReport(state) : null
+  if (at?.error) report.error = at.error
+  return report
+}

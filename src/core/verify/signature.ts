@@ -1,0 +1,236 @@
+/**
+ * Signature verification by kind (spec section 4, IDENT-030, IDENT-060, IDENT-061):
+ * each kind's verification, the signer it yields, its chain id and its canonical
+ * replay key (IDENT-050). Never throws for a bad signature: the verdict says why.
+ */
+import { base64urlNoPad, bytesToHex, concatBytes } from '../../crypto/bytes'
+import { recoverEip191, personalMessageHash } from '../../crypto/eip191'
+import { IDENTITY_UPDATE_CONTEXT, verifyEd25519ph } from '../../crypto/ed25519ph'
+import { sha256, sha512 } from '../../crypto/hash'
+import { verifyP256Der } from '../../crypto/p256'
+import { ChainUnreachableError } from '../errors'
+import type { EthAddress, MemberId, WireSignature } from '../types'
+import type { SmartWalletVerifier } from './port'
+
+/** What one signature verified to, before it is placed in its action. */
+export interface SignatureVerdict {
+  readonly verdict: 'valid' | 'invalid' | 'unreachable'
+  readonly signer: MemberId | null
+  readonly chainId: bigint | null
+  readonly replayKey: string | null
+  readonly failRule: 'IDENT-030' | 'IDENT-060' | null
+  readonly reason: string
+  readonly evidence: Readonly<Record<string, string>>
+}
+
+/** The signature text of one update with its derived digests, computed at most once. */
+export class SignedText {
+  private personal?: Uint8Array
+  constructor(
+    readonly text: string,
+    readonly bytes: Uint8Array,
+  ) {}
+  personalMessageHash(): Uint8Array {
+    return (this.personal ??= personalMessageHash(this.bytes))
+  }
+}
+
+export interface VerifyContext {
+  readonly smartWallets?: SmartWalletVerifier
+}
+
+const invalid = (
+  reason: string,
+  evidence: Record<string, string> = {},
+  failRule: 'IDENT-030' | 'IDENT-060' = 'IDENT-030',
+  signer: MemberId | null = null,
+  chainId: bigint | null = null,
+): SignatureVerdict => ({ verdict: 'invalid', signer, chainId, replayKey: null, failRule, reason, evidence })
+
+const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e))
+
+/** CAIP-10 eip155 account id of IDENT-060: chain id in decimal, no sign, no leading zero. */
+const CAIP10_EIP155 = /^eip155:(0|[1-9][0-9]{0,31}):(0x[0-9a-fA-F]{40})$/
+
+export interface Eip155Account {
+  readonly chainId: bigint
+  readonly address: EthAddress
+}
+
+/** IDENT-060 form check, before any chain access. Returns the reason it fails, or the parts. */
+export function parseEip155AccountId(accountId: string): Eip155Account | string {
+  const m = CAIP10_EIP155.exec(accountId)
+  if (m) return { chainId: BigInt(m[1]!), address: m[2]!.toLowerCase() as EthAddress }
+  if (!accountId.startsWith('eip155:')) {
+    const ns = accountId.split(':')[0] ?? ''
+    return `account_id ${JSON.stringify(accountId)} is not in the eip155 namespace (found ${JSON.stringify(ns)})`
+  }
+  const [, ref = '', address = '', ...rest] = accountId.split(':')
+  if (rest.length > 0) return `account_id ${JSON.stringify(accountId)} has more than three colon-separated parts`
+  if (!/^(0|[1-9][0-9]{0,31})$/.test(ref))
+    return `account_id ${JSON.stringify(accountId)}: chain id ${JSON.stringify(ref)} is not a decimal with no sign and no leading zero`
+  return `account_id ${JSON.stringify(accountId)}: address ${JSON.stringify(address)} is not 0x followed by 40 hexadecimal characters`
+}
+
+export async function verifySignature(
+  sig: WireSignature,
+  text: SignedText,
+  ctx: VerifyContext,
+): Promise<SignatureVerdict> {
+  switch (sig.kind) {
+    case 'erc_191':
+      return verifyErc191(sig.bytes, text)
+    case 'installation_key':
+      return verifyInstallationKey(sig.bytes, sig.publicKey, text)
+    case 'passkey':
+      return verifyPasskey(sig, text)
+    case 'erc_6492':
+      return verifyErc6492(sig, text, ctx)
+  }
+}
+
+/** erc_191: recover secp256k1 from the EIP-191 personal-message hash of the text. */
+function verifyErc191(bytes: Uint8Array, text: SignedText): SignatureVerdict {
+  const digest = text.personalMessageHash()
+  const evidence: Record<string, string> = { 'EIP-191 digest': bytesToHex(digest), 'signature bytes': bytesToHex(bytes) }
+  try {
+    const r = recoverEip191(bytes, text.bytes)
+    evidence['recovery byte'] = String(r.recoveryByte)
+    evidence['recovered public key'] = bytesToHex(r.publicKey)
+    if (r.highS) evidence['s'] = 'upper half (canonicalised to the lower half in the replay key)'
+    return {
+      verdict: 'valid',
+      signer: { kind: 'ethereum', text: r.address },
+      chainId: null,
+      replayKey: bytesToHex(r.replayKey),
+      failRule: null,
+      reason: '',
+      evidence,
+    }
+  } catch (e) {
+    return invalid(`erc_191 signature does not recover: ${messageOf(e)}`, evidence)
+  }
+}
+
+/** installation_key: Ed25519ph (RFC 8032 §5.1) with the context IDENTITY UPDATE SIGNATURE. */
+function verifyInstallationKey(bytes: Uint8Array, publicKey: Uint8Array, text: SignedText): SignatureVerdict {
+  const evidence: Record<string, string> = {
+    context: 'IDENTITY UPDATE SIGNATURE',
+    'public key': bytesToHex(publicKey),
+    'SHA-512 of the text (Ed25519ph prehash)': bytesToHex(sha512(text.bytes)),
+  }
+  const signer: MemberId | null = publicKey.length === 32 ? { kind: 'installation', text: bytesToHex(publicKey) } : null
+  if (bytes.length !== 64) return invalid(`installation_key signature is ${bytes.length} bytes, expected 64`, evidence)
+  if (publicKey.length !== 32) return invalid(`installation_key public_key is ${publicKey.length} bytes, expected 32`, evidence)
+  let ok: boolean
+  try {
+    ok = verifyEd25519ph(bytes, text.bytes, publicKey, IDENTITY_UPDATE_CONTEXT)
+  } catch (e) {
+    return invalid(`installation_key signature does not verify: ${messageOf(e)}`, evidence)
+  }
+  if (!ok) return invalid(`installation_key signature does not verify under public key ${bytesToHex(publicKey)}`, evidence)
+  return { verdict: 'valid', signer, chainId: null, replayKey: bytesToHex(bytes), failRule: null, reason: '', evidence }
+}
+
+const fatalUtf8 = new TextDecoder('utf-8', { fatal: true })
+
+/**
+ * passkey: the client data's challenge equals base64url (no padding) of the text, and
+ * a DER P-256 signature over authenticator_data || SHA-256(client_data_json) verifies
+ * under the SEC1 key (WebAuthn Level 2 §6.1, §7.2 step 20). Nothing else of the
+ * assertion is checked (spec Known limitations).
+ */
+function verifyPasskey(sig: Extract<WireSignature, { kind: 'passkey' }>, text: SignedText): SignatureVerdict {
+  const expected = base64urlNoPad(text.bytes)
+  const evidence: Record<string, string> = { 'expected challenge': expected, 'public key': bytesToHex(sig.publicKey) }
+  let clientData: unknown
+  try {
+    clientData = JSON.parse(fatalUtf8.decode(sig.clientDataJson))
+  } catch (e) {
+    return invalid(`passkey client_data_json is not UTF-8 JSON: ${messageOf(e)}`, evidence)
+  }
+  if (typeof clientData !== 'object' || clientData === null || Array.isArray(clientData))
+    return invalid('passkey client_data_json is not a JSON object', evidence)
+  const { challenge, origin } = clientData as Record<string, unknown>
+  evidence['client data challenge'] = typeof challenge === 'string' ? challenge : JSON.stringify(challenge ?? null)
+  if (typeof origin === 'string') evidence['client data origin'] = origin
+  if (typeof challenge !== 'string') return invalid('passkey client data has no string challenge', evidence)
+  if (challenge !== expected)
+    return invalid(`passkey challenge ${JSON.stringify(challenge)} is not base64url of the signature text (${JSON.stringify(expected)})`, evidence)
+  const clientDataHash = sha256(sig.clientDataJson)
+  const signed = concatBytes(sig.authenticatorData, clientDataHash)
+  evidence['SHA-256 of client_data_json'] = bytesToHex(clientDataHash)
+  evidence['signed data (authenticator_data || client data hash)'] = bytesToHex(signed)
+  try {
+    const v = verifyP256Der(sig.signature, signed, sig.publicKey)
+    if (v.highS) evidence['s'] = 'upper half (canonicalised to the lower half in the replay key)'
+    if (!v.valid) return invalid(`passkey P-256 signature does not verify under key ${bytesToHex(sig.publicKey)}`, evidence)
+    return {
+      verdict: 'valid',
+      signer: { kind: 'passkey', text: bytesToHex(sig.publicKey) },
+      chainId: null,
+      replayKey: bytesToHex(v.lowS),
+      failRule: null,
+      reason: '',
+      evidence,
+    }
+  } catch (e) {
+    return invalid(`passkey signature does not verify: ${messageOf(e)}`, evidence)
+  }
+}
+
+/** The relying party a passkey signature names: its client data's origin (display only). */
+export function passkeyOrigin(clientDataJson: Uint8Array): string | undefined {
+  try {
+    const cd: unknown = JSON.parse(fatalUtf8.decode(clientDataJson))
+    const origin = typeof cd === 'object' && cd !== null ? (cd as Record<string, unknown>).origin : undefined
+    return typeof origin === 'string' ? origin : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** erc_6492: form check first (IDENT-060), then the port; unreachable is not invalid (IDENT-061). */
+async function verifyErc6492(
+  sig: Extract<WireSignature, { kind: 'erc_6492' }>,
+  text: SignedText,
+  ctx: VerifyContext,
+): Promise<SignatureVerdict> {
+  const account = parseEip155AccountId(sig.accountId)
+  const evidence: Record<string, string> = { 'account id': sig.accountId, block: sig.blockNumber.toString() }
+  if (typeof account === 'string') return invalid(account, evidence, 'IDENT-060')
+  const hash = text.personalMessageHash()
+  evidence['EIP-191 digest'] = bytesToHex(hash)
+  const signer: MemberId = { kind: 'ethereum', text: account.address }
+  const replayKey = bytesToHex(sig.signature)
+  const unreachable = (reason: string): SignatureVerdict => ({
+    verdict: 'unreachable',
+    signer,
+    chainId: account.chainId,
+    replayKey,
+    failRule: null,
+    reason,
+    evidence,
+  })
+  if (!ctx.smartWallets) return unreachable(`no route for chain eip155:${account.chainId}`)
+  try {
+    const v = await ctx.smartWallets.verify({
+      chainId: account.chainId,
+      account: account.address,
+      blockNumber: sig.blockNumber,
+      hash,
+      signature: sig.signature,
+    })
+    if (v === 'valid') return { verdict: 'valid', signer, chainId: account.chainId, replayKey, failRule: null, reason: '', evidence }
+    return invalid(
+      `smart contract wallet ${account.address} on chain ${account.chainId} does not validate the signature at block ${sig.blockNumber}`,
+      evidence,
+      'IDENT-060',
+      signer,
+      account.chainId,
+    )
+  } catch (e) {
+    if (e instanceof ChainUnreachableError) return unreachable(e.reason)
+    return unreachable(`chain eip155:${account.chainId} call failed: ${messageOf(e)}`)
+  }
+}
