@@ -220,7 +220,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     return 0
   } catch (e) {
     if (e instanceof UsageError) {
-      io.err(`error: ${e.message}\n${USAGE.split('\n')[0]} (see --help)\n`)
+      io.err(`error: ${e.message} (usage: npm run --silent cli -- --help)\n`)
       return 2
     }
     if (e instanceof InputError) {
