@@ -8,6 +8,7 @@ const state = (handles: string[]): AssociationState => ({
   inboxId: 'ab'.repeat(32) as InboxId,
   members: IMap(),
   recovery: { id: { kind: 'ethereum', text: `0x${'11'.repeat(20)}` }, chainId: null },
+  installationsByAdder: IMap(),
   handles,
   claimCount: handles.length,
   seen: ISet(),

@@ -176,6 +176,8 @@ export interface AssociationState {
   /** Keyed by memberKey(id). */
   readonly members: IMap<string, Member>
   readonly recovery: Recovery
+  /** Index for the revocation cascade (IDENT-044): installation member keys by their adder's key. */
+  readonly installationsByAdder: IMap<string, ISet<string>>
   /** Claim order, display handle last (IDENT-082). */
   readonly handles: readonly string[]
   readonly claimCount: number

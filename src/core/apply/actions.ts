@@ -5,7 +5,7 @@
  * each signature's kind (IDENT-031) and verdict (IDENT-030, IDENT-060), then the
  * rules between signers and state, then chain binding (IDENT-046) and replay (IDENT-050).
  */
-import { Map as IMap } from 'immutable'
+import { Map as IMap, Set as ISet } from 'immutable'
 import { RuleViolation } from '../errors'
 import { isValidHandle, handleProblem, MAX_CLAIMS } from '../handles'
 import { deriveInboxId } from '../inbox-id'
@@ -58,6 +58,7 @@ export function applyCreateInbox(state: AssociationState | null, a: Action<'crea
     inboxId: deriveInboxId(a.initialIdentifier, a.nonce), // IDENT-010
     members: IMap([[memberKey(initial), member]]),
     recovery: { id: initial, chainId: s.chainId },
+    installationsByAdder: IMap(),
     handles: [], // IDENT-083: a CreateInbox produces no handles and a claim count of 0
     claimCount: 0,
     seen: ctx.seenBefore,
@@ -107,7 +108,12 @@ export function applyAdd(prev: AssociationState | null, a: Action<'add'>, i: num
     addedAt: ctx.sequenceId,
     ...(relyingParty !== undefined ? { relyingParty } : {}),
   }
-  return { ...state, members: state.members.set(memberKey(newId), member) }
+  const key = memberKey(newId)
+  const installationsByAdder =
+    newId.kind === 'installation'
+      ? state.installationsByAdder.update(memberKey(existing.signer), ISet<string>(), (set) => set.add(key))
+      : state.installationsByAdder
+  return { ...state, members: state.members.set(key, member), installationsByAdder }
 }
 
 /** IDENT-013, IDENT-031, IDENT-043, IDENT-044, IDENT-046, IDENT-050. */
@@ -126,11 +132,15 @@ export function applyRevoke(prev: AssociationState | null, a: Action<'revoke'>, 
   requireFresh(ctx, s, i)
   // IDENT-044: remove the member and every installation it added; a non-member's
   // installations go too, and the recovery identifier keeps its role and chain.
+  // Deleting keys (not filtering into a new map) keeps consecutive states sharing structure.
   const targetKey = memberKey(target)
-  const members = state.members.filter(
-    (m, key) => key !== targetKey && !(m.id.kind === 'installation' && sameMember(m.adder, target)),
-  )
-  return { ...state, members }
+  const cascade = state.installationsByAdder.get(targetKey) ?? ISet<string>()
+  let installationsByAdder = state.installationsByAdder.delete(targetKey)
+  const adder = state.members.get(targetKey)?.adder
+  if (target.kind === 'installation' && adder) {
+    installationsByAdder = installationsByAdder.update(memberKey(adder), ISet<string>(), (set) => set.delete(targetKey))
+  }
+  return { ...state, members: state.members.deleteAll([targetKey, ...cascade]), installationsByAdder }
 }
 
 /** IDENT-013, IDENT-031, IDENT-045, IDENT-046, IDENT-050, IDENT-077. */

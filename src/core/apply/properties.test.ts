@@ -71,6 +71,10 @@ describe('apply properties', () => {
         for (const m of state.members.values()) if (m.id.kind === 'installation') expect(m.adder?.kind).not.toBe('installation')
         expect(state.handles.length).toBeLessThanOrEqual(state.claimCount)
         expect(new Set(state.handles).size).toBe(state.handles.length)
+        // the cascade index holds exactly the installation members, under their adders
+        const indexed = [...state.installationsByAdder.entries()].flatMap(([adder, set]) => [...set].map((k) => `${adder}>${k}`)).sort()
+        const scanned = [...state.members.entries()].filter(([, m]) => m.id.kind === 'installation').map(([k, m]) => `${m.adder!.kind}:${m.adder!.text}>${k}`).sort()
+        expect(indexed).toEqual(scanned)
       }),
       { numRuns: 300 },
     )

@@ -6,7 +6,7 @@
 import { base64urlNoPad, bytesToHex, concatBytes } from '../../crypto/bytes'
 import { recoverEip191, personalMessageHash } from '../../crypto/eip191'
 import { IDENTITY_UPDATE_CONTEXT, verifyEd25519ph } from '../../crypto/ed25519ph'
-import { sha256, sha512 } from '../../crypto/hash'
+import { sha256 } from '../../crypto/hash'
 import { verifyP256Der } from '../../crypto/p256'
 import { ChainUnreachableError } from '../errors'
 import type { EthAddress, MemberId, WireSignature } from '../types'
@@ -114,11 +114,9 @@ function verifyErc191(bytes: Uint8Array, text: SignedText): SignatureVerdict {
 
 /** installation_key: Ed25519ph (RFC 8032 §5.1) with the context IDENTITY UPDATE SIGNATURE. */
 function verifyInstallationKey(bytes: Uint8Array, publicKey: Uint8Array, text: SignedText): SignatureVerdict {
-  const evidence: Record<string, string> = {
-    context: 'IDENTITY UPDATE SIGNATURE',
-    'public key': bytesToHex(publicKey),
-    'SHA-512 of the text (Ed25519ph prehash)': bytesToHex(sha512(text.bytes)),
-  }
+  // The Ed25519ph prehash (SHA-512 of the text) is not repeated here: views derive it
+  // from the text, so replay pays for no hash beyond the verification itself.
+  const evidence: Record<string, string> = { context: 'IDENTITY UPDATE SIGNATURE', 'public key': bytesToHex(publicKey) }
   const signer: MemberId | null = publicKey.length === 32 ? { kind: 'installation', text: bytesToHex(publicKey) } : null
   if (bytes.length !== 64) return invalid(`installation_key signature is ${bytes.length} bytes, expected 64`, evidence)
   if (publicKey.length !== 32) return invalid(`installation_key public_key is ${publicKey.length} bytes, expected 32`, evidence)
