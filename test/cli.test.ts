@@ -105,6 +105,13 @@ describe('replay', () => {
     expect((await cli('replay', '--json', '--bogus', path('real.json'))).status).toBe(2)
   })
 
+  it('without --json prints a table a person can read, with the rule and the action of a rejection', async () => {
+    const r = await cli('replay', path('legacy.json'))
+    expect(r.status).toBe(0)
+    expect(r.out).toMatch(/rejected\s+IDENT-001 action 0: /)
+    expect(r.out).toMatch(/not_applied log cannot be read past sequence id 8/)
+  })
+
   it('an unreadable file prints no report for the files before it', async () => {
     const r = await cli('replay', '--json', path('real.json'), path('missing.json'))
     expect(r.status).toBe(1)

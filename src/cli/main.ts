@@ -12,7 +12,7 @@ import { checkHandleAnswer, currentHandles } from '../core/handles'
 import { deriveInboxId } from '../core/inbox-id'
 import { exportLocalKey, importLocalKey } from '../core/keys'
 import { replay, stateAt, sortedEntries } from '../core/replay'
-import { toReport } from '../core/report'
+import { toReport, type Report } from '../core/report'
 import { resolveIdentifier } from '../core/resolve'
 import { signatureText } from '../core/text/signature-text'
 import { isEthAddress } from '../core/text/identifier'
@@ -22,7 +22,7 @@ import { InputError, UsageError, jsonLine, readFile, readLogFile } from './io'
 
 const USAGE = `usage: npm run --silent cli -- <subcommand> [flags] [files]
 
-  replay --json [--chain eip155:<id>=<rpc-url>]... [--at <seq>] FILE...
+  replay [--json] [--chain eip155:<id>=<rpc-url>]... [--at <seq>] FILE...
   signature-text FILE
   inbox-id [--kind ethereum|passkey] <identifier> <nonce>
   handles --json FILE
@@ -53,6 +53,25 @@ function seqArg(v: string | undefined): bigint | undefined {
   if (v === undefined) return undefined
   if (!/^(0|[1-9][0-9]*)$/.test(v) || BigInt(v) >= 1n << 64n) throw new UsageError(`--at ${JSON.stringify(v)} is not a sequence id (a uint64 in decimal)`)
   return BigInt(v)
+}
+
+/** Without --json, replay prints a table for a terminal (the JSON report is the contract). */
+function humanReport(r: Report): string {
+  const lines = [`${r.file}: inbox ${r.inbox_id ?? '(unknown)'}: ${r.ok ? 'every update applied' : 'the log does not apply in full'}`]
+  for (const u of r.updates) {
+    const where = u.action_index === null ? '' : ` action ${u.action_index}`
+    lines.push(`  ${u.sequence_id.padStart(6)}  ${u.status.padEnd(11)} ${u.rule ? `${u.rule}${where}: ` : ''}${u.message}`)
+  }
+  const s = r.state
+  if (r.error) lines.push(`  state: ${r.error}`)
+  else if (!s) lines.push('  state: none (no update applied)')
+  else {
+    lines.push(`  state at sequence id ${s.sequence_id}: ${s.members.length} members, recovery ${s.recovery.kind} ${s.recovery.identifier}${s.recovery.chain_id ? ` (chain ${s.recovery.chain_id})` : ''}`)
+    for (const m of s.members) lines.push(`    ${m.kind.padEnd(12)} ${m.identifier}${m.adder ? `  added by ${m.adder}` : '  (creator)'}${m.chain_id ? `  chain ${m.chain_id}` : ''}`)
+    if (s.handles.length) lines.push(`    handles (display last): ${s.handles.join(', ')}; ${s.claim_count} claims`)
+    lines.push(`    ${s.seen_replay_keys.length} replay keys seen`)
+  }
+  return `${lines.join('\n')}\n`
 }
 
 function requireJson(json: boolean | undefined, cmd: string): void {
@@ -105,13 +124,13 @@ async function cmdReplay(argv: string[], io: Io): Promise<void> {
     chain: { type: 'string', multiple: true },
     at: { type: 'string' },
   })
-  requireJson(values.json, 'replay')
   if (positionals.length === 0) throw new UsageError('replay needs at least one FILE')
   const at = seqArg(values.at)
   const smartWallets = verifierFor(values.chain)
   for (const { file, log } of readAll(positionals)) {
     const trace = await replay(log, smartWallets ? { smartWallets } : {})
-    io.out(`${jsonLine(toReport(trace, file, at === undefined ? undefined : stateAt(trace, at)))}\n`)
+    const report = toReport(trace, file, at === undefined ? undefined : stateAt(trace, at))
+    io.out(values.json ? `${jsonLine(report)}\n` : humanReport(report))
   }
 }
 
