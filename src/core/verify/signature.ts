@@ -9,18 +9,13 @@ import { IDENTITY_UPDATE_CONTEXT, verifyEd25519ph } from '../../crypto/ed25519ph
 import { sha256 } from '../../crypto/hash'
 import { verifyP256Der } from '../../crypto/p256'
 import { ChainUnreachableError } from '../errors'
+import type { SignatureCheck } from '../trace'
 import type { EthAddress, MemberId, WireSignature } from '../types'
 import type { SmartWalletVerifier } from './port'
 
-/** What one signature verified to, before it is placed in its action. */
-export interface SignatureVerdict {
+/** What one signature verified to, before it is placed in its action (a SignatureCheck less its place). */
+export type SignatureVerdict = Omit<SignatureCheck, 'actionIndex' | 'role' | 'kind' | 'verdict'> & {
   readonly verdict: 'valid' | 'invalid' | 'unreachable'
-  readonly signer: MemberId | null
-  readonly chainId: bigint | null
-  readonly replayKey: string | null
-  readonly failRule: 'IDENT-030' | 'IDENT-060' | null
-  readonly reason: string
-  readonly evidence: Readonly<Record<string, string>>
 }
 
 /** The signature text of one update with its derived digests, computed at most once. */
