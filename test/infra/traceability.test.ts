@@ -15,11 +15,6 @@ import { findTestTitles, listFiles, readRepoFile, REPO_ROOT } from './source-sca
 const PENDING: Record<string, string> = {
   'IDENT-005': 'issue 6 (local node admission)',
   'IDENT-062': 'issue 5 (chain: fresh block at admission)',
-  'IDENT-072': 'issue 4/6 (signing + network: registration visibility)',
-  'IDENT-073': 'issue 4 (signing: pre-authentication handler)',
-  'IDENT-074': 'issue 4 (signing: pre-authentication handler)',
-  'IDENT-075': 'issue 4 (signing: pre-authentication handler)',
-  'IDENT-076': 'issue 4 (signing: pre-authentication handler)',
   'IDENT-087': 'issue 3 (inspector: showing the current handle)',
 }
 
