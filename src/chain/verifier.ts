@@ -3,109 +3,103 @@
  * universal signature validation as a deployless eth_call of viem's validator, over
  * the personal-message hash, at block_number (IDENT-060), with a gas cap. viem's
  * verifyHash reads an outage as false (and an EOA as true with no RPC at all), so the
- * call is made directly and its errors classified: a revert or a false result is
- * invalid; a missing route, transport failure, timeout or node error is unreachable
- * (ChainUnreachableError, IDENT-061).
+ * call is made directly and its errors classified: a revert, a false result, or a
+ * validation that cannot run within the gas cap (./client.ts) is invalid; a missing route, transport failure, timeout, node error or a route whose
+ * node answers another chain id is unreachable (ChainUnreachableError, IDENT-061).
+ *
+ * Verdicts are cached by chain, block, account, hash and signature (./cache.ts): a
+ * signature judged at a fixed block is judged once.
  */
-import {
-  BaseError,
-  createPublicClient,
-  defineChain,
-  encodeDeployData,
-  erc6492SignatureValidatorAbi,
-  erc6492SignatureValidatorByteCode,
-  http,
-  toHex,
-  type PublicClient,
-} from 'viem'
+import { encodeDeployData, erc6492SignatureValidatorAbi, erc6492SignatureValidatorByteCode, numberToHex, toHex, type Hex } from 'viem'
 import { ChainUnreachableError } from '../core/errors'
 import type { SmartWalletRequest, SmartWalletVerifier } from '../core/verify/port'
+import { cachedVerifier, VerdictCache, type CachedVerifier } from './cache'
+import { ChainClients, classifyChainError, type ChainClientOptions } from './client'
 
-export interface ChainVerifierOptions {
-  /** Gas cap of the verification call: factoryData is attacker-chosen code. */
+export { classifyChainError, type ClassifiedChainError, type ChainErrorKind } from './client'
+
+/** Gas cap of the verification call (chain.md §9: 377 k for a counterfactual wallet). */
+export const DEFAULT_VERIFY_GAS = 5_000_000n
+
+export interface ChainVerifierOptions extends ChainClientOptions {
+  /** Gas cap of the verification call: factoryData is attacker-chosen code. Default 5 M. */
   readonly gas?: bigint
-  readonly timeoutMs?: number
+  /** The verdict cache: a shared one, or false for none. Default: a new 10,000-entry cache. */
+  readonly cache?: VerdictCache | false
 }
 
-type Classified = { kind: 'reverted' | 'transport' | 'rpc' | 'other'; reason: string }
-
-/** Classifies by error name along the cause chain (instanceof breaks across viem copies). */
-export function classifyChainError(e: unknown): Classified {
-  if (!(e instanceof BaseError)) return { kind: 'other', reason: e instanceof Error ? e.message : String(e) }
-  let kind: Classified['kind'] | null = null
-  e.walk((err) => {
-    const x = err as { name?: string; code?: unknown; details?: unknown; message?: unknown }
-    if (kind) return false
-    if (['HttpRequestError', 'TimeoutError', 'WebSocketRequestError', 'SocketClosedError'].includes(x.name ?? '')) kind = 'transport'
-    else if (x.name === 'ExecutionRevertedError' || x.name === 'RawContractError' || x.code === 3 || /revert/i.test(String(x.details ?? ''))) kind = 'reverted'
-    return false
+/** The calldata of the deployless validator call: viem's ERC-6492 validator constructor with its arguments. */
+export function erc6492CallData(account: string, hash: Uint8Array | Hex, signature: Uint8Array | Hex): Hex {
+  return encodeDeployData({
+    abi: erc6492SignatureValidatorAbi,
+    bytecode: erc6492SignatureValidatorByteCode,
+    args: [account as Hex, typeof hash === 'string' ? hash : toHex(hash), typeof signature === 'string' ? signature : toHex(signature)],
   })
-  return { kind: kind ?? 'rpc', reason: e.shortMessage }
+}
+
+/** The JSON-RPC request of the verification, exactly as the verifier sends it. */
+export interface EthCallRequest {
+  readonly jsonrpc: '2.0'
+  readonly id: number
+  readonly method: 'eth_call'
+  readonly params: readonly [{ readonly data: Hex; readonly gas: Hex }, Hex]
+}
+
+export interface EthCallInput {
+  readonly account: string
+  readonly blockNumber: bigint
+  readonly hash: Uint8Array | Hex
+  readonly signature: Uint8Array | Hex
+}
+
+export function erc6492EthCall(req: EthCallInput, gas: bigint = DEFAULT_VERIFY_GAS): EthCallRequest {
+  return {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'eth_call',
+    params: [{ data: erc6492CallData(req.account, req.hash, req.signature), gas: numberToHex(gas) }, numberToHex(req.blockNumber)],
+  }
+}
+
+/** The validator returns its bool as "deployed code": 0x01, or a word ending in 1. */
+export function isValidResult(data: Hex | undefined): boolean {
+  return data !== undefined && /^0x0*1$/.test(data)
 }
 
 export class ChainVerifier implements SmartWalletVerifier {
-  private readonly clients = new Map<bigint, PublicClient>()
-  private readonly checked = new Map<bigint, Promise<void>>()
-  constructor(
-    private readonly routes: ReadonlyMap<bigint, string>,
-    private readonly options: ChainVerifierOptions = {},
-  ) {}
+  readonly clients: ChainClients
+  /** The verdict cache in front of the chain, or null when caching is off. */
+  readonly cache: VerdictCache | null
+  private readonly front: CachedVerifier | null
+  private readonly gas: bigint
 
-  private client(chainId: bigint): PublicClient {
-    let c = this.clients.get(chainId)
-    if (!c) {
-      const url = this.routes.get(chainId)
-      if (!url) throw new ChainUnreachableError(chainId, `no RPC route for chain eip155:${chainId}`)
-      const chain = defineChain({
-        id: Number(chainId),
-        name: `eip155:${chainId}`,
-        nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-        rpcUrls: { default: { http: [url] } },
-      })
-      c = createPublicClient({ chain, cacheTime: 0, transport: http(url, { retryCount: 0, timeout: this.options.timeoutMs ?? 5000 }) })
-      this.clients.set(chainId, c)
-    }
-    return c
+  constructor(routes: ReadonlyMap<bigint, string> | ChainClients, options: ChainVerifierOptions = {}) {
+    this.clients = routes instanceof ChainClients ? routes : new ChainClients(routes, options)
+    this.gas = options.gas ?? DEFAULT_VERIFY_GAS
+    const cache = options.cache === false ? null : (options.cache ?? new VerdictCache())
+    this.cache = cache
+    this.front = cache ? cachedVerifier({ verify: (r) => this.verifyUncached(r) }, { cache }) : null
   }
 
-  /** The route's chain id is the node's own: checked once per route. */
-  private ensureChainId(chainId: bigint, client: PublicClient): Promise<void> {
-    let p = this.checked.get(chainId)
-    if (!p) {
-      p = client.getChainId().then(
-        (actual) => {
-          if (BigInt(actual) !== chainId) {
-            throw new ChainUnreachableError(chainId, `the route for eip155:${chainId} (${this.routes.get(chainId)}) answers chain id ${actual}`)
-          }
-        },
-        (e: unknown) => {
-          this.checked.delete(chainId) // a transport failure may pass: check again next time
-          throw new ChainUnreachableError(chainId, `eth_chainId failed: ${classifyChainError(e).reason}`)
-        },
-      )
-      this.checked.set(chainId, p)
-    }
-    return p
+  verify(req: SmartWalletRequest): Promise<'valid' | 'invalid'> {
+    return this.front ? this.front.verify(req) : this.verifyUncached(req)
   }
 
-  async verify(req: SmartWalletRequest): Promise<'valid' | 'invalid'> {
-    const client = this.client(req.chainId)
-    await this.ensureChainId(req.chainId, client)
+  /** One verification on the chain, bypassing the cache. */
+  async verifyUncached(req: SmartWalletRequest): Promise<'valid' | 'invalid'> {
+    const client = await this.clients.ready(req.chainId)
     try {
       const { data } = await client.call({
         blockNumber: req.blockNumber,
-        gas: this.options.gas ?? 5_000_000n,
-        data: encodeDeployData({
-          abi: erc6492SignatureValidatorAbi,
-          bytecode: erc6492SignatureValidatorByteCode,
-          args: [req.account as `0x${string}`, toHex(req.hash), toHex(req.signature)],
-        }),
+        gas: this.gas,
+        data: erc6492CallData(req.account, req.hash, req.signature),
       })
-      return data !== undefined && /^0x(0*1)$/.test(data) ? 'valid' : 'invalid'
+      return isValidResult(data) ? 'valid' : 'invalid'
     } catch (e) {
       const c = classifyChainError(e)
-      if (c.kind === 'reverted') return 'invalid'
-      throw new ChainUnreachableError(req.chainId, `${c.kind} error: ${c.reason}`)
+      // A revert, or a validation that cannot run within the gas cap: the result is not valid.
+      if (c.kind === 'reverted' || c.kind === 'exceeded') return 'invalid'
+      throw new ChainUnreachableError(req.chainId, `${c.kind} error at ${this.clients.url(req.chainId)}: ${c.reason}`)
     }
   }
 }
