@@ -1,0 +1,241 @@
+/**
+ * Admission (IDENT-005): the node stores an update only if the core applies it to the
+ * inbox's head state (null for a new inbox), then the checks only a backend makes:
+ *
+ *   1. verify every signature (the SmartWalletVerifier port for erc_6492)
+ *   2. under the inbox's lock: the head (./heads.ts), then applyUpdate
+ *        RejectedUpdate → 409 with its rule; PendingUpdate → 503 (IDENT-061)
+ *   3. IDENT-062 for every erc_6492 signature, through the FreshnessCheck port
+ *        stale or future block → 409 IDENT-062; cannot tell → 503 (IDENT-061)
+ *   4. the claim policy (section 10; 422, `rule` null, `code` naming the policy):
+ *        handle_reserved, handle_too_short, handle_taken (another inbox's log claimed
+ *        it), claim_too_soon (since the inbox's previous claim, by the node's clock)
+ *   5. in one IMMEDIATE transaction: the head did not move (else 409 head_moved: the
+ *      judgement is async, and another process may share the file), the store-backed
+ *      policy checks again, then the update and its indexes are stored.
+ *
+ * Policy is admission only (IDENT-084): ./heads.ts replays stored logs by the spec's
+ * rules alone, so a stricter policy after a restart never un-applies a stored claim.
+ * Spec rules are judged before policy: an update that breaks a rule gets 409, never 422.
+ */
+import { applyUpdate, PendingUpdate, RejectedUpdate } from '../core/apply/update'
+import { ChainUnreachableError } from '../core/errors'
+import type { AssociationState, UnverifiedUpdate, WireSignature } from '../core/types'
+import type { SmartWalletVerifier } from '../core/verify/port'
+import { signaturesOf, verifyUpdate, type VerifiedUpdate } from '../core/verify/update'
+import { ApiError } from './errors'
+import type { Heads } from './heads'
+import { KeyedLock } from './lock'
+import type { Store } from './store'
+
+// ---- policy -----------------------------------------------------------------------------
+
+export interface ClaimPolicy {
+  /** The shortest name part (the handle before `#`) admitted; CONF owns the deployment's value. */
+  readonly minHandleLength: number
+  /** Name parts no inbox may claim. */
+  readonly reserved: readonly string[]
+  /** Least time between two claims of one inbox, in nanoseconds; 0n turns the check off. */
+  readonly claimIntervalNs: bigint
+}
+
+export const DEFAULT_RESERVED: readonly string[] = ['admin', 'administrator', 'help', 'root', 'security', 'support', 'system', 'xmtp']
+
+export const DEFAULT_POLICY: ClaimPolicy = { minHandleLength: 3, reserved: DEFAULT_RESERVED, claimIntervalNs: 0n }
+
+/** The name part of a handle: before `#`. */
+export const namePart = (handle: string): string => handle.split('#')[0]!
+
+/** The store-free policy checks of a claim (reserved, too short); null when it passes. */
+export function staticPolicyProblem(handle: string, policy: ClaimPolicy): ApiError | null {
+  const name = namePart(handle)
+  if (policy.reserved.includes(name)) {
+    return new ApiError(422, 'handle_reserved', `the name ${JSON.stringify(name)} is reserved on this node`)
+  }
+  if (name.length < policy.minHandleLength) {
+    return new ApiError(
+      422,
+      'handle_too_short',
+      `the name part ${JSON.stringify(name)} has ${name.length} character(s); this node admits names of at least ${policy.minHandleLength}`,
+    )
+  }
+  return null
+}
+
+/** The store-backed policy checks of a claim (holder, interval); null when it passes. */
+export function storePolicyProblem(store: Store, inboxId: string, handle: string, nowNs: bigint, policy: ClaimPolicy): ApiError | null {
+  const other = store.claimersOf(handle).find((c) => c.inboxId !== inboxId)
+  if (other) {
+    return new ApiError(422, 'handle_taken', `the handle ${JSON.stringify(handle)} is held by inbox ${other.inboxId} (claimed at sequence id ${other.sequenceId})`)
+  }
+  if (policy.claimIntervalNs > 0n) {
+    const last = store.lastClaimAt(inboxId)
+    if (last !== null && nowNs - last < policy.claimIntervalNs) {
+      const waitMs = (policy.claimIntervalNs - (nowNs - last) + 999_999n) / 1_000_000n
+      return new ApiError(
+        422,
+        'claim_too_soon',
+        `inbox ${inboxId} claimed a handle ${(nowNs - last) / 1_000_000n} ms ago; this node admits one claim per ${policy.claimIntervalNs / 1_000_000n} ms (retry in ${waitMs} ms)`,
+      )
+    }
+  }
+  return null
+}
+
+// ---- IDENT-062 freshness port -------------------------------------------------------------
+
+export interface FreshnessRequest {
+  readonly chainId: bigint
+  readonly blockNumber: bigint
+}
+
+export type FreshnessVerdict = { readonly fresh: true } | { readonly fresh: false; readonly reason: string }
+
+/**
+ * IDENT-062: a block is fresh when it is not above the chain's head and its timestamp is
+ * at most 1800 s before the head's. Implementations throw ChainUnreachableError when they
+ * cannot tell (no route, transport failure): admission then answers 503 (IDENT-061).
+ * main.ts wires the chain module's ChainFreshness (src/chain/freshness.ts); tests use fakes.
+ */
+export interface FreshnessCheck {
+  check(request: FreshnessRequest): Promise<FreshnessVerdict>
+}
+
+/** The check when no chain is configured: it can never tell, so erc_6492 updates wait (503). */
+export const NO_FRESHNESS: FreshnessCheck = {
+  async check(r) {
+    throw new ChainUnreachableError(r.chainId, `no RPC route for chain eip155:${r.chainId}`)
+  },
+}
+
+/** The (chain, block) of every erc_6492 signature that verified, once each. */
+function smartWalletBlocks(v: VerifiedUpdate): FreshnessRequest[] {
+  const out = new Map<string, FreshnessRequest>()
+  for (const c of v.checks) {
+    if (c.kind !== 'erc_6492' || c.verdict !== 'valid' || c.chainId === null) continue
+    const action = v.update.actions[c.actionIndex]!
+    const sig = signaturesOf(action).find(([role]) => role === c.role)?.[1] as Extract<WireSignature, { kind: 'erc_6492' }>
+    out.set(`${c.chainId}:${sig.blockNumber}`, { chainId: c.chainId, blockNumber: sig.blockNumber })
+  }
+  return [...out.values()]
+}
+
+// ---- admission ------------------------------------------------------------------------------
+
+export interface AdmissionOptions {
+  readonly policy?: ClaimPolicy
+  readonly freshness?: FreshnessCheck
+  readonly smartWallets?: SmartWalletVerifier
+  /** The node's clock in nanoseconds since the epoch (server_timestamp_ns, the claim interval). */
+  readonly now?: () => bigint
+}
+
+export interface Admitted {
+  readonly sequenceId: bigint
+  readonly serverTimestampNs: bigint
+  readonly state: AssociationState
+}
+
+export const systemClockNs = (): bigint => BigInt(Date.now()) * 1_000_000n
+
+export class Admission {
+  readonly policy: ClaimPolicy
+  private readonly freshness: FreshnessCheck
+  private readonly now: () => bigint
+  private readonly lock = new KeyedLock()
+
+  constructor(
+    private readonly store: Store,
+    private readonly heads: Heads,
+    private readonly options: AdmissionOptions = {},
+  ) {
+    this.policy = options.policy ?? DEFAULT_POLICY
+    this.freshness = options.freshness ?? NO_FRESHNESS
+    this.now = options.now ?? systemClockNs
+  }
+
+  /**
+   * Admits one decoded update (decoding, IDENT-001, is the caller's: ./codec.ts).
+   * @throws ApiError 409 (a rule, head_moved, log_unreadable), 422 (policy), 503 (IDENT-061)
+   */
+  async admit(update: UnverifiedUpdate): Promise<Admitted> {
+    // Signatures do not depend on the state: verify before taking the inbox's lock.
+    const verified = await verifyUpdate(update, this.options.smartWallets ? { smartWallets: this.options.smartWallets } : {})
+    return this.lock.run(update.inboxId, () => this.judge(verified))
+  }
+
+  private async judge(verified: VerifiedUpdate): Promise<Admitted> {
+    const { update } = verified
+    const inboxId = update.inboxId
+    const head = await this.heads.get(inboxId)
+    if (head.kind === 'pending') {
+      throw new ApiError(503, 'chain_unreachable', `the stored log of inbox ${inboxId} cannot be replayed now: the update at sequence id ${head.at} waits for a chain (${head.message}); retry later`, 'IDENT-061')
+    }
+    if (head.kind === 'unreadable') {
+      throw new ApiError(409, 'log_unreadable', `the stored log of inbox ${inboxId} cannot be read past sequence id ${head.at}: ${head.message}`, head.rule)
+    }
+    const before = head.state
+
+    // IDENT-005: the update applies to the head state. The sequence id is not known yet;
+    // no rule depends on it, and the update is applied again under its own id on insert.
+    const provisional = (head.newest ?? 0n) + 1n
+    try {
+      applyUpdate(before, verified, provisional)
+    } catch (e) {
+      if (e instanceof RejectedUpdate) {
+        const v = e.violation
+        const where = v.actionIndex === null ? '' : ` (action ${v.actionIndex})`
+        throw new ApiError(409, 'rule_violation', `the update does not apply to the head of inbox ${inboxId}${where}: ${v.message}`, v.rule)
+      }
+      if (e instanceof PendingUpdate) {
+        throw new ApiError(503, 'chain_unreachable', `a smart contract wallet signature cannot be judged now, retry later: ${e.message}`, 'IDENT-061')
+      }
+      throw e
+    }
+
+    // IDENT-062: a fresh block for every erc_6492 signature, at admission only.
+    for (const req of smartWalletBlocks(verified)) {
+      let verdict: FreshnessVerdict
+      try {
+        verdict = await this.freshness.check(req)
+      } catch (e) {
+        const reason = e instanceof ChainUnreachableError ? e.reason : e instanceof Error ? e.message : String(e)
+        throw new ApiError(503, 'chain_unreachable', `the freshness of block ${req.blockNumber} on chain eip155:${req.chainId} cannot be judged now, retry later: ${reason}`, 'IDENT-061')
+      }
+      if (!verdict.fresh) {
+        throw new ApiError(409, 'stale_block', `the erc_6492 signature names block ${req.blockNumber} on chain eip155:${req.chainId}: ${verdict.reason}`, 'IDENT-062')
+      }
+    }
+
+    // Section 10: the claim policy (IDENT-079 makes a claim the update's only action).
+    const claim = update.actions.length === 1 && update.actions[0]!.kind === 'claim_handle' ? update.actions[0]!.handle : null
+    if (claim !== null) {
+      const p = staticPolicyProblem(claim, this.policy) ?? storePolicyProblem(this.store, inboxId, claim, this.now(), this.policy)
+      if (p) throw p
+    }
+
+    const stored = this.store.transaction(() => {
+      const newest = this.store.newestSequenceId(inboxId)
+      if (newest !== head.newest) {
+        this.heads.forget(inboxId)
+        throw new ApiError(
+          409,
+          'head_moved',
+          `the inbox's log moved while the update was judged (head sequence id ${head.newest ?? 'none'}, now ${newest}); fetch the log and retry`,
+        )
+      }
+      const serverTimestampNs = this.now()
+      if (claim !== null) {
+        const p = storePolicyProblem(this.store, inboxId, claim, serverTimestampNs, this.policy)
+        if (p) throw p
+      }
+      const sequenceId = this.store.insert(inboxId, serverTimestampNs, update.bytes, claim)
+      // The same judgement as above, under the update's real sequence id (Member.addedAt).
+      const { state } = applyUpdate(before, verified, sequenceId)
+      this.store.indexMembers(inboxId, [...state.members.keys()].filter((k) => !before?.members.has(k)))
+      return { sequenceId, serverTimestampNs, state }
+    })
+    this.heads.set(inboxId, stored.state, stored.sequenceId)
+    return stored
+  }
+}
