@@ -13,7 +13,6 @@ import { findTestTitles, listFiles, readRepoFile, REPO_ROOT } from './source-sca
 
 /** Rules whose tests belong to work not landed yet: rule id → the issue that owns it. */
 const PENDING: Record<string, string> = {
-  'IDENT-087': 'issue 3 (inspector: showing the current handle)',
 }
 
 const SPEC_PATH = join(REPO_ROOT, '..', 'shared', 'spec', 'identity-updates.txt')

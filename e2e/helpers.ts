@@ -1,0 +1,42 @@
+/** Helpers of the inspector specs (the hermetic `test` itself is in ./fixtures.ts). */
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import type { Page, TestInfo } from '@playwright/test'
+import { expect } from './fixtures'
+
+// Code inside page.evaluate / addInitScript runs in the page; tsconfig.node.json has no DOM lib.
+declare const window: any, document: any
+
+export const FIXTURES = fileURLToPath(new URL('../test/fixtures/', import.meta.url))
+
+export function fixture(name: string): Buffer {
+  return readFileSync(FIXTURES + name)
+}
+
+/** Waits until a log is open: the timeline shows rows and no replay is running. */
+export async function waitForLog(page: Page): Promise<void> {
+  await expect(page.getByRole('listbox', { name: /Updates and their actions/ }).getByRole('option').first()).toBeVisible({ timeout: 30_000 })
+  await expect(page.getByRole('progressbar', { name: 'Replay progress' })).toHaveCount(0, { timeout: 30_000 })
+}
+
+/** The selected step's summary line ("applied sequence id 2 · AddAssociation …"). */
+export function summary(page: Page) {
+  return page.locator('.step-summary')
+}
+
+/** A full-page screenshot saved as a test artifact. */
+export async function shot(page: Page, info: TestInfo, name: string): Promise<void> {
+  const path = info.outputPath(`${name}.png`)
+  await page.screenshot({ path, fullPage: true })
+  await info.attach(name, { path, contentType: 'image/png' })
+}
+
+/** Records Content-Security-Policy violations (the built app ships a CSP). */
+export async function watchCsp(page: Page): Promise<() => Promise<string[]>> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __csp: string[] }
+    w.__csp = []
+    document.addEventListener('securitypolicyviolation', (e: any) => w.__csp.push(`${e.violatedDirective} ${e.blockedURI}`))
+  })
+  return () => page.evaluate(() => (window as unknown as { __csp: string[] }).__csp)
+}

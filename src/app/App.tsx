@@ -1,0 +1,398 @@
+/**
+ * The inspector's shell: opening a log (every source), the URL (log and step in the
+ * fragment), the timeline beside the panels of the selected step, and the header
+ * with progress, exports and the theme. Features never import each other; this file
+ * composes them.
+ */
+import { memo, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type DragEvent } from 'react'
+import { utf8 } from '../crypto/bytes'
+import { Exports } from './features/exports/Exports'
+import { fetchLog, FetchLogError } from './features/log-input/fetch-url'
+import { DEFAULT_EXAMPLE, findExample, loadExample, type Example } from './features/log-input/gallery'
+import { InputErrorView } from './features/log-input/components/InputError'
+import { OpenPanel } from './features/log-input/components/OpenPanel'
+import { compressLog, decompressLog, formatFragment, MAX_FRAGMENT, parseFragment, PermalinkError, type Fragment } from './features/log-input/permalink'
+import { RawView } from './features/raw/components/RawView'
+import { ThemeToggle } from './features/settings/ThemeToggle'
+import { Rejection } from './features/signature-text/components/Rejection'
+import { Signatures } from './features/signature-text/components/Signatures'
+import { SignatureText } from './features/signature-text/components/SignatureText'
+import { AdderTree } from './features/state/components/AdderTree'
+import { DiffPanel } from './features/state/components/DiffPanel'
+import { StatePanel } from './features/state/components/StatePanel'
+import { diffStates } from './features/state/diff'
+import { Timeline } from './features/timeline/Timeline'
+import type { Row } from './trace/trace-model'
+import { useInspector, type Busy, type Loaded, type ProgressStore, type Source, type StepWish } from './trace/useInspector'
+import { ErrorBoundary } from './ui/ErrorBoundary'
+import { CopyButton } from './ui/CopyButton'
+import { clientTime, KIND_LABEL, shortId, STATUS_LABEL } from './ui/format'
+
+const MAX_FILE = 64 * 1024 * 1024
+
+function exampleSource(ex: Example, text: string): Source {
+  return { kind: 'example', label: `example ${ex.name}`, name: ex.file, input: text, example: ex.name, verifier: ex.verifier }
+}
+
+function baseName(s: Source): string {
+  return (s.example ?? s.name).replace(/\.[a-z0-9]+$/i, '').replace(/[^a-zA-Z0-9._-]+/g, '-') || 'log'
+}
+
+export function App() {
+  const ins = useInspector()
+  const { loaded, selection, busy, problem, open, setProblem } = ins
+  const [panelOpen, setPanelOpen] = useState(false)
+  const [z, setZ] = useState<{ loadId: number; value: string | null; why?: string } | null>(null)
+  const filterInput = useRef<HTMLInputElement>(null)
+  const booted = useRef(false)
+
+  const openExample = useCallback(
+    async (ex: Example, step?: StepWish) => {
+      try {
+        const text = await loadExample(ex)
+        if (await open(exampleSource(ex, text), step ? { step } : {})) setPanelOpen(false)
+      } catch (e) {
+        setProblem({ label: `example ${ex.name}`, message: e instanceof Error ? e.message : String(e) })
+      }
+    },
+    [open, setProblem],
+  )
+
+  const openFragment = useCallback(
+    async (f: Fragment, search: URLSearchParams) => {
+      const url = search.get('url')
+      const step = f.step
+      const opts = { ...(step ? { step } : {}), ...(f.inbox !== undefined ? { logIndex: f.inbox } : {}) }
+      if (url) {
+        try {
+          const bytes = await fetchLog(url)
+          await open({ kind: 'url', label: `URL ${url}`, name: url, input: bytes, url, verifier: 'none' }, opts)
+        } catch (e) {
+          setPanelOpen(true)
+          setProblem({ label: `URL ${url}`, message: e instanceof FetchLogError ? e.message : `could not open ${url}: ${e instanceof Error ? e.message : String(e)}` })
+        }
+        return
+      }
+      if (f.log) {
+        try {
+          const bytes = await decompressLog(f.log)
+          if (!(await open({ kind: 'permalink', label: 'the permalink', name: 'permalink', input: bytes, verifier: 'none' }, opts))) setPanelOpen(true)
+        } catch (e) {
+          setPanelOpen(true)
+          setProblem({ label: 'The permalink', message: e instanceof PermalinkError ? e.message : String(e) })
+        }
+        return
+      }
+      const name = f.example ?? DEFAULT_EXAMPLE
+      const ex = findExample(name)
+      if (!ex) {
+        setPanelOpen(true)
+        setProblem({ label: `example ${name}`, message: `there is no built-in example named ${JSON.stringify(name)}; pick one from the gallery` })
+        return
+      }
+      await openExample(ex, step)
+    },
+    [open, setProblem, openExample],
+  )
+
+  // First load: the address bar says what to open.
+  useEffect(() => {
+    if (booted.current) return
+    booted.current = true
+    void openFragment(parseFragment(location.hash), new URLSearchParams(location.search))
+  }, [openFragment])
+
+  // A permalink pasted into the address bar of an open page.
+  useEffect(() => {
+    const onHash = () => {
+      const f = parseFragment(location.hash)
+      const cur = loadedRef.current
+      const sameLog = cur && ((f.example && f.example === cur.source.example) || (f.log && z?.value === f.log) || (!f.example && !f.log && cur.source.kind === 'url'))
+      if (sameLog && f.step && cur) {
+        const k = cur.model.steps.findIndex((s) => s.sequenceId === f.step!.sequenceId)
+        const r = cur.rows.find((x) => x.k === k && x.i === f.step!.action) ?? cur.rows.find((x) => x.k === k)
+        if (r) ins.select(r)
+      } else if (!sameLog) void openFragment(f, new URLSearchParams(location.search))
+    }
+    window.addEventListener('hashchange', onHash)
+    return () => window.removeEventListener('hashchange', onHash)
+  })
+  const loadedRef = useRef<Loaded | null>(null)
+  loadedRef.current = loaded
+
+  // The compressed log for the permalink (pasted, file and permalink sources).
+  useEffect(() => {
+    if (!loaded) return
+    const s = loaded.source
+    if (s.kind === 'example' || s.kind === 'url') {
+      setZ({ loadId: loaded.loadId, value: null })
+      return
+    }
+    const bytes = typeof s.input === 'string' ? utf8(s.input) : s.input
+    if (bytes.length > 8 * MAX_FRAGMENT) {
+      setZ({ loadId: loaded.loadId, value: null, why: 'the log is too large to carry in a link' })
+      return
+    }
+    let live = true
+    compressLog(bytes, MAX_FRAGMENT).then(
+      (value) => {
+        if (!live) return
+        if (value === null) setZ({ loadId: loaded.loadId, value: null, why: `the log is too large to carry in a link (over ${MAX_FRAGMENT / 1024} KiB compressed)` })
+        else setZ({ loadId: loaded.loadId, value })
+      },
+      () => live && setZ({ loadId: loaded.loadId, value: null, why: 'the log could not be compressed' }),
+    )
+    return () => {
+      live = false
+    }
+  }, [loaded])
+
+  const selectedStep = loaded && selection ? loaded.model.steps[selection.k]! : null
+
+  // Keep the address bar in step (replaceState: no history entry per keypress).
+  const fragment = useMemo(() => {
+    if (!loaded) return null
+    const s = loaded.source
+    const step = selectedStep && selection ? { sequenceId: selectedStep.sequenceId, action: selection.i } : undefined
+    const f: Fragment = {
+      ...(s.kind === 'example' ? { example: s.example! } : {}),
+      ...((s.kind === 'paste' || s.kind === 'file' || s.kind === 'permalink') && z?.loadId === loaded.loadId && z.value ? { log: z.value, binary: typeof s.input !== 'string' && !isText(s.input) } : {}),
+      ...(loaded.logIndex > 0 ? { inbox: loaded.logIndex } : {}),
+      ...(step ? { step } : {}),
+    }
+    const linkable = s.kind === 'example' || s.kind === 'url' || !!f.log
+    return { hash: linkable ? formatFragment(f) : '', search: s.kind === 'url' ? `?url=${encodeURIComponent(s.url!)}` : '', linkable }
+  }, [loaded, selectedStep, selection, z])
+
+  useEffect(() => {
+    if (!fragment) return
+    const t = setTimeout(() => {
+      const next = `${location.pathname}${fragment.search}${fragment.hash}`
+      if (next !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(null, '', next)
+    }, 250)
+    return () => clearTimeout(t)
+  }, [fragment])
+
+  const onPaste = useCallback(
+    (text: string) => void open({ kind: 'paste', label: 'The pasted text', name: 'pasted', input: text, verifier: 'none' }).then((ok) => ok && setPanelOpen(false)),
+    [open],
+  )
+  const onFile = useCallback(
+    async (file: File) => {
+      if (file.size > MAX_FILE) {
+        setProblem({ label: `file ${file.name}`, message: `${file.name} is ${file.size} bytes; the inspector opens files up to ${MAX_FILE} bytes` })
+        return
+      }
+      let bytes: Uint8Array
+      try {
+        bytes = new Uint8Array(await file.arrayBuffer())
+      } catch (e) {
+        setProblem({ label: `file ${file.name}`, message: `${file.name} could not be read: ${e instanceof Error ? e.message : String(e)}` })
+        return
+      }
+      if (await open({ kind: 'file', label: `file ${file.name}`, name: file.name, input: bytes, verifier: 'none' })) setPanelOpen(false)
+    },
+    [open, setProblem],
+  )
+  const onFileVoid = useCallback((f: File) => void onFile(f), [onFile])
+  const onUrl = useCallback(
+    (url: string) => {
+      history.replaceState(null, '', `${location.pathname}?url=${encodeURIComponent(url)}`)
+      void openFragment({}, new URLSearchParams({ url }))
+    },
+    [openFragment],
+  )
+  const onExample = useCallback((ex: Example) => void openExample(ex), [openExample])
+  const closePanel = useCallback(() => setPanelOpen(false), [])
+  const onDrop = (e: DragEvent) => {
+    if (e.defaultPrevented) return
+    const f = e.dataTransfer.files[0]
+    if (f) {
+      e.preventDefault()
+      void onFile(f)
+    }
+  }
+
+  const showPanel = panelOpen || (!loaded && !busy)
+  const select: (r: Row) => void = ins.select
+
+  return (
+    <div className="app" onDragOver={(e) => e.preventDefault()} onDrop={onDrop}>
+      <header className="topbar">
+        <h1>Inbox Inspector</h1>
+        {loaded && (
+          <div className="source" aria-label="Open log">
+            <span className="muted">{loaded.source.label}</span>
+            {loaded.logs.length > 1 && (
+              <select
+                aria-label="Inbox log of the input"
+                value={loaded.logIndex}
+                onChange={(e) => void open(loaded.source, { logIndex: Number(e.target.value) })}
+              >
+                {loaded.logs.map((l) => (
+                  <option key={l.index} value={l.index}>
+                    {`log ${l.index + 1} of ${loaded.logs.length}: inbox ${l.inboxId ? shortId(l.inboxId) : '?'} (${l.entries} update${l.entries === 1 ? '' : 's'})`}
+                  </option>
+                ))}
+              </select>
+            )}
+            <LogVerdict loaded={loaded} />
+          </div>
+        )}
+        <div className="spacer" />
+        {busy && <BusyBar busy={busy} progress={ins.progress} onCancel={ins.cancel} />}
+        <button type="button" className={showPanel ? 'active' : ''} aria-expanded={showPanel} onClick={() => setPanelOpen(!panelOpen)}>
+          Open log…
+        </button>
+        {loaded && fragment && (
+          fragment.linkable ? (
+            <CopyButton text={`${location.origin}${location.pathname}${fragment.search}${fragment.hash}`} what="permalink to this step" label="Copy link" />
+          ) : (
+            <span className="muted small" title={z?.why ?? 'preparing the link'}>
+              no permalink
+            </span>
+          )
+        )}
+        <ThemeToggle />
+      </header>
+      {ins.notice && (
+        <p className="notice" role="status">
+          {ins.notice}{' '}
+          <button type="button" className="link" onClick={() => ins.setNotice(null)} aria-label="Dismiss notice">
+            dismiss
+          </button>
+        </p>
+      )}
+      {problem && (
+        <div className="problem-wrap">
+          <InputErrorView label={problem.label} problem={problem.problem} message={problem.message} />
+          <button type="button" onClick={() => ins.setProblem(null)} aria-label="Dismiss the error">
+            Dismiss
+          </button>
+        </div>
+      )}
+      {showPanel && (
+        <ErrorBoundary label="The open panel">
+          <OpenPanel
+            onPaste={onPaste}
+            onFile={onFileVoid}
+            onUrl={onUrl}
+            onExample={onExample}
+            current={loaded?.source.example}
+            onClose={loaded ? closePanel : undefined}
+          />
+        </ErrorBoundary>
+      )}
+      {loaded && (
+        <main className="workspace">
+          <ErrorBoundary label="The timeline" resetKey={loaded.loadId}>
+            <Timeline model={loaded.model} rows={loaded.rows} selection={selection} onSelect={select} filterInput={filterInput} />
+          </ErrorBoundary>
+          <div className="details">
+            <Exports steps={loaded.model.steps} inboxId={loaded.inboxId} selected={selectedStep} report={loaded.report} base={baseName(loaded.source)} />
+            {selection && selectedStep ? (
+              <StepDetails loaded={loaded} k={selection.k} i={selection.i} />
+            ) : (
+              <p className="empty">The log has no updates.</p>
+            )}
+          </div>
+        </main>
+      )}
+    </div>
+  )
+}
+
+function isText(b: Uint8Array): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(b.subarray(0, 4096))
+    return true
+  } catch {
+    return false
+  }
+}
+
+function BusyBar({ busy, progress, onCancel }: { busy: Busy; progress: ProgressStore; onCancel: () => void }) {
+  const { done, total } = useSyncExternalStore(progress.subscribe, progress.get)
+  return (
+    <div className="busy" role="status" aria-live="polite">
+      <span>{busy.phase === 'reading' ? `Reading ${busy.label}…` : `Replaying ${done.toLocaleString('en')} of ${total.toLocaleString('en')} updates`}</span>
+      <progress aria-label="Replay progress" max={Math.max(1, total)} value={busy.phase === 'reading' ? undefined : done} />
+      <button type="button" onClick={onCancel} aria-label="Cancel replay">
+        Cancel
+      </button>
+    </div>
+  )
+}
+
+function LogVerdict({ loaded }: { loaded: Loaded }) {
+  const stop = loaded.model.stopIndex()
+  if (loaded.ok) return <span className="badge ok">every update applies</span>
+  if (stop < 0) return <span className="badge bad">not every update applies</span>
+  const s = loaded.model.steps[stop]!
+  return (
+    <span className={`badge ${s.status === 'pending' ? 'warn' : 'bad'}`}>
+      stops at sequence id {s.sequenceId.toString()}: {s.status === 'pending' ? 'pending' : s.rule}
+    </span>
+  )
+}
+
+const StepDetails = memo(function StepDetails({ loaded, k, i }: { loaded: Loaded; k: number; i: number }) {
+  const { model } = loaded
+  const step = model.steps[k]!
+  const view = model.actionView(k, i)
+  const diff = useMemo(() => diffStates(view.before, view.after, view.touched), [view.before, view.after, view.touched])
+  const status = i >= 0 ? model.actionStatus(k, i) : step.status === 'applied' ? 'applied' : step.status === 'pending' ? 'pending' : step.status === 'rejected' ? 'rejected' : 'not_applied'
+  const action = i >= 0 ? step.update?.actions[i] : undefined
+  const n = step.update?.actions.length ?? 0
+  const seq = step.sequenceId.toString()
+  const stop = model.stopIndex()
+  const caption =
+    status === 'applied'
+      ? `After ${n > 1 ? `action ${i} of ` : ''}sequence id ${seq}${i === n - 1 ? '' : ' (within the update)'}`
+      : status === 'rolled_back'
+        ? `After action ${i} of sequence id ${seq}, tentatively: the update was rejected, so this state was never kept`
+        : `Unchanged at sequence id ${seq}: ${STATUS_LABEL[status]}`
+  const tentative =
+    status === 'rolled_back'
+      ? `Rolled back: a later action of this update failed, so the whole update is rejected and this change was not kept (IDENT-002).`
+      : status === 'rejected'
+        ? 'This action failed, so the update changes nothing.'
+        : null
+  const entriesUsed = model.appliedThrough(k)
+  const scope = i >= 0 && n > 1 ? `Signatures of action ${i} (of ${n} in the update).` : 'Signatures of the update.'
+  return (
+    <div className="step">
+      <div className="step-summary" aria-live="polite">
+        <h2 className="sr-only">Selected step</h2>
+        <span className={`badge st-${status}`}>{STATUS_LABEL[status]}</span> <strong>sequence id {seq}</strong>
+        {n > 0 && <span>{n > 1 ? ` · action ${i} of ${n}` : ''}</span>}
+        {action && <span> · {KIND_LABEL[action.kind]}</span>}
+        {step.update && <span className="muted"> · client time {clientTime(step.update.clientTimestampNs)}</span>}
+        {step.serverTimestampNs !== undefined && <span className="muted"> · server time {clientTime(step.serverTimestampNs)}</span>}
+      </div>
+      <ErrorBoundary label="The rejection" resetKey={`${loaded.loadId}:${k}`}>
+        <Rejection step={step} stopAt={stop >= 0 ? model.steps[stop]! : null} />
+      </ErrorBoundary>
+      <div className="grid">
+        <ErrorBoundary label="The state panel" resetKey={`${loaded.loadId}:${k}:${i}`}>
+          <StatePanel state={view.after} before={view.before} diff={diff} caption={caption} entriesUsed={entriesUsed} entriesTotal={model.steps.length} />
+        </ErrorBoundary>
+        <ErrorBoundary label="The who-added-whom picture" resetKey={`${loaded.loadId}:${k}:${i}`}>
+          <AdderTree state={view.after} before={view.before} diff={diff} />
+        </ErrorBoundary>
+        <ErrorBoundary label="The diff" resetKey={`${loaded.loadId}:${k}:${i}`}>
+          <DiffPanel diff={diff} tentative={tentative} caption={`From the state before ${n > 1 ? `action ${i} of ` : ''}sequence id ${seq}.`} />
+        </ErrorBoundary>
+        <ErrorBoundary label="The signature text" resetKey={`${loaded.loadId}:${k}`}>
+          <SignatureText text={step.signatureText} actionIndex={i} bytesSource={step.update?.bytesSource} />
+        </ErrorBoundary>
+        <ErrorBoundary label="The signatures" resetKey={`${loaded.loadId}:${k}:${i}`}>
+          <Signatures checks={model.signaturesOf(k, i)} scope={scope} />
+        </ErrorBoundary>
+      </div>
+      <ErrorBoundary label="The raw view" resetKey={`${loaded.loadId}:${k}`}>
+        <RawView bytes={step.bytes} bytesSource={step.update?.bytesSource} />
+      </ErrorBoundary>
+    </div>
+  )
+})

@@ -1,0 +1,44 @@
+import { memo, useMemo } from 'react'
+import { encodeBundleJson } from '../../../core/encode/update'
+import { bytesToBase64, bytesToHex } from '../../../crypto/bytes'
+import type { TransferStep } from '../../../worker/transfer'
+import { download } from '../../ui/download'
+
+export interface ExportsProps {
+  readonly steps: readonly TransferStep[]
+  readonly inboxId: string | null
+  readonly selected: TransferStep | null
+  readonly report: string
+  /** Base name for the files, e.g. the example or file name without extension. */
+  readonly base: string
+}
+
+/** The log as bundle JSON, the selected update as hex and base64, the report as JSON. */
+export const Exports = memo(function Exports({ steps, inboxId, selected, report, base }: ExportsProps) {
+  const withBytes = useMemo(() => steps.filter((s) => s.bytes), [steps])
+  const missing = steps.length - withBytes.length
+  const seq = selected?.sequenceId.toString() ?? ''
+  return (
+    <div className="exports" role="group" aria-label="Exports">
+      <span className="muted">Export</span>
+      <button
+        type="button"
+        onClick={() =>
+          download(`${base}.bundle.json`, encodeBundleJson({ ...(inboxId ? { inboxId } : {}), updates: withBytes.map((s) => ({ sequenceId: s.sequenceId, bytes: s.bytes! })) }), 'application/json')
+        }
+        title={missing ? `${missing} update(s) without bytes are left out` : 'The log as a log bundle (exact update bytes)'}
+      >
+        Bundle JSON
+      </button>
+      <button type="button" disabled={!selected?.bytes} onClick={() => download(`${base}.update-${seq}.hex`, bytesToHex(selected!.bytes!) + '\n', 'text/plain')} aria-label={`Selected update ${seq} as hex`}>
+        Update hex
+      </button>
+      <button type="button" disabled={!selected?.bytes} onClick={() => download(`${base}.update-${seq}.b64`, bytesToBase64(selected!.bytes!) + '\n', 'text/plain')} aria-label={`Selected update ${seq} as base64`}>
+        Update base64
+      </button>
+      <button type="button" onClick={() => download(`${base}.report.json`, report, 'application/json')} title="The report the command line prints (replay --json)">
+        Report JSON
+      </button>
+    </div>
+  )
+})

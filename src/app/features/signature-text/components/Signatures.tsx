@@ -1,0 +1,58 @@
+import type { SignatureCheck } from '../../../../core/trace'
+import { Id } from '../../../ui/Id'
+import { chainText } from '../../../ui/format'
+
+const KIND_NAME: Record<SignatureCheck['kind'], string> = {
+  erc_191: 'erc_191 (EIP-191 personal_sign)',
+  erc_6492: 'erc_6492 (smart contract wallet)',
+  installation_key: 'installation_key (Ed25519ph)',
+  passkey: 'passkey (WebAuthn P-256)',
+}
+
+/** Each signature: kind, signer derived, verdict, replay key, and what was hashed or checked. */
+export function Signatures({ checks, scope }: { checks: readonly SignatureCheck[]; scope: string }) {
+  return (
+    <section className="panel sigs" aria-labelledby="sigs-title">
+      <h2 id="sigs-title">Signatures</h2>
+      <p className="caption">{scope}</p>
+      {checks.length === 0 && <p className="empty">No signature.</p>}
+      {checks.map((c, n) => (
+        <article key={n} className={`sig verdict-${c.verdict}`} aria-label={`Signature ${c.role.replaceAll('_', ' ')} of action ${c.actionIndex}: ${c.verdict}`}>
+          <header>
+            <span className={`badge v-${c.verdict}`}>{c.verdict}</span> <strong>{c.role.replaceAll('_', ' ')}</strong> <span className="muted">action {c.actionIndex}</span> <span className="kind-tag">{KIND_NAME[c.kind]}</span>
+          </header>
+          <dl className="kv">
+            <dt>signer</dt>
+            <dd>{c.signer ? <Id text={c.signer.text} what="signer" /> : <span className="muted">none derived</span>}</dd>
+            <dt>chain id</dt>
+            <dd className="mono">{chainText(c.chainId)}</dd>
+            <dt>replay key</dt>
+            <dd>{c.replayKey ? <Id text={c.replayKey} what="replay key" /> : <span className="muted">none</span>}</dd>
+            {c.reason && (
+              <>
+                <dt>why</dt>
+                <dd className="reason">
+                  {c.reason}
+                  {c.failRule && <span className="muted"> ({c.failRule})</span>}
+                </dd>
+              </>
+            )}
+          </dl>
+          {Object.keys(c.evidence).length > 0 && (
+            <details className="evidence" open={c.verdict !== 'valid'}>
+              <summary>What was hashed and checked</summary>
+              <dl className="kv">
+                {Object.entries(c.evidence).map(([k, v]) => (
+                  <div key={k} className="kv-row">
+                    <dt>{k}</dt>
+                    <dd className="hex">{v}</dd>
+                  </div>
+                ))}
+              </dl>
+            </details>
+          )}
+        </article>
+      ))}
+    </section>
+  )
+}

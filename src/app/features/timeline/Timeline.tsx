@@ -1,0 +1,252 @@
+import { memo, useEffect, useMemo, useRef, useState, type RefObject } from 'react'
+import type { Row, Selection, TraceModel } from '../../trace/trace-model'
+import { clientTime, KIND_LABEL, shortId, STATUS_LABEL, STATUS_MARK } from '../../ui/format'
+import { describeRow, filterRows, isFiltering, NO_FILTER, type RowFilter } from './rows'
+
+const ROW_H = 26
+const SHORT_KIND: Record<string, string> = { installation: 'inst', wallet: 'wallet', passkey: 'passkey' }
+const OVERSCAN = 12
+
+type Item = { readonly type: 'row'; readonly row: Row } | { readonly type: 'stop'; readonly k: number }
+
+export interface TimelineProps {
+  readonly model: TraceModel
+  readonly rows: readonly Row[]
+  readonly selection: Selection | null
+  readonly onSelect: (s: Selection) => void
+  readonly filterInput: RefObject<HTMLInputElement | null>
+}
+
+const rowId = (r: Row) => `tl-${r.k}-${r.i < 0 ? 'u' : r.i}`
+
+function isEditable(t: EventTarget | null): boolean {
+  return t instanceof HTMLElement && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))
+}
+
+/** The timeline: every action of every update, virtualized, keyboard first. */
+export const Timeline = memo(function Timeline({ model, rows, selection, onSelect, filterInput }: TimelineProps) {
+  const [filter, setFilter] = useState<RowFilter>(NO_FILTER)
+  const shown = useMemo(() => filterRows(model, rows, filter), [model, rows, filter])
+  const stop = useMemo(() => model.stopIndex(), [model])
+  const items = useMemo<Item[]>(() => {
+    const out: Item[] = []
+    for (let j = 0; j < shown.length; j++) {
+      const r = shown[j]!
+      out.push({ type: 'row', row: r })
+      if (r.k === stop && shown[j + 1]?.k !== stop) out.push({ type: 'stop', k: stop })
+    }
+    return out
+  }, [shown, stop])
+  // every item is ROW_H tall except the stop notice (two rows)
+  const stopPos = useMemo(() => items.findIndex((it) => it.type === 'stop'), [items])
+  // item index of each row, and the row items in order (O(1) lookups while stepping)
+  const { indexOf, rowItems } = useMemo(() => {
+    const indexOf = new Map<string, number>()
+    const rowItems: number[] = []
+    items.forEach((it, n) => {
+      if (it.type !== 'row') return
+      indexOf.set(`${it.row.k}:${it.row.i}`, rowItems.length)
+      rowItems.push(n)
+    })
+    return { indexOf, rowItems }
+  }, [items])
+  const selPos = selection ? (indexOf.get(`${selection.k}:${selection.i}`) ?? -1) : -1
+  const selIndex = selPos >= 0 ? rowItems[selPos]! : -1
+  const viewport = useRef<HTMLDivElement>(null)
+  const [scrollTop, setScrollTop] = useState(0)
+  const [height, setHeight] = useState(600)
+
+  useEffect(() => {
+    const el = viewport.current
+    if (!el) return
+    const ro = new ResizeObserver(() => setHeight(el.clientHeight))
+    ro.observe(el)
+    setHeight(el.clientHeight)
+    return () => ro.disconnect()
+  }, [])
+
+  // Keep the selected row in view. The check uses the tracked scroll position and
+  // height (no layout read per step); only a row out of view writes scrollTop.
+  const view = useRef({ scrollTop, height })
+  view.current = { scrollTop, height }
+  useEffect(() => {
+    const el = viewport.current
+    if (!el || selIndex < 0) return
+    const { scrollTop: st, height: h } = view.current
+    const top = selIndex * ROW_H + (stopPos >= 0 && selIndex > stopPos ? ROW_H : 0)
+    let next = st
+    if (top < st) next = top
+    else if (top + ROW_H > st + h) next = top + ROW_H - h
+    if (next !== st) {
+      el.scrollTop = next
+      setScrollTop(next)
+    }
+  }, [selIndex])
+
+  const move = (delta: number | 'home' | 'end') => {
+    if (rowItems.length === 0) return
+    let pos = selPos
+    if (delta === 'home') pos = 0
+    else if (delta === 'end') pos = rowItems.length - 1
+    else pos = pos < 0 ? 0 : Math.min(Math.max(pos + delta, 0), rowItems.length - 1)
+    const it = items[rowItems[pos]!]!
+    if (it.type === 'row') onSelect(it.row)
+  }
+  const moveRef = useRef(move)
+  moveRef.current = move
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.ctrlKey || e.metaKey || e.altKey) return
+      if (e.key === '/' && !isEditable(e.target)) {
+        e.preventDefault()
+        filterInput.current?.focus()
+        return
+      }
+      if (e.key === 'Escape' && e.target === filterInput.current) {
+        filterInput.current?.blur()
+        viewport.current?.focus()
+        return
+      }
+      if (isEditable(e.target)) return
+      const page = Math.max(1, Math.floor((viewport.current?.clientHeight ?? 300) / ROW_H) - 1)
+      const map: Record<string, number | 'home' | 'end'> = { ArrowDown: 1, j: 1, ArrowUp: -1, k: -1, Home: 'home', End: 'end', PageDown: page, PageUp: -page }
+      const d = map[e.key]
+      if (d === undefined) return
+      if (e.target instanceof HTMLButtonElement && (e.key === 'Home' || e.key === 'End')) return
+      e.preventDefault()
+      moveRef.current(d)
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [filterInput])
+
+  const topOf = (n: number) => n * ROW_H + (stopPos >= 0 && n > stopPos ? ROW_H : 0)
+  const first = Math.max(0, Math.floor(scrollTop / ROW_H) - OVERSCAN)
+  const last = Math.min(items.length, Math.ceil((scrollTop + height) / ROW_H) + OVERSCAN)
+  const visible = items.slice(first, last)
+  const selected = selIndex >= 0 ? items[selIndex] : undefined
+  const kinds = Object.keys(KIND_LABEL) as (keyof typeof KIND_LABEL)[]
+
+  return (
+    <section className="timeline" aria-labelledby="timeline-title">
+      <div className="timeline-head">
+        <h2 id="timeline-title">Timeline</h2>
+        <span className="muted">
+          {isFiltering(filter) ? `${shown.length} of ${rows.length}` : rows.length} actions · {model.steps.length} updates
+        </span>
+      </div>
+      <div className="filters">
+        <input
+          ref={filterInput}
+          type="search"
+          aria-label="Filter by member or handle (press / to focus)"
+          placeholder="member or handle  ( / )"
+          value={filter.text}
+          onChange={(e) => setFilter({ ...filter, text: e.target.value })}
+        />
+        <select aria-label="Filter by action kind" value={filter.kind} onChange={(e) => setFilter({ ...filter, kind: e.target.value as RowFilter['kind'] })}>
+          <option value="">all kinds</option>
+          {kinds.map((k) => (
+            <option key={k} value={k}>
+              {KIND_LABEL[k]}
+            </option>
+          ))}
+          <option value="undecodable">undecodable</option>
+        </select>
+        <select aria-label="Filter by status" value={filter.status} onChange={(e) => setFilter({ ...filter, status: e.target.value as RowFilter['status'] })}>
+          <option value="">all statuses</option>
+          {(Object.keys(STATUS_LABEL) as (keyof typeof STATUS_LABEL)[]).map((s) => (
+            <option key={s} value={s}>
+              {STATUS_LABEL[s]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="tl-colhead" aria-hidden="true">
+        <span>seq</span>
+        <span />
+        <span>action</span>
+        <span>names</span>
+        <span>signers</span>
+        <span>client time</span>
+      </div>
+      <div
+        ref={viewport}
+        className="tl-viewport"
+        role="listbox"
+        tabIndex={0}
+        aria-label="Updates and their actions (arrow keys or j/k to step, Home/End)"
+        aria-activedescendant={selected?.type === 'row' ? rowId(selected.row) : undefined}
+        onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+      >
+        <div style={{ height: items.length * ROW_H + (stopPos >= 0 ? ROW_H : 0), position: 'relative' }}>
+          {visible.map((it, j) => {
+            const n = first + j
+            const top = topOf(n)
+            if (it.type === 'stop') {
+              const s = model.steps[it.k]!
+              const later = model.steps.length - it.k - 1
+              return (
+                <div key={`stop-${it.k}`} role="option" aria-selected={false} aria-disabled="true" className="tl-stop" style={{ top, height: 2 * ROW_H }} title={s.message}>
+                  ■ The log stops at sequence id {s.sequenceId.toString()} ({s.status === 'pending' ? 'pending' : `rejected under ${s.rule}`}).{' '}
+                  {later > 0 ? `The ${later} later update${later > 1 ? 's are' : ' is'} not applied: a log cannot be read past an update that does not apply.` : 'No later updates.'}
+                </div>
+              )
+            }
+            const v = describeRow(model, it.row)
+            const isSel = n === selIndex
+            return (
+              <div
+                key={rowId(it.row)}
+                id={rowId(it.row)}
+                role="option"
+                aria-selected={isSel}
+                className={`tl-row st-${v.status}${isSel ? ' selected' : ''}${v.first ? ' first' : ''}`}
+                style={{ top, height: ROW_H }}
+                onClick={() => {
+                  onSelect(it.row)
+                  viewport.current?.focus()
+                }}
+                title={`${v.kindLabel} · ${STATUS_LABEL[v.status]}${model.steps[it.row.k]!.message ? ` · ${model.steps[it.row.k]!.message}` : ''}`}
+              >
+                <span className="tl-seq">{v.first ? v.sequenceId.toString() : ''}</span>
+                <span className={`tl-mark st-${v.status}`} aria-label={STATUS_LABEL[v.status]}>
+                  {STATUS_MARK[v.status]}
+                </span>
+                <span className="tl-kind">
+                  {v.actionCount > 1 && <span className="tl-idx">{it.row.i}</span>}
+                  {v.kindLabel}
+                </span>
+                <span className="tl-subject">
+                  {v.subject ? (
+                    v.subject.kind === 'handle' ? (
+                      <span className="handle">{v.subject.text}</span>
+                    ) : (
+                      <>
+                        <span className="kind-tag" title={v.subject.kind}>{SHORT_KIND[v.subject.kind] ?? v.subject.kind}</span> <code title={v.subject.text}>{shortId(v.subject.text)}</code>
+                      </>
+                    )
+                  ) : (
+                    <span className="muted">{model.steps[it.row.k]!.message.slice(0, 60)}</span>
+                  )}
+                </span>
+                <span className="tl-signers">
+                  {v.signers.map((s, x) => (
+                    <code key={x} className={`sig-${s.verdict}`}>
+                      {s.text === '?' ? '?' : shortId(s.text, 4, 3)}
+                    </code>
+                  ))}
+                </span>
+                <span className="tl-time" title={v.clientTimestampNs !== null ? clientTime(v.clientTimestampNs) : undefined}>
+                  {v.clientTimestampNs !== null ? clientTime(v.clientTimestampNs).slice(5).replace('T', ' ').replace('Z', '') : ''}
+                </span>
+              </div>
+            )
+          })}
+        </div>
+      </div>
+      {items.length === 0 && <p className="empty">No action matches the filter.</p>}
+    </section>
+  )
+})

@@ -1,0 +1,109 @@
+/**
+ * The app's side of the replay worker: one request at a time per kind, answered by
+ * promises. Cancelling terminates the worker (core replay never yields to the worker's
+ * event loop, so a cancel message would wait until the replay ended) and the next
+ * request starts a fresh one.
+ */
+import type { FromWorker, InputProblem, LogSummary, ToWorker, Verifier } from '../../worker/protocol'
+import type { TransferStep } from '../../worker/transfer'
+
+export class ReplayCancelled extends Error {
+  override readonly name = 'ReplayCancelled'
+  constructor() {
+    super('replay cancelled')
+  }
+}
+
+export type OpenResult = { readonly logs: readonly LogSummary[] } | { readonly problem: InputProblem }
+
+export interface ReplayDone {
+  readonly inboxId: string | null
+  readonly ok: boolean
+  readonly stepCount: number
+  readonly report: string
+  readonly replayMs: number
+  readonly steps: TransferStep[]
+}
+
+type Request = ToWorker extends infer T ? (T extends { id: number } ? Omit<T, 'id'> : never) : never
+
+interface Pending {
+  readonly resolve: (m: FromWorker) => void
+  readonly reject: (e: Error) => void
+  readonly onProgress?: (done: number, total: number) => void
+  readonly steps?: TransferStep[]
+}
+
+export class ReplayClient {
+  private worker: Worker | null = null
+  private nextId = 1
+  private readonly pending = new Map<number, Pending>()
+
+  private ensure(): Worker {
+    if (this.worker) return this.worker
+    const w = new Worker(new URL('../../worker/replay.worker.ts', import.meta.url), { type: 'module', name: 'replay' })
+    w.onmessage = (ev: MessageEvent<FromWorker>) => this.receive(ev.data)
+    w.onerror = (ev) => {
+      ev.preventDefault()
+      this.failAll(new Error(`the replay worker stopped: ${ev.message || 'it could not be started'}`))
+    }
+    w.onmessageerror = () => this.failAll(new Error('the replay worker sent a message that could not be read'))
+    this.worker = w
+    return w
+  }
+
+  private failAll(e: Error): void {
+    for (const p of this.pending.values()) p.reject(e)
+    this.pending.clear()
+    this.worker?.terminate()
+    this.worker = null
+  }
+
+  private receive(m: FromWorker): void {
+    const p = this.pending.get(m.id)
+    if (!p) return
+    if (m.type === 'progress') p.onProgress?.(m.done, m.total)
+    else if (m.type === 'steps') {
+      for (let i = 0; i < m.steps.length; i++) p.steps![m.from + i] = m.steps[i]!
+    } else {
+      this.pending.delete(m.id)
+      p.resolve(m)
+    }
+  }
+
+  private request(msg: Request, extra: Omit<Pending, 'resolve' | 'reject'> = {}): Promise<FromWorker> {
+    const id = this.nextId++
+    const w = this.ensure()
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, ...extra })
+      w.postMessage({ ...msg, id } as ToWorker)
+    })
+  }
+
+  async open(input: string | Uint8Array, name: string): Promise<OpenResult> {
+    const m = await this.request({ type: 'open', input, name })
+    if (m.type === 'opened') return { logs: m.logs }
+    if (m.type === 'input-error') return { problem: m.problem }
+    throw new Error(m.type === 'failed' ? m.message : `unexpected answer ${m.type}`)
+  }
+
+  async replay(logIndex: number, file: string, verifier: Verifier, onProgress: (done: number, total: number) => void): Promise<ReplayDone | { problem: InputProblem }> {
+    const steps: TransferStep[] = []
+    const m = await this.request({ type: 'replay', logIndex, file, verifier }, { onProgress, steps })
+    if (m.type === 'done') return { inboxId: m.inboxId, ok: m.ok, stepCount: m.stepCount, report: m.report, replayMs: m.replayMs, steps }
+    if (m.type === 'input-error') return { problem: m.problem }
+    throw new Error(m.type === 'failed' ? m.message : `unexpected answer ${m.type}`)
+  }
+
+  /** Stops whatever the worker is doing; pending requests reject with ReplayCancelled. */
+  cancel(): void {
+    for (const p of this.pending.values()) p.reject(new ReplayCancelled())
+    this.pending.clear()
+    this.worker?.terminate()
+    this.worker = null
+  }
+
+  dispose(): void {
+    this.cancel()
+  }
+}

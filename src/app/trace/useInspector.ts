@@ -1,0 +1,187 @@
+/**
+ * The inspector's state: the open log (its source, the logs it holds, the replayed
+ * trace model), what is being read or replayed (with progress), the last input
+ * problem, and the selected step. A thin hook over the ReplayClient.
+ */
+import { startTransition, useCallback, useEffect, useRef, useState } from 'react'
+import type { InputProblem, LogSummary, Verifier } from '../../worker/protocol'
+import { ReplayCancelled, ReplayClient } from './replay-client'
+import { allRows, TraceModel, type Row, type Selection } from './trace-model'
+
+export interface Source {
+  readonly kind: 'example' | 'paste' | 'file' | 'url' | 'permalink'
+  /** Shown in the header: "example valid-full-life", "file log.pb", … */
+  readonly label: string
+  /** The `file` of the report. */
+  readonly name: string
+  readonly input: string | Uint8Array
+  readonly example?: string
+  readonly url?: string
+  readonly verifier: Verifier
+}
+
+export interface Loaded {
+  readonly loadId: number
+  readonly source: Source
+  readonly logs: readonly LogSummary[]
+  readonly logIndex: number
+  readonly model: TraceModel
+  readonly rows: readonly Row[]
+  readonly report: string
+  readonly ok: boolean
+  readonly inboxId: string | null
+  readonly replayMs: number
+}
+
+export interface Busy {
+  readonly phase: 'reading' | 'replaying'
+  readonly label: string
+  readonly total: number
+}
+
+/**
+ * Replay progress outside React state: only the progress bar subscribes to it
+ * (useSyncExternalStore), so a progress tick never re-renders the rest of the app.
+ */
+export class ProgressStore {
+  private value = { done: 0, total: 0 }
+  private readonly listeners = new Set<() => void>()
+  readonly get = () => this.value
+  readonly subscribe = (l: () => void) => {
+    this.listeners.add(l)
+    return () => {
+      this.listeners.delete(l)
+    }
+  }
+  set(done: number, total: number): void {
+    this.value = { done, total }
+    for (const l of this.listeners) l()
+  }
+}
+
+export type Problem =
+  | { readonly label: string; readonly problem: InputProblem; readonly message?: undefined }
+  | { readonly label: string; readonly message: string; readonly problem?: undefined }
+
+export interface StepWish {
+  readonly sequenceId: bigint
+  readonly action: number
+}
+
+export interface OpenOptions {
+  readonly logIndex?: number
+  readonly step?: StepWish
+}
+
+/** The row to select first: the wished step, else where the log stops, else the first row. */
+export function initialSelection(model: TraceModel, rows: readonly Row[], wish?: StepWish): Selection | null {
+  if (rows.length === 0) return null
+  if (wish) {
+    const k = model.steps.findIndex((s) => s.sequenceId === wish.sequenceId)
+    if (k >= 0) {
+      const r = rows.find((x) => x.k === k && x.i === wish.action) ?? rows.find((x) => x.k === k)
+      if (r) return r
+    }
+  }
+  const stop = model.stopIndex()
+  if (stop >= 0) {
+    const failing = model.steps[stop]!.actionIndex
+    return rows.find((x) => x.k === stop && (failing === null || x.i === failing)) ?? rows.find((x) => x.k === stop)!
+  }
+  return rows[0]!
+}
+
+export function useInspector() {
+  const client = useRef<ReplayClient | null>(null)
+  const [loaded, setLoaded] = useState<Loaded | null>(null)
+  const [busy, setBusy] = useState<Busy | null>(null)
+  const [problem, setProblem] = useState<Problem | null>(null)
+  const [notice, setNotice] = useState<string | null>(null)
+  const [selection, setSelection] = useState<Selection | null>(null)
+  const loadCount = useRef(0)
+  const progress = useRef(new ProgressStore()).current
+  const run = useRef(0)
+
+  // Build state checkpoints in idle time after a load, so any step is a short rebuild away.
+  useEffect(() => {
+    if (!loaded) return
+    let handle = 0
+    const ric = (cb: () => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(cb, { timeout: 500 }) : window.setTimeout(cb, 16))
+    const cancel = typeof cancelIdleCallback === 'function' ? cancelIdleCallback : window.clearTimeout
+    const tick = () => {
+      if (loaded.model.warm(8)) handle = ric(tick)
+    }
+    handle = ric(tick)
+    return () => cancel(handle)
+  }, [loaded])
+
+  useEffect(() => {
+    client.current = new ReplayClient()
+    return () => client.current?.dispose()
+  }, [])
+
+  const open = useCallback(async (source: Source, options: OpenOptions = {}): Promise<boolean> => {
+    const c = (client.current ??= new ReplayClient())
+    c.cancel()
+    const mine = ++run.current
+    setNotice(null)
+    progress.set(0, 0)
+    setBusy({ phase: 'reading', label: source.label, total: 0 })
+    try {
+      const opened = await c.open(source.input, source.name)
+      if (mine !== run.current) return false
+      if ('problem' in opened) {
+        setProblem({ label: source.label, problem: opened.problem })
+        return false
+      }
+      const logIndex = Math.min(Math.max(options.logIndex ?? 0, 0), opened.logs.length - 1)
+      progress.set(0, opened.logs[logIndex]!.entries)
+      setBusy({ phase: 'replaying', label: source.label, total: opened.logs[logIndex]!.entries })
+      const r = await c.replay(logIndex, source.name, source.verifier, (done, total) => {
+        if (mine === run.current) progress.set(done, total)
+      })
+      if (mine !== run.current) return false
+      if ('problem' in r) {
+        setProblem({ label: source.label, problem: r.problem })
+        return false
+      }
+      const model = new TraceModel(r.steps)
+      const rows = allRows(r.steps)
+      // A transition: React renders the new log in time slices, so mounting a large
+      // timeline and its panels never blocks the page in one long task.
+      const loadId = ++loadCount.current
+      startTransition(() => {
+      setLoaded({
+        loadId,
+        source,
+        logs: opened.logs,
+        logIndex,
+        model,
+        rows,
+        report: r.report,
+        ok: r.ok,
+        inboxId: r.inboxId,
+        replayMs: r.replayMs,
+      })
+      setSelection(initialSelection(model, rows, options.step))
+      setProblem(null)
+      })
+      return true
+    } catch (e) {
+      if (mine !== run.current) return false
+      if (e instanceof ReplayCancelled) setNotice(`Stopped reading ${source.label}.${loaded ? ' The log shown before is still open.' : ''}`)
+      else setProblem({ label: source.label, message: e instanceof Error ? e.message : String(e) })
+      return false
+    } finally {
+      if (mine === run.current) setBusy(null)
+    }
+  }, [loaded, progress])
+
+  const cancel = useCallback(() => {
+    client.current?.cancel()
+  }, [])
+
+  return { loaded, busy, progress, problem, notice, selection, select: setSelection, open, cancel, setProblem, setNotice }
+}
+
+export type Inspector = ReturnType<typeof useInspector>

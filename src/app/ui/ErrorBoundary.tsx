@@ -1,0 +1,43 @@
+import { Component, type ReactNode } from 'react'
+
+interface Props {
+  /** What this boundary guards, for the message ("the state panel"). */
+  readonly label: string
+  readonly children: ReactNode
+  /** Changing this resets a failed boundary (e.g. the selected step). */
+  readonly resetKey?: unknown
+}
+
+interface State {
+  readonly error: Error | null
+  readonly key: unknown
+}
+
+/** Keeps a failing panel from taking the app down: it shows what failed and offers a retry. */
+export class ErrorBoundary extends Component<Props, State> {
+  override state: State = { error: null, key: this.props.resetKey }
+
+  static getDerivedStateFromError(error: unknown): Partial<State> {
+    return { error: error instanceof Error ? error : new Error(String(error)) }
+  }
+
+  static getDerivedStateFromProps(props: Props, state: State): Partial<State> | null {
+    return props.resetKey !== state.key ? { error: null, key: props.resetKey } : null
+  }
+
+  override componentDidCatch(error: unknown): void {
+    console.error(`inspector: ${this.props.label} failed`, error)
+  }
+
+  override render(): ReactNode {
+    if (!this.state.error) return this.props.children
+    return (
+      <div className="panel-error" role="alert">
+        <strong>{this.props.label} could not be shown.</strong> <span>{this.state.error.message}</span>{' '}
+        <button type="button" onClick={() => this.setState({ error: null })}>
+          Try again
+        </button>
+      </div>
+    )
+  }
+}

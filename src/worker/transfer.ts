@@ -1,0 +1,261 @@
+/**
+ * The transfer format of a Trace, from the replay worker to the app.
+ *
+ * A Trace holds an immutable.js association state before and after every action;
+ * those collections do not survive structuredClone, and copying a whole state per
+ * step would cost O(n²). So each step travels with the *change* each action made
+ * (a StateDelta), and the app rebuilds states lazily from the deltas (applyDelta,
+ * and the checkpointing model in src/app/trace). The transfer is O(n) in the log.
+ *
+ * Uint8Arrays are copied to their own buffers first: a slice of a larger input would
+ * otherwise clone that whole input once per step.
+ */
+import { Map as IMap, Set as ISet } from 'immutable'
+import type { ActionKind, AssociationState, InboxId, Member, Recovery, WireAction } from '../core/types'
+import { memberKey } from '../core/types'
+import type { SignatureCheck, TraceStep, UpdateStatus } from '../core/trace'
+import type { RuleId } from '../core/rules'
+import type { UnverifiedUpdate } from '../core/types'
+import { memberIdentifierText, memberIdOf } from '../core/text/identifier'
+
+/** What one action (or the end of an update) changed in the association state. */
+export interface StateDelta {
+  /** Set when the state is created (CreateInbox) or its inbox id changes. */
+  readonly inboxId?: string
+  /** Members added or changed (keyed by memberKey). */
+  readonly put?: readonly Member[]
+  /** Member keys removed. */
+  readonly del?: readonly string[]
+  readonly recovery?: Recovery
+  readonly handles?: readonly string[]
+  readonly claimCount?: number
+  /** Replay keys added to the seen set. */
+  readonly seen?: readonly string[]
+  readonly sequenceId?: bigint
+}
+
+export interface TransferAction {
+  readonly index: number
+  readonly kind: ActionKind
+  /** The change this action made; null when it failed or was not reached (its `after` is null). */
+  readonly delta: StateDelta | null
+}
+
+/** What the views show of one action: its kind and the member, recovery identifier or handle it names. */
+export interface ActionSummary {
+  readonly kind: ActionKind
+  readonly subject: { readonly label: string; readonly text: string; readonly kind: string }
+}
+
+/**
+ * The decoded update as the views need it. The full WireActions (with their many small
+ * byte arrays, costly to clone) stay in the worker: the exact bytes travel instead.
+ */
+export interface UpdateSummary {
+  readonly inboxId: string
+  readonly clientTimestampNs: bigint
+  readonly bytesSource: UnverifiedUpdate['bytesSource']
+  readonly actions: readonly ActionSummary[]
+}
+
+/** A TraceStep without states: the actions carry deltas instead. */
+export interface TransferStep {
+  readonly sequenceId: bigint
+  readonly status: UpdateStatus
+  readonly rule: RuleId | null
+  readonly actionIndex: number | null
+  readonly message: string
+  readonly update: UpdateSummary | null
+  readonly bytes: Uint8Array | null
+  readonly signatureText: string | null
+  readonly signatures: readonly SignatureCheck[]
+  readonly actions: readonly TransferAction[]
+  /** For an applied update: the change from its last action's state to its final state (replay keys, sequence id). */
+  readonly final: StateDelta | null
+  readonly serverTimestampNs?: bigint
+}
+
+const sameRecovery = (a: Recovery, b: Recovery): boolean =>
+  a === b || (a.id.kind === b.id.kind && a.id.text === b.id.text && a.chainId === b.chainId)
+
+const sameHandles = (a: readonly string[], b: readonly string[]): boolean =>
+  a === b || (a.length === b.length && a.every((h, i) => h === b[i]))
+
+/**
+ * The delta from `before` to `after`. `hints` make the common cases O(1) instead of
+ * O(members): the member key an AddAssociation adds (the add reducer sets exactly that
+ * key, IDENT-042) and the replay keys the update's signatures carry (IDENT-050 adds
+ * exactly those). A hint that does not account for the whole change falls back to a
+ * full comparison, so a delta is always exact.
+ */
+export function stateDelta(
+  before: AssociationState | null,
+  after: AssociationState,
+  hints: { readonly addedKey?: string; readonly replayKeys?: readonly (string | null)[] } = {},
+): StateDelta {
+  const d: {
+    -readonly [K in keyof StateDelta]: StateDelta[K]
+  } = {}
+  if (!before || before.inboxId !== after.inboxId) d.inboxId = after.inboxId
+  // members
+  const bm = before?.members
+  if (!bm) {
+    if (after.members.size > 0) d.put = [...after.members.values()]
+  } else if (bm !== after.members) {
+    const k = hints.addedKey
+    const added = k !== undefined ? after.members.get(k) : undefined
+    if (added && !bm.has(k!) && after.members.size === bm.size + 1 && after.members.remove(k!).size === bm.size) {
+      d.put = [added]
+    } else {
+      const put: Member[] = []
+      const del: string[] = []
+      for (const [key, m] of after.members) {
+        const old = bm.get(key)
+        if (old !== m && !sameMember(old, m)) put.push(m)
+      }
+      for (const key of bm.keys()) if (!after.members.has(key)) del.push(key)
+      if (put.length) d.put = put
+      if (del.length) d.del = del
+    }
+  }
+  if (!before || !sameRecovery(before.recovery, after.recovery)) d.recovery = after.recovery
+  if (!before || !sameHandles(before.handles, after.handles)) d.handles = [...after.handles]
+  if (!before || before.claimCount !== after.claimCount) d.claimCount = after.claimCount
+  // seen replay keys
+  const bs = before?.seen
+  if (bs !== after.seen && (bs ? after.seen.size !== bs.size : after.seen.size > 0)) {
+    const fresh = new Set<string>()
+    for (const key of hints.replayKeys ?? []) if (key !== null && !(bs?.has(key) ?? false) && after.seen.has(key)) fresh.add(key)
+    if (fresh.size === after.seen.size - (bs?.size ?? 0)) d.seen = [...fresh]
+    else d.seen = [...after.seen].filter((key) => !(bs?.has(key) ?? false))
+  }
+  if (!before || before.sequenceId !== after.sequenceId) d.sequenceId = after.sequenceId
+  return d
+}
+
+function sameMember(a: Member | undefined, b: Member): boolean {
+  return (
+    !!a &&
+    a.id.kind === b.id.kind &&
+    a.id.text === b.id.text &&
+    a.clientTimestampNs === b.clientTimestampNs &&
+    a.chainId === b.chainId &&
+    a.addedAt === b.addedAt &&
+    a.relyingParty === b.relyingParty &&
+    (a.adder === b.adder || (!!a.adder && !!b.adder && a.adder.kind === b.adder.kind && a.adder.text === b.adder.text))
+  )
+}
+
+const EMPTY_MEMBERS: IMap<string, Member> = IMap()
+const EMPTY_SEEN: ISet<string> = ISet()
+const EMPTY_INDEX: IMap<string, ISet<string>> = IMap()
+
+/** Rebuilds the state after a delta. `state` is never mutated (persistent collections share structure). */
+export function applyDelta(state: AssociationState | null, d: StateDelta): AssociationState {
+  if (!state && d.inboxId === undefined) throw new Error('transfer: a delta without inbox id applied to no state')
+  const before = state?.members ?? EMPTY_MEMBERS
+  const members = before.withMutations((m) => {
+    for (const key of d.del ?? []) m.remove(key)
+    for (const mem of d.put ?? []) m.set(memberKey(mem.id), mem)
+  })
+  // The revocation-cascade index (IDENT-044) of the core's state, kept consistent with the members.
+  const installationsByAdder = (state?.installationsByAdder ?? EMPTY_INDEX).withMutations((ix) => {
+    for (const key of d.del ?? []) {
+      const old = before.get(key)
+      ix.remove(key)
+      if (old?.id.kind === 'installation' && old.adder) {
+        const ak = memberKey(old.adder)
+        const set = ix.get(ak)
+        if (set) ix.set(ak, set.remove(key))
+      }
+    }
+    for (const mem of d.put ?? []) {
+      if (mem.id.kind === 'installation' && mem.adder) {
+        const ak = memberKey(mem.adder)
+        ix.set(ak, (ix.get(ak) ?? EMPTY_SEEN).add(memberKey(mem.id)))
+      }
+    }
+  })
+  const seen = d.seen && d.seen.length ? (state?.seen ?? EMPTY_SEEN).union(d.seen) : (state?.seen ?? EMPTY_SEEN)
+  const recovery = d.recovery ?? state?.recovery
+  if (!recovery) throw new Error('transfer: a new state without a recovery identifier')
+  return {
+    inboxId: (d.inboxId ?? state!.inboxId) as InboxId,
+    members,
+    recovery,
+    installationsByAdder,
+    handles: d.handles ?? state?.handles ?? [],
+    claimCount: d.claimCount ?? state?.claimCount ?? 0,
+    seen,
+    sequenceId: d.sequenceId ?? state?.sequenceId ?? 0n,
+  }
+}
+
+/** A copy whose Uint8Arrays own their buffers (so structuredClone copies only them). */
+export function ownBytes<T>(value: T): T {
+  if (value instanceof Uint8Array) {
+    return (value.byteOffset === 0 && value.byteLength === value.buffer.byteLength ? value : value.slice()) as T
+  }
+  if (Array.isArray(value)) return value.map(ownBytes) as T
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {}
+    for (const [k, v] of Object.entries(value)) out[k] = ownBytes(v)
+    return out as T
+  }
+  return value
+}
+
+const MEMBER_KIND_NAME = { ethereum: 'wallet', passkey: 'passkey', installation: 'installation' } as const
+
+/** The kind and subject of an action, for the timeline and the panels. */
+export function summarizeAction(a: WireAction): ActionSummary {
+  switch (a.kind) {
+    case 'create_inbox':
+      return { kind: a.kind, subject: { label: 'owner', text: a.initialIdentifier, kind: a.initialIdentifierKind === 2 ? 'passkey' : 'wallet' } }
+    case 'add':
+      return { kind: a.kind, subject: { label: 'adds', text: memberIdentifierText(a.newMemberIdentifier), kind: MEMBER_KIND_NAME[a.newMemberIdentifier.kind] } }
+    case 'revoke':
+      return { kind: a.kind, subject: { label: 'revokes', text: memberIdentifierText(a.memberToRevoke), kind: MEMBER_KIND_NAME[a.memberToRevoke.kind] } }
+    case 'change_recovery_address':
+      return { kind: a.kind, subject: { label: 'recovery →', text: a.newRecoveryIdentifier, kind: a.newRecoveryIdentifierKind === 2 ? 'passkey' : 'wallet' } }
+    case 'claim_handle':
+      return { kind: a.kind, subject: { label: 'claims', text: a.handle, kind: 'handle' } }
+  }
+}
+
+function addedKeyOf(action: WireAction | undefined): string | undefined {
+  return action?.kind === 'add' ? memberKey(memberIdOf(action.newMemberIdentifier)) : undefined
+}
+
+/** A TraceStep as it travels to the app. */
+export function toTransferStep(step: TraceStep): TransferStep {
+  const replayKeys = step.signatures.map((s) => s.replayKey)
+  const actions: TransferAction[] = step.actions.map((a) => ({
+    index: a.index,
+    kind: a.kind,
+    delta: a.after ? stateDelta(a.before, a.after, { addedKey: addedKeyOf(step.update?.actions[a.index]) }) : null,
+  }))
+  const u = step.update
+  const update: UpdateSummary | null = u
+    ? { inboxId: u.inboxId, clientTimestampNs: u.clientTimestampNs, bytesSource: u.bytesSource, actions: u.actions.map(summarizeAction) }
+    : null
+  let final: StateDelta | null = null
+  if (step.status === 'applied' && step.stateAfter) {
+    const last = step.actions.length ? step.actions[step.actions.length - 1]!.after : step.stateBefore
+    final = stateDelta(last, step.stateAfter, { replayKeys })
+  }
+  return {
+    sequenceId: step.sequenceId,
+    status: step.status,
+    rule: step.rule,
+    actionIndex: step.actionIndex,
+    message: step.message,
+    update,
+    bytes: step.bytes === null ? null : ownBytes(step.bytes),
+    signatureText: step.signatureText,
+    signatures: step.signatures,
+    actions,
+    final,
+    ...(step.serverTimestampNs !== undefined ? { serverTimestampNs: step.serverTimestampNs } : {}),
+  }
+}
