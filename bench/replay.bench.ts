@@ -92,6 +92,8 @@ async function measure(n: number) {
     clearInterval(sample)
     return { ms, trace }
   }
+  gc?.()
+  const heapBase = process.memoryUsage().heapUsed // before any Trace exists
   const bares: number[] = []
   const replays: number[] = []
   let trace!: Awaited<ReturnType<typeof runReplay>>['trace']
@@ -106,7 +108,7 @@ async function measure(n: number) {
   const replayMs = Math.min(...replays)
   if (!trace.ok) throw new Error(`bench log did not apply: ${trace.steps.find((s) => s.status !== 'applied')?.message}`)
   gc?.()
-  const retained = process.memoryUsage().heapUsed - heap0
+  const retained = process.memoryUsage().heapUsed - heapBase // only the last Trace is alive now
   return { n, sigs, bareMs, replayMs, peak: peak - heap0, retained, trace }
 }
 
