@@ -65,7 +65,7 @@ export interface CheckWireOptions {
   readonly maxDepth?: number
 }
 
-const WIRE_TYPE_NAMES: Record<number, string> = {
+export const WIRE_TYPE_NAMES: Readonly<Record<number, string>> = {
   [WireType.Varint]: 'varint',
   [WireType.Bit64]: '64-bit',
   [WireType.LengthDelimited]: 'length-delimited',
@@ -404,7 +404,8 @@ function skipUnknown(r: BinaryReader, wt: WireType, no: number, base: number, ta
   }
 }
 
-function expectedWireType(field: DescField): WireType {
+/** The wire type a known field must arrive with (packed lists aside). */
+export function expectedWireType(field: DescField): WireType {
   switch (field.fieldKind) {
     case 'scalar':
       return scalarWireType(field.scalar)

@@ -10,6 +10,7 @@
  */
 import { ScalarType, type DescField, type DescMessage } from '@bufbuild/protobuf'
 import { BinaryReader, WireType } from '@bufbuild/protobuf/wire'
+import { expectedWireType, WIRE_TYPE_NAMES } from '../../../core/decode/wire'
 import { IdentityUpdateSchema } from '../../../gen/identity/associations/association_pb'
 
 export type WireFlag = 'unknown' | 'retired' | 'wrong-wire-type' | 'malformed'
@@ -44,46 +45,10 @@ export interface WireTree {
   readonly problem: { readonly offset: number; readonly detail: string } | null
 }
 
-export const WIRE_TYPE_NAMES: Record<number, string> = {
-  0: 'varint',
-  1: '64-bit',
-  2: 'length-delimited',
-  3: 'start-group',
-  4: 'end-group',
-  5: '32-bit',
-}
+export { WIRE_TYPE_NAMES }
 
 const SIGNATURE = 'xmtp.identity.associations.Signature'
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
-
-function expectedWireType(f: DescField): WireType {
-  if (f.fieldKind === 'message' || f.fieldKind === 'map') return WireType.LengthDelimited
-  if (f.fieldKind === 'list') {
-    if (f.listKind === 'message') return WireType.LengthDelimited
-    if (f.listKind === 'enum') return WireType.Varint
-    return scalarWireType(f.scalar)
-  }
-  if (f.fieldKind === 'enum') return WireType.Varint
-  return scalarWireType(f.scalar)
-}
-
-function scalarWireType(t: ScalarType): WireType {
-  switch (t) {
-    case ScalarType.STRING:
-    case ScalarType.BYTES:
-      return WireType.LengthDelimited
-    case ScalarType.DOUBLE:
-    case ScalarType.FIXED64:
-    case ScalarType.SFIXED64:
-      return WireType.Bit64
-    case ScalarType.FLOAT:
-    case ScalarType.FIXED32:
-    case ScalarType.SFIXED32:
-      return WireType.Bit32
-    default:
-      return WireType.Varint
-  }
-}
 
 function typeName(f: DescField): string {
   if (f.fieldKind === 'message') return f.message.name
