@@ -13,6 +13,9 @@ import { InputErrorView } from './features/log-input/components/InputError'
 import { OpenPanel } from './features/log-input/components/OpenPanel'
 import { compressLog, decompressLog, formatFragment, MAX_FRAGMENT, parseFragment, PermalinkError, type Fragment } from './features/log-input/permalink'
 import { RawView } from './features/raw/components/RawView'
+import { NetworkPanel, type OpenNodeLog } from './features/network/components/NetworkPanel'
+import { NodeUrlField } from './features/settings/NodeUrlField'
+import { useNodeUrl } from './features/settings/node-url'
 import { ThemeToggle } from './features/settings/ThemeToggle'
 import { Rejection } from './features/signature-text/components/Rejection'
 import { Signatures } from './features/signature-text/components/Signatures'
@@ -203,6 +206,11 @@ export function App() {
     [openFragment],
   )
   const onExample = useCallback((ex: Example) => void openExample(ex), [openExample])
+  const [nodeUrl, setNodeUrl] = useNodeUrl()
+  const onNodeLog = useCallback(
+    (l: OpenNodeLog) => void open({ kind: 'paste', label: l.label, name: `node-${l.inboxId}`, input: l.bundle, verifier: 'none' }),
+    [open],
+  )
   const closePanel = useCallback(() => setPanelOpen(false), [])
   const onDrop = (e: DragEvent) => {
     if (e.defaultPrevented) return
@@ -255,6 +263,9 @@ export function App() {
         )}
         <ThemeToggle />
       </header>
+      <ErrorBoundary label="The network panel">
+        <NetworkPanel baseUrl={nodeUrl} onOpenLog={onNodeLog} settings={<NodeUrlField url={nodeUrl} onChange={setNodeUrl} />} />
+      </ErrorBoundary>
       {ins.notice && (
         <p className="notice" role="status">
           {ins.notice}{' '}

@@ -1,0 +1,101 @@
+/**
+ * The network feature against a real local node (playwright.config.ts starts it on a
+ * free port, E2E_NODE_PORT, with a fresh SQLite file and the demo inboxes): fetch by
+ * handle with the handle current (IDENT-085, IDENT-086), a refused handle answer, a
+ * claim published from the app then fetched and replayed, an unreachable node.
+ */
+import { create, toBinary } from '@bufbuild/protobuf'
+import { bytesToHex } from '../src/crypto/bytes'
+import { IdentifierKindValue } from '../src/core/types'
+import { demoInboxes, demoSigners } from '../src/devnode/demo'
+import { GetInboxIdsResponseSchema } from '../src/gen/identity/api/v1/identity_pb'
+import { claimHandle, signUpdate } from '../src/signing'
+import { expect, test } from './fixtures'
+import { waitForLog } from './helpers'
+
+const NODE = `http://127.0.0.1:${process.env.E2E_NODE_PORT}`
+const inbox = (name: string) => demoInboxes().find((d) => d.name === name)!.inboxId
+
+async function fetchBy(page: import('@playwright/test').Page, by: string, identifier: string) {
+  await page.getByRole('combobox', { name: 'Look up by' }).selectOption({ label: by })
+  await page.getByRole('textbox', { name: 'Identifier to look up' }).fill(identifier)
+  await page.getByRole('button', { name: 'Fetch log' }).click()
+}
+
+test.beforeEach(async ({ page }) => {
+  await page.goto(`/?node=${encodeURIComponent(NODE)}`)
+  await waitForLog(page)
+  await expect(page.getByRole('status', { name: 'Node status' })).toContainText('node reachable')
+})
+
+test('IDENT-085 IDENT-086: fetch an inbox by handle alice; its log replays with alice current', async ({ page }) => {
+  await fetchBy(page, 'Handle', 'Alice')
+  const found = page.getByRole('status', { name: 'Fetched inbox' })
+  await expect(found.locator('.handle')).toHaveText('alice')
+  await expect(found).toContainText('also ally')
+  await expect(found).toContainText(`inbox ${inbox('alice')}`)
+  await expect(found).toContainText('Handle answer accepted (IDENT-085)')
+  await expect(page.getByLabel('Open log')).toContainText('node http://127.0.0.1')
+  await waitForLog(page)
+  await expect(page.getByLabel('Open log')).toContainText('every update applies')
+})
+
+test('IDENT-085: a handle answer naming an inbox whose log does not hold it is refused', async ({ page }) => {
+  const wrong = toBinary(
+    GetInboxIdsResponseSchema,
+    create(GetInboxIdsResponseSchema, { responses: [{ identifier: 'alice', inboxId: inbox('bob'), identifierKind: IdentifierKindValue.HANDLE }] }),
+  )
+  const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': '*', 'access-control-allow-methods': 'POST, OPTIONS' }
+  await page.route(`${NODE}/identity/v1/get-inbox-ids`, (route) =>
+    route.request().method() === 'OPTIONS'
+      ? route.fulfill({ status: 204, headers: cors })
+      : route.fulfill({ status: 200, headers: { ...cors, 'content-type': 'application/x-protobuf' }, body: Buffer.from(wrong) }),
+  )
+  await fetchBy(page, 'Handle', 'alice')
+  const refused = page.getByRole('alert').filter({ hasText: "The node's answer was refused" })
+  await expect(refused).toContainText(`names inbox ${inbox('bob')}`)
+  await expect(refused).toContainText('does not hold "alice"')
+  await expect(page.getByLabel('Open log')).not.toContainText('node http')
+})
+
+test('claim a handle: publish a signed ClaimHandle from the app, re-fetch, see the claim applied', async ({ page }) => {
+  const s = demoSigners()
+  const bob = inbox('bob')
+  const signed = await signUpdate({ inboxId: bob, clientTimestampNs: 1_800_000_000_000_000_000n, actions: [claimHandle('bobby', s.bobInstallation)] })
+  await page.getByText('Publish a signed update').click()
+  await page.getByRole('textbox', { name: 'Signed update (hex)' }).fill(bytesToHex(signed.bytes))
+  await page.getByRole('textbox', { name: /Inbox id of the update/ }).fill(bob)
+  await page.getByRole('button', { name: 'Publish', exact: true }).click()
+  await expect(page.getByText(/Stored by the node with sequence id \d+/)).toContainText('QueryNewest shows')
+
+  // Publishing the same bytes again is refused by the node with its rule.
+  await page.getByRole('button', { name: 'Publish', exact: true }).click()
+  await expect(page.getByRole('alert').filter({ hasText: 'Refused by the node' })).toBeVisible()
+
+  await fetchBy(page, 'Handle', 'bobby')
+  const found = page.getByRole('status', { name: 'Fetched inbox' })
+  await expect(found.locator('.handle')).toHaveText('bobby')
+  await expect(found).toContainText('also bob')
+  await waitForLog(page)
+  await expect(page.getByLabel('Open log')).toContainText('every update applies')
+  await page.keyboard.press('End')
+  await expect(page.locator('.step-summary')).toContainText('ClaimHandle')
+})
+
+test('an unreachable node shows the error, offers a retry, and the app stays usable', async ({ page }) => {
+  await page.getByRole('textbox', { name: 'Node URL' }).fill('http://127.0.0.1:9')
+  await page.getByRole('button', { name: 'Save' }).click()
+  await expect(page.getByRole('status', { name: 'Node status' })).toContainText('node unreachable: the node at http://127.0.0.1:9')
+  await expect(page.getByRole('button', { name: 'Retry' }).first()).toBeVisible()
+  await fetchBy(page, 'Handle', 'alice')
+  await expect(page.getByRole('alert').filter({ hasText: 'Could not fetch' })).toContainText('could not be reached')
+  // Still usable: the open log stays, the open panel works.
+  await expect(page.getByRole('listbox', { name: /Updates and their actions/ }).getByRole('option').first()).toBeVisible()
+  const openButton = page.getByRole('button', { name: 'Open log…' })
+  await openButton.click()
+  await expect(openButton).toHaveAttribute('aria-expanded', 'true')
+  // The setting persisted (localStorage).
+  await expect.poll(() => page.url()).not.toContain('node=')
+  await page.reload()
+  await expect(page.getByRole('textbox', { name: 'Node URL' })).toHaveValue('http://127.0.0.1:9')
+})

@@ -1,0 +1,60 @@
+/**
+ * The node URL setting: the local node by default (`npm start` passes its URL as
+ * VITE_NODE_URL), any URL the user enters, persisted in localStorage. A `?node=URL`
+ * query parameter (tests, shared links) overrides and is saved on first read.
+ */
+import { useCallback, useState } from 'react'
+
+const KEY = 'inbox-inspector.node-url'
+export const FALLBACK_NODE_URL = 'http://127.0.0.1:8787'
+
+/** The node `npm start` started, when it did (empty when it failed to start). */
+export const LOCAL_NODE_URL: string = (import.meta.env.VITE_NODE_URL as string | undefined) ?? ''
+
+export function defaultNodeUrl(): string {
+  return LOCAL_NODE_URL || FALLBACK_NODE_URL
+}
+
+/** Returns the message of a URL that cannot be a node's base URL, else null. */
+export function nodeUrlProblem(url: string): string | null {
+  try {
+    const u = new URL(url)
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return `a node URL is http: or https:, not ${u.protocol}`
+    return null
+  } catch {
+    return `${JSON.stringify(url)} is not a URL`
+  }
+}
+
+export function readNodeUrl(): string {
+  try {
+    const fromQuery = new URLSearchParams(location.search).get('node')
+    if (fromQuery && !nodeUrlProblem(fromQuery)) {
+      localStorage.setItem(KEY, fromQuery)
+      return fromQuery
+    }
+    const saved = localStorage.getItem(KEY)
+    if (saved && !nodeUrlProblem(saved)) return saved
+  } catch {
+    /* storage unavailable: the default */
+  }
+  return defaultNodeUrl()
+}
+
+export function writeNodeUrl(url: string | null): void {
+  try {
+    if (url === null) localStorage.removeItem(KEY)
+    else localStorage.setItem(KEY, url)
+  } catch {
+    /* storage unavailable: the setting lasts for this page */
+  }
+}
+
+export function useNodeUrl(): [string, (url: string | null) => void] {
+  const [url, setUrl] = useState(readNodeUrl)
+  const set = useCallback((next: string | null) => {
+    writeNodeUrl(next)
+    setUrl(next ?? defaultNodeUrl())
+  }, [])
+  return [url, set]
+}
