@@ -240,7 +240,7 @@ function wireAction(a: DraftAction, sig: (role: SignatureRole) => WireSignature)
 }
 
 /** The signers of an action by role, in the order the update carries them (verify/update signaturesOf). */
-function rolesOf(a: DraftAction): readonly (readonly [SignatureRole, Signer, SignatureOverride | undefined])[] {
+export function rolesOf(a: DraftAction): readonly (readonly [SignatureRole, Signer, SignatureOverride | undefined])[] {
   switch (a.kind) {
     case 'create_inbox':
       return [['initial_identifier_signature', a.signer, a.signature]]

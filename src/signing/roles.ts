@@ -7,7 +7,7 @@
  */
 import { hexToBytes } from '../crypto'
 import { memberKey, type MemberId, type SignatureRole } from '../core/types'
-import type { Draft, DraftAction, SignatureOverride } from './draft'
+import { rolesOf, type Draft, type SignatureOverride } from './draft'
 import { SignerError } from './errors'
 import type { PasskeySigner, Signer, SignerKind, SmartWalletSignerOptions } from './signers'
 import { smartWalletSigner } from './signers'
@@ -22,29 +22,11 @@ export interface DraftRole {
   readonly override?: SignatureOverride
 }
 
-function rolesOfAction(a: DraftAction): readonly (readonly [SignatureRole, Signer, SignatureOverride | undefined])[] {
-  switch (a.kind) {
-    case 'create_inbox':
-      return [['initial_identifier_signature', a.signer, a.signature]]
-    case 'add':
-      return [
-        ['existing_member_signature', a.existing, a.existingSignature],
-        ['new_member_signature', a.newMember, a.newMemberSignature],
-      ]
-    case 'revoke':
-      return [['recovery_identifier_signature', a.recovery, a.signature]]
-    case 'change_recovery_address':
-      return [['existing_recovery_identifier_signature', a.recovery, a.signature]]
-    case 'claim_handle':
-      return [['signature', a.signer, a.signature]]
-  }
-}
-
 /** Every signature slot of the draft, in action order then role order. */
 export function draftRoles(draft: Draft): DraftRole[] {
   const out: DraftRole[] = []
   draft.actions.forEach((a, actionIndex) => {
-    for (const [role, signer, override] of rolesOfAction(a)) {
+    for (const [role, signer, override] of rolesOf(a)) {
       out.push({ key: `${actionIndex}:${role}`, actionIndex, role, signer, ...(override !== undefined ? { override } : {}) })
     }
   })
