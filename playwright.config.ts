@@ -32,11 +32,16 @@ const nodeDb = `tmp/e2e-devnode-${nodePort}.db`
 const CI = !!process.env.CI
 
 const vite = 'node_modules/.bin/vite'
-const preview = `${vite} preview --host 127.0.0.1 --port ${port} --strictPort`
+// E2E_SLOT=name: a private build, results and report under tmp/ (always rebuilt), so
+// several runs on one checkout do not overwrite each other's dist/.
+const slot = process.env.E2E_SLOT
+const outDir = slot ? `tmp/e2e-${slot}/dist` : 'dist'
+const preview = `${vite} preview --host 127.0.0.1 --port ${port} --strictPort --outDir ${outDir}`
+const build = `${vite} build --outDir ${outDir}${slot ? ' --emptyOutDir' : ''}`
 
 export default defineConfig({
   testDir: './e2e',
-  outputDir: './test-results',
+  outputDir: slot ? `tmp/e2e-${slot}/test-results` : './test-results',
   workers: 1,
   fullyParallel: false,
   timeout: 60_000,
@@ -44,7 +49,7 @@ export default defineConfig({
   retries: CI ? 1 : 0,
   forbidOnly: CI,
   globalTimeout: CI ? 45 * 60_000 : 0,
-  reporter: [['list'], ['json', { outputFile: 'reports/e2e.json' }]],
+  reporter: [['list'], ['json', { outputFile: slot ? `tmp/e2e-${slot}/e2e.json` : 'reports/e2e.json' }]],
   use: {
     baseURL: `http://localhost:${port}`,
     trace: 'retain-on-failure',
@@ -71,7 +76,7 @@ export default defineConfig({
     },
   ],
   webServer: [{
-    command: existsSync(new URL('./dist/index.html', import.meta.url)) ? preview : `${vite} build && ${preview}`,
+    command: !slot && existsSync(new URL('./dist/index.html', import.meta.url)) ? preview : `${build} && ${preview}`,
     url: `http://127.0.0.1:${port}/`,
     timeout: 120_000,
     reuseExistingServer: false,
