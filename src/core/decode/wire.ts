@@ -171,6 +171,17 @@ interface Walk {
   readonly maxDepth: number
 }
 
+/** The next field tag of `r`, or the failure at its offset (truncation, or `invalid(message)`). */
+function readTag(r: BinaryReader, base: number, invalid: (message: string) => string): [number, WireType] | Fail {
+  const tagAt = r.pos
+  try {
+    return r.tag()
+  } catch (e) {
+    if (e instanceof RangeError) return new Fail(base + tagAt, 'truncated: the input ends inside a field tag')
+    return new Fail(base + tagAt, invalid(e instanceof Error ? e.message : String(e)))
+  }
+}
+
 /**
  * Walks `buf` (the body of a message of type `desc`, starting at absolute `base`).
  * Returns null when well-formed, else the failure with its path.
@@ -190,15 +201,9 @@ function walkMessage(
   const r = new BinaryReader(buf)
   while (r.pos < r.len) {
     const tagAt = r.pos
-    let no: number
-    let wt: WireType
-    try {
-      ;[no, wt] = r.tag()
-    } catch (e) {
-      if (e instanceof RangeError) return here(new Fail(base + tagAt, 'truncated: the input ends inside a field tag'))
-      const m = e instanceof Error ? e.message : String(e)
-      return here(new Fail(base + tagAt, `invalid field tag (${m.replace(/^illegal tag: /, '')})`))
-    }
+    const tag = readTag(r, base, (m) => `invalid field tag (${m.replace(/^illegal tag: /, '')})`)
+    if (tag instanceof Fail) return here(tag)
+    const [no, wt] = tag
     if (wt === WireType.StartGroup || wt === WireType.EndGroup) {
       const f = table.get(no)
       const name = f ? `field ${no} (${f.name})` : `field ${no}`
@@ -320,14 +325,9 @@ function checkMapEntry(
   const r = new BinaryReader(body)
   while (r.pos < r.len) {
     const tagAt = r.pos
-    let no: number
-    let wt: WireType
-    try {
-      ;[no, wt] = r.tag()
-    } catch (e) {
-      if (e instanceof RangeError) return here(new Fail(base + tagAt, 'truncated: the input ends inside a field tag'))
-      return here(new Fail(base + tagAt, 'invalid field tag in a map entry'))
-    }
+    const tag = readTag(r, base, () => 'invalid field tag in a map entry')
+    if (tag instanceof Fail) return here(tag)
+    const [no, wt] = tag
     if (wt === WireType.StartGroup || wt === WireType.EndGroup) {
       return here(new Fail(base + tagAt, `map entry field ${no} has the group wire type ${wireTypeName(wt)}`))
     }
