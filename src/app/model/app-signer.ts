@@ -45,4 +45,9 @@ export interface SignerRegistry {
   newEthereumKey(label?: string): Promise<AppSigner>
   /** A new passkey through the browser's WebAuthn prompt. */
   newPasskey(label?: string): Promise<AppSigner>
+  /**
+   * Set when keys kept in this browser live in memory only (IndexedDB unavailable, e.g.
+   * private browsing): why, and that they are lost on reload. Null or absent otherwise.
+   */
+  readonly storageNotice?: string | null
 }
