@@ -1,0 +1,80 @@
+/**
+ * After signing: where the signed update went (appended to the open log and replayed, at
+ * which sequence id), its exact bytes as hex and base64 (copy or download), and
+ * "Publish to node" with the node's answer.
+ */
+import { useId, useState } from 'react'
+import { bytesToBase64, bytesToHex } from '../../../../crypto/bytes'
+import { CopyButton } from '../../../ui/CopyButton'
+import { download } from '../../../ui/download'
+import { describePublishAnswer, type AnswerText } from '../publish-answer'
+import type { PublishAnswerLike, SignedOutcome } from '../useComposer'
+
+export function SignedView({
+  outcome,
+  publish,
+  nodeUrl,
+  onDismiss,
+}: {
+  outcome: SignedOutcome
+  publish: (bytes: Uint8Array, options?: { readonly inboxId?: string }) => Promise<PublishAnswerLike>
+  nodeUrl: string
+  onDismiss: () => void
+}) {
+  const id = useId()
+  const { signed, appended, inboxId } = outcome
+  const hex = bytesToHex(signed.bytes)
+  const b64 = bytesToBase64(signed.bytes)
+  const [answer, setAnswer] = useState<AnswerText | null>(null)
+  const [busy, setBusy] = useState(false)
+  const seq = appended?.ok ? appended.sequenceId.toString() : 'new'
+  const onPublish = async () => {
+    setBusy(true)
+    setAnswer(null)
+    try {
+      setAnswer(describePublishAnswer(await publish(signed.bytes, { inboxId })))
+    } catch (e) {
+      setAnswer({ tone: 'bad', text: `Not published: ${e instanceof Error ? e.message : String(e)}` })
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <section className="panel compose-signed" aria-labelledby={id}>
+      <div className="panel-head">
+        <h3 id={id}>Signed update</h3>
+        <button type="button" className="link" onClick={onDismiss} aria-label="Dismiss the signed update">
+          dismiss
+        </button>
+      </div>
+      <p role="status" aria-label="Append result" className={appended === null ? '' : appended.ok ? 'ok' : 'bad'}>
+        {signed.bytes.length} bytes, {signed.signatures.length} signature{signed.signatures.length === 1 ? '' : 's'}.{' '}
+        {appended === null
+          ? 'Appending to the log…'
+          : appended.ok
+            ? `Appended to the log as sequence id ${appended.sequenceId} and replayed; the timeline shows it selected.`
+            : `Not appended: ${appended.message}`}
+      </p>
+      <div className="row-buttons">
+        <CopyButton text={hex} what="signed update as hex" label="Copy hex" />
+        <CopyButton text={b64} what="signed update as base64" label="Copy base64" />
+        <button type="button" onClick={() => download(`signed-update-${seq}.hex`, hex + '\n', 'text/plain')}>
+          Download hex
+        </button>
+        <button type="button" onClick={() => download(`signed-update-${seq}.b64`, b64 + '\n', 'text/plain')}>
+          Download base64
+        </button>
+        <button type="button" disabled={busy} onClick={() => void onPublish()} title={`POST the exact bytes to ${nodeUrl}`}>
+          {busy ? 'Publishing…' : 'Publish to node'}
+        </button>
+      </div>
+      <p className="muted small">The whole log, with this update, exports as a bundle from the Export bar above the details.</p>
+      {busy && <p role="status">Publishing to {nodeUrl} and waiting until QueryNewest shows it (IDENT-072)…</p>}
+      {answer && (
+        <p role={answer.tone === 'bad' ? 'alert' : 'status'} aria-label="Node answer" className={answer.tone}>
+          {answer.text}
+        </p>
+      )}
+    </section>
+  )
+}
