@@ -10,15 +10,29 @@
  *   alice-work   a second inbox created by alice's wallet (nonce 1): her wallet is live
  *                in two inboxes, and resolution picks this one, the newer association
  *   carol        created by a passkey; claims "carol#2341"
+ *
+ * And, when a chain is at hand (`npm start` runs anvil: scripts/lib/demo-chain.ts), the
+ * smart-wallet inbox (demoSmartWalletUpdates), whose signatures are erc_6492:
+ *
+ *   smart-wallet created by a deployed OwnedWallet (an ERC-1271 signature, no wrapper),
+ *                which adds an installation; then adds a second, counterfactual wallet
+ *                (never deployed: its signature is ERC-6492 wrapped with the factory's
+ *                deploy calldata)
+ *
+ * The wallets' owners are demo keys too (SHA-256 of a public label): anyone can sign for
+ * these wallets, which is the point of a demo and the reason never to fund them.
  */
 import { sha256, utf8 } from '../crypto'
-import { addMember, claimHandle, createInbox, ethKeySigner, inboxIdOf, installationKeySigner, passkeySigner, revokeMember, signUpdate, type Signer } from '../signing'
+import { addMember, claimHandle, createInbox, ethKeySigner, inboxIdOf, installationKeySigner, passkeySigner, revokeMember, signUpdate, type SignedUpdate, type Signer } from '../signing'
 
 const key = (label: string): Uint8Array => sha256(utf8(`inbox-inspector demo key: ${label}`))
 
 /** 2024-06-01T00:00:00Z, the demo's first client timestamp. */
 const T0 = 1_717_200_000_000_000_000n
 const MINUTE = 60_000_000_000n
+
+/** 2024-06-01T02:00:00Z: the smart-wallet inbox's first client timestamp (after the other demos). */
+const T_SMART = T0 + 120n * MINUTE
 
 export interface DemoInbox {
   readonly name: string
@@ -77,4 +91,41 @@ export async function demoUpdates(): Promise<Uint8Array[]> {
     await signUpdate({ inboxId: carol, clientTimestampNs: at(), actions: [claimHandle('carol#2341', s.carolInstallation)] }),
   ]
   return updates.map((u) => u.bytes)
+}
+
+/**
+ * The demo smart wallets' owner keys: demo keys, SHA-256 of a public label, so anyone can
+ * derive them (the playground imports them to sign for the demo wallets); never fund
+ * these wallets.
+ */
+export function demoWalletOwnerKeys(): { readonly deployed: Uint8Array; readonly counterfactual: Uint8Array } {
+  return { deployed: key('smart wallet owner'), counterfactual: key('counterfactual wallet owner') }
+}
+
+/** The demo smart wallets' owners as signers (demo keys; see demoWalletOwnerKeys). */
+export function demoWalletOwners() {
+  const k = demoWalletOwnerKeys()
+  return { deployed: ethKeySigner(k.deployed), counterfactual: ethKeySigner(k.counterfactual) }
+}
+
+/** CREATE2 salts of the demo wallets under the demo factory. */
+export const DEMO_WALLET_SALTS = { deployed: 1n, counterfactual: 2n } as const
+
+/** The installation the smart-wallet inbox adds. */
+export const demoSmartWalletInstallation = (): Signer => installationKeySigner(key('smart wallet installation'))
+
+/**
+ * The smart-wallet demo inbox, in publish order: (1) CreateInbox by the deployed wallet
+ * and AddAssociation of an installation, (2) AddAssociation of the counterfactual wallet,
+ * signed by the deployed wallet (existing member) and the counterfactual one (new
+ * member). The wallet signers are erc_6492 signers on a chain (src/chain/
+ * smart-wallet-signer.ts): they pick the block and the wrapper.
+ */
+export async function demoSmartWalletUpdates(wallets: { readonly deployed: Signer; readonly counterfactual: Signer }): Promise<SignedUpdate[]> {
+  const installation = demoSmartWalletInstallation()
+  const inboxId = inboxIdOf(wallets.deployed)
+  return [
+    await signUpdate({ clientTimestampNs: T_SMART, actions: [createInbox(wallets.deployed), addMember(wallets.deployed, installation)] }),
+    await signUpdate({ inboxId, clientTimestampNs: T_SMART + MINUTE, actions: [addMember(wallets.deployed, wallets.counterfactual)] }),
+  ]
 }

@@ -6,26 +6,16 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { freePort } from '../../scripts/lib/anvil.mjs'
 import { createNodeClient, type NodeClient, type NodeEncoding } from '../../src/network/client'
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer()
-    s.unref()
-    s.on('error', reject)
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address()
-      const port = typeof a === 'object' && a ? a.port : 0
-      s.close(() => resolve(port))
-    })
-  })
-}
+/** A free 127.0.0.1 port: the helper shared with the chain tests and `npm start`. */
+export { freePort }
 
 export function tempDir(prefix = 'devnode-test-'): { dir: string; path: (name: string) => string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), prefix))

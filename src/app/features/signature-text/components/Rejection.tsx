@@ -2,8 +2,12 @@ import type { TransferStep } from '../../../../worker/transfer'
 import { KIND_LABEL } from '../../../ui/format'
 import { specRule } from '../spec-rules'
 
-/** Why an update did not apply: the rule with its title and requirement, the failing action, what was found. */
-export function Rejection({ step, stopAt }: { step: TransferStep; stopAt: TransferStep | null }) {
+/**
+ * Why an update did not apply: the rule with its title and requirement, the failing
+ * action, what was found. A pending update (IDENT-061) offers a Retry that replays the
+ * log again, e.g. once a chain route is set or the chain is up.
+ */
+export function Rejection({ step, stopAt, onRetry, retrying = false }: { step: TransferStep; stopAt: TransferStep | null; onRetry?: () => void; retrying?: boolean }) {
   if (step.status === 'not_applied') {
     return (
       <section className="panel rejection not-applied" aria-labelledby="rej-title">
@@ -17,6 +21,11 @@ export function Rejection({ step, stopAt }: { step: TransferStep; stopAt: Transf
             </>
           )}
         </p>
+        {stopAt?.status === 'pending' && onRetry && (
+          <button type="button" onClick={onRetry} disabled={retrying} aria-label={`Retry sequence id ${stopAt.sequenceId.toString()}: replay the log again`}>
+            {retrying ? 'Retrying…' : 'Retry'}
+          </button>
+        )}
       </section>
     )
   }
@@ -44,6 +53,14 @@ export function Rejection({ step, stopAt }: { step: TransferStep; stopAt: Transf
             : 'The whole update is rejected and the state stays as it was before it (IDENT-002); the log is not read past it.'}
         </dd>
       </dl>
+      {step.status === 'pending' && onRetry && (
+        <p className="retry">
+          <button type="button" onClick={onRetry} disabled={retrying} aria-label={`Retry sequence id ${step.sequenceId.toString()}: replay the log again`}>
+            {retrying ? 'Retrying…' : 'Retry'}
+          </button>{' '}
+          <span className="muted small">Unreachable is not invalid: set or fix the chain route (Chain routes, above) or start the chain, then replay.</span>
+        </p>
+      )}
     </section>
   )
 }

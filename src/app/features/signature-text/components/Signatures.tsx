@@ -1,6 +1,8 @@
 import type { SignatureCheck } from '../../../../core/trace'
+import type { ChainRouteWire } from '../../../../worker/protocol'
 import { Id } from '../../../ui/Id'
 import { chainText } from '../../../ui/format'
+import { ChainEvidence } from './Evidence'
 
 const KIND_NAME: Record<SignatureCheck['kind'], string> = {
   erc_191: 'erc_191 (EIP-191 personal_sign)',
@@ -9,8 +11,13 @@ const KIND_NAME: Record<SignatureCheck['kind'], string> = {
   passkey: 'passkey (WebAuthn P-256)',
 }
 
-/** Each signature: kind, signer derived, verdict, replay key, and what was hashed or checked. */
-export function Signatures({ checks, scope }: { checks: readonly SignatureCheck[]; scope: string }) {
+const NO_ROUTES: readonly ChainRouteWire[] = []
+
+/**
+ * Each signature: kind, signer derived, verdict, replay key, and what was hashed or
+ * checked; an erc_6492 signature also has its chain evidence, read through `routes`.
+ */
+export function Signatures({ checks, scope, routes = NO_ROUTES }: { checks: readonly SignatureCheck[]; scope: string; routes?: readonly ChainRouteWire[] }) {
   return (
     <section className="panel sigs" aria-labelledby="sigs-title">
       <h2 id="sigs-title">Signatures</h2>
@@ -51,6 +58,7 @@ export function Signatures({ checks, scope }: { checks: readonly SignatureCheck[
               </dl>
             </details>
           )}
+          {c.kind === 'erc_6492' && <ChainEvidence key={`${c.evidence['account id'] ?? ''}:${c.evidence['block'] ?? ''}:${c.replayKey ?? n}`} check={c} routes={routes} />}
         </article>
       ))}
     </section>

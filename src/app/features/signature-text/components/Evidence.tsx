@@ -1,0 +1,152 @@
+/**
+ * The chain evidence of one erc_6492 signature, on demand (an expandable section):
+ * the chain, the block with its time and age before the head, the route used, whether
+ * the account had code at that block (deployed or counterfactual), the ERC-6492
+ * wrapper taken apart with copy buttons, the exact eth_call JSON-RPC request and a curl
+ * line that reproduce the verdict, and the verdict. An unreachable chain shows the
+ * reason and a retry (IDENT-061).
+ */
+import { QueryClientProvider } from '@tanstack/react-query'
+import { useState } from 'react'
+import type { SignatureCheck } from '../../../../core/trace'
+import type { ChainRouteWire } from '../../../../worker/protocol'
+import { CopyButton } from '../../../ui/CopyButton'
+import { ageText, evidenceQueryClient, evidenceRequestOf, routeFor, useEvidence, type EvidenceRequest } from '../evidence-query'
+
+export function ChainEvidence({ check, routes }: { check: SignatureCheck; routes: readonly ChainRouteWire[] }) {
+  const req = evidenceRequestOf(check)
+  const [open, setOpen] = useState(false)
+  if (!req) return null
+  return (
+    <details className="evidence chain-evidence" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary>Chain evidence</summary>
+      {open && (
+        <QueryClientProvider client={evidenceQueryClient}>
+          <EvidenceBody req={req} routeUrl={routeFor(routes, req.accountId)} />
+        </QueryClientProvider>
+      )}
+    </details>
+  )
+}
+
+function Hex({ value, what }: { value: string; what: string }) {
+  return (
+    <>
+      <span className="hex">{value}</span> <CopyButton text={value} what={what} />
+    </>
+  )
+}
+
+function EvidenceBody({ req, routeUrl }: { req: EvidenceRequest; routeUrl: string | null }) {
+  const q = useEvidence(req, routeUrl, true)
+  if (q.isPending) return <p role="status">Reading the chain…</p>
+  if (q.isError) {
+    return (
+      <p role="alert">
+        The evidence could not be read: {q.error instanceof Error ? q.error.message : String(q.error)}{' '}
+        <button type="button" onClick={() => void q.refetch()}>
+          Retry
+        </button>
+      </p>
+    )
+  }
+  const { evidence: ev, head, ageSeconds } = q.data
+  const request = ev.ethCall ? JSON.stringify(ev.ethCall, null, 2) : null
+  return (
+    <div aria-label="Chain evidence" role="group" aria-busy={q.isFetching}>
+      {ev.status !== 'ok' && (
+        <p role="alert" className={ev.status === 'malformed' ? 'bad' : 'warn'}>
+          {ev.status === 'malformed' ? 'Malformed: ' : 'Unreachable (IDENT-061, the update stays pending): '}
+          <span className="reason">{ev.reason}</span>
+        </p>
+      )}
+      <dl className="kv">
+        <dt>chain</dt>
+        <dd className="mono">{ev.chainId === null ? 'none (the account id is malformed)' : `eip155:${ev.chainId}`}</dd>
+        <dt>block</dt>
+        <dd className="mono">
+          {ev.blockNumber.toString()}
+          {ev.blockTime !== null && ` · ${ev.blockTime}`}
+          {ev.blockTimestamp !== null && <span className="muted"> (timestamp {ev.blockTimestamp.toString()})</span>}
+        </dd>
+        <dt>age</dt>
+        <dd>
+          {ageSeconds !== null && head
+            ? `${ageText(ageSeconds)} before the head (block ${head.number}); the node admits a new update only within 1800 s (IDENT-062)`
+            : <span className="muted">unknown</span>}
+        </dd>
+        <dt>route</dt>
+        <dd className="mono">{ev.routeUrl ?? <span className="muted">none: add a chain route for eip155:{ev.chainId?.toString() ?? '?'} in the settings</span>}</dd>
+        <dt>account</dt>
+        <dd className="mono">{ev.account ?? ev.accountId}</dd>
+        <dt>code at the block</dt>
+        <dd>
+          {ev.hasCode === null ? (
+            <span className="muted">unknown</span>
+          ) : ev.hasCode ? (
+            `deployed: ${ev.codeSize} bytes of code (ERC-1271 isValidSignature is called directly)`
+          ) : (
+            'none: counterfactual (the ERC-6492 factory deploys it inside the call, nothing persists)'
+          )}
+        </dd>
+        <dt>ERC-6492 wrapper</dt>
+        <dd>
+          {ev.wrapper ? (
+            <dl className="kv">
+              <dt>factory</dt>
+              <dd>
+                <Hex value={ev.wrapper.factory} what="factory address" />
+              </dd>
+              <dt>factoryData</dt>
+              <dd>
+                <Hex value={ev.wrapper.factoryData} what="factory calldata" />
+              </dd>
+              <dt>inner signature</dt>
+              <dd>
+                <Hex value={ev.wrapper.innerSignature} what="inner signature" />
+              </dd>
+            </dl>
+          ) : ev.wrapperError ? (
+            <span className="bad">{ev.wrapperError}</span>
+          ) : (
+            <span>
+              not wrapped: the signature goes to isValidSignature as is <Hex value={ev.signatureHex} what="signature" />
+            </span>
+          )}
+        </dd>
+        <dt>personal-message hash</dt>
+        <dd>
+          <Hex value={ev.hash} what="personal-message hash" />
+        </dd>
+        <dt>verdict</dt>
+        <dd>
+          {ev.verdict ? <span className={`badge v-${ev.verdict}`}>{ev.verdict}</span> : <span className="badge v-unreachable">no verdict</span>}
+          {ev.callResult !== null && <span className="muted mono"> eth_call answered {ev.callResult}</span>}
+        </dd>
+      </dl>
+      {request && (
+        <>
+          <p className="caption">
+            The exact eth_call (a deployless call of the ERC-6492 validator, gas-capped) <CopyButton text={request} what="eth_call request" />
+          </p>
+          <pre className="hex" tabIndex={0} aria-label="eth_call request" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', maxHeight: '12em', overflow: 'auto' }}>
+            {request}
+          </pre>
+        </>
+      )}
+      {ev.curl && (
+        <>
+          <p className="caption">
+            Reproduce it <CopyButton text={ev.curl} what="curl command" />
+          </p>
+          <pre className="hex" tabIndex={0} aria-label="curl command" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', maxHeight: '8em', overflow: 'auto' }}>
+            {ev.curl}
+          </pre>
+        </>
+      )}
+      <button type="button" onClick={() => void q.refetch()} disabled={q.isFetching}>
+        {ev.status === 'ok' ? 'Read again' : 'Retry'}
+      </button>
+    </div>
+  )
+}
