@@ -13,3 +13,30 @@ interface AbortSignal {
   readonly reason: unknown
   throwIfAborted(): void
 }
+/**
+ * WebCrypto, only as far as src/crypto/p256-webcrypto.ts uses it: ECDSA P-256 'raw' key
+ * import and verify. Present in browsers, workers and Node 20, but the code feature-detects
+ * `globalThis.crypto?.subtle` and falls back to noble without it.
+ */
+interface CryptoKey {
+  readonly type: string
+}
+interface SubtleCrypto {
+  importKey(
+    format: 'raw',
+    keyData: Uint8Array<ArrayBuffer>,
+    algorithm: { readonly name: 'ECDSA'; readonly namedCurve: 'P-256' },
+    extractable: boolean,
+    keyUsages: 'verify'[],
+  ): Promise<CryptoKey>
+  verify(
+    algorithm: { readonly name: 'ECDSA'; readonly hash: 'SHA-256' },
+    key: CryptoKey,
+    signature: Uint8Array<ArrayBuffer>,
+    data: Uint8Array<ArrayBuffer>,
+  ): Promise<boolean>
+}
+interface Crypto {
+  readonly subtle: SubtleCrypto
+}
+declare var crypto: Crypto | undefined

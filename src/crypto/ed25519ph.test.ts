@@ -8,7 +8,10 @@ import {
   randomSecretKey,
   signEd25519ph,
   verifyEd25519ph,
+  verifyEd25519phWith,
 } from './ed25519ph'
+import { defaultFastLoaders } from './backend'
+import { loadSodiumCombine } from './ed25519ph-sodium'
 import { CryptoError } from './errors'
 
 const CTX = IDENTITY_UPDATE_CONTEXT
@@ -52,15 +55,6 @@ function codeOf(f: () => unknown): string {
   throw new Error('expected a CryptoError')
 }
 
-/** Our verdict, with an undecodable key counted as a rejection (noble returns false there). */
-function oursOrFalse(sig: Uint8Array, msg: Uint8Array, pk: Uint8Array, ctx = CTX): boolean {
-  try {
-    return verifyEd25519ph(sig, msg, pk, ctx)
-  } catch (e) {
-    if (e instanceof CryptoError && e.code === 'bad-point') return false
-    throw e
-  }
-}
 const nobleStrict = (sig: Uint8Array, msg: Uint8Array, pk: Uint8Array) =>
   ed25519ph.verify(sig, msg, pk, { context: CTX, zip215: false })
 const nobleZip215 = (sig: Uint8Array, msg: Uint8Array, pk: Uint8Array) =>
@@ -112,7 +106,27 @@ describe('randomSecretKey', () => {
   })
 })
 
-describe('verifyEd25519ph', () => {
+// The edge vectors of verifyEd25519ph run against noble and against the fast backend's path
+// (libsodium point arithmetic, hash-wasm SHA-512), composed as ./backend composes them.
+const sodium = await loadSodiumCombine()
+const wasmHashes = await defaultFastLoaders.hashes()
+const VERIFIERS = [
+  ['noble', verifyEd25519ph],
+  ['fast (libsodium WASM + hash-wasm)', (sig: Uint8Array, m: Uint8Array, pk: Uint8Array, ctx: Uint8Array) =>
+    verifyEd25519phWith(sodium.combine, sig, m, pk, ctx, wasmHashes.sha512)],
+] as const
+
+describe.each(VERIFIERS)('verifyEd25519ph — %s', (_name, verifyEd25519ph) => {
+  /** Our verdict, with an undecodable key counted as a rejection (noble returns false there). */
+  function oursOrFalse(sig: Uint8Array, msg: Uint8Array, pk: Uint8Array, ctx = CTX): boolean {
+    try {
+      return verifyEd25519ph(sig, msg, pk, ctx)
+    } catch (e) {
+      if (e instanceof CryptoError && e.code === 'bad-point') return false
+      throw e
+    }
+  }
+
   describe('valid', () => {
     it('RFC 8032 §7.3 Ed25519ph "abc" (empty context)', () => {
       expect(verifyEd25519ph(RFC.sig, RFC.message, RFC.pk, new Uint8Array())).toBe(true)
@@ -328,5 +342,13 @@ describe('verifyEd25519ph', () => {
       expect(verifyEd25519ph(sig, XMTP.message, XMTP.pk, CTX)).toBe(false)
       expect(nobleStrict(sig, XMTP.message, XMTP.pk)).toBe(false)
     })
+  })
+})
+
+describe('the fast path behind the vectors above', () => {
+  it('ran valid signatures through libsodium and declined the crafted edge cases to noble', () => {
+    // Both counters move: the equivalence above is not only noble agreeing with itself.
+    expect(sodium.stats.sodium).toBeGreaterThan(50)
+    expect(sodium.stats.declined).toBeGreaterThan(5)
   })
 })

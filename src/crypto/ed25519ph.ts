@@ -19,6 +19,10 @@
  *   4. Accept exactly when the canonical encoding of [S]B - [k]A equals R_bytes
  *      (cofactorless; small-order and mixed-order keys are not refused; a non-canonical
  *      R_bytes can therefore never verify).
+ *
+ * `verifyEd25519phWith` runs the same steps with step 4 delegated (./ed25519ph-sodium: the
+ * libsodium WASM point arithmetic of ./backend's fast backend), falling back to this
+ * module's noble arithmetic whenever the delegate declines.
  */
 import { ed25519, ed25519ph } from '@noble/curves/ed25519.js'
 import { bytesToNumberLE } from '@noble/curves/utils.js'
@@ -56,6 +60,29 @@ function checkContext(context: Uint8Array): void {
   }
 }
 
+/** A SHA-512 implementation (noble's by default; a faster one may be passed, see ./backend). */
+export type Sha512 = (b: Uint8Array) => Uint8Array
+
+/**
+ * The point arithmetic of step 4 alone: the canonical encoding of [S]B - [k]A, or null when
+ * this implementation cannot compute it for these inputs (the caller then uses noble's).
+ * `sBytes` and `kBytes` are 32-byte little-endian scalars below L; `publicKey` is the key
+ * as given. A faster implementation must return the very bytes noble's does, or null.
+ */
+export type Ed25519phCombine = (sBytes: Uint8Array, kBytes: Uint8Array, publicKey: Uint8Array) => Uint8Array | null
+
+/** The length and context checks shared by every verifier (step 0 of the module comment). */
+function checkInputs(signature: Uint8Array, publicKey: Uint8Array, context: Uint8Array): void {
+  checkLength('signature', signature, 64)
+  checkLength('public key', publicKey, 32)
+  checkContext(context)
+}
+
+/** Step 3: k = SHA-512(dom2(1, ctx) || R_bytes || A_bytes || SHA-512(message)) mod L. */
+function challenge(rBytes: Uint8Array, publicKey: Uint8Array, message: Uint8Array, context: Uint8Array, hash: Sha512): bigint {
+  return Fn.create(bytesToNumberLE(hash(concatBytes(dom2(context), rBytes, publicKey, hash(message)))))
+}
+
 /**
  * Verify an Ed25519ph signature exactly as ed25519-dalek 2.x `verify_prehashed` does
  * (see the module comment). `message` is the raw message: it is SHA-512-prehashed here.
@@ -68,10 +95,9 @@ export function verifyEd25519ph(
   message: Uint8Array,
   publicKey: Uint8Array,
   context: Uint8Array,
+  hash: Sha512 = sha512,
 ): boolean {
-  checkLength('signature', signature, 64)
-  checkLength('public key', publicKey, 32)
-  checkContext(context)
+  checkInputs(signature, publicKey, context)
   let A: ReturnType<typeof Point.fromBytes>
   try {
     // zip215 = true is noble's lenient decoder: y mod p, x = 0 with sign bit accepted,
@@ -83,12 +109,42 @@ export function verifyEd25519ph(
   const rBytes = signature.subarray(0, 32)
   const S = bytesToNumberLE(signature.subarray(32, 64))
   if (S >= L) return false // dalek: Scalar::from_canonical_bytes fails (SignatureError)
-  const k = Fn.create(bytesToNumberLE(sha512(concatBytes(dom2(context), rBytes, publicKey, sha512(message)))))
+  const k = challenge(rBytes, publicKey, message, context, hash)
   // multiplyUnsafe: variable time (public data only), accepts scalar 0 (gives ZERO) and any
   // point, small-order ones included. BASE uses the cached table.
   const SB = BASE.multiplyUnsafe(S)
   const kA = A.multiplyUnsafe(k)
   return equalBytes(SB.subtract(kA).toBytes(), rBytes)
+}
+
+/**
+ * `verifyEd25519ph` with step 4 done by `combine` (./backend's libsodium path). Every check
+ * and hash before it is the code above; whenever `combine` declines (returns null or
+ * throws), or S >= L, the whole verification is noble's, so verdicts and errors are the same.
+ * @throws CryptoError as `verifyEd25519ph`
+ */
+export function verifyEd25519phWith(
+  combine: Ed25519phCombine,
+  signature: Uint8Array,
+  message: Uint8Array,
+  publicKey: Uint8Array,
+  context: Uint8Array,
+  hash: Sha512 = sha512,
+): boolean {
+  checkInputs(signature, publicKey, context)
+  const rBytes = signature.subarray(0, 32)
+  const sBytes = signature.subarray(32, 64)
+  // S >= L: noble decodes the key first (a bad key throws before the S check), then says false.
+  if (bytesToNumberLE(sBytes) >= L) return verifyEd25519ph(signature, message, publicKey, context, hash)
+  const k = challenge(rBytes, publicKey, message, context, hash)
+  let out: Uint8Array | null
+  try {
+    out = combine(sBytes, Fn.toBytes(k), publicKey)
+  } catch {
+    out = null
+  }
+  if (out === null) return verifyEd25519ph(signature, message, publicKey, context, hash)
+  return equalBytes(out, rBytes)
 }
 
 /**

@@ -9,8 +9,10 @@ import {
   ethAddressFromPublicKey,
   personalMessageHash,
   recoverEip191,
+  recoverEip191Digest,
   signEip191,
 } from './eip191'
+import { defaultFastLoaders } from './backend'
 import { CryptoError } from './errors'
 import { keccak256 } from './hash'
 
@@ -101,7 +103,24 @@ describe('signEip191', () => {
   })
 })
 
-describe('recoverEip191', () => {
+// The edge vectors of recoverEip191 run against noble and against the fast backend's parts
+// (libsecp256k1 WASM recovery, hash-wasm Keccak), composed as ./backend composes them.
+const wasmRecover = await defaultFastLoaders.secp256k1()
+const wasmHashes = await defaultFastLoaders.hashes()
+const RECOVERERS = [
+  ['noble', recoverEip191],
+  ['fast (libsecp256k1 WASM + hash-wasm)', (sig: Uint8Array, m: Uint8Array) =>
+    recoverEip191Digest(sig, personalMessageHash(m, wasmHashes.keccak256), { recover: wasmRecover, keccak: wasmHashes.keccak256 })],
+] as const
+
+describe('recoverEip191Digest', () => {
+  it('gives recoverEip191 of the message when given its personal-message hash', () => {
+    const sig = hexToBytes(WEB3.signature)
+    expect(recoverEip191Digest(sig, personalMessageHash(WEB3.message))).toEqual(recoverEip191(sig, WEB3.message))
+  })
+})
+
+describe.each(RECOVERERS)('recoverEip191 — %s', (_name, recoverEip191) => {
   describe('valid', () => {
     it.each(VECTORS)('%s recovers the address', (_, v) => {
       const got = recoverEip191(hexToBytes(v.signature), v.message)

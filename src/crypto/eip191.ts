@@ -6,7 +6,8 @@
  *
  * Byte order: Ethereum carries the recovery byte LAST (r || s || v); noble's `recovered`
  * format puts it FIRST (rec || r || s). The only place the two meet is `signEip191`;
- * recovery builds noble's Signature from (r, s, rec) directly.
+ * recovery passes r || s and the recovery bit separately (`Secp256k1Recover`), so the
+ * recovery step can be noble's or libsecp256k1's (./secp256k1-wasm) with the same checks.
  */
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { bytesToHex, concatBytes, utf8 } from './bytes'
@@ -33,10 +34,24 @@ export interface Eip191Recovery {
   highS: boolean
 }
 
+/** A Keccak-256 implementation (noble's by default; a faster one may be passed, see ./backend). */
+export type Keccak256 = (b: Uint8Array) => Uint8Array
+
+/**
+ * The public-key recovery step alone (SEC 1 §4.1.6): from `rs` = r || s (64 bytes, s already
+ * in the lower half), the recovery bit and the 32-byte digest, the 65-byte uncompressed key.
+ * Throws when no key recovers. `recoverEip191Digest` has checked r, s and v before calling it.
+ */
+export type Secp256k1Recover = (rs: Uint8Array, rec: 0 | 1, digest: Uint8Array) => Uint8Array
+
 /** keccak256("\x19Ethereum Signed Message:\n" || decimal byte length of message || message). */
-export function personalMessageHash(message: Uint8Array): Uint8Array {
-  return keccak256(concatBytes(utf8(`\x19Ethereum Signed Message:\n${message.length}`), message))
+export function personalMessageHash(message: Uint8Array, keccak: Keccak256 = keccak256): Uint8Array {
+  return keccak(concatBytes(utf8(`\x19Ethereum Signed Message:\n${message.length}`), message))
 }
+
+/** noble's recovery step: the reference every faster `Secp256k1Recover` is tested against. */
+export const nobleSecp256k1Recover: Secp256k1Recover = (rs, rec, digest) =>
+  secp256k1.Signature.fromBytes(rs, 'compact').addRecoveryBit(rec).recoverPublicKey(digest).toBytes(false)
 
 function bigFromBytes(b: Uint8Array): bigint {
   return BigInt('0x' + bytesToHex(b))
@@ -47,8 +62,8 @@ function bytes32(n: bigint): Uint8Array {
 }
 
 /** `0x` + lowercase hex of the last 20 bytes of keccak256(x || y). */
-function addressOfUncompressed(pub65: Uint8Array): string {
-  return '0x' + bytesToHex(keccak256(pub65.subarray(1)).subarray(12))
+function addressOfUncompressed(pub65: Uint8Array, keccak: Keccak256 = keccak256): string {
+  return '0x' + bytesToHex(keccak(pub65.subarray(1)).subarray(12))
 }
 
 /**
@@ -59,11 +74,31 @@ function addressOfUncompressed(pub65: Uint8Array): string {
  *   'scalar-out-of-range' (r or s is 0 or >= n), 'recovery-failed' (no key recovers).
  */
 export function recoverEip191(sig: Uint8Array, message: Uint8Array): Eip191Recovery {
+  checkShape(sig)
+  return recoverEip191Digest(sig, personalMessageHash(message))
+}
+
+/** The checks of `recoverEip191` that need no digest (so a bad length fails before any hashing). */
+function checkShape(sig: Uint8Array): void {
   if (sig.length !== 65) {
     throw new CryptoError('bad-length', `EIP-191 signature: expected 65 bytes r || s || v, got ${sig.length}`)
   }
+}
+
+/**
+ * `recoverEip191` given the personal-message hash instead of the message (the verifier
+ * computes it once per signature text). `impl` swaps the recovery step and the hash for
+ * faster ones with the same results (./backend); every check before them stays here.
+ * @throws CryptoError as `recoverEip191`
+ */
+export function recoverEip191Digest(
+  sig: Uint8Array,
+  digest: Uint8Array,
+  impl: { readonly recover?: Secp256k1Recover; readonly keccak?: Keccak256 } = {},
+): Eip191Recovery {
+  checkShape(sig)
   const v = sig[64]!
-  let rec: number
+  let rec: 0 | 1
   if (v === 0 || v === 27) rec = 0
   else if (v === 1 || v === 28) rec = 1
   else throw new CryptoError('bad-recovery-byte', `EIP-191 signature: recovery byte v = ${v}, expected 0, 1, 27 or 28`)
@@ -74,21 +109,26 @@ export function recoverEip191(sig: Uint8Array, message: Uint8Array): Eip191Recov
   const highS = s > HALF_N
   if (highS) {
     s = N - s
-    rec ^= 1
+    rec = rec === 0 ? 1 : 0
   }
-  const digest = personalMessageHash(message)
-  let publicKey: Uint8Array
-  try {
-    // The low-s twin with the flipped recovery bit recovers the same point as the carried form.
-    publicKey = new secp256k1.Signature(r, s, rec).recoverPublicKey(digest).toBytes(false)
-  } catch (e) {
-    throw new CryptoError('recovery-failed', `EIP-191 signature: no public key recovers (${errorMessage(e)})`, { cause: e })
-  }
+  // r || low s: the replay key's first 64 bytes, and the input of the recovery step.
   const replayKey = new Uint8Array(65)
   replayKey.set(sig.subarray(0, 32), 0)
   replayKey.set(bytes32(s), 32)
   replayKey[64] = rec
-  return { address: addressOfUncompressed(publicKey), publicKey, digest, replayKey, recoveryByte: v, highS }
+  const rs = replayKey.subarray(0, 64)
+  let publicKey: Uint8Array
+  try {
+    // The low-s twin with the flipped recovery bit recovers the same point as the carried form.
+    publicKey = (impl.recover ?? nobleSecp256k1Recover)(rs, rec, digest)
+  } catch (e) {
+    if (impl.recover && impl.recover !== nobleSecp256k1Recover) {
+      // A faster step failed: let noble say why (same verdict, same message), or recover after all.
+      return recoverEip191Digest(sig, digest, impl.keccak ? { keccak: impl.keccak } : {})
+    }
+    throw new CryptoError('recovery-failed', `EIP-191 signature: no public key recovers (${errorMessage(e)})`, { cause: e })
+  }
+  return { address: addressOfUncompressed(publicKey, impl.keccak), publicKey, digest, replayKey, recoveryByte: v, highS }
 }
 
 /**

@@ -19,9 +19,12 @@ describe('index', () => {
       'parsePrivateKey', 'exportPrivateKeyHex', 'exportPrivateKeyBytes', 'randomPrivateKey',
       // errors
       'CryptoError', 'errorMessage',
+      // backend
+      'loadFastBackend', 'buildFastBackend', 'recoverEip191Digest', 'verifyEd25519phWith', 'parseP256Signature', 'p256UncompressedKey',
     ] as const
     for (const name of functions) expect(typeof crypto[name], name).toBe('function')
     expect(crypto.IDENTITY_UPDATE_CONTEXT).toBeInstanceOf(Uint8Array)
     expect(typeof crypto.SECP256K1_N).toBe('bigint')
+    expect(crypto.nobleBackend.name).toBe('noble')
   })
 })

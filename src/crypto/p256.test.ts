@@ -6,6 +6,7 @@ import { base64ToBytes, bytesToBase64url, bytesToHex, concatBytes, hexToBytes, u
 import { CryptoError } from './errors'
 import { sha256 } from './hash'
 import { p256PublicKey, signP256Der, verifyP256Der } from './p256'
+import { loadFastBackend, nobleBackend } from './backend'
 
 const N = p256.Point.CURVE().n
 const P = p256.Point.CURVE().p
@@ -38,6 +39,29 @@ function codeOf(f: () => unknown): string {
   }
   throw new Error('expected a CryptoError')
 }
+
+async function codeOfAsync(f: () => Promise<unknown>): Promise<string> {
+  try {
+    await f()
+  } catch (e) {
+    if (e instanceof CryptoError) return e.code
+    throw e
+  }
+  throw new Error('expected a CryptoError')
+}
+
+// The edge vectors of verifyP256Der run against both backends (the fast one is WebCrypto).
+const fast = await loadFastBackend()
+const VERIFIERS = [
+  ['noble', nobleBackend.verifyP256Der],
+  [`fast (${fast.primitives['p256-verify'].impl})`, fast.verifyP256Der],
+] as const
+
+describe('the fast backend in this test run', () => {
+  it('verifies P-256 through WebCrypto, not a silent fallback', () => {
+    expect(fast.primitives['p256-verify']).toEqual({ impl: 'WebCrypto' })
+  })
+})
 
 function nodeKeyPair(): { priv: KeyObject; sec1: Uint8Array } {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
@@ -104,46 +128,46 @@ describe('signP256Der', () => {
   })
 })
 
-describe('verifyP256Der', () => {
+describe.each(VERIFIERS)('verifyP256Der — %s', (_name, verifyP256Der) => {
   describe('valid', () => {
-    it('low-S DER under the uncompressed and the compressed key', () => {
+    it('low-S DER under the uncompressed and the compressed key', async () => {
       expect(R_LOW.valid).toBe(true)
       expect(R_LOW.highS).toBe(false)
-      expect(verifyP256Der(LOW, MSG, PUB_C).valid).toBe(true)
+      expect((await verifyP256Der(LOW, MSG, PUB_C)).valid).toBe(true)
       const sig = p256.Signature.fromBytes(LOW, 'der')
       expect(R_LOW.r).toBe(sig.r)
       expect(R_LOW.s).toBe(sig.s)
       expect(R_LOW.lowS).toEqual(concatBytes(be(sig.r), be(sig.s)))
     })
-    it('IDENT-050 the high-S twin verifies and gives the same replay key', () => {
-      const hi = verifyP256Der(HIGH, MSG, PUB)
+    it('IDENT-050 the high-S twin verifies and gives the same replay key', async () => {
+      const hi = await verifyP256Der(HIGH, MSG, PUB)
       expect(hi.valid).toBe(true)
       expect(hi.highS).toBe(true)
       expect(hi.s).toBe(N - R_LOW.s)
       expect(hi.lowS).toEqual(R_LOW.lowS)
       expect(big(hi.lowS.subarray(32)) <= HALF_N).toBe(true)
     })
-    it('the message is hashed with SHA-256 inside (a WebAuthn-shaped message)', () => {
+    it('the message is hashed with SHA-256 inside (a WebAuthn-shaped message)', async () => {
       const authenticatorData = new Uint8Array(37).fill(0xaa)
       const clientDataJson = utf8('{"type":"webauthn.get","challenge":"abc","origin":"https://example.org"}')
       const signed = concatBytes(authenticatorData, sha256(clientDataJson))
       const { priv, sec1 } = nodeKeyPair()
       const der = new Uint8Array(nodeSign('sha256', signed, { key: priv, dsaEncoding: 'der' }))
-      expect(verifyP256Der(der, signed, sec1).valid).toBe(true)
-      expect(verifyP256Der(der, sha256(signed), sec1).valid).toBe(false) // not double-hashed, not pre-hashed
+      expect((await verifyP256Der(der, signed, sec1)).valid).toBe(true)
+      expect((await verifyP256Der(der, sha256(signed), sec1)).valid).toBe(false) // not double-hashed, not pre-hashed
     })
-    it('node:crypto signatures (random, either half of s) verify; the replay key is the low-s form (property)', () => {
+    it('node:crypto signatures (random, either half of s) verify; the replay key is the low-s form (property)', async () => {
       let high = 0
-      fc.assert(fc.property(fc.uint8Array({ maxLength: 200 }), (m) => {
+      await fc.assert(fc.asyncProperty(fc.uint8Array({ maxLength: 200 }), async (m) => {
         const { priv, sec1 } = nodeKeyPair()
         const der = new Uint8Array(nodeSign('sha256', m, { key: priv, dsaEncoding: 'der' }))
-        const v = verifyP256Der(der, m, sec1)
+        const v = await verifyP256Der(der, m, sec1)
         expect(v.valid).toBe(true)
         const s = v.highS ? N - v.s : v.s
         if (v.highS) high++
         expect(v.lowS).toEqual(concatBytes(be(v.r), be(s)))
         // Its malleated twin verifies with the same replay key.
-        const twin = verifyP256Der(derRS(v.r, N - v.s), m, sec1)
+        const twin = await verifyP256Der(derRS(v.r, N - v.s), m, sec1)
         expect(twin.valid).toBe(true)
         expect(twin.highS).toBe(!v.highS)
         expect(twin.lowS).toEqual(v.lowS)
@@ -159,8 +183,8 @@ describe('verifyP256Der', () => {
       ['r + 1', derRS(R_LOW.r + 1n, R_LOW.s), MSG, PUB],
       ['s + 1', derRS(R_LOW.r, R_LOW.s + 1n), MSG, PUB],
       ['r and s swapped', derRS(R_LOW.s, R_LOW.r), MSG, PUB],
-    ])('%s', (_, der, m, key) => {
-      const v = verifyP256Der(der, m, key)
+    ])('%s', async (_, der, m, key) => {
+      const v = await verifyP256Der(der, m, key)
       expect(v.valid).toBe(false)
     })
   })
@@ -194,10 +218,10 @@ describe('verifyP256Der', () => {
       ['indefinite length (0x80 … 00 00)', concatBytes(Uint8Array.of(0x30, 0x80), body, Uint8Array.of(0, 0))],
       ['a 34-byte INTEGER', derOf(concatBytes(Uint8Array.of(0, 0x80), new Uint8Array(32)), s)],
       ['the 64-byte compact form', R_LOW.lowS],
-    ])('%s', (_, der) => {
-      expect(codeOf(() => verifyP256Der(der, MSG, PUB))).toBe('bad-der')
+    ])('%s', async (_, der) => {
+      expect(await codeOfAsync(() => verifyP256Der(der, MSG, PUB))).toBe('bad-der')
     })
-    it('noble agrees: p256.verify(format der) refuses them too (spot check)', () => {
+    it('noble agrees: p256.verify(format der) refuses them too (spot check)', async () => {
       const nonMinimal = derOf(concatBytes(Uint8Array.of(0), r), s)
       expect(p256.verify(nonMinimal, MSG, PUB, { prehash: true, lowS: false, format: 'der' })).toBe(false)
       expect(p256.verify(LOW, MSG, PUB, { prehash: true, lowS: false, format: 'der' })).toBe(true)
@@ -212,8 +236,8 @@ describe('verifyP256Der', () => {
       ['s = n', derRS(R_LOW.r, N)],
       ['r + n (a 33-byte INTEGER)', derRS(N + R_LOW.r, R_LOW.s)],
       ['s = 2^256 (33 bytes, no pad needed)', derRS(R_LOW.r, 1n << 256n)],
-    ])('%s', (_, der) => {
-      expect(codeOf(() => verifyP256Der(der, MSG, PUB))).toBe('scalar-out-of-range')
+    ])('%s', async (_, der) => {
+      expect(await codeOfAsync(() => verifyP256Der(der, MSG, PUB))).toBe('scalar-out-of-range')
     })
   })
 
@@ -240,8 +264,8 @@ describe('verifyP256Der', () => {
       ['compressed x that is no x-coordinate', notX],
       ['compressed x = p (not a field element)', concatBytes(Uint8Array.of(2), be(P))],
       ['uncompressed with y + p overflowing', concatBytes(Uint8Array.of(4), PUB.subarray(1, 33), new Uint8Array(32).fill(0xff))],
-    ])('%s', (_, key) => {
-      expect(codeOf(() => verifyP256Der(LOW, MSG, key))).toBe('bad-point')
+    ])('%s', async (_, key) => {
+      expect(await codeOfAsync(() => verifyP256Der(LOW, MSG, key))).toBe('bad-point')
     })
   })
 })

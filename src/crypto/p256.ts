@@ -3,7 +3,8 @@
  * (spec section 4, passkey row): strict DER signatures (X.690 DER: minimal lengths and
  * minimal INTEGERs, no trailing bytes), SEC1 public keys (compressed 33 or uncompressed
  * 65 bytes, SEC 1 §2.3.3), either half of s accepted, and the canonical replay key
- * r || low-s (64 bytes).
+ * r || low-s (64 bytes). `parseP256Signature` and `p256UncompressedKey` are the parsing
+ * steps alone, shared with the WebCrypto verifier (./p256-webcrypto).
  */
 import { p256 } from '@noble/curves/nist.js'
 import { DER } from '@noble/curves/abstract/weierstrass.js'
@@ -28,6 +29,39 @@ export interface P256Verification {
   highS: boolean
 }
 
+/** A strictly parsed P-256 signature: r and s as carried, and the low-s twin as 64 bytes r || s. */
+export interface P256Signature {
+  readonly r: bigint
+  readonly s: bigint
+  /** r || s with s in the lower half of n (P1363 / WebCrypto form): the replay key. */
+  readonly lowS: Uint8Array
+  readonly highS: boolean
+}
+
+/**
+ * Parse a DER P-256 signature strictly and derive its low-s twin (the first step of
+ * `verifyP256Der`, shared with the WebCrypto path of ./backend).
+ * @throws CryptoError 'bad-der', 'scalar-out-of-range'
+ */
+export function parseP256Signature(der: Uint8Array): P256Signature {
+  const { r, s } = parseDer(der)
+  const highS = s > HALF_N
+  const low = highS ? N - s : s
+  const lowS = new Uint8Array(64)
+  lowS.set(Fn.toBytes(r), 0)
+  lowS.set(Fn.toBytes(low), 32)
+  return { r, s, lowS, highS }
+}
+
+/**
+ * Check a SEC1 P-256 public key (compressed or uncompressed) and return it uncompressed
+ * (65 bytes, 04 || x || y), the form WebCrypto's 'raw' import takes everywhere.
+ * @throws CryptoError 'bad-point'
+ */
+export function p256UncompressedKey(sec1PublicKey: Uint8Array): Uint8Array {
+  return parseSec1(sec1PublicKey).toBytes(false)
+}
+
 function parseDer(der: Uint8Array): { r: bigint; s: bigint } {
   let parsed: { r: bigint; s: bigint }
   try {
@@ -45,7 +79,7 @@ function parseDer(der: Uint8Array): { r: bigint; s: bigint } {
   return { r, s }
 }
 
-function parseSec1(sec1PublicKey: Uint8Array): void {
+function parseSec1(sec1PublicKey: Uint8Array): ReturnType<typeof Point.fromBytes> {
   const len = sec1PublicKey.length
   const head = sec1PublicKey[0]
   const shapeOk = (len === 33 && (head === 0x02 || head === 0x03)) || (len === 65 && head === 0x04)
@@ -57,7 +91,7 @@ function parseSec1(sec1PublicKey: Uint8Array): void {
     )
   }
   try {
-    Point.fromBytes(sec1PublicKey)
+    return Point.fromBytes(sec1PublicKey)
   } catch (e) {
     throw new CryptoError('bad-point', `P-256 public key: not a curve point (${errorMessage(e)})`, { cause: e })
   }
@@ -70,13 +104,8 @@ function parseSec1(sec1PublicKey: Uint8Array): void {
  *   'bad-point' (key is not a SEC1 encoding of a curve point)
  */
 export function verifyP256Der(der: Uint8Array, message: Uint8Array, sec1PublicKey: Uint8Array): P256Verification {
-  const { r, s } = parseDer(der)
+  const { r, s, lowS, highS } = parseP256Signature(der)
   parseSec1(sec1PublicKey)
-  const highS = s > HALF_N
-  const low = highS ? N - s : s
-  const lowS = new Uint8Array(64)
-  lowS.set(Fn.toBytes(r), 0)
-  lowS.set(Fn.toBytes(low), 32)
   // Verify the low-s twin: it verifies exactly when the carried (r, s) does
   // ((r, n - s) is the same signature with the nonce point negated, same R.x).
   const valid = p256.verify(lowS, message, sec1PublicKey, { prehash: true, lowS: false, format: 'compact' })

@@ -3,11 +3,10 @@
  * each kind's verification, the signer it yields, its chain id and its canonical
  * replay key (IDENT-050). Never throws for a bad signature: the verdict says why.
  */
+import { nobleBackend, type VerifyBackend } from '../../crypto/backend'
 import { base64urlNoPad, bytesToHex, concatBytes } from '../../crypto/bytes'
-import { recoverEip191, personalMessageHash } from '../../crypto/eip191'
-import { IDENTITY_UPDATE_CONTEXT, verifyEd25519ph } from '../../crypto/ed25519ph'
-import { sha256 } from '../../crypto/hash'
-import { verifyP256Der } from '../../crypto/p256'
+import { personalMessageHash, type Keccak256 } from '../../crypto/eip191'
+import { IDENTITY_UPDATE_CONTEXT } from '../../crypto/ed25519ph'
 import { ChainUnreachableError } from '../errors'
 import type { SignatureCheck } from '../trace'
 import type { EthAddress, MemberId, WireSignature } from '../types'
@@ -25,13 +24,19 @@ export class SignedText {
     readonly text: string,
     readonly bytes: Uint8Array,
   ) {}
-  personalMessageHash(): Uint8Array {
-    return (this.personal ??= personalMessageHash(this.bytes))
+  /** EIP-191 personal-message hash of the text; `keccak` may be a backend's (same output). */
+  personalMessageHash(keccak?: Keccak256): Uint8Array {
+    return (this.personal ??= personalMessageHash(this.bytes, keccak))
   }
 }
 
 export interface VerifyContext {
   readonly smartWallets?: SmartWalletVerifier
+  /**
+   * The implementation of the erc_191, passkey and installation_key verifications
+   * (src/crypto/backend). Default: `nobleBackend`. Every backend gives the same verdicts.
+   */
+  readonly crypto?: VerifyBackend
 }
 
 const invalid = (
@@ -72,24 +77,25 @@ export async function verifySignature(
   text: SignedText,
   ctx: VerifyContext,
 ): Promise<SignatureVerdict> {
+  const backend = ctx.crypto ?? nobleBackend
   switch (sig.kind) {
     case 'erc_191':
-      return verifyErc191(sig.bytes, text)
+      return verifyErc191(sig.bytes, text, backend)
     case 'installation_key':
-      return verifyInstallationKey(sig.bytes, sig.publicKey, text)
+      return verifyInstallationKey(sig.bytes, sig.publicKey, text, backend)
     case 'passkey':
-      return verifyPasskey(sig, text)
+      return verifyPasskey(sig, text, backend)
     case 'erc_6492':
       return verifyErc6492(sig, text, ctx)
   }
 }
 
 /** erc_191: recover secp256k1 from the EIP-191 personal-message hash of the text. */
-function verifyErc191(bytes: Uint8Array, text: SignedText): SignatureVerdict {
-  const digest = text.personalMessageHash()
+async function verifyErc191(bytes: Uint8Array, text: SignedText, backend: VerifyBackend): Promise<SignatureVerdict> {
+  const digest = text.personalMessageHash(backend.keccak256)
   const evidence: Record<string, string> = { 'EIP-191 digest': bytesToHex(digest), 'signature bytes': bytesToHex(bytes) }
   try {
-    const r = recoverEip191(bytes, text.bytes)
+    const r = await backend.recoverEip191(bytes, digest)
     evidence['recovery byte'] = String(r.recoveryByte)
     evidence['recovered public key'] = bytesToHex(r.publicKey)
     if (r.highS) evidence['s'] = 'upper half (canonicalised to the lower half in the replay key)'
@@ -108,7 +114,7 @@ function verifyErc191(bytes: Uint8Array, text: SignedText): SignatureVerdict {
 }
 
 /** installation_key: Ed25519ph (RFC 8032 §5.1) with the context IDENTITY UPDATE SIGNATURE. */
-function verifyInstallationKey(bytes: Uint8Array, publicKey: Uint8Array, text: SignedText): SignatureVerdict {
+async function verifyInstallationKey(bytes: Uint8Array, publicKey: Uint8Array, text: SignedText, backend: VerifyBackend): Promise<SignatureVerdict> {
   // The Ed25519ph prehash (SHA-512 of the text) is not repeated here: views derive it
   // from the text, so replay pays for no hash beyond the verification itself.
   const evidence: Record<string, string> = { context: 'IDENTITY UPDATE SIGNATURE', 'public key': bytesToHex(publicKey) }
@@ -117,7 +123,7 @@ function verifyInstallationKey(bytes: Uint8Array, publicKey: Uint8Array, text: S
   if (publicKey.length !== 32) return invalid(`installation_key public_key is ${publicKey.length} bytes, expected 32`, evidence)
   let ok: boolean
   try {
-    ok = verifyEd25519ph(bytes, text.bytes, publicKey, IDENTITY_UPDATE_CONTEXT)
+    ok = await backend.verifyEd25519ph(bytes, text.bytes, publicKey, IDENTITY_UPDATE_CONTEXT)
   } catch (e) {
     return invalid(`installation_key signature does not verify: ${messageOf(e)}`, evidence)
   }
@@ -133,7 +139,7 @@ const fatalUtf8 = new TextDecoder('utf-8', { fatal: true })
  * under the SEC1 key (WebAuthn Level 2 §6.1, §7.2 step 20). Nothing else of the
  * assertion is checked (spec Known limitations).
  */
-function verifyPasskey(sig: Extract<WireSignature, { kind: 'passkey' }>, text: SignedText): SignatureVerdict {
+async function verifyPasskey(sig: Extract<WireSignature, { kind: 'passkey' }>, text: SignedText, backend: VerifyBackend): Promise<SignatureVerdict> {
   const expected = base64urlNoPad(text.bytes)
   const evidence: Record<string, string> = { 'expected challenge': expected, 'public key': bytesToHex(sig.publicKey) }
   let clientData: unknown
@@ -150,12 +156,12 @@ function verifyPasskey(sig: Extract<WireSignature, { kind: 'passkey' }>, text: S
   if (typeof challenge !== 'string') return invalid('passkey client data has no string challenge', evidence)
   if (challenge !== expected)
     return invalid(`passkey challenge ${JSON.stringify(challenge)} is not base64url of the signature text (${JSON.stringify(expected)})`, evidence)
-  const clientDataHash = sha256(sig.clientDataJson)
+  const clientDataHash = backend.sha256(sig.clientDataJson)
   const signed = concatBytes(sig.authenticatorData, clientDataHash)
   evidence['SHA-256 of client_data_json'] = bytesToHex(clientDataHash)
   evidence['signed data (authenticator_data || client data hash)'] = bytesToHex(signed)
   try {
-    const v = verifyP256Der(sig.signature, signed, sig.publicKey)
+    const v = await backend.verifyP256Der(sig.signature, signed, sig.publicKey)
     if (v.highS) evidence['s'] = 'upper half (canonicalised to the lower half in the replay key)'
     if (!v.valid) return invalid(`passkey P-256 signature does not verify under key ${bytesToHex(sig.publicKey)}`, evidence)
     return {

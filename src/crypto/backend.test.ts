@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest'
+import { bytesToHex, concatBytes, utf8 } from './bytes'
+import { buildFastBackend, defaultFastLoaders, loadFastBackend, nobleBackend, type FastLoaders, type VerifyBackend } from './backend'
+import { personalMessageHash, signEip191 } from './eip191'
+import { ed25519PublicKey, IDENTITY_UPDATE_CONTEXT, signEd25519ph } from './ed25519ph'
+import { keccak256, sha256 } from './hash'
+import { p256PublicKey, signP256Der } from './p256'
+
+const MSG = utf8('backend switch')
+const ETH = signEip191(new Uint8Array(32).fill(0x11), MSG)
+const ED_KEY = ed25519PublicKey(new Uint8Array(32).fill(0x22))
+const ED = signEd25519ph(new Uint8Array(32).fill(0x22), MSG, IDENTITY_UPDATE_CONTEXT)
+const P_KEY = p256PublicKey(new Uint8Array(32).fill(0x33))
+const P_SIG = signP256Der(new Uint8Array(32).fill(0x33), MSG, { highS: true })
+
+/** The three verifications and the hash through a backend, as plain data. */
+async function run(b: VerifyBackend) {
+  const digest = personalMessageHash(MSG, b.keccak256)
+  const rec = await b.recoverEip191(ETH, digest)
+  const p = await b.verifyP256Der(P_SIG, MSG, P_KEY)
+  return {
+    address: rec.address,
+    ethReplayKey: bytesToHex(rec.replayKey),
+    p256: [p.valid, p.highS, bytesToHex(p.lowS)],
+    ed: await b.verifyEd25519ph(ED, MSG, ED_KEY, IDENTITY_UPDATE_CONTEXT),
+    edOther: await b.verifyEd25519ph(ED, concatBytes(MSG, MSG), ED_KEY, IDENTITY_UPDATE_CONTEXT),
+    keccak: bytesToHex(b.keccak256(MSG)),
+    sha256: bytesToHex(b.sha256(MSG)),
+  }
+}
+
+describe('nobleBackend', () => {
+  it('is today\'s noble code for every primitive', async () => {
+    expect(nobleBackend.name).toBe('noble')
+    expect(Object.values(nobleBackend.primitives).every((p) => p.impl.startsWith('@noble/') && p.fallback === undefined)).toBe(true)
+    const r = await run(nobleBackend)
+    expect(r.ed).toBe(true)
+    expect(r.edOther).toBe(false)
+    expect(r.p256[0]).toBe(true)
+    expect(r.keccak).toBe(bytesToHex(keccak256(MSG)))
+    expect(r.sha256).toBe(bytesToHex(sha256(MSG)))
+  })
+})
+
+describe('loadFastBackend', () => {
+  it('in Node 20 every primitive has its fast path, and the results are noble\'s', async () => {
+    const fast = await loadFastBackend()
+    expect(fast.name).toBe('fast')
+    expect(fast.primitives).toEqual({
+      'secp256k1-recover': { impl: 'libsecp256k1 (WASM, @solar-republic/wasm-secp256k1)' },
+      'p256-verify': { impl: 'WebCrypto' },
+      'ed25519ph-verify': { impl: 'libsodium (WASM, libsodium-wrappers-sumo)' },
+      keccak256: { impl: 'hash-wasm' },
+      sha256: { impl: 'hash-wasm' },
+    })
+    expect(await run(fast)).toEqual(await run(nobleBackend))
+  })
+  it('loads once per realm', async () => {
+    expect(loadFastBackend()).toBe(loadFastBackend())
+    expect(await loadFastBackend()).toBe(await loadFastBackend())
+  })
+})
+
+describe('buildFastBackend', () => {
+  const failing = (why: string) => async (): Promise<never> => {
+    throw new Error(why)
+  }
+  it('never throws: every loader failing gives noble for each primitive, with the reason recorded', async () => {
+    const none: FastLoaders = {
+      p256: failing('no subtle'),
+      secp256k1: failing('WebAssembly.instantiate(): Refused to compile or instantiate WebAssembly module'),
+      ed25519: failing('module not found'),
+      hashes: failing('wasm refused'),
+    }
+    const b = await buildFastBackend(none)
+    expect(b.primitives['p256-verify']).toEqual({ impl: '@noble/curves', fallback: 'WebCrypto unavailable: no subtle' })
+    expect(b.primitives['secp256k1-recover'].impl).toBe('@noble/curves')
+    expect(b.primitives['secp256k1-recover'].fallback).toMatch(/Refused to compile/)
+    expect(b.primitives['ed25519ph-verify'].fallback).toMatch(/module not found/)
+    expect(b.primitives.keccak256).toEqual({ impl: '@noble/hashes', fallback: 'hash-wasm unavailable: wasm refused' })
+    expect(b.primitives.sha256).toEqual(b.primitives.keccak256)
+    expect(await run(b)).toEqual(await run(nobleBackend))
+  })
+  it('falls back per primitive: one failing loader leaves the others fast', async () => {
+    const b = await buildFastBackend({ ...defaultFastLoaders, p256: failing('no subtle') })
+    expect(b.primitives['p256-verify'].fallback).toBe('WebCrypto unavailable: no subtle')
+    expect(b.primitives['secp256k1-recover'].fallback).toBeUndefined()
+    expect(b.primitives['ed25519ph-verify'].fallback).toBeUndefined()
+    expect(await run(b)).toEqual(await run(nobleBackend))
+  })
+})

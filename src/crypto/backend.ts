@@ -1,0 +1,171 @@
+/**
+ * The verification backend switch: the three signature verifications of spec section 4
+ * (erc_191 recovery, passkey P-256, installation_key Ed25519ph) and the Keccak-256 of the
+ * EIP-191 personal-message hash, behind one interface, so that the core picks an
+ * implementation without knowing any library.
+ *
+ * - `nobleBackend`: today's code (@noble/curves and @noble/hashes), the reference.
+ * - `loadFastBackend()`: native or WebAssembly paths, each measured against noble first
+ *   (bench/primitives.bench.ts) and kept only where it wins:
+ *     P-256 verify        WebCrypto `crypto.subtle.verify` (./p256-webcrypto)
+ *     secp256k1 recovery  libsecp256k1 in WASM (./secp256k1-wasm)
+ *     Ed25519ph [S]B-[k]A libsodium in WASM (./ed25519ph-sodium); hashing and checks stay noble's code
+ *     Keccak-256, SHA-256, SHA-512  hash-wasm (./hash-wasm)
+ *   Measured per CPU-second in Node 20 (V8 11): secp256k1 recovery 5×, Ed25519ph 5×,
+ *   P-256 23×, Keccak-256 10×, SHA-2 2×; on a mixed signature set 5.6×. In Chromium 159,
+ *   whose BigInt arithmetic makes noble 2-3× faster than in Node 20, the WASM curve paths
+ *   win 1.2-1.7×, WebCrypto 5-11×, the hashes 3-9×, the mix 2× (numbers in the report of
+ *   e2e/primitives-perf.spec.ts; the machine was shared, so each is a best round).
+ *   Every fast path gives noble's verdict, signer, replay key and error for every input
+ *   (the *.test.ts beside them prove it with property tests and the edge vectors).
+ *   WebCrypto's digest is not used for SHA-256: it is asynchronous and several times
+ *   slower than noble on inputs this small (a signature text, a client data JSON).
+ *   Batch Ed25519 verification is not used. A batch checks one random linear combination
+ *   [8](sum z_i S_i B - sum z_i R_i - sum z_i k_i A_i) = O: it decodes R (so a non-canonical
+ *   spelling of R passes, while the fixed equation compares R's bytes), and the factor 8
+ *   erases torsion (so the mixed-order-key vector of ed25519ph.test.ts passes, while the
+ *   cofactorless equation rejects it). Without the factor 8 the torsion parts of a bad
+ *   signature cancel for about 1 in 8 choices of z, so even a cofactorless batch accepts
+ *   what single verification rejects. Making its verdicts identical would need, per
+ *   signature, a canonical-R check and a prime-order check of A and R (an [L]P = O
+ *   scalar multiplication each, more than the single verification costs), and it would
+ *   still be a probabilistic (1 in L) agreement, not an identity. The speed comes from
+ *   the WASM point arithmetic above, the verification pool and the verdict cache instead.
+ *
+ * `loadFastBackend` never throws: a primitive whose fast path cannot load (no WebCrypto,
+ * WASM refused by a Content-Security-Policy, a missing module) stays noble's, and
+ * `primitives` records which implementation each primitive uses and why.
+ */
+import { recoverEip191Digest, type Eip191Recovery, type Keccak256, type Secp256k1Recover } from './eip191'
+import { verifyEd25519ph, verifyEd25519phWith, type Ed25519phCombine, type Sha512 } from './ed25519ph'
+import { keccak256 as nobleKeccak256, sha256 as nobleSha256, sha512 as nobleSha512 } from './hash'
+import { verifyP256Der, type P256Verification } from './p256'
+import { errorMessage } from './errors'
+
+export type PrimitiveName = 'secp256k1-recover' | 'p256-verify' | 'ed25519ph-verify' | 'keccak256' | 'sha256'
+
+export interface PrimitiveImpl {
+  /** The implementation in use, e.g. '@noble/curves' or 'WebCrypto'. */
+  readonly impl: string
+  /** Why a fast path was not used (absent when it is, and on the noble backend). */
+  readonly fallback?: string
+}
+
+export interface VerifyBackend {
+  /** 'noble', or 'fast' (some primitives may still be noble's: see `primitives`). */
+  readonly name: 'noble' | 'fast'
+  readonly primitives: Readonly<Record<PrimitiveName, PrimitiveImpl>>
+  /** EIP-191 recovery from the personal-message hash (./eip191 `recoverEip191Digest`). */
+  recoverEip191(sig: Uint8Array, digest: Uint8Array): Promise<Eip191Recovery>
+  /** DER P-256 over SHA-256(message), either half of s (./p256 `verifyP256Der`). */
+  verifyP256Der(der: Uint8Array, message: Uint8Array, sec1PublicKey: Uint8Array): Promise<P256Verification>
+  /** Ed25519ph, ed25519-dalek `verify_prehashed` semantics (./ed25519ph `verifyEd25519ph`). */
+  verifyEd25519ph(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array, context: Uint8Array): Promise<boolean>
+  /** Keccak-256, synchronous (the personal-message hash). */
+  keccak256(b: Uint8Array): Uint8Array
+  /** SHA-256, synchronous (the passkey client data hash). */
+  sha256(b: Uint8Array): Uint8Array
+}
+
+const NOBLE_CURVES: PrimitiveImpl = { impl: '@noble/curves' }
+
+/** Today's implementation: @noble/curves and @noble/hashes, nothing loaded. */
+export const nobleBackend: VerifyBackend = {
+  name: 'noble',
+  primitives: {
+    'secp256k1-recover': NOBLE_CURVES,
+    'p256-verify': NOBLE_CURVES,
+    'ed25519ph-verify': NOBLE_CURVES,
+    keccak256: { impl: '@noble/hashes' },
+    sha256: { impl: '@noble/hashes' },
+  },
+  recoverEip191: async (sig, digest) => recoverEip191Digest(sig, digest),
+  verifyP256Der: async (der, message, key) => verifyP256Der(der, message, key),
+  verifyEd25519ph: async (sig, message, key, context) => verifyEd25519ph(sig, message, key, context),
+  keccak256: nobleKeccak256,
+  sha256: nobleSha256,
+}
+
+/** The loaders of the fast paths (replaceable in tests to exercise the fallbacks). */
+export interface FastLoaders {
+  p256(): Promise<VerifyBackend['verifyP256Der']>
+  secp256k1(): Promise<Secp256k1Recover>
+  ed25519(): Promise<Ed25519phCombine>
+  hashes(): Promise<{ readonly keccak256: Keccak256; readonly sha256: (b: Uint8Array) => Uint8Array; readonly sha512: Sha512 }>
+}
+
+export const defaultFastLoaders: FastLoaders = {
+  async p256() {
+    const { hostSubtle, webCryptoP256Verifier } = await import('./p256-webcrypto')
+    const subtle = hostSubtle()
+    if (!subtle) throw new Error('this runtime has no globalThis.crypto.subtle')
+    return webCryptoP256Verifier(subtle)
+  },
+  async secp256k1() {
+    const { loadWasmSecp256k1Recover } = await import('./secp256k1-wasm')
+    return loadWasmSecp256k1Recover()
+  },
+  async ed25519() {
+    const { loadSodiumCombine } = await import('./ed25519ph-sodium')
+    return (await loadSodiumCombine()).combine
+  },
+  async hashes() {
+    const { loadWasmHashes } = await import('./hash-wasm')
+    return loadWasmHashes()
+  },
+}
+
+async function attempt<T>(load: () => Promise<T>): Promise<{ ok: T } | { reason: string }> {
+  try {
+    return { ok: await load() }
+  } catch (e) {
+    return { reason: errorMessage(e) }
+  }
+}
+
+/**
+ * Builds a fast backend from `loaders`, each primitive falling back to noble (with the
+ * reason recorded in `primitives`) when its loader fails. Never throws.
+ */
+export async function buildFastBackend(loaders: FastLoaders = defaultFastLoaders): Promise<VerifyBackend> {
+  const [p256, secp, ed, hashes] = await Promise.all([
+    attempt(loaders.p256),
+    attempt(loaders.secp256k1),
+    attempt(loaders.ed25519),
+    attempt(loaders.hashes),
+  ])
+  const used = (fast: string, r: { ok: unknown } | { reason: string }, noble = '@noble/curves'): PrimitiveImpl =>
+    'ok' in r ? { impl: fast } : { impl: noble, fallback: `${fast} unavailable: ${r.reason}` }
+  const keccak = 'ok' in hashes ? hashes.ok.keccak256 : nobleKeccak256
+  const sha512 = 'ok' in hashes ? hashes.ok.sha512 : nobleSha512
+  const sha256 = 'ok' in hashes ? hashes.ok.sha256 : nobleSha256
+  const recover = 'ok' in secp ? secp.ok : undefined
+  const combine = 'ok' in ed ? ed.ok : undefined
+  return {
+    name: 'fast',
+    primitives: {
+      'secp256k1-recover': used('libsecp256k1 (WASM, @solar-republic/wasm-secp256k1)', secp),
+      'p256-verify': used('WebCrypto', p256),
+      'ed25519ph-verify': used('libsodium (WASM, libsodium-wrappers-sumo)', ed),
+      keccak256: used('hash-wasm', hashes, '@noble/hashes'),
+      sha256: used('hash-wasm', hashes, '@noble/hashes'),
+    },
+    recoverEip191: async (sig, digest) => recoverEip191Digest(sig, digest, { keccak, ...(recover ? { recover } : {}) }),
+    verifyP256Der: 'ok' in p256 ? p256.ok : nobleBackend.verifyP256Der,
+    verifyEd25519ph: combine
+      ? async (sig, message, key, context) => verifyEd25519phWith(combine, sig, message, key, context, sha512)
+      : async (sig, message, key, context) => verifyEd25519ph(sig, message, key, context, sha512),
+    keccak256: keccak,
+    sha256,
+  }
+}
+
+let shared: Promise<VerifyBackend> | undefined
+
+/**
+ * The fast backend of this realm (a page, a worker, a Node process), loaded once and
+ * shared. Never throws; see `primitives` for what it uses.
+ */
+export function loadFastBackend(): Promise<VerifyBackend> {
+  return (shared ??= buildFastBackend())
+}
