@@ -1,12 +1,18 @@
 #!/usr/bin/env node
 /**
- * `npm run bench`: the Node replay benchmark (bench/replay.bench.ts: 1,000 and 10,000
- * updates, replay vs bare verification), then the browser benchmark: a fresh `vite
- * build` and the inspector's replay-perf spec in headless Chromium on a 10,000-update log
- * (INSPECTOR_PERF_UPDATES), which prints load time, the longest main-thread task during
- * replay and step times as a `replay-perf {...}` line.
- *   npm run bench -- node      only the Node benchmark (sizes may follow: node 10000)
- *   npm run bench -- browser   only the browser benchmark
+ * `npm run bench`:
+ *   1. Node: bench/replay.bench.ts (1,000 and 10,000 updates, replay vs bare verification),
+ *      then bench/verify.bench.ts (issue #7: 256 and 10,000 updates, plain one-thread noble
+ *      replay vs the fast path — fast backend, worker-thread pool, warm verdict cache —
+ *      in one process: time, ratio, signatures/s, share outside verification, peak RSS;
+ *      `verify-bench node {...}` lines).
+ *   2. Browser: a fresh `vite build`, then in headless Chromium the inspector's replay-perf
+ *      spec on a 10,000-update log (INSPECTOR_PERF_UPDATES: load time, longest main-thread
+ *      task, step times, a `replay-perf {...}` line) and e2e/verify-bench.spec.ts
+ *      (INSPECTOR_VERIFY_BENCH=1: the same comparison as 1. in one page session, through the
+ *      app's replay worker and its verification pool; `verify-bench chromium {...}` lines).
+ *   npm run bench -- node      only the Node benchmarks (sizes may follow: node 10000)
+ *   npm run bench -- browser   only the browser benchmarks (a size may follow)
  */
 import { spawnSync } from 'node:child_process'
 import { join, dirname } from 'node:path'
@@ -24,8 +30,13 @@ const run = (cmd, args, env = {}) => {
 }
 if (what === 'all' || what === 'node') {
   run(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/replay.bench.ts', ...rest])
+  run(process.execPath, ['--import', 'tsx', 'bench/verify.bench.ts', ...rest])
 }
 if (what === 'all' || what === 'browser') {
   run(bin('vite'), ['build', '--logLevel', 'warn'])
   run(bin('playwright'), ['test', 'e2e/replay-perf.spec.ts', '--reporter=list'], { INSPECTOR_PERF_UPDATES: rest[0] && what === 'browser' ? rest[0] : '10000' })
+  run(bin('playwright'), ['test', 'e2e/verify-bench.spec.ts', '--reporter=list'], {
+    INSPECTOR_VERIFY_BENCH: '1',
+    INSPECTOR_VERIFY_SIZES: rest[0] && what === 'browser' ? rest[0] : '256,10000',
+  })
 }

@@ -18,7 +18,10 @@ import { signatureText } from '../core/text/signature-text'
 import { isEthAddress } from '../core/text/identifier'
 import type { InboxLog, MemberKind } from '../core/types'
 import type { SmartWalletVerifier } from '../core/verify/port'
+import { fastContext } from '../core/verify/fast'
+import type { UpdateVerifyOptions } from '../core/verify/update'
 import { InputError, UsageError, jsonLine, readFile, readLogFile } from './io'
+import { fastReplayOptions } from './pool/node-pool'
 
 const USAGE = `usage: npm run --silent cli -- <subcommand> [flags] [files]
 
@@ -118,6 +121,22 @@ function firstLog(file: string, io: Io): InboxLog {
   return log
 }
 
+/**
+ * Replays logs on the fast path: the fast crypto backend, and for large logs the
+ * worker-thread verification pool (./pool/node-pool.ts). Same Trace as a plain replay.
+ */
+async function replayAll<T>(logs: readonly InboxLog[], smartWallets: SmartWalletVerifier | undefined, each: (trace: Awaited<ReturnType<typeof replay>>, i: number) => T): Promise<T[]> {
+  const ctx: UpdateVerifyOptions = { ...(await fastContext()).ctx, ...(smartWallets ? { smartWallets } : {}) }
+  const fast = fastReplayOptions(logs, ctx)
+  try {
+    const out: T[] = []
+    for (const [i, log] of logs.entries()) out.push(each(await replay(log, fast.replay), i))
+    return out
+  } finally {
+    fast.close()
+  }
+}
+
 async function cmdReplay(argv: string[], io: Io): Promise<void> {
   const { values, positionals } = args(argv, {
     json: { type: 'boolean' },
@@ -127,11 +146,11 @@ async function cmdReplay(argv: string[], io: Io): Promise<void> {
   if (positionals.length === 0) throw new UsageError('replay needs at least one FILE')
   const at = seqArg(values.at)
   const smartWallets = verifierFor(values.chain)
-  for (const { file, log } of readAll(positionals)) {
-    const trace = await replay(log, smartWallets ? { smartWallets } : {})
-    const report = toReport(trace, file, at === undefined ? undefined : stateAt(trace, at))
+  const all = readAll(positionals)
+  await replayAll(all.map((x) => x.log), smartWallets, (trace, i) => {
+    const report = toReport(trace, all[i]!.file, at === undefined ? undefined : stateAt(trace, at))
     io.out(values.json ? `${jsonLine(report)}\n` : humanReport(report))
-  }
+  })
 }
 
 async function cmdSignatureText(argv: string[], io: Io): Promise<void> {
@@ -160,8 +179,8 @@ function cmdInboxId(argv: string[], io: Io): void {
 async function cmdHandles(argv: string[], io: Io): Promise<void> {
   const { values, positionals } = args(argv, { json: { type: 'boolean' } })
   requireJson(values.json, 'handles')
-  const trace = await replay(firstLog(oneFile(positionals, 'handles'), io))
-  io.out(`${jsonLine(currentHandles(trace.head))}\n`)
+  const [trace] = await replayAll([firstLog(oneFile(positionals, 'handles'), io)], undefined, (t) => t)
+  io.out(`${jsonLine(currentHandles(trace?.head ?? null))}\n`)
 }
 
 async function cmdCheckHandle(argv: string[], io: Io): Promise<void> {
@@ -169,7 +188,8 @@ async function cmdCheckHandle(argv: string[], io: Io): Promise<void> {
   requireJson(values.json, 'check-handle')
   if (values.handle === undefined) throw new UsageError('check-handle needs --handle <entry>')
   const at = seqArg(values.at)
-  const trace = await replay(firstLog(oneFile(positionals, 'check-handle'), io))
+  const [trace] = await replayAll([firstLog(oneFile(positionals, 'check-handle'), io)], undefined, (t) => t)
+  if (!trace) throw new InputError('check-handle: no log')
   if (at !== undefined) {
     const s = stateAt(trace, at)
     io.out(`${jsonLine(s.state ? checkHandleAnswer(s.state, values.handle) : { accepted: false, reason: s.error })}\n`)
@@ -183,8 +203,7 @@ async function cmdResolve(argv: string[], io: Io): Promise<void> {
   if (!['ethereum', 'passkey', 'installation'].includes(kind)) throw new UsageError(`--kind ${JSON.stringify(kind)}: expected ethereum, passkey or installation`)
   const [identifier, ...files] = positionals
   if (!identifier || files.length === 0) throw new UsageError('resolve takes <identifier> FILE...')
-  const heads = []
-  for (const { log } of readAll(files)) heads.push((await replay(log)).head)
+  const heads = await replayAll(readAll(files).map((x) => x.log), undefined, (t) => t.head)
   const r = resolveIdentifier({ kind, text: identifier }, heads)
   io.out(`${jsonLine({ inbox_id: r.inboxId, live: r.live.map((l) => ({ inbox_id: l.inboxId, sequence_id: l.sequenceId })), reason: r.reason })}\n`)
 }

@@ -7,17 +7,67 @@ import { LogInputError } from './errors'
 import type { ActionStep, Trace, TraceStep } from './trace'
 import type { AssociationState, InboxLog, LogEntry, UnverifiedUpdate, UndecodableUpdate } from './types'
 import { applyUpdate, PendingUpdate, RejectedUpdate } from './apply/update'
-import type { SmartWalletVerifier } from './verify/port'
-import { describeUnverified, verifyUpdate, type VerifiedUpdate } from './verify/update'
+import { describeUnverified, verifyUpdate, type UpdateVerifyOptions, type VerifiedUpdate } from './verify/update'
 
-export interface ReplayOptions {
-  readonly smartWallets?: SmartWalletVerifier
+/** A verification stage: the verified update for the update at `index` of the sorted log. */
+export type VerifyStage = (update: UnverifiedUpdate, index: number) => Promise<VerifiedUpdate>
+
+/** The options of verifyUpdate (smart wallet port, crypto backend, verdict cache) and of the fold. */
+export interface ReplayOptions extends UpdateVerifyOptions {
   /** Called after each update with the number done and the total. */
   readonly onProgress?: (done: number, total: number) => void
   /** Stops the replay between updates; the promise rejects with the signal's reason. */
   readonly signal?: AbortSignal
   /** Verifies the signatures of updates after the log stops too (for the inspector). Default false. */
   readonly verifyAfterStop?: boolean
+  /**
+   * The verification stage (default: verifyUpdate with these options, one update at a
+   * time, as the log is applied). A stage may verify in parallel (src/core/verify/pool.ts):
+   * replay asks it for updates in log order, up to `verifyAhead` updates ahead of the one
+   * it applies, and still applies them one by one in log order. The Trace is the same.
+   */
+  readonly verify?: VerifyStage
+  /** How many updates the stage is asked for ahead of application. Default 0. */
+  readonly verifyAhead?: number
+}
+
+/**
+ * Verifications in log order, asked for up to `ahead` entries before they are needed.
+ * An answer asked ahead for an update the log never reaches is dropped (replay then
+ * describes that update as unverified, as it always did); its failure is never unhandled.
+ */
+class Prefetch {
+  private readonly asked = new Map<number, Promise<VerifiedUpdate>>()
+  private next = 0
+  constructor(
+    private readonly entries: readonly LogEntry[],
+    private readonly stage: VerifyStage,
+    private readonly ahead: number,
+  ) {}
+
+  get(n: number, u: UnverifiedUpdate): Promise<VerifiedUpdate> {
+    // The update needed now is asked first, then the ones ahead of it.
+    let p = this.asked.get(n)
+    this.asked.delete(n)
+    if (!p) p = this.stage(u, n)
+    // Refill the window only when half of it is used, so a stage sees its asks in runs
+    // (a pool batches them, a cache reads them in one transaction).
+    this.next = Math.max(this.next, n + 1)
+    const limit = this.next - n - 1 < this.ahead / 2 ? Math.min(this.entries.length, n + 1 + this.ahead) : this.next
+    for (; this.next < limit; this.next++) {
+      const e = this.entries[this.next]!.update
+      if (!isDecoded(e)) continue
+      const ahead = this.stage(e, this.next)
+      ahead.catch(() => undefined)
+      this.asked.set(this.next, ahead)
+    }
+    return p
+  }
+
+  /** Forgets answers asked ahead (the log stopped and they will not be read). */
+  drop(): void {
+    this.asked.clear()
+  }
 }
 
 const isDecoded = (u: LogEntry['update']): u is UnverifiedUpdate => !('error' in u)
@@ -78,6 +128,8 @@ export async function replay(log: InboxLog, opts: ReplayOptions = {}): Promise<T
   const steps: TraceStep[] = []
   let state: AssociationState | null = null
   let stoppedAt: bigint | null = null
+  const stage: VerifyStage = opts.verify ?? ((u) => verifyUpdate(u, opts))
+  const prefetch = new Prefetch(entries, stage, opts.verify ? Math.max(0, opts.verifyAhead ?? 0) : 0)
   for (const [n, entry] of entries.entries()) {
     opts.signal?.throwIfAborted()
     const u = entry.update
@@ -85,14 +137,15 @@ export async function replay(log: InboxLog, opts: ReplayOptions = {}): Promise<T
       const message = `log cannot be read past sequence id ${stoppedAt}`
       if (!isDecoded(u)) steps.push(undecodedStep(entry, u, state, 'not_applied', message))
       else {
-        const v = opts.verifyAfterStop ? await verifyUpdate(u, opts) : describeUnverified(u)
+        const v = opts.verifyAfterStop ? await prefetch.get(n, u) : describeUnverified(u)
         steps.push(decodedStep(entry, v, state, state, { status: 'not_applied', rule: null, actionIndex: null, message }, []))
       }
     } else if (!isDecoded(u)) {
       steps.push(undecodedStep(entry, u, state, 'rejected', u.error.replace(/^IDENT-001: /, '')))
       stoppedAt = entry.sequenceId
+      if (!opts.verifyAfterStop) prefetch.drop()
     } else {
-      const v = await verifyUpdate(u, opts)
+      const v = await prefetch.get(n, u)
       try {
         const applied = applyUpdate(state, v, entry.sequenceId)
         steps.push(decodedStep(entry, v, state, applied.state, { status: 'applied', rule: null, actionIndex: null, message: '' }, applied.actions))
@@ -106,6 +159,7 @@ export async function replay(log: InboxLog, opts: ReplayOptions = {}): Promise<T
           steps.push(decodedStep(entry, v, state, state, { status: 'pending', rule: 'IDENT-061', actionIndex: e.checks[0]?.actionIndex ?? null, message }, e.actions))
         } else throw e
         stoppedAt = entry.sequenceId
+        if (!opts.verifyAfterStop) prefetch.drop()
       }
     }
     opts.onProgress?.(n + 1, entries.length)

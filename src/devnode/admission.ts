@@ -24,6 +24,7 @@ import type { AssociationState, UnverifiedUpdate, WireSignature } from '../core/
 import type { SmartWalletVerifier } from '../core/verify/port'
 import { signaturesOf, verifyUpdate, type VerifiedUpdate } from '../core/verify/update'
 import { ApiError } from './errors'
+import { nodeVerifyOptions } from './verify-context'
 import type { Heads } from './heads'
 import { KeyedLock } from './lock'
 import type { Store } from './store'
@@ -160,7 +161,7 @@ export class Admission {
    */
   async admit(update: UnverifiedUpdate): Promise<Admitted> {
     // Signatures do not depend on the state: verify before taking the inbox's lock.
-    const verified = await verifyUpdate(update, this.options.smartWallets ? { smartWallets: this.options.smartWallets } : {})
+    const verified = await verifyUpdate(update, await nodeVerifyOptions(this.options.smartWallets))
     return this.lock.run(update.inboxId, () => this.judge(verified))
   }
 

@@ -17,6 +17,7 @@ import type { AssociationState } from '../core/types'
 import type { SmartWalletVerifier } from '../core/verify/port'
 import { verifyUpdate } from '../core/verify/update'
 import type { Store, StoredUpdate } from './store'
+import { nodeVerifyOptions } from './verify-context'
 
 export type Head =
   /** Every stored update applied; `state` is null for an inbox with no log. */
@@ -49,7 +50,7 @@ async function fold(state: AssociationState | null, newest: bigint | null, rows:
       if (e instanceof RuleViolation) return fail(e.rule, e.message)
       throw e
     }
-    const verified = await verifyUpdate(update, opts.smartWallets ? { smartWallets: opts.smartWallets } : {})
+    const verified = await verifyUpdate(update, await nodeVerifyOptions(opts.smartWallets))
     try {
       state = applyUpdate(state, verified, row.sequenceId).state
     } catch (e) {

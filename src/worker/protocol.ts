@@ -28,19 +28,70 @@ export interface InputProblem {
   readonly attempts: readonly InputAttempt[]
 }
 
+/** A chain route as the worker takes it: an eip155 chain id (decimal text) and its RPC URL. */
+export interface ChainRouteWire {
+  readonly chainId: string
+  readonly url: string
+}
+
 /**
  * How smart contract wallet (erc_6492) signatures are judged: 'none' leaves them
  * pending (IDENT-061: no route for the chain); 'fixture-fake' is the fixture corpus's
  * deterministic fake wallet (test/fixtures/fake-smart-wallet.ts), only for the gallery
- * examples that declare it.
+ * examples that declare it; `chain` judges them on the chains of the app's chain routes
+ * (src/chain/verifier.ts ChainVerifier; a chain with no route stays pending).
  */
-export type Verifier = 'none' | 'fixture-fake'
+export type Verifier = 'none' | 'fixture-fake' | { readonly kind: 'chain'; readonly routes: readonly ChainRouteWire[] }
+
+/**
+ * How a replay verifies: 'fast' (the default) on the verification pool with the fast
+ * crypto backend and the verdict cache; 'plain' on the replay worker's one thread with
+ * noble and no cache (the benchmark's baseline; the Trace is the same).
+ */
+export type Engine = 'fast' | 'plain'
+
+/** How a replay's verification went, for the benchmark and the status line. */
+export interface VerifyStats {
+  readonly engine: Engine
+  /** Verification workers started and alive at the end (0: one thread). */
+  readonly workers: number
+  readonly live: number
+  /** Workers that had loaded their backend when the replay ended. */
+  readonly ready: number
+  readonly backends: readonly string[]
+  readonly failures: readonly string[]
+  /** Updates verified by workers, on the replay worker's thread, and from the cache alone. */
+  readonly remote: number
+  readonly local: number
+  readonly cached: number
+  /** Time the workers reported verifying, summed. */
+  readonly workerMs: number
+  /** Whether the verdict cache was open. */
+  readonly cache: boolean
+  /**
+   * Time application waited for verified updates (verifying on this thread, or waiting
+   * for the pool); the rest of replayMs is bookkeeping outside signature verification.
+   */
+  readonly waitMs: number
+}
 
 export type ToWorker =
   /** Read the input as logs (format detected); answered by `opened` or `input-error`. */
   | { readonly type: 'open'; readonly id: number; readonly input: string | Uint8Array; readonly name: string }
   /** Replay one of the logs of the last `open`; answered by progress, steps…, done. */
-  | { readonly type: 'replay'; readonly id: number; readonly logIndex: number; readonly file: string; readonly verifier: Verifier }
+  | {
+      readonly type: 'replay'
+      readonly id: number
+      readonly logIndex: number
+      readonly file: string
+      readonly verifier: Verifier
+      /** Default 'fast'. */
+      readonly engine?: Engine
+      /** Use the verdict cache (fast engine only). Default true. */
+      readonly cache?: boolean
+      /** Empty the verdict cache first (the benchmark's cold run). */
+      readonly clearCache?: boolean
+    }
 
 export type FromWorker =
   | { readonly type: 'opened'; readonly id: number; readonly logs: readonly LogSummary[] }
@@ -56,6 +107,7 @@ export type FromWorker =
       /** The command line's report (`replay --json`), as JSON text. */
       readonly report: string
       readonly replayMs: number
+      readonly verify: VerifyStats
     }
   | { readonly type: 'failed'; readonly id: number; readonly message: string }
 

@@ -4,16 +4,28 @@
  * then the Trace in the transfer format of ./transfer.ts, in chunks of STEP_CHUNK
  * steps, then `done` with the command line's report.
  *
- * Cancellation: core replay runs its updates back to back in microtasks, so this
- * worker never sees a message while it replays; the app cancels by terminating the
- * worker (src/app/trace/replay-client.ts) and starting a new one.
+ * Verification (the 'fast' engine, the default): logs of POOL_THRESHOLD updates or more
+ * are verified on a pool of nested verification workers (./pool.ts), started when such a
+ * log is opened and kept warm, while this worker applies them in log order; with the verdict cache (./verdict-cache.ts, IndexedDB) a
+ * reopened log skips verification. The 'plain' engine is today's one-thread noble
+ * replay, kept as the benchmark's baseline. Both give the same Trace.
+ *
+ * Cancellation: the app cancels by terminating this worker (src/app/trace/replay-client.ts),
+ * which ends its verification workers with it, and starting a new one.
  */
 import { LogInputError } from '../core/errors'
 import { readLogs } from '../core/decode/logs'
 import { replay } from '../core/replay'
 import { toReport } from '../core/report'
 import type { InboxLog } from '../core/types'
-import type { FromWorker, InputProblem, ToWorker } from './protocol'
+import type { ReplayOptions, VerifyStage } from '../core/replay'
+import { verifyUpdate, type UpdateVerifyOptions } from '../core/verify/update'
+import { fastContext } from '../core/verify/fast'
+import type { VerifyPool } from '../core/verify/pool'
+import type { ChainRouteWire, Engine, FromWorker, InputProblem, ToWorker, VerifyStats } from './protocol'
+import type { SmartWalletVerifier } from '../core/verify/port'
+import { browserVerifyPool, POOL_THRESHOLD } from './pool'
+import { IdbVerdictCache } from './verdict-cache'
 import { STEP_CHUNK } from './protocol'
 import { toTransferStep } from './transfer'
 import { FakeSmartWalletVerifier } from '../../test/fixtures/fake-smart-wallet'
@@ -26,7 +38,60 @@ const scope = self as unknown as {
 
 let logs: InboxLog[] = []
 
+/**
+ * Where a replay's time goes on this thread: the time application waited for its next
+ * verified update (verifying here, or idle while the pool worked), against the rest,
+ * which is bookkeeping (apply, the Trace). One-thread and pool replays are measured alike.
+ */
+class CriticalPath {
+  private readonly resolvedAt: number[] = []
+  private readonly appliedAt: number[] = []
+  constructor(private readonly t0: number) {}
+  stage(inner: VerifyStage): VerifyStage {
+    return (u, i) =>
+      inner(u, i).then((v) => {
+        this.resolvedAt[i] = performance.now()
+        return v
+      })
+  }
+  applied(i: number, at: number): void {
+    this.appliedAt[i] = at
+  }
+  waitMs(): number {
+    let wait = 0
+    for (let i = 0; i < this.appliedAt.length; i++) {
+      const r = this.resolvedAt[i]
+      if (r === undefined) continue
+      const from = i === 0 ? this.t0 : (this.appliedAt[i - 1] ?? this.t0)
+      wait += Math.max(0, r - from)
+    }
+    return wait
+  }
+}
+/**
+ * The verification pool, started on the first log large enough to use it and kept for
+ * the worker's life, so later replays find its workers warm (each loads the fast
+ * backend once). The app's cancel terminates this worker, and the pool with it.
+ */
+let pool_: VerifyPool | null = null
+const sharedPool = (ctx: UpdateVerifyOptions): VerifyPool => (pool_ ??= browserVerifyPool(ctx))
+let cacheOpen: Promise<IdbVerdictCache | null> | undefined
+const verdictCache = (): Promise<IdbVerdictCache | null> => (cacheOpen ??= IdbVerdictCache.open())
+
 const post = (m: FromWorker): void => scope.postMessage(m)
+
+/** Chain verdicts (valid, invalid; never unreachable) kept across replays of this worker: a retry asks only what is still open. */
+let chainVerdicts: import('../chain/cache').VerdictCache | undefined
+
+/**
+ * The ChainVerifier of the app's chain routes (viem loads only when a route is set). A new
+ * one per replay, so a Retry re-checks each route's chain id against its node.
+ */
+async function chainVerifier(routes: readonly ChainRouteWire[]): Promise<SmartWalletVerifier> {
+  const [{ ChainVerifier }, { VerdictCache }] = await Promise.all([import('../chain/verifier'), import('../chain/cache')])
+  chainVerdicts ??= new VerdictCache()
+  return new ChainVerifier(new Map(routes.map((r) => [BigInt(r.chainId), r.url])), { cache: chainVerdicts, timeoutMs: 5000 })
+}
 
 function problemOf(e: unknown): InputProblem {
   if (e instanceof LogInputError) {
@@ -49,6 +114,9 @@ async function handle(m: ToWorker): Promise<void> {
       post({ type: 'input-error', id: m.id, problem: { format: 'auto', where: '', detail: `${m.name} holds no inbox log`, message: `${m.name} holds no inbox log`, attempts: [] } })
       return
     }
+    // A log that will use the pool: start its workers (and this thread's backend) now,
+    // while the app shows the log list, rather than when the replay asks.
+    if (logs.some((l) => l.entries.length >= POOL_THRESHOLD)) void fastContext().then(({ ctx }) => sharedPool(ctx))
     post({
       type: 'opened',
       id: m.id,
@@ -61,15 +129,46 @@ async function handle(m: ToWorker): Promise<void> {
     post({ type: 'failed', id: m.id, message: `no log ${m.logIndex} in the input` })
     return
   }
+  const engine: Engine = m.engine ?? 'fast'
   const t0 = performance.now()
+  const timing = new CriticalPath(t0)
   let last = 0
   let trace
+  let pool: VerifyPool | null = null
+  let cache: IdbVerdictCache | null = null
   try {
+    const smartWallets =
+      m.verifier === 'fixture-fake'
+        ? { smartWallets: new FakeSmartWalletVerifier() }
+        : typeof m.verifier === 'object' && m.verifier.kind === 'chain' && m.verifier.routes.length > 0
+          ? { smartWallets: await chainVerifier(m.verifier.routes) }
+          : {}
+    let stage: Partial<ReplayOptions> = {}
+    if (engine === 'fast') {
+      const { ctx } = await fastContext()
+      cache = m.cache === false ? null : await verdictCache()
+      if (cache && m.clearCache) await cache.clear()
+      const local = { ...ctx, ...smartWallets }
+      const decoded = log.entries.filter((e) => !('error' in e.update)).length
+      if (decoded >= POOL_THRESHOLD) {
+        pool = sharedPool(local)
+        pool.configure({ local: (u) => verifyUpdate(u, local), ...(cache ? { verdicts: cache } : {}) })
+        stage = { verify: timing.stage(pool.verify), verifyAhead: pool.ahead }
+      } else {
+        const opts = { ...local, ...(cache ? { verdicts: cache } : {}) }
+        stage = { ...opts, verify: timing.stage((u) => verifyUpdate(u, opts)) }
+      }
+    } else {
+      const opts = { ...smartWallets }
+      stage = { verify: timing.stage((u) => verifyUpdate(u, opts)) }
+    }
     trace = await replay(log, {
       verifyAfterStop: true,
-      ...(m.verifier === 'fixture-fake' ? { smartWallets: new FakeSmartWalletVerifier() } : {}),
+      ...smartWallets,
+      ...stage,
       onProgress(done, total) {
         const now = performance.now()
+        timing.applied(done - 1, now)
         if (now - last > 100 || done === total) {
           last = now
           post({ type: 'progress', id: m.id, done, total })
@@ -82,6 +181,21 @@ async function handle(m: ToWorker): Promise<void> {
     return
   }
   const replayMs = performance.now() - t0
+  const ps = pool?.stats()
+  const verify: VerifyStats = {
+    engine,
+    workers: ps?.size ?? 0,
+    live: ps?.live ?? 0,
+    ready: ps?.ready ?? 0,
+    backends: ps?.backends ?? [],
+    failures: ps?.failures ?? [],
+    remote: ps?.remote ?? 0,
+    local: ps?.local ?? 0,
+    cached: ps?.cached ?? 0,
+    workerMs: ps?.workerMs ?? 0,
+    cache: cache !== null,
+    waitMs: timing.waitMs(),
+  }
   for (let from = 0; from < trace.steps.length; from += STEP_CHUNK) {
     post({ type: 'steps', id: m.id, from, steps: trace.steps.slice(from, from + STEP_CHUNK).map(toTransferStep) })
   }
@@ -93,7 +207,10 @@ async function handle(m: ToWorker): Promise<void> {
     stepCount: trace.steps.length,
     report: JSON.stringify(toReport(trace, m.file), null, 2) + '\n',
     replayMs,
+    verify,
   })
+  // The verdicts found are written after the answer (a reopened log reads them).
+  await cache?.flush()
 }
 
 scope.onmessage = (ev: MessageEvent<ToWorker>) => {

@@ -1,10 +1,10 @@
 /**
  * The app's side of the replay worker: one request at a time per kind, answered by
- * promises. Cancelling terminates the worker (core replay never yields to the worker's
- * event loop, so a cancel message would wait until the replay ended) and the next
+ * promises. Cancelling terminates the worker, and with it the verification workers it
+ * started (a cancel message would wait behind the replay's own work), and the next
  * request starts a fresh one.
  */
-import type { FromWorker, InputProblem, LogSummary, ToWorker, Verifier } from '../../worker/protocol'
+import type { FromWorker, InputProblem, LogSummary, ToWorker, Verifier, VerifyStats } from '../../worker/protocol'
 import type { TransferStep } from '../../worker/transfer'
 
 export class ReplayCancelled extends Error {
@@ -22,6 +22,8 @@ export interface ReplayDone {
   readonly stepCount: number
   readonly report: string
   readonly replayMs: number
+  /** How verification went (pool, cache, fallback). */
+  readonly verify: VerifyStats
   readonly steps: TransferStep[]
 }
 
@@ -90,7 +92,7 @@ export class ReplayClient {
   async replay(logIndex: number, file: string, verifier: Verifier, onProgress: (done: number, total: number) => void): Promise<ReplayDone | { problem: InputProblem }> {
     const steps: TransferStep[] = []
     const m = await this.request({ type: 'replay', logIndex, file, verifier }, { onProgress, steps })
-    if (m.type === 'done') return { inboxId: m.inboxId, ok: m.ok, stepCount: m.stepCount, report: m.report, replayMs: m.replayMs, steps }
+    if (m.type === 'done') return { inboxId: m.inboxId, ok: m.ok, stepCount: m.stepCount, report: m.report, replayMs: m.replayMs, verify: m.verify, steps }
     if (m.type === 'input-error') return { problem: m.problem }
     throw new Error(m.type === 'failed' ? m.message : `unexpected answer ${m.type}`)
   }

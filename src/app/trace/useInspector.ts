@@ -4,7 +4,8 @@
  * problem, and the selected step. A thin hook over the ReplayClient.
  */
 import { startTransition, useCallback, useEffect, useRef, useState } from 'react'
-import type { InputProblem, LogSummary, Verifier } from '../../worker/protocol'
+import type { ChainRouteWire, InputProblem, LogSummary, Verifier } from '../../worker/protocol'
+import { appendToBundle } from './append'
 import { ReplayCancelled, ReplayClient } from './replay-client'
 import { allRows, TraceModel, type Row, type Selection } from './trace-model'
 
@@ -91,7 +92,23 @@ export function initialSelection(model: TraceModel, rows: readonly Row[], wish?:
   return rows[0]!
 }
 
-export function useInspector() {
+/**
+ * The verifier a replay uses: a source that names none ('none') is judged on the app's
+ * chain routes when there are any (ChainVerifier in the worker; a chain with no route
+ * stays pending, IDENT-061); 'fixture-fake' examples keep their fake wallet.
+ */
+export function verifierOf(verifier: Verifier, chainRoutes: readonly ChainRouteWire[]): Verifier {
+  return verifier === 'none' && chainRoutes.length > 0 ? { kind: 'chain', routes: chainRoutes.map((r) => ({ chainId: r.chainId, url: r.url })) } : verifier
+}
+
+export interface InspectorOptions {
+  /** The app's chain routes (settings); read at each replay, so a Retry uses the routes of the moment. */
+  readonly chainRoutes?: readonly ChainRouteWire[]
+}
+
+export function useInspector(options: InspectorOptions = {}) {
+  const chainRoutes = useRef<readonly ChainRouteWire[]>([])
+  chainRoutes.current = options.chainRoutes ?? []
   const client = useRef<ReplayClient | null>(null)
   const [loaded, setLoaded] = useState<Loaded | null>(null)
   const [busy, setBusy] = useState<Busy | null>(null)
@@ -137,7 +154,7 @@ export function useInspector() {
       const logIndex = Math.min(Math.max(options.logIndex ?? 0, 0), opened.logs.length - 1)
       progress.set(0, opened.logs[logIndex]!.entries)
       setBusy({ phase: 'replaying', label: source.label, total: opened.logs[logIndex]!.entries })
-      const r = await c.replay(logIndex, source.name, source.verifier, (done, total) => {
+      const r = await c.replay(logIndex, source.name, verifierOf(source.verifier, chainRoutes.current), (done, total) => {
         if (mine === run.current) progress.set(done, total)
       })
       if (mine !== run.current) return false
@@ -181,7 +198,60 @@ export function useInspector() {
     client.current?.cancel()
   }, [])
 
-  return { loaded, busy, progress, problem, notice, selection, select: setSelection, open, cancel, setProblem, setNotice }
+  // The signing playground: a signed update appended to the open log (or a new log).
+  const loadedRef = useRef<Loaded | null>(null)
+  loadedRef.current = loaded
+  /**
+   * Appends `bytes` to the open log as a bundle with every earlier update's exact bytes
+   * and the new one at the next sequence id (appendToBundle), replays it in the worker and
+   * selects the new step. `newLog`: the bytes open a log of their own (a CreateInbox).
+   */
+  const append = useCallback(
+    async (bytes: Uint8Array, options: { readonly newLog?: boolean; readonly inboxId?: string } = {}): Promise<{ ok: true; sequenceId: bigint } | { ok: false; message: string }> => {
+      const cur = options.newLog ? null : loadedRef.current
+      let log
+      try {
+        log = appendToBundle(cur?.model.steps ?? [], cur?.inboxId ?? options.inboxId ?? null, bytes)
+      } catch (e) {
+        return { ok: false, message: e instanceof Error ? e.message : String(e) }
+      }
+      const source: Source = {
+        kind: 'paste',
+        label: `composed log (${log.entries} update${log.entries === 1 ? '' : 's'})`,
+        name: 'composed',
+        input: log.bundle,
+        verifier: cur?.source.verifier ?? 'none',
+      }
+      const ok = await open(source, { step: { sequenceId: log.sequenceId, action: 0 } })
+      return ok ? { ok: true, sequenceId: log.sequenceId } : { ok: false, message: 'the log with the new update could not be replayed (see the error shown above the timeline)' }
+    },
+    [open],
+  )
+
+  /** The newest applied sequence id of the open log when it is inbox `inboxId`'s (the playground's local IDENT-072 read). */
+  const newestApplied = useCallback((inboxId: string): bigint | null => {
+    const cur = loadedRef.current
+    if (!cur || cur.inboxId !== inboxId) return null
+    let k = cur.model.steps.length - 1
+    while (k >= 0 && cur.model.steps[k]!.status !== 'applied') k--
+    return k >= 0 ? cur.model.steps[k]!.sequenceId : null
+  }, [])
+
+  const selectionRef = useRef<Selection | null>(null)
+  selectionRef.current = selection
+
+  /**
+   * Replays the open log again, keeping the selected step: after a pending update
+   * (IDENT-061) the chain may now answer (a route added or fixed, a node started).
+   */
+  const retry = useCallback(async (): Promise<boolean> => {
+    const cur = loadedRef.current
+    if (!cur) return false
+    const step = selectionRef.current ? cur.model.steps[selectionRef.current.k] : undefined
+    return open(cur.source, { logIndex: cur.logIndex, ...(step && selectionRef.current ? { step: { sequenceId: step.sequenceId, action: selectionRef.current.i } } : {}) })
+  }, [open])
+
+  return { loaded, busy, progress, problem, notice, selection, select: setSelection, open, cancel, setProblem, setNotice, append, newestApplied, retry }
 }
 
 export type Inspector = ReturnType<typeof useInspector>

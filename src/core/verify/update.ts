@@ -7,6 +7,7 @@ import { utf8 } from '../../crypto/bytes'
 import { signatureText } from '../text/signature-text'
 import type { SignatureCheck } from '../trace'
 import type { SignatureRole, UnverifiedUpdate, WireAction, WireSignature } from '../types'
+import { isCacheable, readVerdictEntry, textDigest, verdictKey, type VerdictCache } from './cache'
 import { SignedText, verifySignature, type SignatureVerdict, type VerifyContext } from './signature'
 
 /** The signatures of an action with their roles, in the order apply judges them. */
@@ -62,16 +63,81 @@ function unchecked(actionIndex: number, role: SignatureRole, sig: WireSignature)
   }
 }
 
-export async function verifyUpdate(update: UnverifiedUpdate, ctx: VerifyContext = {}): Promise<VerifiedUpdate> {
+/** The verification context of one update, with an optional verdict cache (./cache.ts). */
+export interface UpdateVerifyOptions extends VerifyContext {
+  readonly verdicts?: VerdictCache
+}
+
+/** A store's answer, or nothing when the store fails: a broken cache is a miss, never an error. */
+async function lookup(cache: VerdictCache, key: string): Promise<SignatureVerdict | null> {
+  try {
+    return readVerdictEntry(await cache.get(key), key)
+  } catch {
+    return null
+  }
+}
+
+function remember(cache: VerdictCache, key: string | null, v: SignatureVerdict): void {
+  if (key === null || !isCacheable(v)) return
+  try {
+    cache.put({ key, verdict: v })
+  } catch {
+    // A store that cannot write only loses the speed-up.
+  }
+}
+
+async function verifyOne(sig: WireSignature, signed: SignedText, ctx: UpdateVerifyOptions, textHash: string): Promise<SignatureVerdict> {
+  const cache = ctx.verdicts
+  const key = cache ? verdictKey(sig, textHash) : null
+  if (cache && key !== null) {
+    const hit = await lookup(cache, key)
+    if (hit) return hit
+  }
+  const v = await verifySignature(sig, signed, ctx)
+  if (cache) remember(cache, key, v)
+  return v
+}
+
+export async function verifyUpdate(update: UnverifiedUpdate, ctx: UpdateVerifyOptions = {}): Promise<VerifiedUpdate> {
   const text = signatureText(update)
   const signed = new SignedText(text, utf8(text))
+  const textHash = ctx.verdicts ? textDigest(text) : ''
   const jobs: Promise<SignatureCheck>[] = []
   update.actions.forEach((action, i) => {
     for (const [role, sig] of signaturesOf(action)) {
-      jobs.push(verifySignature(sig, signed, ctx).then((v) => toCheck(i, role, sig, v)))
+      jobs.push(verifyOne(sig, signed, ctx, textHash).then((v) => toCheck(i, role, sig, v)))
     }
   })
   return { update, text, checks: await Promise.all(jobs) }
+}
+
+/**
+ * The verified update from the cache alone, or null unless every signature is a hit
+ * (an erc_6492 signature never is). For a verification stage that sends misses elsewhere.
+ */
+export async function verifyFromCache(update: UnverifiedUpdate, cache: VerdictCache): Promise<VerifiedUpdate | null> {
+  const text = signatureText(update)
+  const textHash = textDigest(text)
+  const jobs: Promise<SignatureCheck | null>[] = []
+  update.actions.forEach((action, i) => {
+    for (const [role, sig] of signaturesOf(action)) {
+      const key = verdictKey(sig, textHash)
+      jobs.push(key === null ? Promise.resolve(null) : lookup(cache, key).then((v) => (v ? toCheck(i, role, sig, v) : null)))
+    }
+  })
+  const checks = await Promise.all(jobs)
+  return checks.every((c) => c !== null) ? { update, text, checks: checks as SignatureCheck[] } : null
+}
+
+/** Keeps the cacheable verdicts of a verified update (valid and invalid; never unreachable, never erc_6492). */
+export function rememberVerdicts(v: VerifiedUpdate, cache: VerdictCache): void {
+  const textHash = textDigest(v.text)
+  for (const c of v.checks) {
+    const sig = signaturesOf(v.update.actions[c.actionIndex]!).find(([role]) => role === c.role)?.[1]
+    if (!sig || c.verdict === 'unchecked') continue
+    const { actionIndex: _a, role: _r, kind: _k, ...verdict } = c
+    remember(cache, verdictKey(sig, textHash), verdict as SignatureVerdict)
+  }
 }
 
 /** The signature text and unchecked signatures of an update replay did not reach. */

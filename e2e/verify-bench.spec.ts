@@ -1,0 +1,188 @@
+/**
+ * The verification benchmark in headless Chromium (issue #7), run by `npm run bench`
+ * only (INSPECTOR_VERIFY_BENCH=1; skipped otherwise, so `npm test` stays fast).
+ *
+ * In one page session it drives the app's own replay worker (the built
+ * replay.worker-*.js, started from the page under the app's CSP) on synthetic logs of
+ * mixed signature kinds (e2e/synthetic-log.ts: erc_191, passkey, installation_key),
+ * alternating, for each size:
+ *   plain       today's replay: one thread, noble, no cache
+ *   fast        the verification pool + fast backend, no verdict cache
+ *   fast cold   the same with the verdict cache, emptied first (lookups miss, verdicts are written)
+ *   fast warm   the same again, the cache now full (a reopened log)
+ * and prints, per path: wall time, the ratio to plain, signatures/s, the share of time
+ * outside signature verification (replay time not spent waiting for verified updates),
+ * pool use, and the peak resident memory of the page's renderer process (page and its
+ * workers), sampled from /proc. All three Traces must give the same report.
+ */
+import { readdirSync, readFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { availableParallelism, loadavg } from 'node:os'
+import { fileURLToPath } from 'node:url'
+import { expect, test } from './fixtures'
+import { waitForLog } from './helpers'
+import { syntheticBundle } from './synthetic-log'
+import { readLogs } from '../src/core/decode/logs'
+import { signaturesOf } from '../src/core/verify/update'
+
+declare const Worker: any, navigator: any
+
+const ON = process.env.INSPECTOR_VERIFY_BENCH === '1'
+const SIZES = (process.env.INSPECTOR_VERIFY_SIZES ?? '256,10000').split(',').map(Number)
+const CACHE = fileURLToPath(new URL('../node_modules/.cache/inspector-e2e/', import.meta.url))
+const OUT_DIR = process.env.E2E_SLOT ? `tmp/e2e-${process.env.E2E_SLOT}/dist` : 'dist'
+
+async function logText(n: number): Promise<string> {
+  const file = `${CACHE}synthetic-${n}.json`
+  if (!existsSync(file)) {
+    mkdirSync(CACHE, { recursive: true })
+    writeFileSync(file, await syntheticBundle(n))
+  }
+  return readFileSync(file, 'utf8')
+}
+
+/** The renderer processes this test's browser started: descendants of this process. */
+function rendererRssKiB(): number {
+  const parent = new Map<number, number>()
+  const renderers: { pid: number; rss: number }[] = []
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue
+    try {
+      const status = readFileSync(`/proc/${d}/status`, 'utf8')
+      parent.set(Number(d), Number(/PPid:\s+(\d+)/.exec(status)?.[1] ?? 0))
+      const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8')
+      if (cmd.includes('--type=renderer')) renderers.push({ pid: Number(d), rss: Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) })
+    } catch {
+      // the process ended
+    }
+  }
+  const mine = (pid: number): boolean => {
+    for (let p = pid, hops = 0; p > 1 && hops < 20; p = parent.get(p) ?? 0, hops++) if (p === process.pid) return true
+    return false
+  }
+  return renderers.filter((r) => mine(r.pid)).reduce((k, r) => k + r.rss, 0)
+}
+
+interface Run {
+  path: 'plain' | 'fast' | 'fast cold' | 'fast warm'
+  replayMs: number
+  wallMs: number
+  report: string
+  verify: { workers: number; live: number; ready: number; backends: string[]; failures: string[]; remote: number; local: number; cached: number; waitMs: number; workerMs: number; cache: boolean }
+  peakRssMiB?: number
+  cpuMs?: number
+}
+
+test.describe('verification benchmark (npm run bench)', () => {
+  test.skip(!ON, 'runs under `npm run bench` only (INSPECTOR_VERIFY_BENCH=1)')
+
+  for (const n of SIZES) {
+    test(`a ${n.toLocaleString('en')}-update log: plain one-thread noble replay vs the fast path, in one page session`, async ({ page }, info) => {
+      test.setTimeout(Math.max(240_000, n * 120))
+      const text = await logText(n)
+      const [log] = readLogs(text)
+      const sigs = log!.entries.reduce((k, e) => k + ('error' in e.update ? 0 : e.update.actions.reduce((m, a) => m + signaturesOf(a).length, 0)), 0)
+      const asset = readdirSync(`${OUT_DIR}/assets`).find((f) => /^replay\.worker-.*\.js$/.test(f))
+      expect(asset, `the built replay worker in ${OUT_DIR}/assets`).toBeDefined()
+      await page.goto('/')
+      await waitForLog(page)
+      // One replay worker for the session, the log opened once; runs alternate.
+      await page.evaluate(
+        async ({ url, text }) => {
+          const w = new Worker(url, { type: 'module', name: 'bench-replay' })
+          ;(globalThis as any).__bench = w
+          await new Promise<void>((resolve, reject) => {
+            w.onmessage = (ev: any) => (ev.data.type === 'opened' ? resolve() : reject(new Error(JSON.stringify(ev.data))))
+            w.postMessage({ type: 'open', id: 1, input: text, name: 'bench.json' })
+          })
+        },
+        { url: `/assets/${asset}`, text },
+      )
+      // CPU time of the renderer process (the page and all its workers), by CDP: steadier
+      // than wall time on a shared machine, though it sums the threads instead of overlapping them.
+      const cdp = await page.context().browser()!.newBrowserCDPSession()
+      const rendererCpuS = async (): Promise<number> => {
+        const info = (await cdp.send('SystemInfo.getProcessInfo')) as { processInfo: { type: string; cpuTime: number }[] }
+        return info.processInfo.filter((p) => p.type === 'renderer').reduce((k, p) => k + p.cpuTime, 0)
+      }
+      const once = async (path: Run['path'], id: number): Promise<Run> => {
+        const cpu0 = await rendererCpuS()
+        let peak = rendererRssKiB()
+        const sampler = setInterval(() => (peak = Math.max(peak, rendererRssKiB())), 100)
+        const msg = {
+          type: 'replay',
+          id,
+          logIndex: 0,
+          file: 'bench.json',
+          verifier: 'none',
+          engine: path === 'plain' ? 'plain' : 'fast',
+          cache: path === 'fast cold' || path === 'fast warm',
+          clearCache: path === 'fast cold',
+        }
+        const r = await page.evaluate(
+          (msg) =>
+            new Promise<any>((resolve, reject) => {
+              const w = (globalThis as any).__bench
+              const t0 = performance.now()
+              w.onmessage = (ev: any) => {
+                const m = ev.data
+                if (m.type === 'done') resolve({ replayMs: m.replayMs, wallMs: performance.now() - t0, report: m.report, verify: m.verify })
+                else if (m.type === 'failed' || m.type === 'input-error') reject(new Error(JSON.stringify(m)))
+              }
+              w.postMessage(msg)
+            }),
+          msg,
+        )
+        clearInterval(sampler)
+        return { path, ...r, peakRssMiB: Math.round(peak / 1024), cpuMs: (await rendererCpuS() - cpu0) * 1000 }
+      }
+      const rounds = n <= 1000 ? 3 : 1
+      const runs: Run[] = []
+      let id = 10
+      for (let round = 0; round < rounds; round++) {
+        runs.push(await once('plain', id++))
+        runs.push(await once('fast', id++))
+        runs.push(await once('fast cold', id++))
+        runs.push(await once('fast warm', id++))
+      }
+      // Identical verdicts: every run gives the plain report.
+      for (const r of runs) expect(r.report, `${r.path}: same report as the plain replay`).toBe(runs[0]!.report)
+      const best = (p: Run['path']) => runs.filter((r) => r.path === p).sort((a, b) => a.replayMs - b.replayMs)[0]!
+      const plain = best('plain')
+      const row = (r: Run) => ({
+        ms: Math.round(r.replayMs),
+        ratio: +(plain.replayMs / r.replayMs).toFixed(2),
+        signatures_per_s: Math.round((sigs / r.replayMs) * 1000),
+        renderer_cpu_ms: Math.round(r.cpuMs ?? 0),
+        outside_verification_share: +((r.replayMs - r.verify.waitMs) / r.replayMs).toFixed(3),
+        peak_renderer_rss_mib: r.peakRssMiB,
+        workers: r.verify.live,
+        workers_ready: r.verify.ready,
+        remote: r.verify.remote,
+        local: r.verify.local,
+        cached: r.verify.cached,
+        worker_busy_ms: Math.round(r.verify.workerMs),
+        wait_ms: Math.round(r.verify.waitMs),
+        backends: [...new Set(r.verify.backends)].join(',') || (r.path === 'plain' ? 'noble' : ''),
+        failures: r.verify.failures,
+      })
+      const figures = {
+        updates: n,
+        signatures: sigs,
+        rounds,
+        cores: availableParallelism(),
+        hardware_concurrency: await page.evaluate(() => navigator.hardwareConcurrency),
+        load_average: loadavg()[0]!.toFixed(1),
+        plain: row(plain),
+        fast_no_cache: row(best('fast')),
+        fast_cold: row(best('fast cold')),
+        fast_warm: row(best('fast warm')),
+        // Every run in order: the first fast run pays the pool's start (workers loading the fast backend).
+        all_ms: runs.map((r) => `${r.path} ${Math.round(r.replayMs)}${r.path === 'plain' ? '' : ` (${r.verify.ready}/${r.verify.workers} workers ready)`}`),
+      }
+      console.log(`verify-bench chromium ${JSON.stringify(figures)}`)
+      info.annotations.push({ type: 'figures', description: JSON.stringify(figures) })
+      await info.attach('verify-bench.json', { body: JSON.stringify(figures, null, 2), contentType: 'application/json' })
+      expect(best('fast cold').verify.failures, 'no verification worker failed').toEqual([])
+    })
+  }
+})

@@ -1,0 +1,99 @@
+/**
+ * The command line's verification pool: worker_threads running ./verify-worker.ts,
+ * behind the core's VerifyPool (src/core/verify/pool.ts). The command line runs under
+ * tsx with no build step, so each worker loads its TypeScript entry through tsx's
+ * ESM API (resolved from this file, so it works from any directory).
+ *
+ * A pool costs its start-up (each worker loads tsx and the core: measured in
+ * bench/pool-startup.bench.ts), so logs below POOL_THRESHOLD updates are verified on the
+ * main thread, as before. A worker that cannot start falls back to the main thread.
+ */
+import { availableParallelism } from 'node:os'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { Worker } from 'node:worker_threads'
+import type { ReplayOptions } from '../../core/replay'
+import type { InboxLog } from '../../core/types'
+import type { VerdictCache } from '../../core/verify/cache'
+import { VerifyPool, type SpawnVerifyWorker } from '../../core/verify/pool'
+import type { FromVerifyWorker } from '../../core/verify/transfer'
+import { verifyUpdate, type UpdateVerifyOptions } from '../../core/verify/update'
+
+/** Logs with at least this many updates are verified on the pool (see the module comment). */
+export const POOL_THRESHOLD = 1000
+/** The most workers a pool starts, whatever the core count. */
+export const POOL_CAP = 8
+
+const WORKER_URL = new URL('./verify-worker.ts', import.meta.url)
+
+let bootstrap: string | undefined
+/**
+ * The worker's bootstrap script: Node 20 does not apply `--import` loader hooks to a
+ * worker's own entry module, so the worker registers tsx's ESM hooks itself (tsx/esm/api)
+ * and then imports the TypeScript entry.
+ */
+function bootstrapScript(): string {
+  if (bootstrap) return bootstrap
+  const api = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist', 'esm', 'api', 'index.mjs')).href
+  bootstrap = `import(${JSON.stringify(api)}).then((t) => t.tsImport(${JSON.stringify(WORKER_URL.href)}, ${JSON.stringify(WORKER_URL.href)})).catch((e) => { throw e })`
+  return bootstrap
+}
+
+/** Starts one worker thread; its load failures and exits reach the pool as errors. */
+export const spawnNodeWorker: SpawnVerifyWorker = (index, events) => {
+  const w = new Worker(bootstrapScript(), { eval: true, execArgv: [], name: `verify-${index}` })
+  let stopped = false
+  w.on('message', (m: FromVerifyWorker) => events.message(m))
+  w.on('error', (e) => events.error(`worker ${index} failed: ${e.message}`))
+  w.on('messageerror', (e) => events.error(`worker ${index} sent an unreadable message: ${e.message}`))
+  w.on('exit', (code) => {
+    if (!stopped) events.error(`worker ${index} exited with status ${code}`)
+  })
+  return {
+    post: (m) => w.postMessage(m),
+    terminate: () => {
+      stopped = true
+      void w.terminate()
+    },
+  }
+}
+
+export interface NodePoolOptions {
+  /** Workers to start (default: the available cores, at most POOL_CAP). */
+  readonly size?: number
+  readonly verdicts?: VerdictCache
+  /** How workers are started (tests inject failures). */
+  readonly spawn?: SpawnVerifyWorker
+}
+
+/** A pool of worker threads; `ctx` verifies on the main thread (fallback, erc_6492). */
+export function nodeVerifyPool(ctx: UpdateVerifyOptions, options: NodePoolOptions = {}): VerifyPool {
+  const size = options.size ?? Math.min(availableParallelism(), POOL_CAP)
+  return new VerifyPool({
+    spawn: options.spawn ?? spawnNodeWorker,
+    size,
+    local: (u) => verifyUpdate(u, ctx),
+    defer: (f) => void setImmediate(f),
+    ...(options.verdicts ? { verdicts: options.verdicts } : {}),
+  })
+}
+
+/** The entries of the logs that would be verified (decoded updates). */
+const decodedCount = (logs: readonly InboxLog[]): number => logs.reduce((n, l) => n + l.entries.filter((e) => !('error' in e.update)).length, 0)
+
+/**
+ * The replay options of the fast path for a set of logs: a pool when they hold at least
+ * `threshold` updates in all, else main-thread verification. `close()` stops the pool.
+ */
+export function fastReplayOptions(
+  logs: readonly InboxLog[],
+  ctx: UpdateVerifyOptions,
+  options: NodePoolOptions & { readonly threshold?: number } = {},
+): { readonly replay: ReplayOptions; readonly pool: VerifyPool | null; close(): void } {
+  if (decodedCount(logs) < (options.threshold ?? POOL_THRESHOLD)) {
+    return { replay: { ...ctx, ...(options.verdicts ? { verdicts: options.verdicts } : {}) }, pool: null, close: () => undefined }
+  }
+  const pool = nodeVerifyPool(ctx, options)
+  return { replay: { ...ctx, verify: pool.verify, verifyAhead: pool.ahead }, pool, close: () => pool.close('the command finished') }
+}

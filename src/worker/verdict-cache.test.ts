@@ -1,0 +1,57 @@
+import { IDBFactory } from 'fake-indexeddb'
+import { describe, expect, it } from 'vitest'
+import { fixtureLogs } from '../../test/verify/kit'
+import type { UnverifiedUpdate } from '../core/types'
+import { verifyFromCache, verifyUpdate } from '../core/verify/update'
+import { IdbVerdictCache, type IdbFactoryLike } from './verdict-cache'
+
+const factory = () => new IDBFactory() as unknown as IdbFactoryLike
+
+const updates = fixtureLogs()
+  .filter((f) => f.name === 'valid-full-life' || f.name.startsWith('IDENT-030') || f.name.startsWith('IDENT-050'))
+  .filter((f) => f.file.endsWith('.json') && !f.file.includes('gateway'))
+  .flatMap((f) => f.log.entries.map((e) => e.update))
+  .filter((u): u is UnverifiedUpdate => !('error' in u))
+
+describe('IdbVerdictCache', () => {
+  it('answers null where IndexedDB is missing', async () => {
+    expect(await IdbVerdictCache.open('x', undefined)).toBeNull()
+  })
+
+  it('keeps verdicts across a reopen: a hit gives the same VerifiedUpdate as a miss', async () => {
+    const idb = factory()
+    const a = (await IdbVerdictCache.open('verdicts', idb))!
+    const plain = await Promise.all(updates.map((u) => verifyUpdate(u)))
+    const cold = await Promise.all(updates.map((u) => verifyUpdate(u, { verdicts: a })))
+    expect(cold).toEqual(plain)
+    await a.flush()
+    a.close()
+    const b = (await IdbVerdictCache.open('verdicts', idb))!
+    const warm = await Promise.all(updates.map((u) => verifyFromCache(u, b)))
+    expect(warm).toEqual(plain)
+    expect(b.hits).toBeGreaterThan(updates.length)
+    expect(b.misses).toBe(0)
+    await b.clear()
+    expect(await verifyFromCache(updates[0]!, b)).toBeNull()
+    b.close()
+  })
+
+  it('a corrupted entry is ignored: the verdict is computed again, the same', async () => {
+    const idb = factory()
+    const c = (await IdbVerdictCache.open('verdicts', idb))!
+    const u = updates[0]!
+    const good = await verifyUpdate(u, { verdicts: c })
+    await c.flush()
+    // Overwrite every entry with garbage of the right key, then with another key's entry.
+    const keys: string[] = []
+    const spy = { get: (k: string) => (keys.push(k), c.get(k)), put: () => undefined }
+    await verifyFromCache(u, spy)
+    expect(keys.length).toBeGreaterThan(0)
+    for (const k of keys) await c.putRaw(k, { key: k, verdict: { verdict: 'valid', signer: 'me', replayKey: 1 } })
+    expect(await verifyFromCache(u, c)).toBeNull()
+    expect(await verifyUpdate(u, { verdicts: c })).toEqual(good)
+    for (const k of keys) await c.putRaw(k, { key: `${k}-other`, verdict: good.checks[0] })
+    expect(await verifyFromCache(u, c)).toBeNull()
+    c.close()
+  })
+})
