@@ -14,6 +14,8 @@ import { OpenPanel } from './features/log-input/components/OpenPanel'
 import { compressLog, decompressLog, formatFragment, MAX_FRAGMENT, parseFragment, PermalinkError, type Fragment } from './features/log-input/permalink'
 import { RawView } from './features/raw/components/RawView'
 import { NetworkPanel, type OpenNodeLog } from './features/network/components/NetworkPanel'
+import { ChainRoutesField } from './features/settings/ChainRoutesField'
+import { useChainRoutes } from './features/settings/chain-routes'
 import { NodeUrlField } from './features/settings/NodeUrlField'
 import { useNodeUrl } from './features/settings/node-url'
 import { ThemeToggle } from './features/settings/ThemeToggle'
@@ -25,6 +27,12 @@ import { DiffPanel } from './features/state/components/DiffPanel'
 import { StatePanel } from './features/state/components/StatePanel'
 import { diffStates } from './features/state/diff'
 import { Timeline } from './features/timeline/Timeline'
+import { SignersPanel } from './features/signers/components/SignersPanel'
+import { Composer, type ComposeBase } from './features/compose/components/Composer'
+import { usePublish } from './features/network/publish'
+import { nodeClient } from './features/network/queries'
+import { useSignerRegistry } from './features/signers/useSignerRegistry'
+import type { ChainRouteWire } from '../worker/protocol'
 import type { Row } from './trace/trace-model'
 import { useInspector, type Busy, type Loaded, type ProgressStore, type Source, type StepWish } from './trace/useInspector'
 import { ErrorBoundary } from './ui/ErrorBoundary'
@@ -42,7 +50,13 @@ function baseName(s: Source): string {
 }
 
 export function App() {
-  const ins = useInspector()
+  const [chainRoutes, setChainRoutes] = useChainRoutes()
+  const ins = useInspector({ chainRoutes })
+  const inspectorRetry = ins.retry
+  const retry = useCallback(() => void inspectorRetry(), [inspectorRetry])
+  // Every signer of this browser (wallets, passkeys, local keys, smart wallets on the chain routes); the composer gets it as `signerRegistry`.
+  const signerRegistry = useSignerRegistry({ chainRoutes })
+  const [signersOpen, setSignersOpen] = useState(false)
   const { loaded, selection, busy, problem, open, setProblem } = ins
   const [panelOpen, setPanelOpen] = useState(false)
   const [z, setZ] = useState<{ loadId: number; value: string | null; why?: string } | null>(null)
@@ -207,6 +221,18 @@ export function App() {
   )
   const onExample = useCallback((ex: Example) => void openExample(ex), [openExample])
   const [nodeUrl, setNodeUrl] = useNodeUrl()
+  // The signing playground (features/compose): the open log's head state, append, publish.
+  const [playgroundOpen, setPlaygroundOpen] = useState(false)
+  const { publish } = usePublish(nodeUrl)
+  const queryNewest = useCallback(async (inboxId: string) => (await nodeClient(nodeUrl).queryNewest([inboxId]))[0]?.sequenceId ?? null, [nodeUrl])
+  const composeBase = useMemo((): ComposeBase => {
+    // Only while the playground is open: the head state of a long log costs a rebuild from its checkpoints.
+    if (!loaded || !playgroundOpen) return { state: null, label: null, blocked: null }
+    const stop = loaded.model.stopIndex()
+    const state = loaded.model.stateAfter(loaded.model.steps.length - 1)
+    const blocked = stop >= 0 ? `The open log stops at sequence id ${loaded.model.steps[stop]!.sequenceId} (${loaded.model.steps[stop]!.status}), so an update appended to it would not be applied.` : null
+    return { state, label: loaded.source.label, blocked }
+  }, [loaded, playgroundOpen])
   const onNodeLog = useCallback(
     (l: OpenNodeLog) => void open({ kind: 'paste', label: l.label, name: `node-${l.inboxId}`, input: l.bundle, verifier: 'none' }),
     [open],
@@ -252,6 +278,12 @@ export function App() {
         <button type="button" className={showPanel ? 'active' : ''} aria-expanded={showPanel} onClick={() => setPanelOpen(!panelOpen)}>
           Open log…
         </button>
+        <button type="button" className={signersOpen ? 'active' : ''} aria-expanded={signersOpen} onClick={() => setSignersOpen(!signersOpen)}>
+          Signers…
+        </button>
+        <button type="button" className={playgroundOpen ? 'active' : ''} aria-expanded={playgroundOpen} onClick={() => setPlaygroundOpen(!playgroundOpen)}>
+          Sign…
+        </button>
         {loaded && fragment && (
           fragment.linkable ? (
             <CopyButton text={`${location.origin}${location.pathname}${fragment.search}${fragment.hash}`} what="permalink to this step" label="Copy link" />
@@ -265,6 +297,9 @@ export function App() {
       </header>
       <ErrorBoundary label="The network panel">
         <NetworkPanel baseUrl={nodeUrl} onOpenLog={onNodeLog} settings={<NodeUrlField url={nodeUrl} onChange={setNodeUrl} />} />
+      </ErrorBoundary>
+      <ErrorBoundary label="The chain routes">
+        <ChainRoutesField routes={chainRoutes} onChange={setChainRoutes} />
       </ErrorBoundary>
       {ins.notice && (
         <p className="notice" role="status">
@@ -281,6 +316,26 @@ export function App() {
             Dismiss
           </button>
         </div>
+      )}
+      {signersOpen && (
+        <ErrorBoundary label="The signers panel">
+          <SignersPanel registry={signerRegistry} onClose={() => setSignersOpen(false)} />
+        </ErrorBoundary>
+      )}
+      {playgroundOpen && (
+        <ErrorBoundary label="The signing playground">
+          <Composer
+            registry={signerRegistry}
+            base={composeBase}
+            onAppend={ins.append}
+            localNewest={ins.newestApplied}
+            nodeUrl={nodeUrl}
+            publish={publish}
+            queryNewest={queryNewest}
+            smartWallets={signerRegistry.smartWallets.verifyContext.smartWallets}
+            onClose={() => setPlaygroundOpen(false)}
+          />
+        </ErrorBoundary>
       )}
       {showPanel && (
         <ErrorBoundary label="The open panel">
@@ -302,7 +357,7 @@ export function App() {
           <div className="details">
             <Exports steps={loaded.model.steps} inboxId={loaded.inboxId} selected={selectedStep} report={loaded.report} base={baseName(loaded.source)} />
             {selection && selectedStep ? (
-              <StepDetails loaded={loaded} k={selection.k} i={selection.i} />
+              <StepDetails loaded={loaded} k={selection.k} i={selection.i} routes={chainRoutes} onRetry={retry} retrying={busy !== null} />
             ) : (
               <p className="empty">The log has no updates.</p>
             )}
@@ -347,7 +402,23 @@ function LogVerdict({ loaded }: { loaded: Loaded }) {
   )
 }
 
-const StepDetails = memo(function StepDetails({ loaded, k, i }: { loaded: Loaded; k: number; i: number }) {
+const StepDetails = memo(function StepDetails({
+  loaded,
+  k,
+  i,
+  routes,
+  onRetry,
+  retrying,
+}: {
+  loaded: Loaded
+  k: number
+  i: number
+  /** The chain routes, for the evidence of erc_6492 signatures. */
+  routes: readonly ChainRouteWire[]
+  /** Replays the log again (a pending update's Retry, IDENT-061). */
+  onRetry: () => void
+  retrying: boolean
+}) {
   const { model } = loaded
   const step = model.steps[k]!
   const view = model.actionView(k, i)
@@ -382,7 +453,7 @@ const StepDetails = memo(function StepDetails({ loaded, k, i }: { loaded: Loaded
         {step.serverTimestampNs !== undefined && <span className="muted"> · server time {clientTime(step.serverTimestampNs)}</span>}
       </div>
       <ErrorBoundary label="The rejection" resetKey={`${loaded.loadId}:${k}`}>
-        <Rejection step={step} stopAt={stop >= 0 ? model.steps[stop]! : null} />
+        <Rejection step={step} stopAt={stop >= 0 ? model.steps[stop]! : null} onRetry={onRetry} retrying={retrying} />
       </ErrorBoundary>
       <div className="grid">
         <ErrorBoundary label="The state panel" resetKey={`${loaded.loadId}:${k}:${i}`}>
@@ -398,7 +469,7 @@ const StepDetails = memo(function StepDetails({ loaded, k, i }: { loaded: Loaded
           <SignatureText text={step.signatureText} actionIndex={i} bytesSource={step.update?.bytesSource} />
         </ErrorBoundary>
         <ErrorBoundary label="The signatures" resetKey={`${loaded.loadId}:${k}:${i}`}>
-          <Signatures checks={model.signaturesOf(k, i)} scope={scope} />
+          <Signatures checks={model.signaturesOf(k, i)} scope={scope} routes={routes} />
         </ErrorBoundary>
       </div>
       <ErrorBoundary label="The raw view" resetKey={`${loaded.loadId}:${k}`}>

@@ -6,7 +6,7 @@
  * signature that does not verify are each named.
  */
 import { utf8 } from '../../../crypto'
-import { SignedText, verifySignature } from '../../../core/verify/signature'
+import { SignedText, verifySignature, type VerifyContext } from '../../../core/verify/signature'
 import type { AppSigner } from '../../model/app-signer'
 import { toSignerError, type SignerErrorCode } from '../../../signing/errors'
 
@@ -18,7 +18,8 @@ export function checkText(now: Date): string {
   return `Inbox Inspector signer check\n\nThis signature approves nothing: it only checks that this signer works.\nTime: ${now.toISOString()}`
 }
 
-export async function checkSigner(s: AppSigner, now: Date = new Date()): Promise<SignerCheck> {
+/** `ctx` carries the smart wallet verifier (the chain routes) for erc_6492 signers; without it they cannot be judged. */
+export async function checkSigner(s: AppSigner, now: Date = new Date(), ctx: VerifyContext = {}): Promise<SignerCheck> {
   const text = checkText(now)
   let sig
   try {
@@ -27,7 +28,7 @@ export async function checkSigner(s: AppSigner, now: Date = new Date()): Promise
     const err = toSignerError(e)
     return { ok: false, text, code: err.code, message: err.message }
   }
-  const v = await verifySignature(sig, new SignedText(text, utf8(text)), {})
+  const v = await verifySignature(sig, new SignedText(text, utf8(text)), ctx)
   if (v.verdict !== 'valid') return { ok: false, text, code: 'invalid_signature', message: `the ${sig.kind} signature does not verify: ${v.reason ?? v.verdict}` }
   const by = v.signer
   if (!by || by.kind !== s.identifier.kind || by.text !== s.identifier.text) {

@@ -1,9 +1,11 @@
 /**
- * The signers' IndexedDB database: one database `inbox-inspector-signers` (version 1) with
- * two object stores keyed by `id`:
+ * The signers' IndexedDB database: one database `inbox-inspector-signers` (version 2) with
+ * three object stores keyed by `id`:
  *   keys      KeyRecord (src/signing/local-keys.ts): local Ethereum keys and Ed25519
  *             installation keys, secret included (never logged, never exported from here)
  *   passkeys  PasskeyRecord (./passkey-store.ts): the public record of a passkey created here
+ *   smart-wallets  SmartWalletRecord (./smart-wallets.ts): public data of a smart contract
+ *             wallet (chain, address, owner's signer id, deployment); added in version 2
  *
  * Written against structural types (below), not the DOM library, so the same code runs
  * in the browser over `indexedDB` and in Node tests over fake-indexeddb. Every failure is
@@ -85,9 +87,10 @@ const idbErrorText = (e: IdbErrorLike | null | undefined): string => (e ? `${e.n
 // ---- the database ------------------------------------------------------------------------
 
 export const DB_NAME = 'inbox-inspector-signers'
-export const DB_VERSION = 1
+export const DB_VERSION = 2
 export const KEYS_STORE = 'keys'
 export const PASSKEYS_STORE = 'passkeys'
+export const SMART_WALLETS_STORE = 'smart-wallets'
 
 /** The browser's IndexedDB factory, or why there is none (reading `indexedDB` can throw). */
 export function browserIndexedDb(): IdbFactoryLike | SignerStorageError {
@@ -131,6 +134,7 @@ export function openSignerDb(factory: IdbFactoryLike, options: { name?: string; 
       const db = req.result
       if (!db.objectStoreNames.contains(KEYS_STORE)) db.createObjectStore(KEYS_STORE, { keyPath: 'id' })
       if (!db.objectStoreNames.contains(PASSKEYS_STORE)) db.createObjectStore(PASSKEYS_STORE, { keyPath: 'id' })
+      if (!db.objectStoreNames.contains(SMART_WALLETS_STORE)) db.createObjectStore(SMART_WALLETS_STORE, { keyPath: 'id' })
     }
     req.onsuccess = () => {
       const db = req.result

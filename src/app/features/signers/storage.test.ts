@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { bytesToHex, p256PublicKey } from '../../../crypto'
 import { createKeyStore, generateEthereumKey, generateInstallationKey, importEthereumKey, toRecord } from '../../../signing/local-keys'
 import { testKey } from '../../../signing/testkit'
-import { DB_NAME, KEYS_STORE, openSignerDb, PASSKEYS_STORE, SignerStorageError, type IdbDatabaseLike, type IdbFactoryLike } from './idb'
+import { DB_NAME, DB_VERSION, KEYS_STORE, openSignerDb, PASSKEYS_STORE, SignerStorageError, type IdbDatabaseLike, type IdbFactoryLike } from './idb'
 import { checkKeyRecord, checkPasskeyRecord, openSignerStorage, passkeyId, type PasskeyRecord } from './storage'
 
 const fresh = (): IdbFactoryLike => new IDBFactory() as unknown as IdbFactoryLike
@@ -84,9 +84,9 @@ describe('openSignerStorage over IndexedDB (fake-indexeddb)', () => {
 describe('idbRecordStore failures', () => {
   it('turns a failing transaction (a database without the store) into SignerStorageError failed', async () => {
     const factory = fresh()
-    // Someone else's database of the same name and version, with no object stores.
+    // Someone else's database of the same name and the current version, with no object stores.
     await new Promise<void>((resolve) => {
-      const req = (factory as unknown as { open(n: string, v: number): { onsuccess: () => void; result: { close(): void } } }).open(DB_NAME, 1)
+      const req = (factory as unknown as { open(n: string, v: number): { onsuccess: () => void; result: { close(): void } } }).open(DB_NAME, DB_VERSION)
       req.onsuccess = () => (req.result.close(), resolve())
     })
     const s = await openSignerStorage({ factory })

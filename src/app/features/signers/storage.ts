@@ -1,6 +1,7 @@
 /**
- * Where the signers kept in this browser live: local keys (KeyRecord, with their secret)
- * and passkeys (PasskeyRecord, public only), in IndexedDB (./idb.ts) so they survive a
+ * Where the signers kept in this browser live: local keys (KeyRecord, with their secret),
+ * passkeys (PasskeyRecord, public only) and smart contract wallets (SmartWalletRecord,
+ * public only), in IndexedDB (./idb.ts) so they survive a
  * reload. When IndexedDB cannot be opened (private browsing in some browsers, storage
  * disabled, a sandboxed frame) the storage falls back to memory and says so in `notice`:
  * keys made then are lost on reload.
@@ -10,6 +11,7 @@
  */
 import type { KeyRecord, KeyRecordBackend } from '../../../signing/local-keys'
 import type { StoredPasskey } from '../../../signing/browser/passkey'
+import { checkSmartWalletRecord, type SmartWalletRecord } from './smart-wallets'
 import {
   browserIndexedDb,
   idbRecordStore,
@@ -17,6 +19,7 @@ import {
   openSignerDb,
   PASSKEYS_STORE,
   SignerStorageError,
+  SMART_WALLETS_STORE,
   type IdbFactoryLike,
   type RecordStore,
 } from './idb'
@@ -32,6 +35,8 @@ export interface PasskeyRecord extends StoredPasskey {
 export interface SignerStorage {
   readonly keys: KeyRecordBackend
   readonly passkeys: RecordStore<PasskeyRecord>
+  /** Smart contract wallets (public data only). */
+  readonly smartWallets: RecordStore<SmartWalletRecord>
   /** True when backed by IndexedDB (survives reload). */
   readonly persistent: boolean
   /** Set when keys are kept in memory only: why, and that they are lost on reload. */
@@ -99,6 +104,7 @@ export function memorySignerStorage(why: string): SignerStorage {
   return {
     keys: memoryRecordStore<KeyRecord>(copyKey),
     passkeys: memoryRecordStore<PasskeyRecord>((r) => ({ ...r })),
+    smartWallets: memoryRecordStore<SmartWalletRecord>((r) => ({ ...r, deployment: r.deployment && { ...r.deployment } })),
     persistent: false,
     notice: `Keys are kept in memory only, because ${why}. They will be lost when this page is reloaded or closed.`,
     problems: [],
@@ -125,6 +131,7 @@ export async function openSignerStorage(options: { factory?: IdbFactoryLike | Si
   return {
     keys: idbRecordStore<KeyRecord>(db, KEYS_STORE, checkKeyRecord, report),
     passkeys: idbRecordStore<PasskeyRecord>(db, PASSKEYS_STORE, checkPasskeyRecord, report),
+    smartWallets: idbRecordStore<SmartWalletRecord>(db, SMART_WALLETS_STORE, checkSmartWalletRecord, report),
     persistent: true,
     notice: null,
     problems,

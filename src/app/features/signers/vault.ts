@@ -1,6 +1,6 @@
 /**
  * SignerVault: the signers kept in this browser (local Ethereum keys, installation keys,
- * passkeys created here) as one observable store, framework-free (subscribe /
+ * passkeys created here, smart contract wallet records) as one observable store, framework-free (subscribe /
  * getSnapshot for React's useSyncExternalStore). It reads the storage once, then every
  * change writes through to it before the snapshot changes.
  *
@@ -23,6 +23,8 @@ import { createPasskey, type WebAuthnFunctions } from '../../../signing/browser/
 import { SignerError, toSignerError } from '../../../signing/errors'
 import { localKeyAppId, localKeyAppSigner, passkeyAppSigner } from './app-signers'
 import { memorySignerStorage, passkeyId, type PasskeyRecord, type SignerStorage } from './storage'
+import type { SmartWalletSigning } from '../../../chain/smart-wallet-signer'
+import type { SmartWalletRecord } from './smart-wallets'
 
 export type SignerVaultErrorCode =
   /** Importing a key that is already kept here. */
@@ -75,6 +77,10 @@ export interface VaultSnapshot {
   readonly problems: readonly string[]
   readonly keys: readonly KeptKey[]
   readonly passkeys: readonly PasskeyRecord[]
+  /** Smart contract wallets kept here (public data), oldest first; their AppSigners are built by the registry (they need the routes and the owners). */
+  readonly smartWallets: readonly SmartWalletRecord[]
+  /** What each smart wallet's last signature made (this page only), by record id. */
+  readonly smartWalletSignings: Readonly<Record<string, SmartWalletSigning>>
   /** Passkeys, then local Ethereum keys, then installation keys, each oldest first. */
   readonly signers: readonly AppSigner[]
 }
@@ -93,6 +99,8 @@ export class SignerVault {
   private readonly listeners = new Set<() => void>()
   private readonly keys = new Map<string, { key: LocalKey; signer: AppSigner }>()
   private readonly passkeys = new Map<string, { record: PasskeyRecord; signer: AppSigner }>()
+  private readonly smartWallets = new Map<string, SmartWalletRecord>()
+  private signings: Record<string, SmartWalletSigning> = {}
   private storage: SignerStorage | null = null
   private loadError: string | null = null
   private snapshot: VaultSnapshot
@@ -102,7 +110,7 @@ export class SignerVault {
     storage: Promise<SignerStorage>,
     private readonly webauthn: WebAuthnEnv,
   ) {
-    this.snapshot = { ready: false, persistent: false, notice: null, problems: [], keys: [], passkeys: [], signers: [] }
+    this.snapshot = { ready: false, persistent: false, notice: null, problems: [], keys: [], passkeys: [], smartWallets: [], smartWalletSignings: {}, signers: [] }
     this.loading = this.load(storage)
   }
 
@@ -122,7 +130,8 @@ export class SignerVault {
     try {
       const s = await storage
       this.storage = s
-      const [records, passkeys] = await Promise.all([s.keys.getAll(), s.passkeys.getAll()])
+      const [records, passkeys, wallets] = await Promise.all([s.keys.getAll(), s.passkeys.getAll(), s.smartWallets.getAll()])
+      for (const w of wallets) this.smartWallets.set(w.id, w)
       for (const r of records) {
         try {
           this.addKey(fromRecord(r))
@@ -143,6 +152,7 @@ export class SignerVault {
       this.loadError = `the signers kept in this browser could not be read: ${why}`
       this.keys.clear()
       this.passkeys.clear()
+      this.smartWallets.clear()
       this.storage = memorySignerStorage(`the keys kept in this browser could not be read (${why})`)
     }
     this.publish(true)
@@ -177,6 +187,8 @@ export class SignerVault {
       problems: [...(this.storage?.problems ?? []), ...(this.loadError ? [this.loadError] : [])],
       keys: keys.map((k) => ({ appId: signerOf(k).id, kind: k.kind, identifier: k.identifier.text, label: k.label, createdAt: k.createdAt })),
       passkeys,
+      smartWallets: [...this.smartWallets.values()].sort(byAge),
+      smartWalletSignings: this.signings,
       signers: [
         ...passkeys.map((p) => this.passkeys.get(p.id)!.signer),
         ...keys.filter((k) => k.kind === 'ethereum').map(signerOf),
@@ -260,6 +272,34 @@ export class SignerVault {
     if (!this.passkeys.has(id)) throw new SignerVaultError('not_found', `no passkey ${id} is kept here`)
     await s.passkeys.delete(id)
     this.passkeys.delete(id)
+    this.publish()
+  }
+
+  /** Keeps a smart contract wallet record (public data only). */
+  async addSmartWallet(record: SmartWalletRecord): Promise<SmartWalletRecord> {
+    const s = await this.store()
+    if (this.smartWallets.has(record.id)) throw new SignerVaultError('exists', `smart wallet ${record.address} on eip155:${record.chainId} is already kept here`)
+    await s.smartWallets.put(record)
+    this.smartWallets.set(record.id, record)
+    this.publish()
+    return record
+  }
+
+  /** Forgets a smart contract wallet record (the wallet and its owner key are untouched). */
+  async removeSmartWallet(id: string): Promise<void> {
+    const s = await this.store()
+    if (!this.smartWallets.has(id)) throw new SignerVaultError('not_found', `no smart wallet ${id} is kept here`)
+    await s.smartWallets.delete(id)
+    this.smartWallets.delete(id)
+    const rest = { ...this.signings }
+    delete rest[id]
+    this.signings = rest
+    this.publish()
+  }
+
+  /** Records what a smart wallet's signature was made of (shown in the panel). */
+  noteSmartWalletSigning = (id: string, signing: SmartWalletSigning): void => {
+    this.signings = { ...this.signings, [id]: signing }
     this.publish()
   }
 }
