@@ -9,7 +9,9 @@
  *   plain       today's replay: one thread, noble, no cache
  *   fast        the verification pool + fast backend, no verdict cache
  *   fast cold   the same with the verdict cache, emptied first (lookups miss, verdicts are written)
- *   fast warm   the same again, the cache now full (a reopened log)
+ *   fast warm   the same again, the cache now full (a log reopened in the same session:
+ *               the cache's in-memory front answers)
+ *   fast warm idb  the same, reading IndexedDB only (a log reopened after a reload)
  * and prints, per path: wall time, the ratio to plain, signatures/s, the share of time
  * outside signature verification (replay time not spent waiting for verified updates),
  * pool use, and the peak resident memory of the page's renderer process (page and its
@@ -62,12 +64,16 @@ function rendererRssKiB(): number {
   return renderers.filter((r) => mine(r.pid)).reduce((k, r) => k + r.rss, 0)
 }
 
+type Timings = Record<string, { calls: number; ms: number }>
+/** Per primitive: calls and mean ms per call. */
+const perCall = (t: Timings | undefined) => Object.fromEntries(Object.entries(t ?? {}).map(([k, v]) => [k, `${v.calls} × ${(v.ms / v.calls).toFixed(2)} ms`]))
+
 interface Run {
-  path: 'plain' | 'fast' | 'fast cold' | 'fast warm'
+  path: 'plain' | 'fast' | 'fast cold' | 'fast warm' | 'fast warm idb'
   replayMs: number
   wallMs: number
   report: string
-  verify: { workers: number; live: number; ready: number; backends: string[]; failures: string[]; remote: number; local: number; cached: number; waitMs: number; workerMs: number; cache: boolean }
+  verify: { workers: number; live: number; ready: number; backends: string[]; failures: string[]; remote: number; local: number; cached: number; waitMs: number; workerMs: number; cache: boolean; timings?: { workers: Timings; local: Timings } }
   peakRssMiB?: number
   cpuMs?: number
 }
@@ -115,8 +121,9 @@ test.describe('verification benchmark (npm run bench)', () => {
           file: 'bench.json',
           verifier: 'none',
           engine: path === 'plain' ? 'plain' : 'fast',
-          cache: path === 'fast cold' || path === 'fast warm',
+          cache: path === 'fast cold' || path === 'fast warm' || path === 'fast warm idb',
           clearCache: path === 'fast cold',
+          cacheMemory: path !== 'fast warm idb',
         }
         const r = await page.evaluate(
           (msg) =>
@@ -143,6 +150,7 @@ test.describe('verification benchmark (npm run bench)', () => {
         runs.push(await once('fast', id++))
         runs.push(await once('fast cold', id++))
         runs.push(await once('fast warm', id++))
+        runs.push(await once('fast warm idb', id++))
       }
       // Identical verdicts: every run gives the plain report.
       for (const r of runs) expect(r.report, `${r.path}: same report as the plain replay`).toBe(runs[0]!.report)
@@ -164,6 +172,8 @@ test.describe('verification benchmark (npm run bench)', () => {
         wait_ms: Math.round(r.verify.waitMs),
         backends: [...new Set(r.verify.backends)].join(',') || (r.path === 'plain' ? 'noble' : ''),
         failures: r.verify.failures,
+        primitives_in_workers: perCall(r.verify.timings?.workers),
+        primitives_on_replay_thread: perCall(r.verify.timings?.local),
       })
       const figures = {
         updates: n,
@@ -176,6 +186,7 @@ test.describe('verification benchmark (npm run bench)', () => {
         fast_no_cache: row(best('fast')),
         fast_cold: row(best('fast cold')),
         fast_warm: row(best('fast warm')),
+        fast_warm_indexeddb_only: row(best('fast warm idb')),
         // Every run in order: the first fast run pays the pool's start (workers loading the fast backend).
         all_ms: runs.map((r) => `${r.path} ${Math.round(r.replayMs)}${r.path === 'plain' ? '' : ` (${r.verify.ready}/${r.verify.workers} workers ready)`}`),
       }

@@ -9,6 +9,7 @@
 import type { VerdictCache } from '../core/verify/cache'
 import { VerifyPool, type SpawnVerifyWorker } from '../core/verify/pool'
 import type { FromVerifyWorker } from '../core/verify/transfer'
+import type { PrimitiveTimings } from './backend-report'
 import { verifyUpdate, type UpdateVerifyOptions } from '../core/verify/update'
 
 /** The most verification workers a pool starts, whatever the core count. */
@@ -16,9 +17,15 @@ export const POOL_CAP = 4
 /** Logs with fewer decoded updates are verified in the replay worker alone (see bench). */
 export const POOL_THRESHOLD = 32
 
+/** The latest time per primitive each verification worker reported, by worker index (./verify.worker.ts). */
+export const workerTimings = new Map<number, PrimitiveTimings>()
+
 export const spawnWebWorker: SpawnVerifyWorker = (index, events) => {
   const w = new Worker(new URL('./verify.worker.ts', import.meta.url), { type: 'module', name: `verify-${index}` })
-  w.onmessage = (ev: MessageEvent<FromVerifyWorker>) => events.message(ev.data)
+  w.onmessage = (ev: MessageEvent<FromVerifyWorker | { type: 'profile'; timings: PrimitiveTimings }>) => {
+    if (ev.data.type === 'profile') workerTimings.set(index, ev.data.timings)
+    else events.message(ev.data)
+  }
   w.onerror = (ev) => {
     ev.preventDefault()
     events.error(`verification worker ${index} stopped: ${ev.message || 'it could not be started'}`)

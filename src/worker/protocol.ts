@@ -3,6 +3,7 @@
  * here survives structuredClone: plain objects, arrays, strings, bigints and
  * Uint8Arrays; no immutable.js collections, no class instances (see ./transfer.ts).
  */
+import type { PrimitiveTimings } from './backend-report'
 import type { LogFormat } from '../core/types'
 import type { TransferStep } from './transfer'
 
@@ -73,6 +74,11 @@ export interface VerifyStats {
    * for the pool); the rest of replayMs is bookkeeping outside signature verification.
    */
   readonly waitMs: number
+  /**
+   * Calls and time per crypto primitive during this replay: in the verification workers
+   * (summed) and on the replay worker's own thread (its help and fallback); fast engine only.
+   */
+  readonly timings?: { readonly workers: PrimitiveTimings; readonly local: PrimitiveTimings }
 }
 
 export type ToWorker =
@@ -91,6 +97,11 @@ export type ToWorker =
       readonly cache?: boolean
       /** Empty the verdict cache first (the benchmark's cold run). */
       readonly clearCache?: boolean
+      /**
+       * Read the verdict cache's in-memory front (verdicts this worker read or wrote
+       * before). Default true; false reads IndexedDB only (the benchmark's reload case).
+       */
+      readonly cacheMemory?: boolean
     }
 
 export type FromWorker =

@@ -24,8 +24,9 @@ import { fastContext } from '../core/verify/fast'
 import type { VerifyPool } from '../core/verify/pool'
 import type { ChainRouteWire, Engine, FromWorker, InputProblem, ToWorker, VerifyStats } from './protocol'
 import type { SmartWalletVerifier } from '../core/verify/port'
-import { browserVerifyPool, POOL_THRESHOLD } from './pool'
-import { IdbVerdictCache } from './verdict-cache'
+import { browserVerifyPool, POOL_THRESHOLD, workerTimings } from './pool'
+import { timedBackend, type PrimitiveTimings } from './backend-report'
+import { IdbVerdictCache, prefetchLog } from './verdict-cache'
 import { STEP_CHUNK } from './protocol'
 import { toTransferStep } from './transfer'
 import { FakeSmartWalletVerifier } from '../../test/fixtures/fake-smart-wallet'
@@ -80,6 +81,28 @@ const verdictCache = (): Promise<IdbVerdictCache | null> => (cacheOpen ??= IdbVe
 
 const post = (m: FromWorker): void => scope.postMessage(m)
 
+/** The sum of the verification workers' timings now. */
+function sumTimings(all: Iterable<PrimitiveTimings>): PrimitiveTimings {
+  const out: PrimitiveTimings = {}
+  for (const t of all) {
+    for (const [k, v] of Object.entries(t)) {
+      const o = (out[k] ??= { calls: 0, ms: 0 })
+      o.calls += v.calls
+      o.ms += v.ms
+    }
+  }
+  return out
+}
+/** `after` minus `before`, per primitive, ms rounded to 0.1. */
+function timingsSince(before: PrimitiveTimings, after: PrimitiveTimings): PrimitiveTimings {
+  const out: PrimitiveTimings = {}
+  for (const [k, v] of Object.entries(after)) {
+    const calls = v.calls - (before[k]?.calls ?? 0)
+    if (calls > 0) out[k] = { calls, ms: Math.round((v.ms - (before[k]?.ms ?? 0)) * 10) / 10 }
+  }
+  return out
+}
+
 /** Chain verdicts (valid, invalid; never unreachable) kept across replays of this worker: a retry asks only what is still open. */
 let chainVerdicts: import('../chain/cache').VerdictCache | undefined
 
@@ -130,12 +153,16 @@ async function handle(m: ToWorker): Promise<void> {
     return
   }
   const engine: Engine = m.engine ?? 'fast'
+  // The benchmark's cold run empties the cache before its clock starts.
+  if (engine === 'fast' && m.cache !== false && m.clearCache) await (await verdictCache())?.clear()
   const t0 = performance.now()
   const timing = new CriticalPath(t0)
   let last = 0
   let trace
   let pool: VerifyPool | null = null
   let cache: IdbVerdictCache | null = null
+  let workersBefore: PrimitiveTimings | null = null
+  const localTimings: PrimitiveTimings = {}
   try {
     const smartWallets =
       m.verifier === 'fixture-fake'
@@ -145,14 +172,20 @@ async function handle(m: ToWorker): Promise<void> {
           : {}
     let stage: Partial<ReplayOptions> = {}
     if (engine === 'fast') {
-      const { ctx } = await fastContext()
+      const { ctx: loaded } = await fastContext()
+      workersBefore = sumTimings(workerTimings.values())
+      const ctx = loaded.crypto ? { ...loaded, crypto: timedBackend(loaded.crypto, localTimings, () => performance.now()) } : loaded
       cache = m.cache === false ? null : await verdictCache()
-      if (cache && m.clearCache) await cache.clear()
+      if (cache) cache.memory = m.cacheMemory !== false
       const local = { ...ctx, ...smartWallets }
-      const decoded = log.entries.filter((e) => !('error' in e.update)).length
+      const updates = log.entries.flatMap((e) => ('error' in e.update ? [] : [e.update]))
+      const decoded = updates.length
+      // The log's verdicts in one read, ahead of the lookups (a reopened log); a log the
+      // cache has not seen (its first update misses: one read) is verified with no lookup.
+      const seen = cache ? (await prefetchLog(cache, updates, 1)).seen : false
       if (decoded >= POOL_THRESHOLD) {
         pool = sharedPool(local)
-        pool.configure({ local: (u) => verifyUpdate(u, local), ...(cache ? { verdicts: cache } : {}) })
+        pool.configure({ local: (u) => verifyUpdate(u, local), ...(cache ? { verdicts: cache, lookups: seen } : {}) })
         stage = { verify: timing.stage(pool.verify), verifyAhead: pool.ahead }
       } else {
         const opts = { ...local, ...(cache ? { verdicts: cache } : {}) }
@@ -176,11 +209,13 @@ async function handle(m: ToWorker): Promise<void> {
       },
     })
   } catch (e) {
+    cache?.dropPrefetched()
     if (e instanceof LogInputError) post({ type: 'input-error', id: m.id, problem: problemOf(e) })
     else post({ type: 'failed', id: m.id, message: `replay failed: ${e instanceof Error ? e.message : String(e)}` })
     return
   }
   const replayMs = performance.now() - t0
+  cache?.dropPrefetched()
   const ps = pool?.stats()
   const verify: VerifyStats = {
     engine,
@@ -195,6 +230,7 @@ async function handle(m: ToWorker): Promise<void> {
     workerMs: ps?.workerMs ?? 0,
     cache: cache !== null,
     waitMs: timing.waitMs(),
+    ...(workersBefore ? { timings: { workers: timingsSince(workersBefore, sumTimings(workerTimings.values())), local: timingsSince({}, localTimings) } } : {}),
   }
   for (let from = 0; from < trace.steps.length; from += STEP_CHUNK) {
     post({ type: 'steps', id: m.id, from, steps: trace.steps.slice(from, from + STEP_CHUNK).map(toTransferStep) })

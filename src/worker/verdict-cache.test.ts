@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { fixtureLogs } from '../../test/verify/kit'
 import type { UnverifiedUpdate } from '../core/types'
 import { verifyFromCache, verifyUpdate } from '../core/verify/update'
-import { IdbVerdictCache, type IdbFactoryLike } from './verdict-cache'
+import { IdbVerdictCache, prefetchLog, verdictKeysOf, type IdbFactoryLike } from './verdict-cache'
 
 const factory = () => new IDBFactory() as unknown as IdbFactoryLike
 
@@ -52,6 +52,53 @@ describe('IdbVerdictCache', () => {
     expect(await verifyUpdate(u, { verdicts: c })).toEqual(good)
     for (const k of keys) await c.putRaw(k, { key: `${k}-other`, verdict: good.checks[0] })
     expect(await verifyFromCache(u, c)).toBeNull()
+    c.close()
+  })
+
+  it('prefetchLog reads a seen log ahead: lookups answer from it with the same verdicts; an unseen log costs only its head', async () => {
+    const idb = factory()
+    const a = (await IdbVerdictCache.open('verdicts', idb))!
+    const plain = await Promise.all(updates.map((u) => verifyUpdate(u)))
+    // Unseen: only the head's keys are read, all misses.
+    expect((await prefetchLog(a, updates, 2)).seen).toBe(false)
+    expect(a.misses).toBe(new Set(updates.slice(0, 2).flatMap(verdictKeysOf)).size)
+    expect(a.hits).toBe(0)
+    a.dropPrefetched()
+    await Promise.all(updates.map((u) => verifyUpdate(u, { verdicts: a })))
+    await a.flush()
+    a.close()
+    const b = (await IdbVerdictCache.open('verdicts', idb))!
+    const keys = updates.flatMap(verdictKeysOf)
+    const pre = await prefetchLog(b, updates, 2)
+    expect(pre.seen).toBe(true)
+    await pre.rest
+    expect(b.hits).toBe(new Set(keys).size)
+    expect(b.misses).toBe(0)
+    // Every lookup now answers from the prefetched reads (a key asked twice: from the
+    // in-memory front those reads filled): no further read of the store.
+    const reads = b.hits + b.misses
+    const warm = await Promise.all(updates.map((u) => verifyFromCache(u, b)))
+    expect(warm).toEqual(plain)
+    expect(b.hits + b.misses - reads).toBe(0)
+    b.close()
+  })
+
+  it('the in-memory front answers what this instance read or wrote, with the same verdicts; memory = false reads the store', async () => {
+    const c = (await IdbVerdictCache.open('verdicts', factory()))!
+    const plain = await Promise.all(updates.map((u) => verifyUpdate(u)))
+    await Promise.all(updates.map((u) => verifyUpdate(u, { verdicts: c })))
+    await c.flush()
+    const reads = c.hits + c.misses
+    expect(await Promise.all(updates.map((u) => verifyFromCache(u, c)))).toEqual(plain)
+    expect(c.hits + c.misses).toBe(reads)
+    expect(c.memoryHits).toBe(updates.flatMap(verdictKeysOf).length)
+    c.memory = false
+    expect(await Promise.all(updates.map((u) => verifyFromCache(u, c)))).toEqual(plain)
+    expect(c.hits).toBe(updates.flatMap(verdictKeysOf).length)
+    // Emptied: the front goes with the store.
+    c.memory = true
+    await c.clear()
+    expect(await verifyFromCache(updates[0]!, c)).toBeNull()
     c.close()
   })
 })

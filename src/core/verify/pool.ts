@@ -142,13 +142,15 @@ export class VerifyPool {
 
   /**
    * Sets the caller-side verification and the cache for the next replay, and starts its
-   * counts afresh: a long-lived pool keeps its workers warm across replays.
+   * counts afresh: a long-lived pool keeps its workers warm across replays. With
+   * `lookups: false` the cache only keeps the verdicts found (no lookup delays dispatch).
    */
-  configure(next: Pick<VerifyPoolOptions, 'local' | 'verdicts'>): void {
+  configure(next: Pick<VerifyPoolOptions, 'local' | 'verdicts'> & { readonly lookups?: boolean }): void {
     const { verdicts: _old, ...rest } = this.options
     this.options = { ...rest, local: next.local, ...(next.verdicts ? { verdicts: next.verdicts } : {}) }
     this.counts = { remote: 0, local: 0, cached: 0, batches: 0, workerMs: 0 }
-    this.missStreak = 0
+    // lookups: false (the caller knows the cache has not seen the log): keep verdicts only.
+    this.missStreak = next.lookups === false ? MISS_STREAK : 0
     this.failures.length = 0
   }
 

@@ -9,6 +9,7 @@ import { QueryClient, useQuery } from '@tanstack/react-query'
 import { bytesToHex } from '../../../crypto/bytes'
 import { checkHandleAnswer, currentHandles, lowercaseAscii, type HandleCheck } from '../../../core/handles'
 import { replay } from '../../../core/replay'
+import { fastContext } from '../../../core/verify/fast'
 import { resolveIdentifier, type Resolution } from '../../../core/resolve'
 import type { InboxLog } from '../../../core/types'
 import { createNodeClient, NodeError, NodeUnreachableError, type NodeClient } from '../../../network/client'
@@ -82,8 +83,10 @@ export type LookupResult =
     }
 
 async function fetchState(node: NodeClient, inboxId: string, signal?: AbortSignal) {
-  const log = await node.getInboxLog(inboxId, signal ? { signal } : {})
-  const trace = await replay(log, signal ? { signal } : {})
+  // The fast path (src/core/verify/fast.ts: WebCrypto / WASM, each falling back to noble),
+  // loaded once per page; the verdicts are noble's.
+  const [log, { ctx }] = await Promise.all([node.getInboxLog(inboxId, signal ? { signal } : {}), fastContext()])
+  const trace = await replay(log, { ...ctx, ...(signal ? { signal } : {}) })
   return { log, trace }
 }
 
