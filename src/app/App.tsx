@@ -15,7 +15,7 @@ import { compressLog, decompressLog, formatFragment, MAX_FRAGMENT, parseFragment
 import { RawView } from './features/raw/components/RawView'
 import { NetworkPanel, type OpenNodeLog } from './features/network/components/NetworkPanel'
 import { ChainRoutesField } from './features/settings/ChainRoutesField'
-import { useChainRoutes } from './features/settings/chain-routes'
+import { routeSpec, useChainRoutes } from './features/settings/chain-routes'
 import { NodeUrlField } from './features/settings/NodeUrlField'
 import { useNodeUrl } from './features/settings/node-url'
 import { ThemeToggle } from './features/settings/ThemeToggle'
@@ -56,6 +56,10 @@ export function App() {
   const retry = useCallback(() => void inspectorRetry(), [inspectorRetry])
   // Every signer of this browser (wallets, passkeys, local keys, smart wallets on the chain routes); the composer gets it as `signerRegistry`.
   const signerRegistry = useSignerRegistry({ chainRoutes })
+  // The network panel judges fetched logs' smart-wallet signatures on the same routes.
+  const routesVerifier = signerRegistry.smartWallets.verifyContext.smartWallets
+  const routesKey = chainRoutes.map(routeSpec).join(',')
+  const networkChain = useMemo(() => (routesVerifier && chainRoutes.length > 0 ? { verifier: routesVerifier, key: routesKey } : undefined), [routesVerifier, routesKey, chainRoutes.length])
   const [signersOpen, setSignersOpen] = useState(false)
   const { loaded, selection, busy, problem, open, setProblem } = ins
   const [panelOpen, setPanelOpen] = useState(false)
@@ -296,7 +300,7 @@ export function App() {
         <ThemeToggle />
       </header>
       <ErrorBoundary label="The network panel">
-        <NetworkPanel baseUrl={nodeUrl} onOpenLog={onNodeLog} settings={<NodeUrlField url={nodeUrl} onChange={setNodeUrl} />} />
+        <NetworkPanel baseUrl={nodeUrl} onOpenLog={onNodeLog} settings={<NodeUrlField url={nodeUrl} onChange={setNodeUrl} />} chain={networkChain} />
       </ErrorBoundary>
       <ErrorBoundary label="The chain routes">
         <ChainRoutesField routes={chainRoutes} onChange={setChainRoutes} />

@@ -10,6 +10,7 @@ import { bytesToHex } from '../../../crypto/bytes'
 import { checkHandleAnswer, currentHandles, lowercaseAscii, type HandleCheck } from '../../../core/handles'
 import { replay } from '../../../core/replay'
 import { fastContext } from '../../../core/verify/fast'
+import type { SmartWalletVerifier } from '../../../core/verify/port'
 import { resolveIdentifier, type Resolution } from '../../../core/resolve'
 import type { InboxLog } from '../../../core/types'
 import { createNodeClient, NodeError, NodeUnreachableError, type NodeClient } from '../../../network/client'
@@ -82,11 +83,12 @@ export type LookupResult =
       readonly ok: boolean
     }
 
-async function fetchState(node: NodeClient, inboxId: string, signal?: AbortSignal) {
+async function fetchState(node: NodeClient, inboxId: string, signal?: AbortSignal, smartWallets?: SmartWalletVerifier) {
   // The fast path (src/core/verify/fast.ts: WebCrypto / WASM, each falling back to noble),
-  // loaded once per page; the verdicts are noble's.
+  // loaded once per page; the verdicts are noble's. erc_6492 signatures are judged on the
+  // app's chain routes when a verifier is given, else they stay pending (IDENT-061).
   const [log, { ctx }] = await Promise.all([node.getInboxLog(inboxId, signal ? { signal } : {}), fastContext()])
-  const trace = await replay(log, { ...ctx, ...(signal ? { signal } : {}) })
+  const trace = await replay(log, { ...ctx, ...(smartWallets ? { smartWallets } : {}), ...(signal ? { signal } : {}) })
   return { log, trace }
 }
 
@@ -94,7 +96,7 @@ async function fetchState(node: NodeClient, inboxId: string, signal?: AbortSigna
  * Looks an identifier up. `known` are inbox ids seen before (candidates for an identifier
  * live in several inboxes: GetInboxIds names one, so the app checks the ones it knows).
  */
-export async function lookup(baseUrl: string, by: LookupBy, raw: string, known: readonly string[], signal?: AbortSignal): Promise<LookupResult> {
+export async function lookup(baseUrl: string, by: LookupBy, raw: string, known: readonly string[], signal?: AbortSignal, smartWallets?: SmartWalletVerifier): Promise<LookupResult> {
   const node = nodeClient(baseUrl)
   const identifier = by === 'handle' ? raw.trim() : by === 'inbox' ? raw.trim().toLowerCase() : raw.trim().toLowerCase()
   let inboxId = identifier
@@ -103,7 +105,7 @@ export async function lookup(baseUrl: string, by: LookupBy, raw: string, known: 
     if (!answer?.inboxId) return { kind: 'not-found', message: `the node names no inbox for ${by} ${identifier}` }
     inboxId = answer.inboxId
   }
-  const { log, trace } = await fetchState(node, inboxId, signal)
+  const { log, trace } = await fetchState(node, inboxId, signal, smartWallets)
   if (log.entries.length === 0) return { kind: 'not-found', message: `the node holds no log for inbox ${inboxId}` }
   let check: HandleCheck | null = null
   if (by === 'handle') {
@@ -117,7 +119,7 @@ export async function lookup(baseUrl: string, by: LookupBy, raw: string, known: 
     const heads = [trace.head]
     for (const other of others) {
       try {
-        heads.push((await fetchState(node, other, signal)).trace.head)
+        heads.push((await fetchState(node, other, signal, smartWallets)).trace.head)
       } catch {
         /* a candidate that cannot be read is left out */
       }
@@ -137,10 +139,16 @@ export async function lookup(baseUrl: string, by: LookupBy, raw: string, known: 
   }
 }
 
-export function useLookup(baseUrl: string, wish: { by: LookupBy; identifier: string; nonce: number } | null, known: readonly string[]) {
+/** `chain`: the smart-wallet verifier of the app's chain routes and a key naming those routes (part of the query key). */
+export function useLookup(
+  baseUrl: string,
+  wish: { by: LookupBy; identifier: string; nonce: number } | null,
+  known: readonly string[],
+  chain?: { readonly verifier: SmartWalletVerifier; readonly key: string },
+) {
   return useQuery({
-    queryKey: wish ? [...nodeKeys.lookup(baseUrl, wish.by, wish.identifier), wish.nonce] : ['node', baseUrl, 'lookup', 'idle'],
-    queryFn: ({ signal }) => lookup(baseUrl, wish!.by, wish!.identifier, known, signal),
+    queryKey: wish ? [...nodeKeys.lookup(baseUrl, wish.by, wish.identifier), wish.nonce, chain?.key ?? 'no-chain'] : ['node', baseUrl, 'lookup', 'idle'],
+    queryFn: ({ signal }) => lookup(baseUrl, wish!.by, wish!.identifier, known, signal, chain?.verifier),
     enabled: wish !== null,
     staleTime: 0,
   })

@@ -6,6 +6,7 @@
  */
 import { QueryClientProvider } from '@tanstack/react-query'
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react'
+import type { SmartWalletVerifier } from '../../../../core/verify/port'
 import { hexToBytes } from '../../../../crypto/bytes'
 import { PublishAnswerView } from './PublishAnswerView'
 import { usePublish } from '../publish'
@@ -25,7 +26,15 @@ const FIELD = { maxWidth: '100%', minWidth: 0, boxSizing: 'border-box' } as cons
 
 const BY_LABEL: Record<LookupBy, string> = { inbox: 'Inbox id', ethereum: 'Ethereum address', passkey: 'Passkey key', handle: 'Handle' }
 
-export function NetworkPanel(props: { baseUrl: string; settings: ReactNode; onOpenLog: (log: OpenNodeLog) => void }) {
+export interface NetworkPanelProps {
+  readonly baseUrl: string
+  readonly settings: ReactNode
+  readonly onOpenLog: (log: OpenNodeLog) => void
+  /** Judges erc_6492 signatures of fetched logs on the app's chain routes; `key` names the routes. */
+  readonly chain?: { readonly verifier: SmartWalletVerifier; readonly key: string }
+}
+
+export function NetworkPanel(props: NetworkPanelProps) {
   return (
     <QueryClientProvider client={queryClient}>
       <Panel {...props} />
@@ -33,13 +42,13 @@ export function NetworkPanel(props: { baseUrl: string; settings: ReactNode; onOp
   )
 }
 
-function Panel({ baseUrl, settings, onOpenLog }: { baseUrl: string; settings: ReactNode; onOpenLog: (log: OpenNodeLog) => void }) {
+function Panel({ baseUrl, settings, onOpenLog, chain }: NetworkPanelProps) {
   const status = useNodeStatus(baseUrl)
   const [by, setBy] = useState<LookupBy>('handle')
   const [text, setText] = useState('')
   const [wish, setWish] = useState<{ by: LookupBy; identifier: string; nonce: number } | null>(null)
   const [known, setKnown] = useState<string[]>([])
-  const result = useLookup(baseUrl, wish, known)
+  const result = useLookup(baseUrl, wish, known, chain)
   const data = result.data
   useEffect(() => {
     if (data?.kind !== 'found') return
