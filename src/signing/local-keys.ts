@@ -203,10 +203,17 @@ export function createKeyStore(backend: KeyRecordBackend): KeyStore {
   }
 }
 
-/** Records in memory (tests; a session-only store). */
-export function memoryKeyBackend(): KeyRecordBackend {
-  const map = new Map<string, KeyRecord>()
-  const copy = (r: KeyRecord): KeyRecord => ({ ...r, secret: new Uint8Array(r.secret) })
+/** A key record's copy that shares no bytes with the original. */
+export const copyKeyRecord = (r: KeyRecord): KeyRecord => ({ ...r, secret: new Uint8Array(r.secret) })
+
+/** Records of any kind in a Map, copied in and out with `copy` (a session-only store; tests). */
+export function memoryRecords<R extends { readonly id: string }>(copy: (r: R) => R): {
+  getAll(): Promise<readonly R[]>
+  get(id: string): Promise<R | undefined>
+  put(record: R): Promise<void>
+  delete(id: string): Promise<void>
+} {
+  const map = new Map<string, R>()
   return {
     getAll: async () => [...map.values()].map(copy),
     get: async (id) => {
@@ -216,6 +223,11 @@ export function memoryKeyBackend(): KeyRecordBackend {
     put: async (r) => void map.set(r.id, copy(r)),
     delete: async (id) => void map.delete(id),
   }
+}
+
+/** Key records in memory (tests; a session-only store). */
+export function memoryKeyBackend(): KeyRecordBackend {
+  return memoryRecords(copyKeyRecord)
 }
 
 /** A KeyStore in memory. */

@@ -9,7 +9,7 @@
  * Records read back are checked against the shape written here; a damaged record is left
  * out and named in `problems` (its id only: never its secret).
  */
-import type { KeyRecord, KeyRecordBackend } from '../../../signing/local-keys'
+import { copyKeyRecord, memoryRecords, type KeyRecord, type KeyRecordBackend } from '../../../signing/local-keys'
 import type { StoredPasskey } from '../../../signing/browser/passkey'
 import { checkSmartWalletRecord, type SmartWalletRecord } from './smart-wallets'
 import {
@@ -85,24 +85,13 @@ export const passkeyId = (publicKeyHex: string): string => `passkey:${publicKeyH
 
 /** Records in a Map (the fallback when IndexedDB is not there; tests). Copies in and out. */
 export function memoryRecordStore<R extends { readonly id: string }>(copy: (r: R) => R = (r) => structuredClone(r)): RecordStore<R> {
-  const map = new Map<string, R>()
-  return {
-    getAll: async () => [...map.values()].map(copy),
-    get: async (id) => {
-      const r = map.get(id)
-      return r ? copy(r) : undefined
-    },
-    put: async (r) => void map.set(r.id, copy(r)),
-    delete: async (id) => void map.delete(id),
-  }
+  return memoryRecords(copy)
 }
-
-const copyKey = (r: KeyRecord): KeyRecord => ({ ...r, secret: new Uint8Array(r.secret) })
 
 /** In-memory signer storage, with the notice that explains why. */
 export function memorySignerStorage(why: string): SignerStorage {
   return {
-    keys: memoryRecordStore<KeyRecord>(copyKey),
+    keys: memoryRecordStore<KeyRecord>(copyKeyRecord),
     passkeys: memoryRecordStore<PasskeyRecord>((r) => ({ ...r })),
     smartWallets: memoryRecordStore<SmartWalletRecord>((r) => ({ ...r, deployment: r.deployment && { ...r.deployment } })),
     persistent: false,
