@@ -17,7 +17,7 @@ import { addMember, createInbox, ethKeySigner, installationKeySigner, signUpdate
 import { startAnvil, type AnvilNode } from '../test/chain/anvil'
 import { bundleOf, deployWallet, eoa, setupChain, type ChainFixture } from '../test/chain/fixture'
 import { expect, expectNoA11yViolations, test } from './fixtures'
-import { shot, waitForLog } from './helpers'
+import { pasteLog, shot, waitForLog } from './helpers'
 
 let anvil: AnvilNode
 let fx: ChainFixture
@@ -58,9 +58,7 @@ test('erc_6492 signatures: pending without a route, a route checked in the setti
   test.setTimeout(150_000)
   await page.goto('/')
   await waitForLog(page)
-  await page.getByRole('button', { name: 'Open log…' }).click()
-  await page.getByLabel(/^Paste:/).fill(bundle)
-  await page.getByRole('button', { name: 'Open pasted log' }).click()
+  await pasteLog(page, bundle)
   await waitForLog(page)
 
   // No route: the first update is pending, with the reason and a Retry (IDENT-061).

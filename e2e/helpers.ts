@@ -19,6 +19,13 @@ export async function waitForLog(page: Page): Promise<void> {
   await expect(page.getByRole('progressbar', { name: 'Replay progress' })).toHaveCount(0, { timeout: 30_000 })
 }
 
+/** Opens `text` through the Open log panel's paste box (the result is not awaited: garbage shows an alert, a log replays). */
+export async function pasteLog(page: Page, text: string): Promise<void> {
+  await page.getByRole('button', { name: 'Open log…' }).click()
+  await page.getByLabel(/^Paste:/).fill(text)
+  await page.getByRole('button', { name: 'Open pasted log' }).click()
+}
+
 /** The selected step's summary line ("applied sequence id 2 · AddAssociation …"). */
 export function summary(page: Page) {
   return page.locator('.step-summary')

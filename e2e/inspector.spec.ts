@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { expect, expectNoA11yViolations, test } from './fixtures'
-import { fixture, shot, summary, waitForLog, watchCsp } from './helpers'
+import { fixture, pasteLog, shot, summary, waitForLog, watchCsp } from './helpers'
 
 // Code inside page.evaluate runs in the page; tsconfig.node.json (which checks e2e/) has no DOM lib.
 declare const window: any, document: any, DataTransfer: any
@@ -111,9 +111,7 @@ test.describe('the inspector', () => {
   test('pasted garbage lists every format tried and where it failed; the app stays usable', async ({ page }, info) => {
     await page.goto('/')
     await waitForLog(page)
-    await page.getByRole('button', { name: 'Open log…' }).click()
-    await page.getByLabel(/^Paste:/).fill('this is not a log {')
-    await page.getByRole('button', { name: 'Open pasted log' }).click()
+    await pasteLog(page, 'this is not a log {')
     const alert = page.getByRole('alert')
     await expect(alert).toContainText('The pasted text could not be opened')
     const table = alert.getByRole('table', { name: 'Formats tried and why each failed' })
@@ -137,10 +135,7 @@ test.describe('the inspector', () => {
   test('pastes a log bundle and a permalink keeps the log and the step across a reload', async ({ page }) => {
     await page.goto('/')
     await waitForLog(page)
-    await page.getByRole('button', { name: 'Open log…' }).click()
-    const bundle = fixture('IDENT-002-whole-update-or-nothing.json').toString('utf8')
-    await page.getByLabel(/^Paste:/).fill(bundle)
-    await page.getByRole('button', { name: 'Open pasted log' }).click()
+    await pasteLog(page, fixture('IDENT-002-whole-update-or-nothing.json').toString('utf8'))
     await waitForLog(page)
     await expect(page.getByText('The pasted text')).toBeVisible()
     await page.keyboard.press('Home')
@@ -271,9 +266,7 @@ test.describe('the inspector with logs from outside', () => {
     const bundle = await syntheticBundle(4, { passkeyOrigin: evil })
     await page.goto('/')
     await waitForLog(page)
-    await page.getByRole('button', { name: 'Open log…' }).click()
-    await page.getByLabel(/^Paste:/).fill(bundle)
-    await page.getByRole('button', { name: 'Open pasted log' }).click()
+    await pasteLog(page, bundle)
     await waitForLog(page)
     await page.keyboard.press('End')
     await expect(page.locator('.members').getByText(evil)).toBeVisible()

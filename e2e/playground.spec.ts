@@ -17,6 +17,7 @@ import { expect, expectNoA11yViolations, test } from './fixtures'
 import { waitForLog } from './helpers'
 import { addVirtualAuthenticator } from './support/authenticator'
 import { installWallet } from './support/wallet'
+import { playground, signAndAppend } from './support/playground'
 
 // anvil's key #1 (test only): the account the wallet switches to in the negative case.
 const OTHER_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d'
@@ -28,23 +29,8 @@ async function connectWallet(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Close the signers panel' }).click()
 }
 
-function playground(page: Page) {
-  return page.getByRole('region', { name: 'Signing playground' })
-}
-
 async function chooseAction(page: Page, name: string): Promise<void> {
   await playground(page).getByRole('radiogroup', { name: 'Action' }).getByRole('radio', { name }).check()
-}
-
-/** Signs the draft on screen and waits until the log shows it appended at `seq`. */
-async function signAndAppend(page: Page, seq: number): Promise<void> {
-  const pg = playground(page)
-  const sign = pg.getByRole('button', { name: 'Sign', exact: true })
-  await expect(sign).toBeEnabled()
-  await sign.click()
-  await expect(pg.getByRole('status', { name: 'Append result' })).toContainText(`Appended to the log as sequence id ${seq} and replayed`, { timeout: 30_000 })
-  await expect(page.locator('.step-summary')).toContainText(`sequence id ${seq}`)
-  await expect(page.getByLabel('Open log', { exact: true })).toContainText('every update applies')
 }
 
 test('the full playground flow: create, register, link a passkey, claim, rotate recovery, revoke; the CLI replays the exported log', async ({ page }, info) => {

@@ -19,6 +19,7 @@ import { startAnvil, type AnvilNode } from '../test/chain/anvil'
 import { counterfactualWallet, deployWallet, eoa, salt, setupChain, type ChainFixture } from '../test/chain/fixture'
 import { expect, expectNoA11yViolations, test } from './fixtures'
 import { shot, waitForLog } from './helpers'
+import { playground, signAndAppend } from './support/playground'
 
 let anvil: AnvilNode
 let fx: ChainFixture
@@ -49,23 +50,12 @@ test.afterAll(async () => {
 
 const panel = (page: Page) => page.getByRole('region', { name: 'Signers' })
 const smart = (page: Page) => panel(page).getByRole('region', { name: 'Smart contract wallets' })
-const playground = (page: Page) => page.getByRole('region', { name: 'Signing playground' })
 
 /** Selects the option of a <select> whose text contains `text`. */
 async function choose(page: Page, select: ReturnType<Page['getByRole']>, text: string): Promise<void> {
   const value = await select.locator('option', { hasText: text }).first().getAttribute('value')
   expect(value, `an option containing ${text}`).not.toBeNull()
   await select.selectOption(value!)
-}
-
-async function signAndAppend(page: Page, seq: number): Promise<void> {
-  const pg = playground(page)
-  const sign = pg.getByRole('button', { name: 'Sign', exact: true })
-  await expect(sign).toBeEnabled()
-  await sign.click()
-  await expect(pg.getByRole('status', { name: 'Append result' })).toContainText(`Appended to the log as sequence id ${seq} and replayed`, { timeout: 30_000 })
-  await expect(page.locator('.step-summary')).toContainText(`sequence id ${seq}`)
-  await expect(page.getByLabel('Open log', { exact: true })).toContainText('every update applies')
 }
 
 test('smart contract wallets: added deployed and counterfactual, a wrong owner refused by the chain, a new inbox and a member signed erc_6492 and applied', async ({ page }, info) => {
