@@ -14,18 +14,26 @@ import { defineConfig, devices } from '@playwright/test'
 
 // Workers re-evaluate this file: keep the port in the environment they inherit.
 if (!process.env.E2E_PORT) {
-  process.env.E2E_PORT = execFileSync(process.execPath, [
-    '-e',
-    "const s=require('node:net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})",
-  ], { encoding: 'utf8' }).trim()
+  process.env.E2E_PORT = execFileSync(
+    process.execPath,
+    [
+      '-e',
+      "const s=require('node:net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})",
+    ],
+    { encoding: 'utf8' },
+  ).trim()
 }
 const port = Number(process.env.E2E_PORT)
 // The local node for e2e/network*.spec.ts: a free port and a fresh SQLite file under tmp/.
 if (!process.env.E2E_NODE_PORT) {
-  process.env.E2E_NODE_PORT = execFileSync(process.execPath, [
-    '-e',
-    "const s=require('node:net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})",
-  ], { encoding: 'utf8' }).trim()
+  process.env.E2E_NODE_PORT = execFileSync(
+    process.execPath,
+    [
+      '-e',
+      "const s=require('node:net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})",
+    ],
+    { encoding: 'utf8' },
+  ).trim()
 }
 const nodePort = Number(process.env.E2E_NODE_PORT)
 const nodeDb = `tmp/e2e-devnode-${nodePort}.db`
@@ -75,20 +83,23 @@ export default defineConfig({
       },
     },
   ],
-  webServer: [{
-    command: !slot && existsSync(new URL('./dist/index.html', import.meta.url)) ? preview : `${build} && ${preview}`,
-    url: `http://127.0.0.1:${port}/`,
-    timeout: 120_000,
-    reuseExistingServer: false,
-    stdout: 'ignore',
-    stderr: 'pipe',
-  }, {
-    // Started for the test run, stopped after (SIGTERM closes its store).
-    command: `mkdir -p tmp && rm -f ${nodeDb} ${nodeDb}-wal ${nodeDb}-shm && exec ${process.execPath} --import tsx src/devnode/main.ts --port ${nodePort} --db ${nodeDb} --seed demo`,
-    port: nodePort,
-    timeout: 60_000,
-    reuseExistingServer: false,
-    stdout: 'ignore',
-    stderr: 'pipe',
-  }],
+  webServer: [
+    {
+      command: !slot && existsSync(new URL('./dist/index.html', import.meta.url)) ? preview : `${build} && ${preview}`,
+      url: `http://127.0.0.1:${port}/`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
+      // Started for the test run, stopped after (SIGTERM closes its store).
+      command: `mkdir -p tmp && rm -f ${nodeDb} ${nodeDb}-wal ${nodeDb}-shm && exec ${process.execPath} --import tsx src/devnode/main.ts --port ${nodePort} --db ${nodeDb} --seed demo`,
+      port: nodePort,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+  ],
 })

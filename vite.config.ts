@@ -22,7 +22,13 @@ const CSP = [
 const contentSecurityPolicy = {
   name: 'inspector-csp',
   apply: 'build' as const,
-  transformIndexHtml: () => [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: CSP }, injectTo: 'head-prepend' as const }],
+  transformIndexHtml: () => [
+    {
+      tag: 'meta',
+      attrs: { 'http-equiv': 'Content-Security-Policy', content: CSP },
+      injectTo: 'head-prepend' as const,
+    },
+  ],
 }
 
 export default defineConfig({

@@ -57,7 +57,12 @@ type Op = (i: number) => unknown
 
 /** Process CPU time in ms (all threads: WebCrypto's thread pool counts too), where the host has it. */
 const cpuUsage = (globalThis as { process?: { cpuUsage(): { user: number; system: number } } }).process?.cpuUsage
-const cpuMs = cpuUsage ? (): number => { const u = cpuUsage(); return (u.user + u.system) / 1000 } : null
+const cpuMs = cpuUsage
+  ? (): number => {
+      const u = cpuUsage()
+      return (u.user + u.system) / 1000
+    }
+  : null
 
 /**
  * Calls `f` for about `ms` of wall time; ops per CPU-second where the host reports CPU
@@ -82,7 +87,11 @@ async function round(f: Op, ms: number): Promise<number> {
  * candidate of a primitive to the same load on a shared machine; the best round is the least
  * disturbed one.
  */
-async function measureGroup(cases: readonly (readonly [string, Op, number])[], ms: number, rounds = Math.max(5, Math.round(1500 / ms))): Promise<number[]> {
+async function measureGroup(
+  cases: readonly (readonly [string, Op, number])[],
+  ms: number,
+  rounds = Math.max(5, Math.round(1500 / ms)),
+): Promise<number[]> {
   for (const [, f] of cases) await round(f, ms)
   const best = cases.map(() => 0)
   for (let r = 0; r < rounds; r++) {
@@ -97,7 +106,8 @@ function inFlight(k: number, f: (i: number) => Promise<unknown>): (i: number) =>
 }
 
 function expectSame(what: string, a: unknown, b: unknown): void {
-  const show = (x: unknown) => JSON.stringify(x, (_, v) => (v instanceof Uint8Array ? bytesToHex(v) : typeof v === 'bigint' ? v.toString() : v))
+  const show = (x: unknown) =>
+    JSON.stringify(x, (_, v) => (v instanceof Uint8Array ? bytesToHex(v) : typeof v === 'bigint' ? v.toString() : v))
   if (show(a) !== show(b)) throw new Error(`bench: ${what} differs from noble: ${show(a)} vs ${show(b)}`)
 }
 
@@ -120,15 +130,25 @@ export async function runPrimitivesBench(ms = 300, runtime = 'unknown'): Promise
   const results: CaseResult[] = []
   /** Measures the candidates of one primitive together; the first is noble's. */
   const group = async (primitive: string, cases: readonly (readonly [string, Op, number?])[]): Promise<void> => {
-    const ops = await measureGroup(cases.map(([impl, f, perCall]) => [impl, f, perCall ?? 1] as const), ms)
+    const ops = await measureGroup(
+      cases.map(([impl, f, perCall]) => [impl, f, perCall ?? 1] as const),
+      ms,
+    )
     cases.forEach(([impl], k) => {
-      results.push({ primitive, impl, opsPerSec: Math.round(ops[k]!), vsNoble: Math.round((ops[k]! / ops[0]!) * 100) / 100 })
+      results.push({
+        primitive,
+        impl,
+        opsPerSec: Math.round(ops[k]!),
+        vsNoble: Math.round((ops[k]! / ops[0]!) * 100) / 100,
+      })
     })
   }
 
   // Inputs: 16 of each, shaped like the synthetic log's (bench/synthetic-log.ts).
   const texts = Array.from({ length: 16 }, (_, i) =>
-    utf8(`XMTP : Authenticate to inbox\n\nInbox ID: ${'ab'.repeat(32)}\nCurrent time: 2025-06-15T15:0${i % 10}:00Z\n\n- Add installation\n  (Key: ${'cd'.repeat(32)})\n  (Added by: 0x${'11'.repeat(20)})\n\nFor more info: https://xmtp.org/signatures`),
+    utf8(
+      `XMTP : Authenticate to inbox\n\nInbox ID: ${'ab'.repeat(32)}\nCurrent time: 2025-06-15T15:0${i % 10}:00Z\n\n- Add installation\n  (Key: ${'cd'.repeat(32)})\n  (Added by: 0x${'11'.repeat(20)})\n\nFor more info: https://xmtp.org/signatures`,
+    ),
   )
   const ethKey = sha256(utf8('bench-eth'))
   const ethSigs = texts.map((t) => signEip191(ethKey, t))
@@ -144,12 +164,19 @@ export async function runPrimitivesBench(ms = 300, runtime = 'unknown'): Promise
 
   // secp256k1 recovery (erc_191): the whole recoverEip191Digest (checks, recovery, address keccak).
   for (let i = 0; i < 16; i++) {
-    expectSame('libsecp256k1 recovery', recoverEip191Digest(ethSigs[i]!, digests[i]!, { recover: wasmRecover }), recoverEip191Digest(ethSigs[i]!, digests[i]!))
+    expectSame(
+      'libsecp256k1 recovery',
+      recoverEip191Digest(ethSigs[i]!, digests[i]!, { recover: wasmRecover }),
+      recoverEip191Digest(ethSigs[i]!, digests[i]!),
+    )
   }
   await group('secp256k1 recovery (erc_191)', [
     ['noble (@noble/curves)', (i) => recoverEip191Digest(ethSigs[at(i)]!, digests[at(i)]!)],
     ['libsecp256k1 WASM', (i) => recoverEip191Digest(ethSigs[at(i)]!, digests[at(i)]!, { recover: wasmRecover })],
-    ['libsecp256k1 WASM + hash-wasm keccak', (i) => recoverEip191Digest(ethSigs[at(i)]!, digests[at(i)]!, { recover: wasmRecover, keccak: hashes.keccak256 })],
+    [
+      'libsecp256k1 WASM + hash-wasm keccak',
+      (i) => recoverEip191Digest(ethSigs[at(i)]!, digests[at(i)]!, { recover: wasmRecover, keccak: hashes.keccak256 }),
+    ],
   ])
   const rs = ethSigs.map((s) => s.subarray(0, 64))
   const recs = ethSigs.map((s) => (s[64]! - 27) as 0 | 1)
@@ -159,9 +186,16 @@ export async function runPrimitivesBench(ms = 300, runtime = 'unknown'): Promise
   ])
 
   // P-256 (passkey): DER parse, key check, verify over SHA-256(message).
-  const p256Cases: [string, Op, number?][] = [['noble (@noble/curves)', (i) => verifyP256Der(pSigs[at(i)]!, pMsgs[at(i)]!, pPub)]]
+  const p256Cases: [string, Op, number?][] = [
+    ['noble (@noble/curves)', (i) => verifyP256Der(pSigs[at(i)]!, pMsgs[at(i)]!, pPub)],
+  ]
   if (webCrypto) {
-    for (let i = 0; i < 16; i++) expectSame('WebCrypto P-256', await webCrypto(pSigs[i]!, pMsgs[i]!, pPub), verifyP256Der(pSigs[i]!, pMsgs[i]!, pPub))
+    for (let i = 0; i < 16; i++)
+      expectSame(
+        'WebCrypto P-256',
+        await webCrypto(pSigs[i]!, pMsgs[i]!, pPub),
+        verifyP256Der(pSigs[i]!, pMsgs[i]!, pPub),
+      )
     p256Cases.push(['WebCrypto, one at a time', (i) => webCrypto(pSigs[at(i)]!, pMsgs[at(i)]!, pPub)])
     p256Cases.push(['WebCrypto, 8 in flight', inFlight(8, (i) => webCrypto(pSigs[at(i)]!, pMsgs[at(i)]!, pPub)), 8])
   }
@@ -172,27 +206,69 @@ export async function runPrimitivesBench(ms = 300, runtime = 'unknown'): Promise
   const wideBase = new Point(Point.BASE.X, Point.BASE.Y, Point.BASE.Z, Point.BASE.T).precompute(8, false)
   const nobleWide: Ed25519phCombine = (s, k, pk) => {
     const le = (b: Uint8Array) => BigInt('0x' + bytesToHex(b.slice().reverse()))
-    return wideBase.multiplyUnsafe(le(s)).subtract(Point.fromBytes(pk, true).multiplyUnsafe(le(k))).toBytes()
+    return wideBase
+      .multiplyUnsafe(le(s))
+      .subtract(Point.fromBytes(pk, true).multiplyUnsafe(le(k)))
+      .toBytes()
   }
   for (let i = 0; i < 16; i++) {
     const m = i % 2 ? texts[i]! : concatBytes(texts[i]!, Uint8Array.of(1)) // half valid, half not
     const want = verifyEd25519ph(edSigs[i]!, m, edPub, IDENTITY_UPDATE_CONTEXT)
-    expectSame('libsodium Ed25519ph', verifyEd25519phWith(sodium.combine, edSigs[i]!, m, edPub, IDENTITY_UPDATE_CONTEXT), want)
-    expectSame('noble W=8 Ed25519ph', verifyEd25519phWith(nobleWide, edSigs[i]!, m, edPub, IDENTITY_UPDATE_CONTEXT), want)
+    expectSame(
+      'libsodium Ed25519ph',
+      verifyEd25519phWith(sodium.combine, edSigs[i]!, m, edPub, IDENTITY_UPDATE_CONTEXT),
+      want,
+    )
+    expectSame(
+      'noble W=8 Ed25519ph',
+      verifyEd25519phWith(nobleWide, edSigs[i]!, m, edPub, IDENTITY_UPDATE_CONTEXT),
+      want,
+    )
   }
   await group('Ed25519ph verify (installation_key)', [
-    ['noble (@noble/curves, base table W=6)', (i) => verifyEd25519ph(edSigs[at(i)]!, texts[at(i)]!, edPub, IDENTITY_UPDATE_CONTEXT)],
-    ['noble, base table W=8', (i) => verifyEd25519phWith(nobleWide, edSigs[at(i)]!, texts[at(i)]!, edPub, IDENTITY_UPDATE_CONTEXT)],
-    ['libsodium WASM point arithmetic', (i) => verifyEd25519phWith(sodium.combine, edSigs[at(i)]!, texts[at(i)]!, edPub, IDENTITY_UPDATE_CONTEXT)],
-    ['libsodium WASM + hash-wasm SHA-512', (i) => verifyEd25519phWith(sodium.combine, edSigs[at(i)]!, texts[at(i)]!, edPub, IDENTITY_UPDATE_CONTEXT, hashes.sha512)],
+    [
+      'noble (@noble/curves, base table W=6)',
+      (i) => verifyEd25519ph(edSigs[at(i)]!, texts[at(i)]!, edPub, IDENTITY_UPDATE_CONTEXT),
+    ],
+    [
+      'noble, base table W=8',
+      (i) => verifyEd25519phWith(nobleWide, edSigs[at(i)]!, texts[at(i)]!, edPub, IDENTITY_UPDATE_CONTEXT),
+    ],
+    [
+      'libsodium WASM point arithmetic',
+      (i) => verifyEd25519phWith(sodium.combine, edSigs[at(i)]!, texts[at(i)]!, edPub, IDENTITY_UPDATE_CONTEXT),
+    ],
+    [
+      'libsodium WASM + hash-wasm SHA-512',
+      (i) =>
+        verifyEd25519phWith(
+          sodium.combine,
+          edSigs[at(i)]!,
+          texts[at(i)]!,
+          edPub,
+          IDENTITY_UPDATE_CONTEXT,
+          hashes.sha512,
+        ),
+    ],
   ])
 
   // Hashes, on the ~400-byte signature text.
   const text = texts[0]!
-  await group('Keccak-256 (400 B)', [['noble (@noble/hashes)', () => keccak256(text)], ['hash-wasm', () => hashes.keccak256(text)]])
-  await group('SHA-512 (400 B)', [['noble (@noble/hashes)', () => sha512(text)], ['hash-wasm', () => hashes.sha512(text)]])
-  const sha256Cases: [string, Op][] = [['noble (@noble/hashes)', () => sha256(text)], ['hash-wasm', () => hashes.sha256(text)]]
-  const digestHost = (globalThis as { crypto?: { subtle?: { digest(a: string, d: Uint8Array): Promise<ArrayBuffer> } } }).crypto?.subtle
+  await group('Keccak-256 (400 B)', [
+    ['noble (@noble/hashes)', () => keccak256(text)],
+    ['hash-wasm', () => hashes.keccak256(text)],
+  ])
+  await group('SHA-512 (400 B)', [
+    ['noble (@noble/hashes)', () => sha512(text)],
+    ['hash-wasm', () => hashes.sha512(text)],
+  ])
+  const sha256Cases: [string, Op][] = [
+    ['noble (@noble/hashes)', () => sha256(text)],
+    ['hash-wasm', () => hashes.sha256(text)],
+  ]
+  const digestHost = (
+    globalThis as { crypto?: { subtle?: { digest(a: string, d: Uint8Array): Promise<ArrayBuffer> } } }
+  ).crypto?.subtle
   if (digestHost) {
     const bytes = new Uint8Array(text)
     sha256Cases.push(['WebCrypto digest (async), one at a time', () => digestHost.digest('SHA-256', bytes)])
@@ -204,15 +280,23 @@ export async function runPrimitivesBench(ms = 300, runtime = 'unknown'): Promise
     const j = at(i)
     if (!b) {
       return Promise.all([
-        recoverEip191Digest(ethSigs[j]!, digests[j]!), recoverEip191Digest(ethSigs[at(j + 1)]!, digests[at(j + 1)]!), recoverEip191Digest(ethSigs[at(j + 2)]!, digests[at(j + 2)]!),
+        recoverEip191Digest(ethSigs[j]!, digests[j]!),
+        recoverEip191Digest(ethSigs[at(j + 1)]!, digests[at(j + 1)]!),
+        recoverEip191Digest(ethSigs[at(j + 2)]!, digests[at(j + 2)]!),
         verifyP256Der(pSigs[j]!, pMsgs[j]!, pPub),
-        verifyEd25519ph(edSigs[j]!, texts[j]!, edPub, IDENTITY_UPDATE_CONTEXT), verifyEd25519ph(edSigs[at(j + 1)]!, texts[at(j + 1)]!, edPub, IDENTITY_UPDATE_CONTEXT), verifyEd25519ph(edSigs[at(j + 2)]!, texts[at(j + 2)]!, edPub, IDENTITY_UPDATE_CONTEXT),
+        verifyEd25519ph(edSigs[j]!, texts[j]!, edPub, IDENTITY_UPDATE_CONTEXT),
+        verifyEd25519ph(edSigs[at(j + 1)]!, texts[at(j + 1)]!, edPub, IDENTITY_UPDATE_CONTEXT),
+        verifyEd25519ph(edSigs[at(j + 2)]!, texts[at(j + 2)]!, edPub, IDENTITY_UPDATE_CONTEXT),
       ])
     }
     return Promise.all([
-      b.recoverEip191(ethSigs[j]!, digests[j]!), b.recoverEip191(ethSigs[at(j + 1)]!, digests[at(j + 1)]!), b.recoverEip191(ethSigs[at(j + 2)]!, digests[at(j + 2)]!),
+      b.recoverEip191(ethSigs[j]!, digests[j]!),
+      b.recoverEip191(ethSigs[at(j + 1)]!, digests[at(j + 1)]!),
+      b.recoverEip191(ethSigs[at(j + 2)]!, digests[at(j + 2)]!),
       b.verifyP256Der(pSigs[j]!, pMsgs[j]!, pPub),
-      b.verifyEd25519ph(edSigs[j]!, texts[j]!, edPub, IDENTITY_UPDATE_CONTEXT), b.verifyEd25519ph(edSigs[at(j + 1)]!, texts[at(j + 1)]!, edPub, IDENTITY_UPDATE_CONTEXT), b.verifyEd25519ph(edSigs[at(j + 2)]!, texts[at(j + 2)]!, edPub, IDENTITY_UPDATE_CONTEXT),
+      b.verifyEd25519ph(edSigs[j]!, texts[j]!, edPub, IDENTITY_UPDATE_CONTEXT),
+      b.verifyEd25519ph(edSigs[at(j + 1)]!, texts[at(j + 1)]!, edPub, IDENTITY_UPDATE_CONTEXT),
+      b.verifyEd25519ph(edSigs[at(j + 2)]!, texts[at(j + 2)]!, edPub, IDENTITY_UPDATE_CONTEXT),
     ])
   }
   await group('mixed signature (3 erc_191 : 1 passkey : 3 Ed25519ph)', [
@@ -225,14 +309,20 @@ export async function runPrimitivesBench(ms = 300, runtime = 'unknown'): Promise
 
 /** A fixed-width table of a report, for the terminal and the Playwright log. */
 export function formatReport(r: PrimitivesReport): string {
-  const lines = [`primitives on ${r.runtime} (ops per ${r.per}, best of ${Math.max(5, Math.round(1500 / r.roundMs))} interleaved rounds of ${r.roundMs} ms; × = vs noble)`]
+  const lines = [
+    `primitives on ${r.runtime} (ops per ${r.per}, best of ${Math.max(5, Math.round(1500 / r.roundMs))} interleaved rounds of ${r.roundMs} ms; × = vs noble)`,
+  ]
   let last = ''
   for (const x of r.results) {
     if (x.primitive !== last) lines.push(`  ${x.primitive}`)
     last = x.primitive
     lines.push(`    ${x.impl.padEnd(48)} ${String(x.opsPerSec).padStart(9)}  ${x.vsNoble.toFixed(2).padStart(6)}×`)
   }
-  lines.push(`  load: ${Object.entries(r.loadMs).map(([k, v]) => `${k} ${v} ms`).join(', ')}`)
+  lines.push(
+    `  load: ${Object.entries(r.loadMs)
+      .map(([k, v]) => `${k} ${v} ms`)
+      .join(', ')}`,
+  )
   return lines.join('\n')
 }
 

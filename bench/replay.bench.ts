@@ -87,7 +87,9 @@ async function measure(n: number) {
     const sample = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed)), 5)
     const t = cpuMs()
     const [fresh] = readLogs(json) // decode from the file text, verify, apply, fold into a Trace
-    const trace = await replay(fresh!, { onProgress: () => void (peak = Math.max(peak, process.memoryUsage().heapUsed)) })
+    const trace = await replay(fresh!, {
+      onProgress: () => void (peak = Math.max(peak, process.memoryUsage().heapUsed)),
+    })
     const ms = cpuMs() - t
     clearInterval(sample)
     return { ms, trace }
@@ -113,7 +115,10 @@ async function measure(n: number) {
 }
 
 const results = []
-const sizes = process.argv.slice(2).map(Number).filter((x) => Number.isInteger(x) && x > 0)
+const sizes = process.argv
+  .slice(2)
+  .map(Number)
+  .filter((x) => Number.isInteger(x) && x > 0)
 for (const n of sizes.length ? sizes : [1000, 10000]) {
   const r = await measure(n)
   results.push(r)

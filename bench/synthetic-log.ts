@@ -9,7 +9,16 @@
 import { bytesToHex, utf8 } from '../src/crypto/bytes'
 import { sha256 } from '../src/crypto/hash'
 import { encodeBundleJson } from '../src/core/encode/update'
-import { addMember, createInbox, ethKeySigner, installationKeySigner, passkeySigner, revokeMember, signUpdate, type Signer } from '../src/signing'
+import {
+  addMember,
+  createInbox,
+  ethKeySigner,
+  installationKeySigner,
+  passkeySigner,
+  revokeMember,
+  signUpdate,
+  type Signer,
+} from '../src/signing'
 
 const keyOf = (label: string, n: number) => sha256(utf8(`bench-${label}-${n}`))
 
@@ -30,7 +39,10 @@ export async function syntheticLog(n: number, onProgress?: (done: number) => voi
   const t0 = 1_750_000_000n * 1_000_000_000n
   const updates: { sequenceId: bigint; bytes: Uint8Array }[] = []
   let signatures = 0
-  const created = await signUpdate({ clientTimestampNs: t0, actions: [createInbox(wallet), addMember(wallet, first), addMember(wallet, passkey)] })
+  const created = await signUpdate({
+    clientTimestampNs: t0,
+    actions: [createInbox(wallet), addMember(wallet, first), addMember(wallet, passkey)],
+  })
   const inboxId = created.update.inboxId
   updates.push({ sequenceId: 1n, bytes: created.bytes })
   signatures += created.signatures.length
@@ -54,7 +66,10 @@ export async function syntheticLog(n: number, onProgress?: (done: number) => voi
         actions = [addMember(live[live.length - 1]!, ethKeySigner(keyOf('wallet', ++wallets)))]
         break
       default:
-        actions = live.length > 2 ? [revokeMember(live.shift()!, wallet)] : [addMember(wallet, ethKeySigner(keyOf('wallet', ++wallets)))]
+        actions =
+          live.length > 2
+            ? [revokeMember(live.shift()!, wallet)]
+            : [addMember(wallet, ethKeySigner(keyOf('wallet', ++wallets)))]
     }
     const u = await signUpdate({ inboxId, clientTimestampNs: ts, actions })
     updates.push({ sequenceId: BigInt(i + 1), bytes: u.bytes })

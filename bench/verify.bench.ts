@@ -51,11 +51,15 @@ function criticalPath(t0: number) {
   const resolved: number[] = []
   const applied: number[] = []
   return {
-    stage: (inner: VerifyStage): VerifyStage => (u, i) => inner(u, i).then((v) => ((resolved[i] = performance.now()), v)),
+    stage:
+      (inner: VerifyStage): VerifyStage =>
+      (u, i) =>
+        inner(u, i).then((v) => ((resolved[i] = performance.now()), v)),
     onProgress: (done: number) => void (applied[done - 1] = performance.now()),
     waitMs: () => {
       let w = 0
-      for (let i = 0; i < applied.length; i++) if (resolved[i] !== undefined) w += Math.max(0, resolved[i]! - (i === 0 ? t0 : (applied[i - 1] ?? t0)))
+      for (let i = 0; i < applied.length; i++)
+        if (resolved[i] !== undefined) w += Math.max(0, resolved[i]! - (i === 0 ? t0 : (applied[i - 1] ?? t0)))
       return w
     },
   }
@@ -100,7 +104,9 @@ async function once(path: Path, log: InboxLog, warm: LruVerdictCache): Promise<R
       opts = { ...f.replay, verify: cp.stage(f.replay.verify ?? ((u) => verifyUpdate(u, ctx))) }
       close = () => {
         const s = f.pool?.stats()
-        pool = s ? `${s.ready}/${s.size} workers ready, ${s.remote} remote, ${s.local} on the main thread` : `no pool (< ${POOL_THRESHOLD} updates)`
+        pool = s
+          ? `${s.ready}/${s.size} workers ready, ${s.remote} remote, ${s.local} on the main thread`
+          : `no pool (< ${POOL_THRESHOLD} updates)`
         f.close()
       }
     }
@@ -110,25 +116,40 @@ async function once(path: Path, log: InboxLog, warm: LruVerdictCache): Promise<R
   const cpu = cpuMs() - c0
   close()
   clearInterval(sampler)
-  return { path, wallMs, cpuMs: cpu, waitMs: cp.waitMs(), peakRss: peak, report: JSON.stringify(toReport(trace, 'bench')), pool }
+  return {
+    path,
+    wallMs,
+    cpuMs: cpu,
+    waitMs: cp.waitMs(),
+    peakRss: peak,
+    report: JSON.stringify(toReport(trace, 'bench')),
+    pool,
+  }
 }
 
 async function measure(n: number) {
   const text = await logText(n)
   const [log] = readLogs(text)
   if (!log) throw new Error('no log')
-  const sigs = log.entries.reduce((k, e) => k + ('error' in e.update ? 0 : e.update.actions.reduce((m, a) => m + signaturesOf(a).length, 0)), 0)
+  const sigs = log.entries.reduce(
+    (k, e) => k + ('error' in e.update ? 0 : e.update.actions.reduce((m, a) => m + signaturesOf(a).length, 0)),
+    0,
+  )
   // The warm cache is filled once, outside the timed runs (a log opened before).
   const warm = new LruVerdictCache(Math.max(50_000, sigs * 2))
   const { ctx } = await fastContext()
   for (const e of log.entries) if (!('error' in e.update)) await verifyUpdate(e.update, { ...ctx, verdicts: warm })
   const rounds = n <= 1000 ? 3 : 1
   const runs: Run[] = []
-  for (let r = 0; r < rounds; r++) for (const p of ['plain', 'fast (cli)', 'fast pool', 'fast warm'] as const) runs.push(await once(p, log, warm))
-  for (const r of runs) if (r.report !== runs[0]!.report) throw new Error(`${r.path}: the report differs from the plain replay's`)
+  for (let r = 0; r < rounds; r++)
+    for (const p of ['plain', 'fast (cli)', 'fast pool', 'fast warm'] as const) runs.push(await once(p, log, warm))
+  for (const r of runs)
+    if (r.report !== runs[0]!.report) throw new Error(`${r.path}: the report differs from the plain replay's`)
   const best = (p: Path) => runs.filter((r) => r.path === p).sort((a, b) => a.wallMs - b.wallMs)[0]!
   const plain = best('plain')
-  console.log(`${n} updates, ${sigs} signatures (${availableParallelism()} cores, load average ${loadavg()[0]!.toFixed(1)}, best of ${rounds}; same report on every path):`)
+  console.log(
+    `${n} updates, ${sigs} signatures (${availableParallelism()} cores, load average ${loadavg()[0]!.toFixed(1)}, best of ${rounds}; same report on every path):`,
+  )
   for (const p of ['plain', 'fast (cli)', 'fast pool', 'fast warm'] as const) {
     const r = best(p)
     console.log(
@@ -136,8 +157,13 @@ async function measure(n: number) {
         `process CPU (all threads) ${r.cpuMs.toFixed(0)} ms  outside verification ${(((r.wallMs - r.waitMs) / r.wallMs) * 100).toFixed(1)} %  peak RSS ${(r.peakRss / 2 ** 20).toFixed(0)} MiB${r.pool ? `  (${r.pool})` : ''}`,
     )
   }
-  console.log(`verify-bench node ${JSON.stringify({ updates: n, signatures: sigs, ratio_fast_cli: +(plain.wallMs / best('fast (cli)').wallMs).toFixed(2), ratio_fast_pool: +(plain.wallMs / best('fast pool').wallMs).toFixed(2), ratio_fast_warm: +(plain.wallMs / best('fast warm').wallMs).toFixed(2), all_ms: runs.map((r) => `${r.path} ${Math.round(r.wallMs)}`) })}`)
+  console.log(
+    `verify-bench node ${JSON.stringify({ updates: n, signatures: sigs, ratio_fast_cli: +(plain.wallMs / best('fast (cli)').wallMs).toFixed(2), ratio_fast_pool: +(plain.wallMs / best('fast pool').wallMs).toFixed(2), ratio_fast_warm: +(plain.wallMs / best('fast warm').wallMs).toFixed(2), all_ms: runs.map((r) => `${r.path} ${Math.round(r.wallMs)}`) })}`,
+  )
 }
 
-const sizes = process.argv.slice(2).map(Number).filter((x) => Number.isInteger(x) && x > 0)
+const sizes = process.argv
+  .slice(2)
+  .map(Number)
+  .filter((x) => Number.isInteger(x) && x > 0)
 for (const n of sizes.length ? sizes : [256, 10000]) await measure(n)

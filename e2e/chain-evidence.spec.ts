@@ -40,10 +40,26 @@ test.beforeAll(async () => {
     const cfOwner = ethKeySigner(await ownerKey('e2e counterfactual owner'))
     counterfactual = await ownedWalletPlan(fx.client, fx.factory, cfOwner.identifier.text as Hex, 2)
     const route = { chainId: 31337n, url: anvil.url }
-    const deployed = chainSmartWalletSigner({ route, address: w.address, owner: ethKeySigner(await ownerKey('e2e deployed owner')) })
-    const cf = chainSmartWalletSigner({ route, address: counterfactual.address, owner: cfOwner, deployment: counterfactual })
-    const u1 = await signUpdate({ clientTimestampNs: 1_717_200_000_000_000_000n, actions: [createInbox(deployed), addMember(deployed, installationKeySigner(new Uint8Array(32).fill(9)))] })
-    const u2 = await signUpdate({ inboxId: u1.update.inboxId, clientTimestampNs: 1_717_200_060_000_000_000n, actions: [addMember(deployed, cf)] })
+    const deployed = chainSmartWalletSigner({
+      route,
+      address: w.address,
+      owner: ethKeySigner(await ownerKey('e2e deployed owner')),
+    })
+    const cf = chainSmartWalletSigner({
+      route,
+      address: counterfactual.address,
+      owner: cfOwner,
+      deployment: counterfactual,
+    })
+    const u1 = await signUpdate({
+      clientTimestampNs: 1_717_200_000_000_000_000n,
+      actions: [createInbox(deployed), addMember(deployed, installationKeySigner(new Uint8Array(32).fill(9)))],
+    })
+    const u2 = await signUpdate({
+      inboxId: u1.update.inboxId,
+      clientTimestampNs: 1_717_200_060_000_000_000n,
+      actions: [addMember(deployed, cf)],
+    })
     bundle = bundleOf(u1, u2)
   } catch (e) {
     await anvil.stop()
@@ -54,7 +70,9 @@ test.afterAll(async () => {
   await anvil?.stop()
 })
 
-test('erc_6492 signatures: pending without a route, a route checked in the settings, Retry applies, and the chain evidence', async ({ page }, info) => {
+test('erc_6492 signatures: pending without a route, a route checked in the settings, Retry applies, and the chain evidence', async ({
+  page,
+}, info) => {
   test.setTimeout(150_000)
   await page.goto('/')
   await waitForLog(page)
@@ -68,7 +86,9 @@ test('erc_6492 signatures: pending without a route, a route checked in the setti
   await expect(page.getByText(/stops at sequence id 1: pending/)).toBeVisible()
   const evidence = page.locator('details.chain-evidence').first()
   await evidence.locator('summary').click()
-  await expect(evidence.getByRole('alert')).toContainText('Unreachable (IDENT-061, the update stays pending): no RPC route for chain eip155:31337')
+  await expect(evidence.getByRole('alert')).toContainText(
+    'Unreachable (IDENT-061, the update stays pending): no RPC route for chain eip155:31337',
+  )
   await expect(evidence.getByLabel('eth_call request', { exact: true })).toContainText('"method": "eth_call"')
 
   // Settings: a route with the wrong chain id is shown as a mismatch against the node's own.
@@ -79,15 +99,21 @@ test('erc_6492 signatures: pending without a route, a route checked in the setti
   await add.getByLabel('Add a chain route: chain id').fill('031337')
   await add.getByLabel('Add a chain route: RPC URL').fill(anvil.url)
   await add.getByRole('button', { name: 'Add route' }).click()
-  await expect(add.getByRole('alert')).toHaveText('chain id "031337" is not a decimal number with no sign and no leading zero')
+  await expect(add.getByRole('alert')).toHaveText(
+    'chain id "031337" is not a decimal number with no sign and no leading zero',
+  )
   await add.getByLabel('Add a chain route: chain id').fill('1')
   await add.getByRole('button', { name: 'Add route' }).click()
-  await expect(routes.getByRole('status', { name: 'Status of the route for eip155:1' })).toContainText(`answers chain id 31337, not 1: the route points at another chain`)
+  await expect(routes.getByRole('status', { name: 'Status of the route for eip155:1' })).toContainText(
+    `answers chain id 31337, not 1: the route points at another chain`,
+  )
   await routes.getByRole('button', { name: 'Remove the route for eip155:1' }).click()
   await add.getByLabel('Add a chain route: chain id').fill('31337')
   await add.getByLabel('Add a chain route: RPC URL').fill(anvil.url)
   await add.getByRole('button', { name: 'Add route' }).click()
-  await expect(routes.getByRole('status', { name: 'Status of the route for eip155:31337' })).toContainText(/node answers eip155:31337 \(head block \d+\)/)
+  await expect(routes.getByRole('status', { name: 'Status of the route for eip155:31337' })).toContainText(
+    /node answers eip155:31337 \(head block \d+\)/,
+  )
 
   // Retry: the same log replays with the ChainVerifier, and every update applies.
   await rejection.getByRole('button', { name: /^Retry sequence id 1/ }).click()
@@ -128,13 +154,24 @@ test('erc_6492 signatures: pending without a route, a route checked in the setti
   await expect(cf).toContainText(counterfactual.factoryData)
   await expect(cf.getByRole('button', { name: 'Copy inner signature' })).toBeVisible()
   await expect(cf.getByRole('button', { name: 'Copy factory calldata' })).toBeVisible()
-  const request = JSON.parse((await cf.getByLabel('eth_call request', { exact: true }).textContent())!) as { method: string; params: [{ data: string; gas: string }, string] }
+  const request = JSON.parse((await cf.getByLabel('eth_call request', { exact: true }).textContent())!) as {
+    method: string
+    params: [{ data: string; gas: string }, string]
+  }
   expect(request.method).toBe('eth_call')
   expect(request.params[0].gas).toBe('0x4c4b40')
-  await expect(cf.getByLabel('curl command', { exact: true })).toContainText(`curl -s -X POST -H 'Content-Type: application/json' --data`)
+  await expect(cf.getByLabel('curl command', { exact: true })).toContainText(
+    `curl -s -X POST -H 'Content-Type: application/json' --data`,
+  )
   await expect(cf.getByLabel('curl command', { exact: true })).toContainText(anvil.url)
   // The request reproduces the verdict when sent to the node.
-  const answer = (await (await fetch(anvil.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) })).json()) as { result: string }
+  const answer = (await (
+    await fetch(anvil.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(request),
+    })
+  ).json()) as { result: string }
   expect(answer.result).toMatch(/^0x0*1$/)
   await expect(cf.locator('.badge.v-valid')).toHaveText('valid')
 

@@ -85,8 +85,11 @@ export async function expectNoA11yViolations(page: Page, options: A11yOptions = 
     })
   }
   expect(
-    bad.map((v) => `[${v.impact}] ${v.id}: ${v.help} (${v.helpUrl})\n` +
-      v.nodes.map((n) => `    ${n.target.join(' ')}: ${n.failureSummary?.split('\n').join(' ') ?? ''}`).join('\n')),
+    bad.map(
+      (v) =>
+        `[${v.impact}] ${v.id}: ${v.help} (${v.helpUrl})\n` +
+        v.nodes.map((n) => `    ${n.target.join(' ')}: ${n.failureSummary?.split('\n').join(' ') ?? ''}`).join('\n'),
+    ),
     'serious or critical accessibility violations (axe-core)',
   ).toEqual([])
 }

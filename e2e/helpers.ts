@@ -15,7 +15,12 @@ export function fixture(name: string): Buffer {
 
 /** Waits until a log is open: the timeline shows rows and no replay is running. */
 export async function waitForLog(page: Page): Promise<void> {
-  await expect(page.getByRole('listbox', { name: /Updates and their actions/ }).getByRole('option').first()).toBeVisible({ timeout: 30_000 })
+  await expect(
+    page
+      .getByRole('listbox', { name: /Updates and their actions/ })
+      .getByRole('option')
+      .first(),
+  ).toBeVisible({ timeout: 30_000 })
   await expect(page.getByRole('progressbar', { name: 'Replay progress' })).toHaveCount(0, { timeout: 30_000 })
 }
 
@@ -43,7 +48,9 @@ export async function watchCsp(page: Page): Promise<() => Promise<string[]>> {
   await page.addInitScript(() => {
     const w = window as unknown as { __csp: string[] }
     w.__csp = []
-    document.addEventListener('securitypolicyviolation', (e: any) => w.__csp.push(`${e.violatedDirective} ${e.blockedURI}`))
+    document.addEventListener('securitypolicyviolation', (e: any) =>
+      w.__csp.push(`${e.violatedDirective} ${e.blockedURI}`),
+    )
   })
   return () => page.evaluate(() => (window as unknown as { __csp: string[] }).__csp)
 }

@@ -11,7 +11,9 @@ import { fixture, pasteLog, shot, summary, waitForLog, watchCsp } from './helper
 declare const window: any, document: any, DataTransfer: any
 
 test.describe('the inspector', () => {
-  test('opens on the demo log with no CSP violation and no serious accessibility violation, in light and dark', async ({ page }, info) => {
+  test('opens on the demo log with no CSP violation and no serious accessibility violation, in light and dark', async ({
+    page,
+  }, info) => {
     const csp = await watchCsp(page)
     await page.goto('/')
     await expect(page.getByRole('heading', { name: 'Inbox Inspector', level: 1 })).toBeVisible()
@@ -70,7 +72,10 @@ test.describe('the inspector', () => {
     await waitForLog(page)
     await expect(summary(page)).toContainText('sequence id 7')
     await expect(page.locator('.inbox-name .display-handle')).toHaveText('nick')
-    await expect(page.getByRole('list', { name: 'Handles, display handle first' }).getByRole('listitem')).toHaveText([/nick\s*display/, 'nick#2341'])
+    await expect(page.getByRole('list', { name: 'Handles, display handle first' }).getByRole('listitem')).toHaveText([
+      /nick\s*display/,
+      'nick#2341',
+    ])
   })
 
   test('filters the timeline by kind, status and member', async ({ page }) => {
@@ -88,7 +93,9 @@ test.describe('the inspector', () => {
     await expect(page.getByText('No action matches the filter.')).toBeVisible()
   })
 
-  test('a rejected log shows IDENT-040 with its title and requirement, and the log stops there', async ({ page }, info) => {
+  test('a rejected log shows IDENT-040 with its title and requirement, and the log stops there', async ({
+    page,
+  }, info) => {
     await page.goto('/')
     await waitForLog(page)
     await page.getByRole('button', { name: 'Open log…' }).click()
@@ -97,15 +104,21 @@ test.describe('the inspector', () => {
     await expect(page.getByText('stops at sequence id 2: IDENT-040')).toBeVisible()
     const rej = page.getByRole('region', { name: /Rejected: IDENT-040/ })
     await expect(rej.getByRole('heading')).toHaveText('Rejected: IDENT-040 Both parties approve an add')
-    await expect(rej.getByRole('blockquote', { name: 'Requirement of IDENT-040' })).toContainText("If an AddAssociation’s new_member_signature signer differs from new_member_identifier")
+    await expect(rej.getByRole('blockquote', { name: 'Requirement of IDENT-040' })).toContainText(
+      'If an AddAssociation’s new_member_signature signer differs from new_member_identifier',
+    )
     await expect(rej).toContainText('action 0 (AddAssociation)')
     await expect(rej.locator('.found')).toContainText('differs from new_member_identifier')
-    await expect(page.locator('.tl-stop')).toContainText('The log stops at sequence id 2 (rejected under IDENT-040). The 1 later update is not applied')
+    await expect(page.locator('.tl-stop')).toContainText(
+      'The log stops at sequence id 2 (rejected under IDENT-040). The 1 later update is not applied',
+    )
     await expectNoA11yViolations(page)
     await shot(page, info, 'rejected-IDENT-040')
     await page.keyboard.press('j')
     await expect(summary(page)).toContainText('not applied')
-    await expect(page.getByRole('region', { name: 'Not applied' })).toContainText('log cannot be read past sequence id 2')
+    await expect(page.getByRole('region', { name: 'Not applied' })).toContainText(
+      'log cannot be read past sequence id 2',
+    )
   })
 
   test('pasted garbage lists every format tried and where it failed; the app stays usable', async ({ page }, info) => {
@@ -117,7 +130,8 @@ test.describe('the inspector', () => {
     const table = alert.getByRole('table', { name: 'Formats tried and why each failed' })
     await expect(table).toBeVisible()
     await expect(table.getByRole('row')).not.toHaveCount(1)
-    for (const f of ['JSON', 'PostgreSQL CSV export', 'hex text', 'base64 text']) await expect(table.getByRole('cell', { name: f, exact: true })).toBeVisible()
+    for (const f of ['JSON', 'PostgreSQL CSV export', 'hex text', 'base64 text'])
+      await expect(table.getByRole('cell', { name: f, exact: true })).toBeVisible()
     await expect(table).toContainText('line 1 column')
     await shot(page, info, 'garbage-paste')
     // the previous log is still open and stepping still works
@@ -127,7 +141,9 @@ test.describe('the inspector', () => {
     await expect(summary(page)).toContainText('action 1 of 2')
     // a truncated binary file names the format and the byte offset
     const pb = fixture('valid-full-life.pb')
-    await page.getByLabel('Open a log file').setInputFiles({ name: 'cut.pb', mimeType: 'application/octet-stream', buffer: pb.subarray(0, pb.length - 7) })
+    await page
+      .getByLabel('Open a log file')
+      .setInputFiles({ name: 'cut.pb', mimeType: 'application/octet-stream', buffer: pb.subarray(0, pb.length - 7) })
     await expect(page.getByRole('alert')).toContainText('file cut.pb could not be opened')
     await expect(page.getByRole('alert')).toContainText(/byte \d+/)
   })
@@ -162,7 +178,13 @@ test.describe('the inspector', () => {
     await page.goto('/')
     await waitForLog(page)
     await page.getByRole('button', { name: 'Open log…' }).click()
-    await page.getByLabel('Open a log file').setInputFiles({ name: 'IDENT-050-replay-after-revocation.pb', mimeType: 'application/octet-stream', buffer: fixture('IDENT-050-replay-after-revocation.pb') })
+    await page
+      .getByLabel('Open a log file')
+      .setInputFiles({
+        name: 'IDENT-050-replay-after-revocation.pb',
+        mimeType: 'application/octet-stream',
+        buffer: fixture('IDENT-050-replay-after-revocation.pb'),
+      })
     await waitForLog(page)
     await expect(page.getByText('file IDENT-050-replay-after-revocation.pb')).toBeVisible()
     await expect(page.getByText(/stops at sequence id \d+: IDENT-050/)).toBeVisible()
@@ -183,7 +205,9 @@ test.describe('the inspector', () => {
   })
 
   test('opens a log from ?url= (same origin) and explains an unreachable URL', async ({ page, baseURL }) => {
-    await page.route('**/served/full-life.json', (route) => route.fulfill({ body: fixture('valid-full-life.gateway.json'), contentType: 'application/json' }))
+    await page.route('**/served/full-life.json', (route) =>
+      route.fulfill({ body: fixture('valid-full-life.gateway.json'), contentType: 'application/json' }),
+    )
     await page.goto(`/?url=${encodeURIComponent(`${baseURL}/served/full-life.json`)}`)
     await waitForLog(page)
     await expect(page.getByText(/URL .*served\/full-life\.json/)).toBeVisible()
@@ -252,7 +276,9 @@ test.describe('the inspector', () => {
     await page.goto('/#example=IDENT-040-add-signer-mismatch')
     await waitForLog(page)
     await expect(page.getByRole('region', { name: /Rejected: IDENT-040/ })).toBeVisible()
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    )
     expect(overflow).toBeLessThanOrEqual(0)
     await expectNoA11yViolations(page)
     await shot(page, info, 'phone')
@@ -273,18 +299,25 @@ test.describe('the inspector with logs from outside', () => {
     await page.keyboard.press('Home')
     await page.keyboard.press('j')
     await page.keyboard.press('j') // seq 3: the passkey is added; its client data names the origin
-    await page.getByRole('article', { name: /new member signature of action 0/ }).getByText('What was hashed and checked').click()
+    await page
+      .getByRole('article', { name: /new member signature of action 0/ })
+      .getByText('What was hashed and checked')
+      .click()
     await expect(page.getByRole('article', { name: /new member signature of action 0/ })).toContainText(evil)
     expect(await page.locator('img').count()).toBe(0)
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined()
   })
 
-  test('opens the real-world xmtpd CSV export: one log per inbox, rows 8 to 19 rejected under IDENT-001', async ({ page }) => {
+  test('opens the real-world xmtpd CSV export: one log per inbox, rows 8 to 19 rejected under IDENT-001', async ({
+    page,
+  }) => {
     const csv = readFileSync(new URL('../../shared/vectors/xmtpd-inbox-log.csv', import.meta.url))
     await page.goto('/')
     await waitForLog(page)
     await page.getByRole('button', { name: 'Open log…' }).click()
-    await page.getByLabel('Open a log file').setInputFiles({ name: 'xmtpd-inbox-log.csv', mimeType: 'text/csv', buffer: csv })
+    await page
+      .getByLabel('Open a log file')
+      .setInputFiles({ name: 'xmtpd-inbox-log.csv', mimeType: 'text/csv', buffer: csv })
     await waitForLog(page)
     const picker = page.getByRole('combobox', { name: 'Inbox log of the input' })
     await expect(picker).toBeVisible()
@@ -297,6 +330,8 @@ test.describe('the inspector with logs from outside', () => {
     await picker.selectOption(String(options.length - 1))
     await waitForLog(page)
     await expect(page.getByText(/stops at sequence id \d+: IDENT-001/)).toBeVisible()
-    await expect(page.getByRole('region', { name: 'Raw update (protobuf)' }).getByText('retired field 4').first()).toBeVisible()
+    await expect(
+      page.getByRole('region', { name: 'Raw update (protobuf)' }).getByText('retired field 4').first(),
+    ).toBeVisible()
   })
 })

@@ -43,13 +43,23 @@ test('IDENT-085 IDENT-086: fetch an inbox by handle alice; its log replays with 
 test('IDENT-085: a handle answer naming an inbox whose log does not hold it is refused', async ({ page }) => {
   const wrong = toBinary(
     GetInboxIdsResponseSchema,
-    create(GetInboxIdsResponseSchema, { responses: [{ identifier: 'alice', inboxId: inbox('bob'), identifierKind: IdentifierKindValue.HANDLE }] }),
+    create(GetInboxIdsResponseSchema, {
+      responses: [{ identifier: 'alice', inboxId: inbox('bob'), identifierKind: IdentifierKindValue.HANDLE }],
+    }),
   )
-  const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': '*', 'access-control-allow-methods': 'POST, OPTIONS' }
+  const cors = {
+    'access-control-allow-origin': '*',
+    'access-control-allow-headers': '*',
+    'access-control-allow-methods': 'POST, OPTIONS',
+  }
   await page.route(`${NODE}/identity/v1/get-inbox-ids`, (route) =>
     route.request().method() === 'OPTIONS'
       ? route.fulfill({ status: 204, headers: cors })
-      : route.fulfill({ status: 200, headers: { ...cors, 'content-type': 'application/x-protobuf' }, body: Buffer.from(wrong) }),
+      : route.fulfill({
+          status: 200,
+          headers: { ...cors, 'content-type': 'application/x-protobuf' },
+          body: Buffer.from(wrong),
+        }),
   )
   await fetchBy(page, 'Handle', 'alice')
   const refused = page.getByRole('alert').filter({ hasText: "The node's answer was refused" })
@@ -61,7 +71,11 @@ test('IDENT-085: a handle answer naming an inbox whose log does not hold it is r
 test('claim a handle: publish a signed ClaimHandle from the app, re-fetch, see the claim applied', async ({ page }) => {
   const s = demoSigners()
   const bob = inbox('bob')
-  const signed = await signUpdate({ inboxId: bob, clientTimestampNs: 1_800_000_000_000_000_000n, actions: [claimHandle('bobby', s.bobInstallation)] })
+  const signed = await signUpdate({
+    inboxId: bob,
+    clientTimestampNs: 1_800_000_000_000_000_000n,
+    actions: [claimHandle('bobby', s.bobInstallation)],
+  })
   await page.getByText('Publish a signed update').click()
   await page.getByRole('textbox', { name: 'Signed update (hex)' }).fill(bytesToHex(signed.bytes))
   await page.getByRole('textbox', { name: /Inbox id of the update/ }).fill(bob)
@@ -85,12 +99,19 @@ test('claim a handle: publish a signed ClaimHandle from the app, re-fetch, see t
 test('an unreachable node shows the error, offers a retry, and the app stays usable', async ({ page }) => {
   await page.getByRole('textbox', { name: 'Node URL' }).fill('http://127.0.0.1:9')
   await page.getByRole('button', { name: 'Save' }).click()
-  await expect(page.getByRole('status', { name: 'Node status' })).toContainText('node unreachable: the node at http://127.0.0.1:9')
+  await expect(page.getByRole('status', { name: 'Node status' })).toContainText(
+    'node unreachable: the node at http://127.0.0.1:9',
+  )
   await expect(page.getByRole('button', { name: 'Retry' }).first()).toBeVisible()
   await fetchBy(page, 'Handle', 'alice')
   await expect(page.getByRole('alert').filter({ hasText: 'Could not fetch' })).toContainText('could not be reached')
   // Still usable: the open log stays, the open panel works.
-  await expect(page.getByRole('listbox', { name: /Updates and their actions/ }).getByRole('option').first()).toBeVisible()
+  await expect(
+    page
+      .getByRole('listbox', { name: /Updates and their actions/ })
+      .getByRole('option')
+      .first(),
+  ).toBeVisible()
   const openButton = page.getByRole('button', { name: 'Open log…' })
   await openButton.click()
   await expect(openButton).toHaveAttribute('aria-expanded', 'true')

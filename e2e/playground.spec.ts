@@ -33,7 +33,9 @@ async function chooseAction(page: Page, name: string): Promise<void> {
   await playground(page).getByRole('radiogroup', { name: 'Action' }).getByRole('radio', { name }).check()
 }
 
-test('the full playground flow: create, register, link a passkey, claim, rotate recovery, revoke; the CLI replays the exported log', async ({ page }, info) => {
+test('the full playground flow: create, register, link a passkey, claim, rotate recovery, revoke; the CLI replays the exported log', async ({
+  page,
+}, info) => {
   test.setTimeout(180_000)
   const wallet = await installWallet(page)
   await page.goto('/')
@@ -72,7 +74,9 @@ test('the full playground flow: create, register, link a passkey, claim, rotate 
   await expect(dialog).toContainText('Nothing has been signed yet')
   expect(wallet.personalSignCount()).toBe(1) // the wallet has not been asked while the prompt is open
   await dialog.getByRole('button', { name: 'Continue to signing' }).click()
-  await expect(pg.getByRole('status', { name: 'Registration result' })).toContainText('Registered installation', { timeout: 30_000 })
+  await expect(pg.getByRole('status', { name: 'Registration result' })).toContainText('Registered installation', {
+    timeout: 30_000,
+  })
   await expect(pg.getByRole('status', { name: 'Registration result' })).toContainText('at sequence id 2')
   const steps = await pg.getByRole('list', { name: 'Registration steps' }).getByRole('listitem').allTextContents()
   expect(steps[0]).toMatch(/^Pre-authentication prompt shown; no signer has been asked yet \(IDENT-073\)/)
@@ -87,10 +91,14 @@ test('the full playground flow: create, register, link a passkey, claim, rotate 
   await expect(pg.getByRole('button', { name: 'Register this browser' })).toBeDisabled()
   await pg.getByRole('textbox', { name: 'Installation ceiling' }).fill('1')
   await pg.getByRole('button', { name: 'New installation key' }).click()
-  await expect(pg.getByRole('combobox', { name: 'Installation key' }).locator('option:checked')).not.toContainText('already a member')
+  await expect(pg.getByRole('combobox', { name: 'Installation key' }).locator('option:checked')).not.toContainText(
+    'already a member',
+  )
   await pg.getByRole('button', { name: 'Register this browser' }).click()
   await expect(pg.getByRole('alert', { name: 'Registration result' })).toContainText(
-    'Stopped by the installation ceiling: inbox ' + inboxId + ' already has 1 installation, and this client registers no more than 1 (CONF-044)',
+    'Stopped by the installation ceiling: inbox ' +
+      inboxId +
+      ' already has 1 installation, and this client registers no more than 1 (CONF-044)',
   )
   await expect(page.getByRole('dialog', { name: 'Before signing' })).toHaveCount(0)
   expect(wallet.personalSignCount()).toBe(2)
@@ -102,7 +110,9 @@ test('the full playground flow: create, register, link a passkey, claim, rotate 
   await pg.getByRole('button', { name: 'New passkey' }).click()
   await expect(pg.getByRole('combobox', { name: 'New member' })).toContainText('passkey')
   await expect(pg.getByLabel('Exact signature text')).toContainText('- Link passkey to inbox')
-  await expect(pg.getByRole('status', { name: 'Signature status' })).toContainText('Still missing: existing member’s approval')
+  await expect(pg.getByRole('status', { name: 'Signature status' })).toContainText(
+    'Still missing: existing member’s approval',
+  )
   await expect(pg.getByRole('status', { name: 'Signature status' })).toContainText('new member’s signature')
   await signAndAppend(page, 3)
 
@@ -110,7 +120,9 @@ test('the full playground flow: create, register, link a passkey, claim, rotate 
   await chooseAction(page, 'Claim a handle')
   const handle = pg.getByRole('textbox', { name: 'Handle to claim' })
   await handle.fill('Nick')
-  await expect(pg.getByLabel('Handle check')).toContainText('contains an uppercase letter; the only spelling is lowercase')
+  await expect(pg.getByLabel('Handle check')).toContainText(
+    'contains an uppercase letter; the only spelling is lowercase',
+  )
   await expect(pg.getByRole('alert', { name: 'Dry run result' })).toContainText('IDENT-078')
   await expect(pg.getByRole('button', { name: 'Sign', exact: true })).toBeDisabled()
   await handle.fill('nick')
@@ -119,14 +131,18 @@ test('the full playground flow: create, register, link a passkey, claim, rotate 
   await handle.fill('nick#2341')
   await signAndAppend(page, 5)
   await handle.fill('nick')
-  await expect(pg.getByLabel('Handle check')).toContainText('the inbox already holds nick: the claim moves it to the end')
+  await expect(pg.getByLabel('Handle check')).toContainText(
+    'the inbox already holds nick: the claim moves it to the end',
+  )
   await expect(pg.getByRole('status', { name: 'Dry run result' })).toContainText('display handle nick#2341 → nick')
   await signAndAppend(page, 6)
 
   // ChangeRecoveryAddress to the passkey: the chain id consequence, a deliberate confirmation.
   await chooseAction(page, 'Change recovery')
   await expect(pg.getByRole('combobox', { name: 'New recovery identifier' })).toContainText('passkey')
-  await expect(pg.getByLabel('Recovery chain id')).toContainText('is a member with no chain id, so the recovery role has none')
+  await expect(pg.getByLabel('Recovery chain id')).toContainText(
+    'is a member with no chain id, so the recovery role has none',
+  )
   const sign = pg.getByRole('button', { name: 'Sign', exact: true })
   await expect(sign).toBeDisabled()
   const confirmRotation = pg.getByRole('checkbox', { name: /becomes the recovery identifier/ })
@@ -135,8 +151,12 @@ test('the full playground flow: create, register, link a passkey, claim, rotate 
 
   // RevokeAssociation of the wallet, signed by the passkey: the cascade is shown first.
   await chooseAction(page, 'Revoke a member')
-  await pg.getByRole('combobox', { name: 'Member to revoke' }).selectOption({ label: `wallet ${shortId(wallet.address)}` })
-  await expect(pg.getByLabel('Revocation cascade')).toContainText(`removes ethereum ${wallet.address} and 1 installation it added`)
+  await pg
+    .getByRole('combobox', { name: 'Member to revoke' })
+    .selectOption({ label: `wallet ${shortId(wallet.address)}` })
+  await expect(pg.getByLabel('Revocation cascade')).toContainText(
+    `removes ethereum ${wallet.address} and 1 installation it added`,
+  )
   await expect(pg.getByLabel('Revocation cascade').getByRole('listitem')).toHaveCount(2)
   await expect(sign).toBeDisabled()
   await pg.getByRole('checkbox', { name: /I understand this revocation removes/ }).check()
@@ -149,14 +169,27 @@ test('the full playground flow: create, register, link a passkey, claim, rotate 
   await expectNoA11yViolations(page)
 
   // Export the log from the UI, then replay it with the command line.
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('group', { name: 'Exports' }).getByRole('button', { name: 'Bundle JSON' }).click()])
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('group', { name: 'Exports' }).getByRole('button', { name: 'Bundle JSON' }).click(),
+  ])
   const file = info.outputPath('playground.bundle.json')
   await download.saveAs(file)
   expect(readFileSync(file, 'utf8')).not.toMatch(/private|secret/i)
-  const out = execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'replay', '--json', file], { encoding: 'utf8', timeout: 60_000 })
-  const report = JSON.parse(out.trim().split('\n')[0]!) as { ok: boolean; inbox_id: string; updates: { sequence_id: string; status: string }[]; state: { handles: string[]; recovery: { kind: string }; members: { kind: string }[] } }
+  const out = execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'replay', '--json', file], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  })
+  const report = JSON.parse(out.trim().split('\n')[0]!) as {
+    ok: boolean
+    inbox_id: string
+    updates: { sequence_id: string; status: string }[]
+    state: { handles: string[]; recovery: { kind: string }; members: { kind: string }[] }
+  }
   expect(report.inbox_id).toBe(inboxId)
-  expect(report.updates.map((u) => [u.sequence_id, u.status])).toEqual(['1', '2', '3', '4', '5', '6', '7', '8'].map((s) => [s, 'applied']))
+  expect(report.updates.map((u) => [u.sequence_id, u.status])).toEqual(
+    ['1', '2', '3', '4', '5', '6', '7', '8'].map((s) => [s, 'applied']),
+  )
   expect(report.ok).toBe(true)
   expect(report.state.handles).toEqual(['nick#2341', 'nick'])
   expect(report.state.recovery.kind).toBe('passkey')
@@ -193,7 +226,9 @@ test('a wallet that signs with another account is named, and nothing is appended
   await expect(pg.getByRole('button', { name: 'Ask the missing signers again' })).toBeEnabled()
 })
 
-test('publish to the node: stored with its sequence id and visible (IDENT-072); a registration sent to the node completes only once QueryNewest shows it', async ({ page }) => {
+test('publish to the node: stored with its sequence id and visible (IDENT-072); a registration sent to the node completes only once QueryNewest shows it', async ({
+  page,
+}) => {
   test.setTimeout(120_000)
   const node = `http://127.0.0.1:${process.env.E2E_NODE_PORT}`
   const wallet = await installWallet(page)
@@ -221,7 +256,10 @@ test('publish to the node: stored with its sequence id and visible (IDENT-072); 
   await pg.getByRole('button', { name: 'New installation key' }).click()
   await expect(pg.getByRole('combobox', { name: 'Installation key' })).toContainText('installation key')
   await pg.getByRole('button', { name: 'Register this browser' }).click()
-  await page.getByRole('dialog', { name: 'Before signing' }).getByRole('button', { name: 'Continue to signing' }).click()
+  await page
+    .getByRole('dialog', { name: 'Before signing' })
+    .getByRole('button', { name: 'Continue to signing' })
+    .click()
   const result = pg.getByRole('status', { name: 'Registration result' })
   await expect(result).toContainText('; visible at', { timeout: 45_000 })
   const receipt = BigInt(/at sequence id (\d+); visible at (\d+)/.exec((await result.textContent())!)![1]!)

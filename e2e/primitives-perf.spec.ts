@@ -80,7 +80,10 @@ test.describe('signature primitives in Chromium', () => {
     )
     const csp = appCsp()
     writeFileSync(`${DIR}/index.html`, page('Signature primitives benchmark', csp))
-    writeFileSync(`${DIR}/no-wasm.html`, page('Signature primitives without WebAssembly', csp.replace(" 'wasm-unsafe-eval'", '')))
+    writeFileSync(
+      `${DIR}/no-wasm.html`,
+      page('Signature primitives without WebAssembly', csp.replace(" 'wasm-unsafe-eval'", '')),
+    )
   })
 
   // The build is left as it was built: the bench pages are removed after the run.
@@ -88,7 +91,7 @@ test.describe('signature primitives in Chromium', () => {
     rmSync(DIR, { recursive: true, force: true })
   })
 
-  test('under the app\'s CSP the fast backend loads every fast path in the page', async ({ page: p }) => {
+  test("under the app's CSP the fast backend loads every fast path in the page", async ({ page: p }) => {
     expect(appCsp()).toContain("script-src 'self' 'wasm-unsafe-eval'")
     await p.goto('/__primitives-bench/index.html')
     const primitives = await p.evaluate(() => window.__backend)
@@ -102,7 +105,9 @@ test.describe('signature primitives in Chromium', () => {
     await expectNoA11yViolations(p)
   })
 
-  test('without \'wasm-unsafe-eval\' the WASM paths fall back to noble with the reason, and nothing throws', async ({ page: p }) => {
+  test("without 'wasm-unsafe-eval' the WASM paths fall back to noble with the reason, and nothing throws", async ({
+    page: p,
+  }) => {
     const violations: string[] = []
     p.on('console', (m) => {
       if (m.type() === 'error') violations.push(m.text())
@@ -121,14 +126,20 @@ test.describe('signature primitives in Chromium', () => {
     test.setTimeout(240_000)
     await p.goto('/__primitives-bench/index.html')
     const report = await p.evaluate((ms) => window.__runBench(ms), ROUND_MS)
-    const lines: string[] = [`primitives on ${report.runtime} (ops per ${report.per}, best of ${Math.max(5, Math.round(1500 / report.roundMs))} interleaved rounds of ${report.roundMs} ms; × = vs noble)`]
+    const lines: string[] = [
+      `primitives on ${report.runtime} (ops per ${report.per}, best of ${Math.max(5, Math.round(1500 / report.roundMs))} interleaved rounds of ${report.roundMs} ms; × = vs noble)`,
+    ]
     let last = ''
     for (const r of report.results as { primitive: string; impl: string; opsPerSec: number; vsNoble: number }[]) {
       if (r.primitive !== last) lines.push(`  ${r.primitive}`)
       last = r.primitive
       lines.push(`    ${r.impl.padEnd(48)} ${String(r.opsPerSec).padStart(9)}  ${r.vsNoble.toFixed(2).padStart(6)}×`)
     }
-    lines.push(`  load: ${Object.entries(report.loadMs).map(([k, v]) => `${k} ${v} ms`).join(', ')}`)
+    lines.push(
+      `  load: ${Object.entries(report.loadMs)
+        .map(([k, v]) => `${k} ${v} ms`)
+        .join(', ')}`,
+    )
     const text = lines.join('\n')
     console.log(text)
     await info.attach('primitives-chromium.txt', { body: text, contentType: 'text/plain' })

@@ -30,14 +30,17 @@ async function logOf(n: number): Promise<{ file: string; size: number }> {
   return { file, size: readFileSync(file).length }
 }
 
-test(`a ${N.toLocaleString('en')}-update log replays in the worker with a progress bar, no main-thread task over 100 ms, and instant stepping`, async ({ page }, info) => {
+test(`a ${N.toLocaleString('en')}-update log replays in the worker with a progress bar, no main-thread task over 100 ms, and instant stepping`, async ({
+  page,
+}, info) => {
   test.setTimeout(Math.max(120_000, N * 60))
   const log = await logOf(N)
   await page.addInitScript(() => {
     const w = window as unknown as { __long: { start: number; duration: number }[] }
     w.__long = []
     new PerformanceObserver((list: any) => {
-      for (const e of list.getEntries() as { startTime: number; duration: number }[]) w.__long.push({ start: e.startTime, duration: e.duration })
+      for (const e of list.getEntries() as { startTime: number; duration: number }[])
+        w.__long.push({ start: e.startTime, duration: e.duration })
     }).observe({ type: 'longtask', buffered: true })
   })
   await page.goto('/')
@@ -51,7 +54,11 @@ test(`a ${N.toLocaleString('en')}-update log replays in the worker with a progre
   await page.getByLabel('Open a log file').setInputFiles(log.file)
   // Cheap predicates only while measuring: Playwright's locator polling runs in the
   // page's main thread and, over a large DOM, would itself show up as long tasks.
-  await page.waitForFunction(() => /Replaying [\d,]+ of [\d,]+ updates/.test(document.querySelector('.busy')?.textContent ?? ''), null, { polling: 50, timeout: 60_000 })
+  await page.waitForFunction(
+    () => /Replaying [\d,]+ of [\d,]+ updates/.test(document.querySelector('.busy')?.textContent ?? ''),
+    null,
+    { polling: 50, timeout: 60_000 },
+  )
   const sawProgress = await page.evaluate(() => !!document.querySelector('progress[aria-label="Replay progress"]'))
   await page.waitForFunction(
     (name) => !document.querySelector('.busy') && (document.querySelector('.source')?.textContent ?? '').includes(name),
@@ -64,7 +71,13 @@ test(`a ${N.toLocaleString('en')}-update log replays in the worker with a progre
   await waitForLog(page)
   await expect(page.getByText('every update applies')).toBeVisible()
   await expect(page.locator('.timeline-head')).toContainText(`${N.toLocaleString('en')} updates`.replace(/,/g, ''))
-  const long = await page.evaluate(([a, b]) => (window as unknown as { __long: { start: number; duration: number }[] }).__long.filter((e) => e.start >= a! && e.start <= b!), [t0, t1])
+  const long = await page.evaluate(
+    ([a, b]) =>
+      (window as unknown as { __long: { start: number; duration: number }[] }).__long.filter(
+        (e) => e.start >= a! && e.start <= b!,
+      ),
+    [t0, t1],
+  )
   const longest = Math.max(0, ...long.map((e) => e.duration))
 
   // stepping, once the log has been open for two seconds (state checkpoints are built in
@@ -73,7 +86,14 @@ test(`a ${N.toLocaleString('en')}-update log replays in the worker with a progre
   const diag = process.env.INSPECTOR_PERF_TRACE
   await page.waitForTimeout(2000)
   await page.getByRole('listbox', { name: /Updates and their actions/ }).focus()
-  await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', ...(diag ? ['v8'] : [])] })
+  await browser.startTracing(page, {
+    categories: [
+      'devtools.timeline',
+      'disabled-by-default-devtools.timeline',
+      'blink.user_timing',
+      ...(diag ? ['v8'] : []),
+    ],
+  })
   const stepMs: number[] = []
   const keys = ['End', 'ArrowUp', 'k', 'k', 'Home', 'ArrowDown', 'j', 'j', 'PageDown', 'End', 'ArrowUp', 'ArrowUp']
   for (const [i, key] of keys.entries()) {
@@ -122,9 +142,17 @@ test(`a ${N.toLocaleString('en')}-update log replays in the worker with a progre
   // The bound is on wall time (PerformanceObserver), as a person feels it; on a machine
   // loaded past its cores the bound applies to the tasks' CPU time instead (annotated).
   const overloaded = loadavg()[0]! > availableParallelism()
-  if (overloaded) info.annotations.push({ type: 'overloaded', description: `load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores: wall-clock long tasks reported, CPU time asserted` })
+  if (overloaded)
+    info.annotations.push({
+      type: 'overloaded',
+      description: `load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores: wall-clock long tasks reported, CPU time asserted`,
+    })
   expect(cpu.longestCpu, 'longest main-thread task during the replay, CPU time (ms)').toBeLessThanOrEqual(100)
-  if (!overloaded) expect(longest, `longest main-thread task during the replay (ms); all: ${JSON.stringify(long)}`).toBeLessThanOrEqual(100)
+  if (!overloaded)
+    expect(
+      longest,
+      `longest main-thread task during the replay (ms); all: ${JSON.stringify(long)}`,
+    ).toBeLessThanOrEqual(100)
   // Instant: the median step (key press to the next painted frame) under 100 ms, none over 250 ms
   // (jumps such as End rebuild a far state). Like the long tasks above: wall time as a
   // person feels it, but on a machine loaded past its cores each step's main-thread CPU
@@ -166,7 +194,9 @@ interface TraceEvent {
 
 /** The page's main-thread tasks in a Chromium trace: longest by thread (CPU) time and by wall time, in ms. */
 function mainThreadTasks(trace: { traceEvents: TraceEvent[] }): { longestCpu: number; longestWall: number } {
-  const main = trace.traceEvents.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`)
+  const main = trace.traceEvents
+    .filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+    .map((e) => `${e.pid}:${e.tid}`)
   let longestCpu = 0
   let longestWall = 0
   for (const e of trace.traceEvents) {
@@ -182,7 +212,11 @@ function mainThreadTasks(trace: { traceEvents: TraceEvent[] }): { longestCpu: nu
  * overlap the step's user-timing marks (perf-step-i-start .. perf-step-i-end), in ms.
  */
 function stepCpuMs(trace: { traceEvents: TraceEvent[] }, steps: number): number[] {
-  const main = new Set(trace.traceEvents.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`))
+  const main = new Set(
+    trace.traceEvents
+      .filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+      .map((e) => `${e.pid}:${e.tid}`),
+  )
   const mark = new Map<string, number>()
   for (const e of trace.traceEvents) if (e.name.startsWith('perf-step-') && !mark.has(e.name)) mark.set(e.name, e.ts)
   const tasks = trace.traceEvents.filter((e) => e.name === 'RunTask' && e.ph === 'X' && main.has(`${e.pid}:${e.tid}`))

@@ -57,7 +57,9 @@ test('no wallet installed: the panel says so', async ({ page }) => {
   await expect(page.getByRole('button', { name: /^Connect / })).toHaveCount(0)
 })
 
-test('wallet: connect the injected EIP-6963 wallet, its address is listed, it reconnects after reload, and disconnects', async ({ page }) => {
+test('wallet: connect the injected EIP-6963 wallet, its address is listed, it reconnects after reload, and disconnects', async ({
+  page,
+}) => {
   test.slow() // reloads and an axe scan: 25-35 s on a loaded 2-core machine
   const wallet = await installWallet(page)
   await openSigners(page)
@@ -78,7 +80,9 @@ test('wallet: connect the injected EIP-6963 wallet, its address is listed, it re
 
   await page.reload()
   await page.getByRole('button', { name: 'Signers…' }).click()
-  await expect(page.getByRole('list', { name: 'Accounts of E2E Wallet' }).locator(`code[title="${wallet.address}"]`)).toBeVisible()
+  await expect(
+    page.getByRole('list', { name: 'Accounts of E2E Wallet' }).locator(`code[title="${wallet.address}"]`),
+  ).toBeVisible()
 
   await page.getByRole('button', { name: 'Disconnect E2E Wallet' }).click()
   await expect(page.getByRole('button', { name: 'Connect E2E Wallet' })).toBeVisible()
@@ -86,7 +90,9 @@ test('wallet: connect the injected EIP-6963 wallet, its address is listed, it re
   await expect.poll(() => wallet.authorized()).toBe(false) // wagmi asked the wallet to revoke (wallet_revokePermissions)
 })
 
-test('wallet: the registry signs with personal_sign through the connector; a rejection and another account are named', async ({ page }) => {
+test('wallet: the registry signs with personal_sign through the connector; a rejection and another account are named', async ({
+  page,
+}) => {
   const wallet = await installWallet(page)
   await openSigners(page)
   await page.getByRole('button', { name: 'Connect E2E Wallet' }).click()
@@ -104,12 +110,16 @@ test('wallet: the registry signs with personal_sign through the connector; a rej
   await expect(result).toHaveText('user_rejected: user rejected the request')
   wallet.switchAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d') // anvil #1
   await page.getByRole('button', { name: `Test signature with ${label}` }).click()
-  await expect(result).toContainText('wrong_signer: the signature verifies, but to ethereum 0x70997970c51812dc3a010c7d01b50e0d17dc79c8, not to 0xf39f')
+  await expect(result).toContainText(
+    'wrong_signer: the signature verifies, but to ethereum 0x70997970c51812dc3a010c7d01b50e0d17dc79c8, not to 0xf39f',
+  )
   wallet.switchAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80')
   expect(wallet.personalSignCount()).toBe(3)
 })
 
-test('passkey: created on the virtual authenticator, listed, still listed after reload, forgotten here only', async ({ page }) => {
+test('passkey: created on the virtual authenticator, listed, still listed after reload, forgotten here only', async ({
+  page,
+}) => {
   test.slow() // reloads and an axe scan: 25-35 s on a loaded 2-core machine
   const consoleLines = watchConsole(page)
   await openSigners(page)
@@ -128,13 +138,17 @@ test('passkey: created on the virtual authenticator, listed, still listed after 
 
   await page.reload()
   await page.getByRole('button', { name: 'Signers…' }).click()
-  await expect(page.getByRole('list', { name: 'Passkeys kept here' }).locator(`code[title="${publicKey}"]`)).toBeVisible()
+  await expect(
+    page.getByRole('list', { name: 'Passkeys kept here' }).locator(`code[title="${publicKey}"]`),
+  ).toBeVisible()
   await expectNoA11yViolations(page, { include: '.signers-panel' })
 
   // The registry's passkey signer: a WebAuthn assertion whose challenge is the text, verified by the core.
   const label = `passkey ‘laptop’ ${short(publicKey!)}`
   await page.getByRole('button', { name: `Test signature with ${label}` }).click()
-  await expect(page.getByRole('status', { name: `Test signature result of ${label}` })).toHaveText(`passkey signature verifies to ${publicKey}`)
+  await expect(page.getByRole('status', { name: `Test signature result of ${label}` })).toHaveText(
+    `passkey signature verifies to ${publicKey}`,
+  )
   expect((await auth.credentials())[0]!.signCount).toBeGreaterThan(0)
 
   await page.getByRole('button', { name: 'Forget passkey laptop' }).click()
@@ -148,19 +162,25 @@ test('passkey: created on the virtual authenticator, listed, still listed after 
   await auth.remove()
 })
 
-test('local Ethereum key: generate, export as hex and as a 32-byte file after confirming, import both back to the same address; no secret leaks', async ({ page }) => {
+test('local Ethereum key: generate, export as hex and as a 32-byte file after confirming, import both back to the same address; no secret leaks', async ({
+  page,
+}) => {
   test.slow() // reloads and an axe scan: 25-35 s on a loaded 2-core machine
   const consoleLines = watchConsole(page)
   await openSigners(page)
   await page.getByLabel('Key name', { exact: true }).fill('main')
   await page.getByRole('button', { name: 'Generate Ethereum key' }).click()
-  await expect(page.getByRole('status', { name: 'Local Ethereum keys: done' })).toContainText('Generated local key ‘main’')
+  await expect(page.getByRole('status', { name: 'Local Ethereum keys: done' })).toContainText(
+    'Generated local key ‘main’',
+  )
   const address = await ethList(page).locator('code').first().getAttribute('title')
   expect(address).toMatch(/^0x[0-9a-f]{40}$/)
   await expect(ethList(page)).toContainText('local Ethereum key')
   const label = `local key ‘main’ ${short(address!)}`
   await page.getByRole('button', { name: `Test signature with ${label}` }).click()
-  await expect(page.getByRole('status', { name: `Test signature result of ${label}` })).toHaveText(`erc_191 signature verifies to ${address}`)
+  await expect(page.getByRole('status', { name: `Test signature result of ${label}` })).toHaveText(
+    `erc_191 signature verifies to ${address}`,
+  )
 
   // Export as hex: only after the confirmation that says it is a private key.
   await page.getByRole('button', { name: `Export private key of ${short(address!)}…` }).click()
@@ -172,7 +192,9 @@ test('local Ethereum key: generate, export as hex and as a 32-byte file after co
   const hex = await field.inputValue()
   expect(hex).toMatch(/^0x[0-9a-f]{64}$/) // IDENT-088: 0x + 64 lowercase hex
   expect(privateKeyToAddress(hex as `0x${string}`).toLowerCase()).toBe(address)
-  await expect(page.getByRole('group', { name: `Exported private key of ${short(address!)}` })).toContainText('Anyone who has it controls that account')
+  await expect(page.getByRole('group', { name: `Exported private key of ${short(address!)}` })).toContainText(
+    'Anyone who has it controls that account',
+  )
   await expectNoSecret(page, consoleLines, [hex])
   await expectNoA11yViolations(page, { include: '.signers-panel' })
   await page.getByRole('button', { name: 'Hide' }).click()
@@ -190,7 +212,10 @@ test('local Ethereum key: generate, export as hex and as a 32-byte file after co
 
   // Delete, then import the pasted hex (upper case: IDENT-089) back to the same address.
   await page.getByRole('button', { name: `Delete key ${short(address!)}` }).click()
-  await page.getByRole('group', { name: `Delete key ${short(address!)}` }).getByRole('button', { name: 'Delete key' }).click()
+  await page
+    .getByRole('group', { name: `Delete key ${short(address!)}` })
+    .getByRole('button', { name: 'Delete key' })
+    .click()
   await expect(page.getByText('No local Ethereum key yet.')).toBeVisible()
   await page.getByLabel('Private key', { exact: true }).fill('0x' + hex.slice(2).toUpperCase())
   await page.getByRole('button', { name: 'Import key' }).click()
@@ -203,9 +228,14 @@ test('local Ethereum key: generate, export as hex and as a 32-byte file after co
   await expect(ethError(page)).toContainText(`Ethereum account ${address} is already kept in this browser`)
   await page.getByLabel('Private key', { exact: true }).fill('')
   await page.getByRole('button', { name: `Delete key ${short(address!)}` }).click()
-  await page.getByRole('group', { name: `Delete key ${short(address!)}` }).getByRole('button', { name: 'Delete key' }).click()
+  await page
+    .getByRole('group', { name: `Delete key ${short(address!)}` })
+    .getByRole('button', { name: 'Delete key' })
+    .click()
   await expect(page.getByText('No local Ethereum key yet.')).toBeVisible()
-  await page.getByLabel('Or import a 32-byte key file').setInputFiles({ name: 'backup.key', mimeType: 'application/octet-stream', buffer: bytes })
+  await page
+    .getByLabel('Or import a 32-byte key file')
+    .setInputFiles({ name: 'backup.key', mimeType: 'application/octet-stream', buffer: bytes })
   await expect(page.getByRole('status', { name: 'Local Ethereum keys: done' })).toContainText('from backup.key')
   await expect(ethList(page).locator(`code[title="${address}"]`)).toBeVisible()
 
@@ -233,12 +263,18 @@ test('IDENT-088 / IDENT-089: a malformed key is refused with the reason shown', 
   await paste.fill('0x' + '0'.repeat(64))
   await page.getByRole('button', { name: 'Import key' }).click()
   await expect(ethError(page)).toContainText('the scalar is zero')
-  await page.getByLabel('Or import a 32-byte key file').setInputFiles({ name: 'short.key', mimeType: 'application/octet-stream', buffer: Buffer.alloc(31, 7) })
+  await page
+    .getByLabel('Or import a 32-byte key file')
+    .setInputFiles({ name: 'short.key', mimeType: 'application/octet-stream', buffer: Buffer.alloc(31, 7) })
   await expect(ethError(page)).toContainText('short.key: private key: expected exactly 32 bytes, got 31')
   const hexText = Buffer.from('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80\n')
-  await page.getByLabel('Or import a 32-byte key file').setInputFiles({ name: 'hex.txt', mimeType: 'text/plain', buffer: hexText })
+  await page
+    .getByLabel('Or import a 32-byte key file')
+    .setInputFiles({ name: 'hex.txt', mimeType: 'text/plain', buffer: hexText })
   await expect(ethError(page)).toContainText('expected exactly 32 bytes, got 67')
-  await expect(ethError(page)).toContainText('This file holds the key as hex text: paste it in the private key field instead.')
+  await expect(ethError(page)).toContainText(
+    'This file holds the key as hex text: paste it in the private key field instead.',
+  )
   await expect(page.getByText('No local Ethereum key yet.')).toBeVisible()
   await expectNoA11yViolations(page, { include: '.signers-panel' })
 })
@@ -254,13 +290,17 @@ test('installation key: generate, listed with its public key, kept across reload
   expect(key).toMatch(/^[0-9a-f]{64}$/)
   await page.reload()
   await page.getByRole('button', { name: 'Signers…' }).click()
-  await expect(page.getByRole('list', { name: 'Installation keys kept here' }).locator(`code[title="${key}"]`)).toBeVisible()
+  await expect(
+    page.getByRole('list', { name: 'Installation keys kept here' }).locator(`code[title="${key}"]`),
+  ).toBeVisible()
   await page.getByRole('button', { name: `Delete installation key ${short(key!)}` }).click()
   await page.getByRole('button', { name: 'Delete installation key', exact: true }).click()
   await expect(page.getByText('No installation key yet.')).toBeVisible()
 })
 
-test('without IndexedDB (private browsing): keys work in memory and the panel says they are lost on reload', async ({ page }) => {
+test('without IndexedDB (private browsing): keys work in memory and the panel says they are lost on reload', async ({
+  page,
+}) => {
   await page.addInitScript(() => {
     Object.defineProperty(window, 'indexedDB', {
       configurable: true,

@@ -58,7 +58,9 @@ async function choose(page: Page, select: ReturnType<Page['getByRole']>, text: s
   await select.selectOption(value!)
 }
 
-test('smart contract wallets: added deployed and counterfactual, a wrong owner refused by the chain, a new inbox and a member signed erc_6492 and applied', async ({ page }, info) => {
+test('smart contract wallets: added deployed and counterfactual, a wrong owner refused by the chain, a new inbox and a member signed erc_6492 and applied', async ({
+  page,
+}, info) => {
   test.setTimeout(180_000)
   await page.goto('/')
   await waitForLog(page)
@@ -68,7 +70,9 @@ test('smart contract wallets: added deployed and counterfactual, a wrong owner r
   await expect(smart(page)).toContainText('Chain: no chain route yet: add one under Chain routes first')
   await expect(smart(page)).toContainText('Owner: no owner available')
   await smart(page).getByRole('button', { name: 'Add smart wallet' }).click()
-  await expect(smart(page).getByRole('alert', { name: 'Smart contract wallets: error' })).toContainText('no chain chosen: add a chain route')
+  await expect(smart(page).getByRole('alert', { name: 'Smart contract wallets: error' })).toContainText(
+    'no chain chosen: add a chain route',
+  )
 
   // The chain route, in the settings.
   const routes = page.locator('details.chain-routes')
@@ -77,7 +81,9 @@ test('smart contract wallets: added deployed and counterfactual, a wrong owner r
   await addRoute.getByLabel('Add a chain route: chain id').fill('31337')
   await addRoute.getByLabel('Add a chain route: RPC URL').fill(anvil.url)
   await addRoute.getByRole('button', { name: 'Add route' }).click()
-  await expect(routes.getByRole('status', { name: 'Status of the route for eip155:31337' })).toContainText(/node answers eip155:31337/)
+  await expect(routes.getByRole('status', { name: 'Status of the route for eip155:31337' })).toContainText(
+    /node answers eip155:31337/,
+  )
 
   // The owner: imported as a local Ethereum key; a second, unrelated key too.
   await panel(page).getByLabel('Private key', { exact: true }).fill(ownerKeyHex)
@@ -96,31 +102,41 @@ test('smart contract wallets: added deployed and counterfactual, a wrong owner r
   // A bad address is named.
   await sw.getByLabel('Wallet address').fill('0x1234')
   await sw.getByRole('button', { name: 'Add smart wallet' }).click()
-  await expect(sw.getByRole('alert', { name: 'Smart contract wallets: error' })).toContainText('the wallet address "0x1234" is not 0x + 40 hex digits')
+  await expect(sw.getByRole('alert', { name: 'Smart contract wallets: error' })).toContainText(
+    'the wallet address "0x1234" is not 0x + 40 hex digits',
+  )
 
   // Deployed, by address.
   await sw.getByLabel('Wallet address').fill(deployed)
   await sw.getByLabel('Smart wallet name').fill('deployed')
   await sw.getByRole('button', { name: 'Add smart wallet' }).click()
-  await expect(sw.getByRole('status', { name: 'Smart contract wallets: done' })).toContainText(`Added smart wallet ${deployed} on eip155:31337.`)
+  await expect(sw.getByRole('status', { name: 'Smart contract wallets: done' })).toContainText(
+    `Added smart wallet ${deployed} on eip155:31337.`,
+  )
 
   // Counterfactual: the address comes from the factory's addressOf(owner, salt).
   await sw.getByRole('radio', { name: 'counterfactual: deploy through a factory' }).check()
   await sw.getByLabel('Factory address').fill('0x' + '99'.repeat(20))
   await sw.getByLabel('Salt').fill('2')
   await sw.getByRole('button', { name: 'Add smart wallet' }).click()
-  await expect(sw.getByRole('alert', { name: 'Smart contract wallets: error' })).toContainText(`did not answer addressOf(owner, salt)`)
+  await expect(sw.getByRole('alert', { name: 'Smart contract wallets: error' })).toContainText(
+    `did not answer addressOf(owner, salt)`,
+  )
   await sw.getByLabel('Factory address').fill(fx.factory)
   await sw.getByLabel('Smart wallet name').fill('cf')
   await sw.getByRole('button', { name: 'Add smart wallet' }).click()
-  await expect(sw.getByRole('status', { name: 'Smart contract wallets: done' })).toContainText(`Added smart wallet ${counterfactual} on eip155:31337 (counterfactual`)
+  await expect(sw.getByRole('status', { name: 'Smart contract wallets: done' })).toContainText(
+    `Added smart wallet ${counterfactual} on eip155:31337 (counterfactual`,
+  )
 
   // The same deployed wallet with the stranger as owner: the chain rejects the owner's signature.
   await sw.getByRole('radio', { name: 'deployed at an address' }).check()
   await choose(page, ownerSelect, '‘stranger’')
   await sw.getByLabel('Wallet address').fill(deployed)
   await sw.getByRole('button', { name: 'Add smart wallet' }).click()
-  await expect(sw.getByRole('alert', { name: 'Smart contract wallets: error' })).toContainText(`smart wallet ${deployed} on eip155:31337 is already kept here`)
+  await expect(sw.getByRole('alert', { name: 'Smart contract wallets: error' })).toContainText(
+    `smart wallet ${deployed} on eip155:31337 is already kept here`,
+  )
   await page.getByRole('button', { name: 'Close the signers panel' }).click()
 
   // The kept wallets survive a reload (IndexedDB), with their route and owner.
@@ -130,7 +146,8 @@ test('smart contract wallets: added deployed and counterfactual, a wrong owner r
   const kept = smart(page).getByRole('list', { name: 'Smart contract wallets kept here' }).getByRole('listitem')
   await expect(kept).toHaveCount(2)
   // An item by its wallet's name, which its buttons carry ("Test smart wallet smart wallet ‘deployed’ eip155:…").
-  const item = (name: string) => kept.filter({ has: page.getByRole('button', { name: new RegExp(`^Test smart wallet smart wallet ‘${name}’`) }) })
+  const item = (name: string) =>
+    kept.filter({ has: page.getByRole('button', { name: new RegExp(`^Test smart wallet smart wallet ‘${name}’`) }) })
   const dItem = item('deployed')
   const cItem = item('cf')
   await expect(dItem).toContainText('deployed wallet (ERC-1271; no ERC-6492 deployment given)')
@@ -139,8 +156,13 @@ test('smart contract wallets: added deployed and counterfactual, a wrong owner r
 
   // A test signature: judged on the chain, and what it was made of.
   await dItem.getByRole('button', { name: /^Test smart wallet / }).click()
-  await expect(dItem.getByRole('status', { name: /^Test result of / })).toContainText(`erc_6492 signature verifies on the chain to ${deployed}`, { timeout: 30_000 })
-  await expect(dItem.getByRole('status', { name: /^Last signature of / })).toContainText(/block \d+ at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ; deployed: ERC-1271 signature, not wrapped/)
+  await expect(dItem.getByRole('status', { name: /^Test result of / })).toContainText(
+    `erc_6492 signature verifies on the chain to ${deployed}`,
+    { timeout: 30_000 },
+  )
+  await expect(dItem.getByRole('status', { name: /^Last signature of / })).toContainText(
+    /block \d+ at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ; deployed: ERC-1271 signature, not wrapped/,
+  )
   await expectNoA11yViolations(page)
   await page.getByRole('button', { name: 'Close the signers panel' }).click()
 
@@ -157,7 +179,11 @@ test('smart contract wallets: added deployed and counterfactual, a wrong owner r
 
   // The counterfactual wallet joins, approved by the deployed one: its signature is ERC-6492 wrapped.
   await pg.getByRole('radiogroup', { name: 'Action' }).getByRole('radio', { name: 'Add a member' }).check()
-  await choose(page, pg.getByRole('combobox', { name: 'Approved by (existing member or recovery identifier)' }), '‘deployed’')
+  await choose(
+    page,
+    pg.getByRole('combobox', { name: 'Approved by (existing member or recovery identifier)' }),
+    '‘deployed’',
+  )
   await choose(page, pg.getByRole('combobox', { name: 'New member' }), '‘cf’')
   await signAndAppend(page, 2)
   const sigs = page.locator('section.sigs article.sig')
@@ -167,8 +193,12 @@ test('smart contract wallets: added deployed and counterfactual, a wrong owner r
 
   // The panel shows what the composer's signatures were made of.
   await page.getByRole('button', { name: 'Signers…' }).click()
-  await expect(cItem.getByRole('status', { name: /^Last signature of / })).toContainText(/block \d+ at .*; not deployed yet: ERC-6492 wrapped with its factory deployment/)
-  await expect(dItem.getByRole('status', { name: /^Last signature of / })).toContainText('deployed: ERC-1271 signature, not wrapped')
+  await expect(cItem.getByRole('status', { name: /^Last signature of / })).toContainText(
+    /block \d+ at .*; not deployed yet: ERC-6492 wrapped with its factory deployment/,
+  )
+  await expect(dItem.getByRole('status', { name: /^Last signature of / })).toContainText(
+    'deployed: ERC-1271 signature, not wrapped',
+  )
 
   // A wallet someone else owns, added with our owner: the chain rejects the owner's signature (IDENT-060).
   await smart(page).getByRole('radio', { name: 'deployed at an address' }).check()
@@ -190,7 +220,9 @@ test('smart contract wallets: added deployed and counterfactual, a wrong owner r
   await routes.getByRole('button', { name: 'Remove the route for eip155:31337' }).click()
   await expect(dItem).toContainText('no chain route for eip155:31337: it cannot sign (IDENT-061)')
   await dItem.getByRole('button', { name: /^Test smart wallet / }).click()
-  await expect(dItem.getByRole('status', { name: /^Test result of / })).toContainText('unverifiable: IDENT-061: no chain route for eip155:31337')
+  await expect(dItem.getByRole('status', { name: /^Test result of / })).toContainText(
+    'unverifiable: IDENT-061: no chain route for eip155:31337',
+  )
   await shot(page, info, 'smart-wallet-signers')
   await expectNoA11yViolations(page)
 })

@@ -57,25 +57,45 @@ export async function syntheticLog(n: number, options: SyntheticOptions = {}): P
     if (seq === 1) {
       draft = {
         signers: [w0],
-        build: ([s]) => ({ kind: 'create_inbox', initialIdentifier: w0.identifier.text, nonce: 0n, initialIdentifierKind: 1, initialIdentifierSignature: s! }),
+        build: ([s]) => ({
+          kind: 'create_inbox',
+          initialIdentifier: w0.identifier.text,
+          nonce: 0n,
+          initialIdentifierKind: 1,
+          initialIdentifierSignature: s!,
+        }),
       }
     } else if (seq === 3) {
       draft = {
         signers: [w0, passkey],
-        build: ([a, b]) => ({ kind: 'add', newMemberIdentifier: { kind: 'passkey', key: passkey.publicKey, relyingParty: passkey.origin }, existingMemberSignature: a!, newMemberSignature: b! }),
+        build: ([a, b]) => ({
+          kind: 'add',
+          newMemberIdentifier: { kind: 'passkey', key: passkey.publicKey, relyingParty: passkey.origin },
+          existingMemberSignature: a!,
+          newMemberSignature: b!,
+        }),
       }
     } else if (seq === Math.floor(n / 2) && seq > 3) {
       const from = recovery
       recovery = w1
       draft = {
         signers: [from],
-        build: ([s]) => ({ kind: 'change_recovery_address', newRecoveryIdentifier: w1.identifier.text, newRecoveryIdentifierKind: 1, existingRecoveryIdentifierSignature: s! }),
+        build: ([s]) => ({
+          kind: 'change_recovery_address',
+          newRecoveryIdentifier: w1.identifier.text,
+          newRecoveryIdentifierKind: 1,
+          existingRecoveryIdentifierSignature: s!,
+        }),
       }
     } else if (seq % 5 === 0 && live.length > 2) {
       const victim = live.splice(Math.floor(live.length / 2), 1)[0]!
       draft = {
         signers: [recovery],
-        build: ([s]) => ({ kind: 'revoke', memberToRevoke: { kind: 'installation', key: (victim as ReturnType<typeof installationKeySigner>).publicKey }, recoveryIdentifierSignature: s! }),
+        build: ([s]) => ({
+          kind: 'revoke',
+          memberToRevoke: { kind: 'installation', key: (victim as ReturnType<typeof installationKeySigner>).publicKey },
+          recoveryIdentifierSignature: s!,
+        }),
       }
     } else if (seq % 7 === 0 && claims < 60 && live.length > 0) {
       claims++
@@ -89,11 +109,20 @@ export async function syntheticLog(n: number, options: SyntheticOptions = {}): P
       const adder = seq % 2 === 0 ? w0 : passkey
       draft = {
         signers: [adder, wrong],
-        build: ([a, b]) => ({ kind: 'add', newMemberIdentifier: { kind: 'installation', key: inst.publicKey }, existingMemberSignature: a!, newMemberSignature: b! }),
+        build: ([a, b]) => ({
+          kind: 'add',
+          newMemberIdentifier: { kind: 'installation', key: inst.publicKey },
+          existingMemberSignature: a!,
+          newMemberSignature: b!,
+        }),
       }
     }
     const clientTimestampNs = 1_717_000_000_000_000_000n + BigInt(seq) * 1_000_000_000n
-    const text = signatureText({ inboxId, clientTimestampNs, actions: [draft.build(draft.signers.map(() => PLACEHOLDER))] })
+    const text = signatureText({
+      inboxId,
+      clientTimestampNs,
+      actions: [draft.build(draft.signers.map(() => PLACEHOLDER))],
+    })
     const sigs = await Promise.all(draft.signers.map((s) => s.sign(text)))
     const bytes = encodeUpdate({ inboxId, clientTimestampNs, actions: [draft.build(sigs)] })
     updates.push({ sequenceId: BigInt(seq), bytes })

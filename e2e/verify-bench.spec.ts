@@ -52,7 +52,8 @@ function rendererRssKiB(): number {
       const status = readFileSync(`/proc/${d}/status`, 'utf8')
       parent.set(Number(d), Number(/PPid:\s+(\d+)/.exec(status)?.[1] ?? 0))
       const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8')
-      if (cmd.includes('--type=renderer')) renderers.push({ pid: Number(d), rss: Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) })
+      if (cmd.includes('--type=renderer'))
+        renderers.push({ pid: Number(d), rss: Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) })
     } catch {
       // the process ended
     }
@@ -66,14 +67,28 @@ function rendererRssKiB(): number {
 
 type Timings = Record<string, { calls: number; ms: number }>
 /** Per primitive: calls and mean ms per call. */
-const perCall = (t: Timings | undefined) => Object.fromEntries(Object.entries(t ?? {}).map(([k, v]) => [k, `${v.calls} × ${(v.ms / v.calls).toFixed(2)} ms`]))
+const perCall = (t: Timings | undefined) =>
+  Object.fromEntries(Object.entries(t ?? {}).map(([k, v]) => [k, `${v.calls} × ${(v.ms / v.calls).toFixed(2)} ms`]))
 
 interface Run {
   path: 'plain' | 'fast' | 'fast cold' | 'fast warm' | 'fast warm idb'
   replayMs: number
   wallMs: number
   report: string
-  verify: { workers: number; live: number; ready: number; backends: string[]; failures: string[]; remote: number; local: number; cached: number; waitMs: number; workerMs: number; cache: boolean; timings?: { workers: Timings; local: Timings } }
+  verify: {
+    workers: number
+    live: number
+    ready: number
+    backends: string[]
+    failures: string[]
+    remote: number
+    local: number
+    cached: number
+    waitMs: number
+    workerMs: number
+    cache: boolean
+    timings?: { workers: Timings; local: Timings }
+  }
   peakRssMiB?: number
   cpuMs?: number
 }
@@ -82,11 +97,16 @@ test.describe('verification benchmark (npm run bench)', () => {
   test.skip(!ON, 'runs under `npm run bench` only (INSPECTOR_VERIFY_BENCH=1)')
 
   for (const n of SIZES) {
-    test(`a ${n.toLocaleString('en')}-update log: plain one-thread noble replay vs the fast path, in one page session`, async ({ page }, info) => {
+    test(`a ${n.toLocaleString('en')}-update log: plain one-thread noble replay vs the fast path, in one page session`, async ({
+      page,
+    }, info) => {
       test.setTimeout(Math.max(240_000, n * 120))
       const text = await logText(n)
       const [log] = readLogs(text)
-      const sigs = log!.entries.reduce((k, e) => k + ('error' in e.update ? 0 : e.update.actions.reduce((m, a) => m + signaturesOf(a).length, 0)), 0)
+      const sigs = log!.entries.reduce(
+        (k, e) => k + ('error' in e.update ? 0 : e.update.actions.reduce((m, a) => m + signaturesOf(a).length, 0)),
+        0,
+      )
       const asset = readdirSync(`${OUT_DIR}/assets`).find((f) => /^replay\.worker-.*\.js$/.test(f))
       expect(asset, `the built replay worker in ${OUT_DIR}/assets`).toBeDefined()
       await page.goto('/')
@@ -97,7 +117,8 @@ test.describe('verification benchmark (npm run bench)', () => {
           const w = new Worker(url, { type: 'module', name: 'bench-replay' })
           ;(globalThis as any).__bench = w
           await new Promise<void>((resolve, reject) => {
-            w.onmessage = (ev: any) => (ev.data.type === 'opened' ? resolve() : reject(new Error(JSON.stringify(ev.data))))
+            w.onmessage = (ev: any) =>
+              ev.data.type === 'opened' ? resolve() : reject(new Error(JSON.stringify(ev.data)))
             w.postMessage({ type: 'open', id: 1, input: text, name: 'bench.json' })
           })
         },
@@ -107,7 +128,9 @@ test.describe('verification benchmark (npm run bench)', () => {
       // than wall time on a shared machine, though it sums the threads instead of overlapping them.
       const cdp = await page.context().browser()!.newBrowserCDPSession()
       const rendererCpuS = async (): Promise<number> => {
-        const info = (await cdp.send('SystemInfo.getProcessInfo')) as { processInfo: { type: string; cpuTime: number }[] }
+        const info = (await cdp.send('SystemInfo.getProcessInfo')) as {
+          processInfo: { type: string; cpuTime: number }[]
+        }
         return info.processInfo.filter((p) => p.type === 'renderer').reduce((k, p) => k + p.cpuTime, 0)
       }
       const once = async (path: Run['path'], id: number): Promise<Run> => {
@@ -132,7 +155,8 @@ test.describe('verification benchmark (npm run bench)', () => {
               const t0 = performance.now()
               w.onmessage = (ev: any) => {
                 const m = ev.data
-                if (m.type === 'done') resolve({ replayMs: m.replayMs, wallMs: performance.now() - t0, report: m.report, verify: m.verify })
+                if (m.type === 'done')
+                  resolve({ replayMs: m.replayMs, wallMs: performance.now() - t0, report: m.report, verify: m.verify })
                 else if (m.type === 'failed' || m.type === 'input-error') reject(new Error(JSON.stringify(m)))
               }
               w.postMessage(msg)
@@ -140,7 +164,7 @@ test.describe('verification benchmark (npm run bench)', () => {
           msg,
         )
         clearInterval(sampler)
-        return { path, ...r, peakRssMiB: Math.round(peak / 1024), cpuMs: (await rendererCpuS() - cpu0) * 1000 }
+        return { path, ...r, peakRssMiB: Math.round(peak / 1024), cpuMs: ((await rendererCpuS()) - cpu0) * 1000 }
       }
       const rounds = n <= 1000 ? 3 : 1
       const runs: Run[] = []
@@ -188,11 +212,17 @@ test.describe('verification benchmark (npm run bench)', () => {
         fast_warm: row(best('fast warm')),
         fast_warm_indexeddb_only: row(best('fast warm idb')),
         // Every run in order: the first fast run pays the pool's start (workers loading the fast backend).
-        all_ms: runs.map((r) => `${r.path} ${Math.round(r.replayMs)}${r.path === 'plain' ? '' : ` (${r.verify.ready}/${r.verify.workers} workers ready)`}`),
+        all_ms: runs.map(
+          (r) =>
+            `${r.path} ${Math.round(r.replayMs)}${r.path === 'plain' ? '' : ` (${r.verify.ready}/${r.verify.workers} workers ready)`}`,
+        ),
       }
       console.log(`verify-bench chromium ${JSON.stringify(figures)}`)
       info.annotations.push({ type: 'figures', description: JSON.stringify(figures) })
-      await info.attach('verify-bench.json', { body: JSON.stringify(figures, null, 2), contentType: 'application/json' })
+      await info.attach('verify-bench.json', {
+        body: JSON.stringify(figures, null, 2),
+        contentType: 'application/json',
+      })
       expect(best('fast cold').verify.failures, 'no verification worker failed').toEqual([])
     })
   }

@@ -34,7 +34,9 @@ if (what === 'all' || what === 'node') {
 }
 if (what === 'all' || what === 'browser') {
   run(bin('vite'), ['build', '--logLevel', 'warn'])
-  run(bin('playwright'), ['test', 'e2e/replay-perf.spec.ts', '--reporter=list'], { INSPECTOR_PERF_UPDATES: rest[0] && what === 'browser' ? rest[0] : '10000' })
+  run(bin('playwright'), ['test', 'e2e/replay-perf.spec.ts', '--reporter=list'], {
+    INSPECTOR_PERF_UPDATES: rest[0] && what === 'browser' ? rest[0] : '10000',
+  })
   run(bin('playwright'), ['test', 'e2e/verify-bench.spec.ts', '--reporter=list'], {
     INSPECTOR_VERIFY_BENCH: '1',
     INSPECTOR_VERIFY_SIZES: rest[0] && what === 'browser' ? rest[0] : '256,10000',

@@ -47,7 +47,10 @@ export interface Artifacts {
 /** The .sol files of contracts/, by file name, in name order. */
 export function readSources(dir = CONTRACTS_DIR): Record<string, string> {
   const out: Record<string, string> = {}
-  for (const f of readdirSync(dir).filter((n) => n.endsWith('.sol')).sort()) out[f] = readFileSync(join(dir, f), 'utf8')
+  for (const f of readdirSync(dir)
+    .filter((n) => n.endsWith('.sol'))
+    .sort())
+    out[f] = readFileSync(join(dir, f), 'utf8')
   return out
 }
 
@@ -86,7 +89,11 @@ export function compileContracts(sources: Record<string, string> = readSources()
     solcVersion: version,
     settings: SOLC_SETTINGS,
     sourcesHash: sourcesHash(sources, version),
-    sources: Object.fromEntries(Object.keys(sources).sort().map((n) => [n, sha256(sources[n]!)])),
+    sources: Object.fromEntries(
+      Object.keys(sources)
+        .sort()
+        .map((n) => [n, sha256(sources[n]!)]),
+    ),
     OwnedWallet: pick('OwnedWallet'),
     WalletFactory: pick('WalletFactory'),
   }

@@ -25,7 +25,12 @@ import { fileURLToPath } from 'node:url'
 import { fromBinary, toBinary } from '@bufbuild/protobuf'
 import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire'
 import { IdentityUpdateSchema } from '../src/gen/identity/associations/association_pb'
-import { encodeBundleJson, encodeGetIdentityUpdatesResponse, encodeUpdate, toGatewayJson } from '../src/core/encode/update'
+import {
+  encodeBundleJson,
+  encodeGetIdentityUpdatesResponse,
+  encodeUpdate,
+  toGatewayJson,
+} from '../src/core/encode/update'
 import { deriveInboxId } from '../src/core/inbox-id'
 import { IdentifierKindValue, type MemberId, type WireMemberIdentifier, type WireSignature } from '../src/core/types'
 import { bytesToHex, hexToBytes, sha256, utf8 } from '../src/crypto'
@@ -72,14 +77,20 @@ const P1_HIGH_S = passkeySigner(secret('passkey-1'), { origin: ORIGIN, highS: tr
 /** The same passkey again, asserted from another origin (a different signature, the same member). */
 const P1_OTHER_ORIGIN = passkeySigner(secret('passkey-1'), { origin: 'https://other.example' })
 
-const scAddress = (label: string): string => '0x' + bytesToHex(sha256(utf8(`fixture-smart-wallet-${label}`)).subarray(0, 20))
+const scAddress = (label: string): string =>
+  '0x' + bytesToHex(sha256(utf8(`fixture-smart-wallet-${label}`)).subarray(0, 20))
 const SC1_ADDRESS = scAddress('1')
 const SC2_ADDRESS = scAddress('2')
 const BLOCK = 19_000_000n
 
 /** A smart contract wallet that the fake verifier accepts (test/fixtures/fake-smart-wallet.ts). */
 function smartWallet(chainId: bigint, address: string): Signer {
-  return smartWalletSigner({ chainId, address, blockNumber: BLOCK, signature: (hash) => fakeSmartWalletSignature(hash, address) })
+  return smartWalletSigner({
+    chainId,
+    address,
+    blockNumber: BLOCK,
+    signature: (hash) => fakeSmartWalletSignature(hash, address),
+  })
 }
 
 /** 2024-04-10T12:00:00Z plus n minutes. */
@@ -190,7 +201,9 @@ class Fixture {
     let bytes: Uint8Array | undefined
     let hexText: string | undefined
     if ('actions' in input) {
-      signed = await signDraft(draftUpdate({ inboxId: input.inboxId ?? this.inboxId, clientTimestampNs: input.ts, actions: input.actions }))
+      signed = await signDraft(
+        draftUpdate({ inboxId: input.inboxId ?? this.inboxId, clientTimestampNs: input.ts, actions: input.actions }),
+      )
       bytes = signed.bytes
     } else if ('signed' in input) {
       signed = input.signed
@@ -231,8 +244,10 @@ class Fixture {
     // Consistency of the declaration: once an update is rejected or pending, the rest is not_applied.
     let stopped = false
     for (const e of sorted) {
-      if (stopped && e.status !== 'not_applied') throw new Error(`${this.name}: seq ${e.sequenceId} after a stop must be not_applied`)
-      if (!stopped && e.status === 'not_applied') throw new Error(`${this.name}: seq ${e.sequenceId} is not_applied with nothing before it stopping the log`)
+      if (stopped && e.status !== 'not_applied')
+        throw new Error(`${this.name}: seq ${e.sequenceId} after a stop must be not_applied`)
+      if (!stopped && e.status === 'not_applied')
+        throw new Error(`${this.name}: seq ${e.sequenceId} is not_applied with nothing before it stopping the log`)
       if (e.status === 'rejected' || e.status === 'pending') stopped = true
     }
     const applied = sorted.filter((e) => e.status === 'applied')
@@ -260,7 +275,11 @@ class Fixture {
         inbox_id: this.inboxId,
         sequence_id: last.sequenceId.toString(),
         members,
-        recovery: { kind: rec.kind, identifier: rec.text, chain_id: d.recoveryChainId == null ? null : d.recoveryChainId.toString() },
+        recovery: {
+          kind: rec.kind,
+          identifier: rec.text,
+          chain_id: d.recoveryChainId == null ? null : d.recoveryChainId.toString(),
+        },
         handles: hs,
         claim_count: d.claimCount ?? hs.length,
         seen_replay_keys_count: seen.size,
@@ -274,7 +293,12 @@ class Fixture {
       inbox_id: this.inboxId,
       ok: sorted.every((e) => e.status === 'applied'),
       updates: sorted.map(
-        (e): ExpectedUpdate => ({ sequence_id: e.sequenceId.toString(), status: e.status, rule: e.rule, action_index: e.actionIndex }),
+        (e): ExpectedUpdate => ({
+          sequence_id: e.sequenceId.toString(),
+          status: e.status,
+          rule: e.rule,
+          action_index: e.actionIndex,
+        }),
       ),
       state,
       handles,
@@ -329,7 +353,8 @@ function retireToField4(bytes: Uint8Array, sig: Uint8Array): Uint8Array {
 function addField4Beside(bytes: Uint8Array, actionIndex: number, payload: Uint8Array): Uint8Array {
   const msg = fromBinary(IdentityUpdateSchema, bytes)
   const action = msg.actions[actionIndex]!
-  if (action.kind.case !== 'add' || !action.kind.value.newMemberSignature) throw new Error('addField4Beside: not an add')
+  if (action.kind.case !== 'add' || !action.kind.value.newMemberSignature)
+    throw new Error('addField4Beside: not an add')
   const inner = new BinaryWriter().tag(1, WireType.LengthDelimited).bytes(payload).finish()
   const data = new BinaryWriter().bytes(inner).finish() // length-prefixed, as protobuf-es keeps unknown fields
   action.kind.value.newMemberSignature.$unknown = [{ no: 4, wireType: WireType.LengthDelimited, data }]
@@ -375,13 +400,21 @@ function sigOf(u: SignedUpdate, actionIndex: number, role: string): WireSignatur
 }
 
 /** Re-encodes an update with some signatures replaced (same text: signatures are not in it). */
-function withSignatures(u: SignedUpdate, replace: (sig: WireSignature, actionIndex: number, role: string) => WireSignature): SignedUpdate {
+function withSignatures(
+  u: SignedUpdate,
+  replace: (sig: WireSignature, actionIndex: number, role: string) => WireSignature,
+): SignedUpdate {
   const signatures = u.signatures.map((s) => ({ ...s, signature: replace(s.signature, s.actionIndex, s.role) }))
-  const get = (i: number, role: string): WireSignature => signatures.find((s) => s.actionIndex === i && s.role === role)!.signature
+  const get = (i: number, role: string): WireSignature =>
+    signatures.find((s) => s.actionIndex === i && s.role === role)!.signature
   const actions = u.update.actions.map((a, i) => {
     switch (a.kind) {
       case 'add':
-        return { ...a, existingMemberSignature: get(i, 'existing_member_signature'), newMemberSignature: get(i, 'new_member_signature') }
+        return {
+          ...a,
+          existingMemberSignature: get(i, 'existing_member_signature'),
+          newMemberSignature: get(i, 'new_member_signature'),
+        }
       case 'create_inbox':
         return { ...a, initialIdentifierSignature: get(i, 'initial_identifier_signature') }
       case 'revoke':
@@ -409,7 +442,12 @@ const openedMembers = (ts = T(1)): ExpectedMember[] => [member(W1, null, ts), me
 
 type Build = (f: Fixture) => Promise<void>
 const corpus: { name: string; inboxId: string; meta: FixtureMeta; build: Build }[] = []
-const fixture = (name: string, meta: FixtureMeta, build: Build, inboxId = deriveInboxId(W1.identifier.text, 0n)): void => {
+const fixture = (
+  name: string,
+  meta: FixtureMeta,
+  build: Build,
+  inboxId = deriveInboxId(W1.identifier.text, 0n),
+): void => {
   corpus.push({ name, inboxId, meta, build })
 }
 const INBOX = deriveInboxId(W1.identifier.text, 0n)
@@ -419,7 +457,18 @@ const INBOX = deriveInboxId(W1.identifier.text, 0n)
 fixture(
   'valid-full-life',
   {
-    rules: ['IDENT-012', 'IDENT-042', 'IDENT-044', 'IDENT-045', 'IDENT-046', 'IDENT-050', 'IDENT-081', 'IDENT-082', 'IDENT-083', 'IDENT-086'],
+    rules: [
+      'IDENT-012',
+      'IDENT-042',
+      'IDENT-044',
+      'IDENT-045',
+      'IDENT-046',
+      'IDENT-050',
+      'IDENT-081',
+      'IDENT-082',
+      'IDENT-083',
+      'IDENT-086',
+    ],
     description:
       'A whole inbox life, every update applies: create + installation in one update (one wallet signature for both), passkey, second wallet, an installation-signed wallet add, claims nick / nick#2341 / nick again (moves to the end), recovery to the second wallet, the new recovery revokes the first wallet (cascade removes its installation), the recovery revokes itself as member (keeps the role) and still adds an installation.',
     allFormats: true,
@@ -452,7 +501,8 @@ fixture(
   'IDENT-004-out-of-order-file',
   {
     rules: ['IDENT-004'],
-    description: 'The file lists sequence ids 42, 5, 17; replay applies 5, 17, 42 (ascending, compared as numbers) and all apply.',
+    description:
+      'The file lists sequence ids 42, 5, 17; replay applies 5, 17, 42 (ascending, compared as numbers) and all apply.',
   },
   async (f) => {
     await f.applied(openWithInstallation(), 5n)
@@ -468,7 +518,8 @@ fixture(
   'IDENT-010-inbox-id-nonce',
   {
     rules: ['IDENT-010'],
-    description: 'A CreateInbox with nonce 2^64 - 1: the inbox id is SHA-256 of the address followed by the nonce in decimal.',
+    description:
+      'A CreateInbox with nonce 2^64 - 1: the inbox id is SHA-256 of the address followed by the nonce in decimal.',
   },
   async (f) => {
     await f.applied({ ts: T(1), actions: [createInbox(W1, { nonce: MAX_NONCE }), addMember(W1, I1)] })
@@ -482,7 +533,8 @@ fixture(
   'IDENT-010-passkey-create',
   {
     rules: ['IDENT-010', 'IDENT-012'],
-    description: 'A passkey opens the inbox (IDENTIFIER_KIND_PASSKEY; the id is derived from the key hex) and adds an installation and a wallet.',
+    description:
+      'A passkey opens the inbox (IDENTIFIER_KIND_PASSKEY; the id is derived from the key hex) and adds an installation and a wallet.',
   },
   async (f) => {
     await f.applied({ ts: T(1), actions: [createInbox(P1), addMember(P1, I1)] })
@@ -514,7 +566,12 @@ fixture(
  * A signed update whose only erc_191 signature (in `role` of action 0) has recovery byte
  * `v`, found by moving the timestamp one second at a time (deterministic search).
  */
-async function withRecoveryByte(v: 0 | 1 | 27 | 28, from: bigint, actions: (s: Signer) => DraftAction[], inboxId: string): Promise<SignedUpdate> {
+async function withRecoveryByte(
+  v: 0 | 1 | 27 | 28,
+  from: bigint,
+  actions: (s: Signer) => DraftAction[],
+  inboxId: string,
+): Promise<SignedUpdate> {
   const signer = ethKeySigner(secret('wallet-1'), { v: v < 27 ? 'raw' : 'ethereum' })
   for (let k = 0n; k < 64n; k++) {
     const u = await signDraft(draftUpdate({ inboxId, clientTimestampNs: from + k * SECOND, actions: actions(signer) }))
@@ -542,7 +599,8 @@ fixture(
   'IDENT-030-passkey-high-s',
   {
     rules: ['IDENT-030'],
-    description: 'A passkey signature with s in the upper half of the P-256 order verifies: a high-s passkey add and a high-s passkey claim apply.',
+    description:
+      'A passkey signature with s in the upper half of the P-256 order verifies: a high-s passkey add and a high-s passkey claim apply.',
   },
   async (f) => {
     await f.applied(openWithInstallation())
@@ -590,7 +648,8 @@ fixture(
   'IDENT-077-unspecified-kind-is-ethereum',
   {
     rules: ['IDENT-077'],
-    description: 'IDENTIFIER_KIND_UNSPECIFIED (0) reads as Ethereum in a CreateInbox and in a ChangeRecoveryAddress; the new recovery wallet revokes I1.',
+    description:
+      'IDENTIFIER_KIND_UNSPECIFIED (0) reads as Ethereum in a CreateInbox and in a ChangeRecoveryAddress; the new recovery wallet revokes I1.',
   },
   async (f) => {
     await f.applied({ ts: T(1), actions: [createInbox(W1, { initialIdentifierKind: 0 }), addMember(W1, I1)] })
@@ -606,7 +665,8 @@ fixture(
   'IDENT-078-handle-grammar-boundaries',
   {
     rules: ['IDENT-078', 'IDENT-082'],
-    description: 'Handles at the grammar boundaries apply: 32 characters (27-character name + #1234), a 27-character name, a single letter, and x_y-z0#0000.',
+    description:
+      'Handles at the grammar boundaries apply: 32 characters (27-character name + #1234), a 27-character name, a single letter, and x_y-z0#0000.',
   },
   async (f) => {
     await f.applied({ ts: T(1), actions: [createInbox(W1)] })
@@ -701,10 +761,15 @@ fixture(
 
 fixture(
   'IDENT-001-empty-actions',
-  { rules: ['IDENT-001'], description: 'An update with no actions (only inbox_id and client_timestamp_ns) is rejected; action_index null.' },
+  {
+    rules: ['IDENT-001'],
+    description: 'An update with no actions (only inbox_id and client_timestamp_ns) is rejected; action_index null.',
+  },
   async (f) => {
     await f.applied(openWithInstallation())
-    await f.rejected('IDENT-001', null, { bytes: encodeUpdate({ inboxId: INBOX, clientTimestampNs: T(2), actions: [] }) })
+    await f.rejected('IDENT-001', null, {
+      bytes: encodeUpdate({ inboxId: INBOX, clientTimestampNs: T(2), actions: [] }),
+    })
     await f.notApplied({ ts: T(3), actions: [claimHandle('nick', W1)] })
     f.state({ members: openedMembers(), recovery: W1 })
   },
@@ -719,7 +784,9 @@ fixture(
   },
   async (f) => {
     await f.applied(openWithInstallation())
-    const u = await signDraft(draftUpdate({ inboxId: INBOX, clientTimestampNs: T(2), actions: [addMember(W1, P1), addMember(W1, W2)] }))
+    const u = await signDraft(
+      draftUpdate({ inboxId: INBOX, clientTimestampNs: T(2), actions: [addMember(W1, P1), addMember(W1, W2)] }),
+    )
     await f.rejected('IDENT-001', 1, { bytes: retireToField4(u.bytes, erc191(sigOf(u, 1, 'new_member_signature'))) })
     await f.notApplied({ ts: T(3), actions: [addMember(W1, W2)] })
     f.state({ members: openedMembers(), recovery: W1 })
@@ -728,7 +795,11 @@ fixture(
 
 fixture(
   'IDENT-001-invalid-hex',
-  { rules: ['IDENT-001'], description: 'A bundle entry whose update_hex is not hex is a rejected update (IDENT-001, action_index null), not an unreadable file.' },
+  {
+    rules: ['IDENT-001'],
+    description:
+      'A bundle entry whose update_hex is not hex is a rejected update (IDENT-001, action_index null), not an unreadable file.',
+  },
   async (f) => {
     await f.applied(openWithInstallation())
     const u = await signDraft(draftUpdate({ inboxId: INBOX, clientTimestampNs: T(2), actions: [addMember(W1, W2)] }))
@@ -743,11 +814,15 @@ fixture(
   'IDENT-002-whole-update-or-nothing',
   {
     rules: ['IDENT-002', 'IDENT-040'],
-    description: 'Action 0 (add W2) is valid but action 1 fails IDENT-040: the whole update is rejected at action 1 and W2 is not a member.',
+    description:
+      'Action 0 (add W2) is valid but action 1 fails IDENT-040: the whole update is rejected at action 1 and W2 is not a member.',
   },
   async (f) => {
     await f.applied(openWithInstallation())
-    await f.rejected('IDENT-040', 1, { ts: T(2), actions: [addMember(W1, W2), addMember(W1, W4, { newMemberIdentifier: ethId(W3.identifier.text) })] })
+    await f.rejected('IDENT-040', 1, {
+      ts: T(2),
+      actions: [addMember(W1, W2), addMember(W1, W4, { newMemberIdentifier: ethId(W3.identifier.text) })],
+    })
     await f.notApplied({ ts: T(3), actions: [addMember(W1, W2)] })
     f.state({ members: openedMembers(), recovery: W1 })
   },
@@ -757,11 +832,16 @@ fixture(
   'IDENT-003-inbox-id-mismatch',
   {
     rules: ['IDENT-003'],
-    description: 'A validly signed add whose inbox_id names another inbox of the same wallet (nonce 1): rejected, action_index null.',
+    description:
+      'A validly signed add whose inbox_id names another inbox of the same wallet (nonce 1): rejected, action_index null.',
   },
   async (f) => {
     await f.applied(openWithInstallation())
-    await f.rejected('IDENT-003', null, { ts: T(2), inboxId: deriveInboxId(W1.identifier.text, 1n), actions: [addMember(W1, W2)] })
+    await f.rejected('IDENT-003', null, {
+      ts: T(2),
+      inboxId: deriveInboxId(W1.identifier.text, 1n),
+      actions: [addMember(W1, W2)],
+    })
     await f.notApplied({ ts: T(3), actions: [addMember(W1, W2)] })
     f.state({ members: openedMembers(), recovery: W1 })
   },
@@ -769,7 +849,11 @@ fixture(
 
 fixture(
   'IDENT-011-first-action-not-create',
-  { rules: ['IDENT-011'], description: 'The first update of the log is an add, applied to no state: rejected at action 0; the create after it is not applied.' },
+  {
+    rules: ['IDENT-011'],
+    description:
+      'The first update of the log is an add, applied to no state: rejected at action 0; the create after it is not applied.',
+  },
   async (f) => {
     await f.rejected('IDENT-011', 0, { ts: T(1), actions: [addMember(W1, I1)] })
     await f.notApplied(openWithInstallation(T(2)))
@@ -778,7 +862,11 @@ fixture(
 
 fixture(
   'IDENT-011-second-create',
-  { rules: ['IDENT-011'], description: 'A second CreateInbox (same wallet, same nonce, same inbox id) on an inbox that has state: rejected at action 0.' },
+  {
+    rules: ['IDENT-011'],
+    description:
+      'A second CreateInbox (same wallet, same nonce, same inbox id) on an inbox that has state: rejected at action 0.',
+  },
   async (f) => {
     await f.applied(openWithInstallation())
     await f.rejected('IDENT-011', 0, { ts: T(2), actions: [createInbox(W1)] })
@@ -789,9 +877,15 @@ fixture(
 
 fixture(
   'IDENT-012-creator-signature-other-key',
-  { rules: ['IDENT-012'], description: 'A CreateInbox naming W1 whose initial_identifier_signature is by W2: rejected at action 0, no state.' },
+  {
+    rules: ['IDENT-012'],
+    description: 'A CreateInbox naming W1 whose initial_identifier_signature is by W2: rejected at action 0, no state.',
+  },
   async (f) => {
-    await f.rejected('IDENT-012', 0, { ts: T(1), actions: [createInbox(W2, { initialIdentifier: W1.identifier.text }), addMember(W1, I1)] })
+    await f.rejected('IDENT-012', 0, {
+      ts: T(1),
+      actions: [createInbox(W2, { initialIdentifier: W1.identifier.text }), addMember(W1, I1)],
+    })
     await f.notApplied(openWithInstallation(T(2)))
   },
 )
@@ -800,7 +894,8 @@ fixture(
   'IDENT-013-add-checksummed-address',
   {
     rules: ['IDENT-013'],
-    description: 'An add whose new_member_identifier is the EIP-55 checksummed spelling of W2 (signed over that text): rejected under IDENT-013 at action 0.',
+    description:
+      'An add whose new_member_identifier is the EIP-55 checksummed spelling of W2 (signed over that text): rejected under IDENT-013 at action 0.',
   },
   async (f) => {
     const mixed = checksumAddress(W2.identifier.text)
@@ -814,10 +909,16 @@ fixture(
 
 fixture(
   'IDENT-013-change-recovery-uppercase',
-  { rules: ['IDENT-013'], description: 'A ChangeRecoveryAddress to 0x + uppercase hex, signed by the recovery wallet: rejected at action 0.' },
+  {
+    rules: ['IDENT-013'],
+    description: 'A ChangeRecoveryAddress to 0x + uppercase hex, signed by the recovery wallet: rejected at action 0.',
+  },
   async (f) => {
     await f.applied(openWithInstallation())
-    await f.rejected('IDENT-013', 0, { ts: T(2), actions: [changeRecovery('0x' + W2.identifier.text.slice(2).toUpperCase(), W1)] })
+    await f.rejected('IDENT-013', 0, {
+      ts: T(2),
+      actions: [changeRecovery('0x' + W2.identifier.text.slice(2).toUpperCase(), W1)],
+    })
     await f.notApplied({ ts: T(3), actions: [changeRecovery(W2, W1)] })
     f.state({ members: openedMembers(), recovery: W1 })
   },
@@ -825,10 +926,19 @@ fixture(
 
 fixture(
   'IDENT-030-erc191-bad-recovery-byte',
-  { rules: ['IDENT-030'], description: 'The existing member erc_191 signature carries recovery byte v = 29: it does not verify; rejected at action 0.' },
+  {
+    rules: ['IDENT-030'],
+    description:
+      'The existing member erc_191 signature carries recovery byte v = 29: it does not verify; rejected at action 0.',
+  },
   async (f) => {
     await f.applied(openWithInstallation())
-    const v29 = { transform: (s: WireSignature): WireSignature => ({ kind: 'erc_191', bytes: erc191(s).map((b, i) => (i === 64 ? 29 : b)) }) }
+    const v29 = {
+      transform: (s: WireSignature): WireSignature => ({
+        kind: 'erc_191',
+        bytes: erc191(s).map((b, i) => (i === 64 ? 29 : b)),
+      }),
+    }
     await f.rejected('IDENT-030', 0, { ts: T(2), actions: [addMember(W1, W2, { existingSignature: v29 })] })
     await f.notApplied({ ts: T(3), actions: [addMember(W1, W2)] })
     f.state({ members: openedMembers(), recovery: W1 })
@@ -839,7 +949,8 @@ fixture(
   'IDENT-030-erc191-r-not-on-curve',
   {
     rules: ['IDENT-030'],
-    description: 'The new member erc_191 signature has an r that is the x of no secp256k1 point, so no public key recovers: rejected at action 0.',
+    description:
+      'The new member erc_191 signature has an r that is the x of no secp256k1 point, so no public key recovers: rejected at action 0.',
   },
   async (f) => {
     await f.applied(openWithInstallation())
@@ -859,7 +970,11 @@ fixture(
 
 fixture(
   'IDENT-030-installation-sig-corrupted',
-  { rules: ['IDENT-030'], description: 'The new installation’s Ed25519ph signature has one bit of R flipped: it does not verify; rejected at action 0.' },
+  {
+    rules: ['IDENT-030'],
+    description:
+      'The new installation’s Ed25519ph signature has one bit of R flipped: it does not verify; rejected at action 0.',
+  },
   async (f) => {
     await f.applied(openWithInstallation())
     const flip = {
@@ -878,7 +993,8 @@ fixture(
   'IDENT-030-installation-sig-other-timestamp',
   {
     rules: ['IDENT-030', 'IDENT-020'],
-    description: 'The new installation signed the text of the same update one second later (another Current time): it does not verify over the update’s own text.',
+    description:
+      'The new installation signed the text of the same update one second later (another Current time): it does not verify over the update’s own text.',
   },
   async (f) => {
     await f.applied(openWithInstallation())
@@ -895,7 +1011,8 @@ fixture(
   'IDENT-030-passkey-wrong-challenge',
   {
     rules: ['IDENT-030'],
-    description: 'The passkey assertion’s challenge is the text of another timestamp (the P-256 signature itself is valid): rejected at action 0.',
+    description:
+      'The passkey assertion’s challenge is the text of another timestamp (the P-256 signature itself is valid): rejected at action 0.',
   },
   async (f) => {
     await f.applied(openWithInstallation())
@@ -910,10 +1027,17 @@ fixture(
 
 fixture(
   'IDENT-031-installation-sig-for-ethereum-member',
-  { rules: ['IDENT-031'], description: 'An add of Ethereum W2 whose new member signature is an installation_key signature: rejected at action 0.' },
+  {
+    rules: ['IDENT-031'],
+    description:
+      'An add of Ethereum W2 whose new member signature is an installation_key signature: rejected at action 0.',
+  },
   async (f) => {
     await f.applied(openWithInstallation())
-    await f.rejected('IDENT-031', 0, { ts: T(2), actions: [addMember(W1, I2, { newMemberIdentifier: ethId(W2.identifier.text) })] })
+    await f.rejected('IDENT-031', 0, {
+      ts: T(2),
+      actions: [addMember(W1, I2, { newMemberIdentifier: ethId(W2.identifier.text) })],
+    })
     await f.notApplied({ ts: T(3), actions: [addMember(W1, W2)] })
     f.state({ members: openedMembers(), recovery: W1 })
   },
@@ -923,7 +1047,8 @@ fixture(
   'IDENT-031-passkey-sig-for-ethereum-recovery',
   {
     rules: ['IDENT-031'],
-    description: 'A revoke whose recovery signature is a passkey signature (by member P1) while the recovery identifier is an Ethereum address: rejected at action 0.',
+    description:
+      'A revoke whose recovery signature is a passkey signature (by member P1) while the recovery identifier is an Ethereum address: rejected at action 0.',
   },
   async (f) => {
     await f.applied(openWithInstallation())
@@ -936,19 +1061,33 @@ fixture(
 
 fixture(
   'IDENT-031-create-installation-signature',
-  { rules: ['IDENT-031'], description: 'A CreateInbox of Ethereum W1 signed with an installation_key signature: rejected at action 0, no state.' },
+  {
+    rules: ['IDENT-031'],
+    description:
+      'A CreateInbox of Ethereum W1 signed with an installation_key signature: rejected at action 0, no state.',
+  },
   async (f) => {
-    await f.rejected('IDENT-031', 0, { ts: T(1), actions: [createInbox(I1, { initialIdentifier: W1.identifier.text, initialIdentifierKind: ETH })] })
+    await f.rejected('IDENT-031', 0, {
+      ts: T(1),
+      actions: [createInbox(I1, { initialIdentifier: W1.identifier.text, initialIdentifierKind: ETH })],
+    })
     await f.notApplied(openWithInstallation(T(2)))
   },
 )
 
 fixture(
   'IDENT-040-add-signer-mismatch',
-  { rules: ['IDENT-040'], description: 'An add naming W2 whose new member signature is by W3: rejected at action 0.', allFormats: true },
+  {
+    rules: ['IDENT-040'],
+    description: 'An add naming W2 whose new member signature is by W3: rejected at action 0.',
+    allFormats: true,
+  },
   async (f) => {
     await f.applied(openWithInstallation())
-    await f.rejected('IDENT-040', 0, { ts: T(2), actions: [addMember(W1, W3, { newMemberIdentifier: ethId(W2.identifier.text) })] })
+    await f.rejected('IDENT-040', 0, {
+      ts: T(2),
+      actions: [addMember(W1, W3, { newMemberIdentifier: ethId(W2.identifier.text) })],
+    })
     await f.notApplied({ ts: T(3), actions: [addMember(W1, W2)] })
     f.state({ members: openedMembers(), recovery: W1 })
   },
@@ -974,7 +1113,11 @@ fixture(
 
 fixture(
   'IDENT-040-existing-signer-not-member',
-  { rules: ['IDENT-040'], description: 'An add whose existing member signature is by W3, neither a member nor the recovery identifier: rejected at action 0.' },
+  {
+    rules: ['IDENT-040'],
+    description:
+      'An add whose existing member signature is by W3, neither a member nor the recovery identifier: rejected at action 0.',
+  },
   async (f) => {
     await f.applied(openWithInstallation())
     await f.rejected('IDENT-040', 0, { ts: T(2), actions: [addMember(W3, W2)] })
@@ -1001,7 +1144,10 @@ fixture(
 
 fixture(
   'IDENT-040-add-current-member',
-  { rules: ['IDENT-040'], description: 'A second add of W2 (fresh signatures) while W2 is a member: rejected at action 0.' },
+  {
+    rules: ['IDENT-040'],
+    description: 'A second add of W2 (fresh signatures) while W2 is a member: rejected at action 0.',
+  },
   async (f) => {
     await f.applied(openWithInstallation())
     await f.applied({ ts: T(2), actions: [addMember(W1, W2)] })
@@ -1024,7 +1170,10 @@ fixture(
 
 fixture(
   'IDENT-043-revoke-by-non-recovery',
-  { rules: ['IDENT-043'], description: 'Member W2, not the recovery identifier, signs the revoke of I1: rejected at action 0.' },
+  {
+    rules: ['IDENT-043'],
+    description: 'Member W2, not the recovery identifier, signs the revoke of I1: rejected at action 0.',
+  },
   async (f) => {
     await f.applied(openWithInstallation())
     await f.applied({ ts: T(2), actions: [addMember(W1, W2)] })
@@ -1068,7 +1217,8 @@ fixture(
   {
     rules: ['IDENT-046'],
     verifier: 'fake',
-    description: 'A smart wallet member added on chain 1 signs an add with the same address on chain 10: rejected at action 0.',
+    description:
+      'A smart wallet member added on chain 1 signs an add with the same address on chain 10: rejected at action 0.',
   },
   async (f) => {
     const on1 = smartWallet(1n, SC1_ADDRESS)
@@ -1112,7 +1262,8 @@ fixture(
   'IDENT-050-replay-after-revocation',
   {
     rules: ['IDENT-050'],
-    description: 'W2 is added, then revoked; the add is published again byte for byte: its signatures were used, rejected at action 0.',
+    description:
+      'W2 is added, then revoked; the add is published again byte for byte: its signatures were used, rejected at action 0.',
     allFormats: true,
   },
   async (f) => {
@@ -1127,7 +1278,8 @@ fixture(
   'IDENT-050-replay-malleated-v',
   {
     rules: ['IDENT-050'],
-    description: 'The revoked add re-published with both erc_191 signatures re-encoded with v 0 | 1 instead of 27 | 28: the canonical replay keys collide.',
+    description:
+      'The revoked add re-published with both erc_191 signatures re-encoded with v 0 | 1 instead of 27 | 28: the canonical replay keys collide.',
   },
   async (f) => {
     const add = await addThenRevokeW2(f)
@@ -1142,7 +1294,8 @@ fixture(
   'IDENT-050-replay-malleated-high-s',
   {
     rules: ['IDENT-050'],
-    description: 'The revoked add re-published with both erc_191 signatures malleated to s = n - s (v flipped): the canonical replay keys collide.',
+    description:
+      'The revoked add re-published with both erc_191 signatures malleated to s = n - s (v flipped): the canonical replay keys collide.',
   },
   async (f) => {
     const add = await addThenRevokeW2(f)
@@ -1157,14 +1310,17 @@ fixture(
   'IDENT-050-replay-claim-passkey-high-s',
   {
     rules: ['IDENT-050', 'IDENT-082'],
-    description: 'An old passkey claim re-published with its P-256 signature as the high-s twin (to make "old" the display handle again): rejected at action 0.',
+    description:
+      'An old passkey claim re-published with its P-256 signature as the high-s twin (to make "old" the display handle again): rejected at action 0.',
   },
   async (f) => {
     await f.applied(openWithInstallation())
     await f.applied({ ts: T(2), actions: [addMember(W1, P1)] })
     const old = await f.applied({ ts: T(3), actions: [claimHandle('old', P1)] })
     await f.applied({ ts: T(4), actions: [claimHandle('new', W1)] })
-    const twin = await signDraft(draftUpdate({ inboxId: INBOX, clientTimestampNs: T(3), actions: [claimHandle('old', P1_HIGH_S)] }))
+    const twin = await signDraft(
+      draftUpdate({ inboxId: INBOX, clientTimestampNs: T(3), actions: [claimHandle('old', P1_HIGH_S)] }),
+    )
     if (bytesToHex(twin.bytes) === bytesToHex(old.bytes)) throw new Error('the high-s twin is the same bytes')
     await f.rejected('IDENT-050', 0, { bytes: twin.bytes })
     await f.notApplied({ ts: T(6), actions: [claimHandle('newer', W1)] })
@@ -1186,10 +1342,17 @@ function addWithAccountId(accountId: string): DraftAction {
 
 fixture(
   'IDENT-060-account-id-not-eip155',
-  { rules: ['IDENT-060'], description: 'An erc_6492 account_id in the solana namespace: rejected by the form check at action 0, before any chain access.' },
+  {
+    rules: ['IDENT-060'],
+    description:
+      'An erc_6492 account_id in the solana namespace: rejected by the form check at action 0, before any chain access.',
+  },
   async (f) => {
     await f.applied(openWithInstallation())
-    await f.rejected('IDENT-060', 0, { ts: T(2), actions: [addWithAccountId(`solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp:${SC1_ADDRESS}`)] })
+    await f.rejected('IDENT-060', 0, {
+      ts: T(2),
+      actions: [addWithAccountId(`solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp:${SC1_ADDRESS}`)],
+    })
     await f.notApplied({ ts: T(3), actions: [addMember(W1, I2)] })
     f.state({ members: openedMembers(), recovery: W1 })
   },
@@ -1197,7 +1360,11 @@ fixture(
 
 fixture(
   'IDENT-060-chain-id-leading-zero',
-  { rules: ['IDENT-060'], description: 'An erc_6492 account_id eip155:01:<address> (chain id with a leading zero): rejected by the form check at action 0.' },
+  {
+    rules: ['IDENT-060'],
+    description:
+      'An erc_6492 account_id eip155:01:<address> (chain id with a leading zero): rejected by the form check at action 0.',
+  },
   async (f) => {
     await f.applied(openWithInstallation())
     await f.rejected('IDENT-060', 0, { ts: T(2), actions: [addWithAccountId(`eip155:01:${SC1_ADDRESS}`)] })
@@ -1208,7 +1375,10 @@ fixture(
 
 fixture(
   'IDENT-060-bad-address',
-  { rules: ['IDENT-060'], description: 'An erc_6492 account_id whose address has 39 hex characters: rejected by the form check at action 0.' },
+  {
+    rules: ['IDENT-060'],
+    description: 'An erc_6492 account_id whose address has 39 hex characters: rejected by the form check at action 0.',
+  },
   async (f) => {
     await f.applied(openWithInstallation())
     await f.rejected('IDENT-060', 0, { ts: T(2), actions: [addWithAccountId(`eip155:1:${SC1_ADDRESS.slice(0, 41)}`)] })
@@ -1219,10 +1389,20 @@ fixture(
 
 fixture(
   'IDENT-060-smart-wallet-invalid',
-  { rules: ['IDENT-060'], verifier: 'fake', description: 'The wallet contract does not validate the erc_6492 signature (the fake verifier answers invalid): rejected at action 0.' },
+  {
+    rules: ['IDENT-060'],
+    verifier: 'fake',
+    description:
+      'The wallet contract does not validate the erc_6492 signature (the fake verifier answers invalid): rejected at action 0.',
+  },
   async (f) => {
     await f.applied(openWithInstallation())
-    const bad = smartWalletSigner({ chainId: 1n, address: SC1_ADDRESS, blockNumber: BLOCK, signature: () => new Uint8Array(65) })
+    const bad = smartWalletSigner({
+      chainId: 1n,
+      address: SC1_ADDRESS,
+      blockNumber: BLOCK,
+      signature: () => new Uint8Array(65),
+    })
     await f.rejected('IDENT-060', 0, { ts: T(2), actions: [addMember(W1, bad)] })
     await f.notApplied({ ts: T(3), actions: [addMember(W1, I2)] })
     f.state({ members: openedMembers(), recovery: W1 })
@@ -1233,7 +1413,8 @@ fixture(
   'IDENT-061-pending-no-verifier',
   {
     rules: ['IDENT-061'],
-    description: 'An add of a smart wallet (erc_6492 on chain 1) replayed with no chain access: pending (IDENT-061, action 0), later updates not applied.',
+    description:
+      'An add of a smart wallet (erc_6492 on chain 1) replayed with no chain access: pending (IDENT-061, action 0), later updates not applied.',
   },
   async (f) => {
     await f.applied(openWithInstallation())
@@ -1248,7 +1429,8 @@ fixture(
   {
     rules: ['IDENT-061'],
     verifier: 'fake',
-    description: 'An erc_6492 signature on chain 999, for which the verifier has no route (ChainUnreachableError): pending, not rejected.',
+    description:
+      'An erc_6492 signature on chain 999, for which the verifier has no route (ChainUnreachableError): pending, not rejected.',
   },
   async (f) => {
     await f.applied(openWithInstallation())
@@ -1262,13 +1444,17 @@ fixture(
   'IDENT-061-rejected-beats-pending',
   {
     rules: ['IDENT-061', 'IDENT-040'],
-    description: 'Action 0 holds an erc_6492 signature that cannot be judged, action 1 fails IDENT-040: the update is rejected (IDENT-040, action 1), not pending.',
+    description:
+      'Action 0 holds an erc_6492 signature that cannot be judged, action 1 fails IDENT-040: the update is rejected (IDENT-040, action 1), not pending.',
   },
   async (f) => {
     await f.applied(openWithInstallation())
     await f.rejected('IDENT-040', 1, {
       ts: T(2),
-      actions: [addMember(W1, smartWallet(1n, SC1_ADDRESS)), addMember(W1, W4, { newMemberIdentifier: ethId(W3.identifier.text) })],
+      actions: [
+        addMember(W1, smartWallet(1n, SC1_ADDRESS)),
+        addMember(W1, W4, { newMemberIdentifier: ethId(W3.identifier.text) }),
+      ],
     })
     await f.notApplied({ ts: T(3), actions: [addMember(W1, I2)] })
     f.state({ members: openedMembers(), recovery: W1 })
@@ -1277,16 +1463,27 @@ fixture(
 
 fixture(
   'IDENT-077-create-kind-handle',
-  { rules: ['IDENT-077'], description: 'A CreateInbox with initial_identifier_kind IDENTIFIER_KIND_HANDLE (3): rejected at action 0, no state.' },
+  {
+    rules: ['IDENT-077'],
+    description:
+      'A CreateInbox with initial_identifier_kind IDENTIFIER_KIND_HANDLE (3): rejected at action 0, no state.',
+  },
   async (f) => {
-    await f.rejected('IDENT-077', 0, { ts: T(1), actions: [createInbox(W1, { initialIdentifierKind: IdentifierKindValue.HANDLE }), addMember(W1, I1)] })
+    await f.rejected('IDENT-077', 0, {
+      ts: T(1),
+      actions: [createInbox(W1, { initialIdentifierKind: IdentifierKindValue.HANDLE }), addMember(W1, I1)],
+    })
     await f.notApplied(openWithInstallation(T(2)))
   },
 )
 
 fixture(
   'IDENT-077-change-recovery-kind-7',
-  { rules: ['IDENT-077'], description: 'A ChangeRecoveryAddress with new_recovery_identifier_kind 7, a value IdentifierKind does not list: rejected at action 0.' },
+  {
+    rules: ['IDENT-077'],
+    description:
+      'A ChangeRecoveryAddress with new_recovery_identifier_kind 7, a value IdentifierKind does not list: rejected at action 0.',
+  },
   async (f) => {
     await f.applied(openWithInstallation())
     await f.rejected('IDENT-077', 0, { ts: T(2), actions: [changeRecovery(W2, W1, { newRecoveryIdentifierKind: 7 })] })
@@ -1328,20 +1525,30 @@ fixture(
   'IDENT-080-65th-claim',
   {
     rules: ['IDENT-080', 'IDENT-082'],
-    description: '64 claims (nick0..nick15 four times over: re-claims count) apply; the 65th claim is rejected at action 0.',
+    description:
+      '64 claims (nick0..nick15 four times over: re-claims count) apply; the 65th claim is rejected at action 0.',
   },
   async (f) => {
     await f.applied(openWithInstallation())
-    for (let i = 0; i < 64; i++) await f.applied({ ts: T(2 + i), actions: [claimHandle(`nick${i % 16}`, i % 2 === 0 ? W1 : I1)] })
+    for (let i = 0; i < 64; i++)
+      await f.applied({ ts: T(2 + i), actions: [claimHandle(`nick${i % 16}`, i % 2 === 0 ? W1 : I1)] })
     await f.rejected('IDENT-080', 0, { ts: T(66), actions: [claimHandle('nick16', W1)] })
     await f.notApplied({ ts: T(67), actions: [claimHandle('nick17', W1)] })
-    f.state({ members: openedMembers(), recovery: W1, handles: Array.from({ length: 16 }, (_, i) => `nick${i}`), claimCount: 64 })
+    f.state({
+      members: openedMembers(),
+      recovery: W1,
+      handles: Array.from({ length: 16 }, (_, i) => `nick${i}`),
+      claimCount: 64,
+    })
   },
 )
 
 fixture(
   'IDENT-081-claim-by-revoked-installation',
-  { rules: ['IDENT-081'], description: 'Installation I1 is revoked, then signs a claim: its signer is not a member, rejected at action 0.' },
+  {
+    rules: ['IDENT-081'],
+    description: 'Installation I1 is revoked, then signs a claim: its signer is not a member, rejected at action 0.',
+  },
   async (f) => {
     await f.applied(openWithInstallation())
     await f.applied({ ts: T(2), actions: [revokeMember(I1, W1)] })
@@ -1358,7 +1565,10 @@ function bundleJson(f: Fixture): string {
   const entries = f.fileEntries()
   const encoding = f.meta.encoding ?? 'hex'
   const text = encodeBundleJson(
-    { inboxId: f.inboxId, updates: entries.map((e) => ({ sequenceId: e.sequenceId, bytes: e.bytes ?? new Uint8Array(0) })) },
+    {
+      inboxId: f.inboxId,
+      updates: entries.map((e) => ({ sequenceId: e.sequenceId, bytes: e.bytes ?? new Uint8Array(0) })),
+    },
     encoding,
   )
   if (!entries.some((e) => e.hexText !== undefined)) return text

@@ -82,7 +82,9 @@ async function startChain() {
       return await startAnvil()
     }
   } catch (e) {
-    console.error(`[start] the demo chain (anvil) did not start, so smart-wallet signatures stay pending (IDENT-061): ${e instanceof Error ? e.message : String(e)}`)
+    console.error(
+      `[start] the demo chain (anvil) did not start, so smart-wallet signatures stay pending (IDENT-061): ${e instanceof Error ? e.message : String(e)}`,
+    )
     return null
   }
 }
@@ -96,7 +98,16 @@ function seedChain(rpcUrl, nodeUrl) {
   return new Promise((resolve) => {
     // --vite-env: the app's environment for the demo (its demo wallets' public demo keys
     // included), kept out of the terminal.
-    const seed = start(process.execPath, ['--import', 'tsx', 'scripts/lib/demo-chain.ts', '--rpc', rpcUrl, '--node', nodeUrl, '--vite-env'])
+    const seed = start(process.execPath, [
+      '--import',
+      'tsx',
+      'scripts/lib/demo-chain.ts',
+      '--rpc',
+      rpcUrl,
+      '--node',
+      nodeUrl,
+      '--vite-env',
+    ])
     let out = ''
     let err = ''
     seed.stdout.on('data', (d) => (out += d))
@@ -109,7 +120,8 @@ function seedChain(rpcUrl, nodeUrl) {
           /* fall through */
         }
       }
-      if (!stopping) console.error(`[start] the smart-wallet demo inbox was not seeded: ${err.trim() || `status ${code}`}`)
+      if (!stopping)
+        console.error(`[start] the smart-wallet demo inbox was not seeded: ${err.trim() || `status ${code}`}`)
       resolve(null)
     })
   })
@@ -121,7 +133,18 @@ async function startNode(chainUrl) {
   if (args.includes('--fresh')) rmSync(DB, { force: true })
   const port = (await portFree(8787)) ? 8787 : await freePort()
   const chain = chainUrl ? ['--chain', `eip155:31337=${chainUrl}`] : []
-  const node = start(process.execPath, ['--import', 'tsx', 'src/devnode/main.ts', '--port', String(port), '--db', DB, '--seed', 'demo', ...chain])
+  const node = start(process.execPath, [
+    '--import',
+    'tsx',
+    'src/devnode/main.ts',
+    '--port',
+    String(port),
+    '--db',
+    DB,
+    '--seed',
+    'demo',
+    ...chain,
+  ])
   return new Promise((resolve) => {
     let out = ''
     const timer = setTimeout(() => {
@@ -140,7 +163,8 @@ async function startNode(chainUrl) {
     node.stderr.on('data', (d) => process.stderr.write(`[node] ${d}`))
     node.on('exit', (code, signal) => {
       clearTimeout(timer)
-      if (!stopping) console.error(`[start] the local node exited (${signal ?? `status ${code}`}); the app shows it as unreachable`)
+      if (!stopping)
+        console.error(`[start] the local node exited (${signal ?? `status ${code}`}); the app shows it as unreachable`)
       resolve(null)
     })
   })
@@ -149,7 +173,8 @@ async function startNode(chainUrl) {
 anvil = await startChain()
 if (anvil) {
   anvil.exited.then(() => {
-    if (!stopping) console.error('[start] the demo chain (anvil) exited; smart-wallet signatures now show as pending (IDENT-061)')
+    if (!stopping)
+      console.error('[start] the demo chain (anvil) exited; smart-wallet signatures now show as pending (IDENT-061)')
   })
 }
 /** After a Ctrl-C during start-up, stopAll() is under way: start nothing more and let it exit. */
@@ -187,10 +212,14 @@ vite.stdout.on('data', (d) => {
     printed = true
     console.log(`\n  app:   ${m[1]}`)
     console.log(`  node:  ${nodeUrl ?? 'not running (the app works offline on the demo log)'}`)
-    console.log(`  chain: ${anvil ? `${anvil.url} (eip155:${anvil.chainId}, anvil; the app's chain route)` : 'not running (smart-wallet signatures stay pending)'}`)
+    console.log(
+      `  chain: ${anvil ? `${anvil.url} (eip155:${anvil.chainId}, anvil; the app's chain route)` : 'not running (smart-wallet signatures stay pending)'}`,
+    )
     if (demoInfo) {
       console.log(`         smart-wallet demo inbox ${demoInfo.inboxId}`)
-      console.log(`         deployed wallet ${demoInfo.deployed.address}, counterfactual wallet ${demoInfo.counterfactual.address}`)
+      console.log(
+        `         deployed wallet ${demoInfo.deployed.address}, counterfactual wallet ${demoInfo.counterfactual.address}`,
+      )
       console.log('         (owned by demo keys: public, never fund them)')
     }
     console.log('  Ctrl-C stops them all.\n')

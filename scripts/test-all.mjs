@@ -43,7 +43,11 @@ for (let i = 2; i < process.argv.length; i++) {
   const m = /^--only(?:=(.*))?$/.exec(a)
   if (m) {
     const v = m[1] ?? process.argv[++i] ?? ''
-    only = v.split(',').map((s) => s.trim()).filter(Boolean).map((s) => ALIASES[s] ?? s)
+    only = v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .map((s) => ALIASES[s] ?? s)
     const bad = only.filter((s) => !SUITES.includes(s))
     if (bad.length || only.length === 0) {
       console.error(`unknown suite in --only: ${bad.join(', ') || '(empty)'}; choose from ${SUITES.join(', ')}`)
@@ -148,7 +152,13 @@ async function typecheck() {
   const results = await Promise.all(
     configs.map((cfg) => {
       // Locally keep incremental build info (faster reruns); CI checks from scratch.
-      const inc = CI ? [] : ['--incremental', '--tsBuildInfoFile', join('node_modules', '.cache', 'tsc', cfg.replace(/json$/, 'tsbuildinfo'))]
+      const inc = CI
+        ? []
+        : [
+            '--incremental',
+            '--tsBuildInfoFile',
+            join('node_modules', '.cache', 'tsc', cfg.replace(/json$/, 'tsbuildinfo')),
+          ]
       return run(join(BIN, 'tsc'), ['-p', cfg, '--pretty', ...inc], { buffer: true })
     }),
   )
@@ -228,7 +238,9 @@ async function e2e() {
   if (r.code !== 0 && res.failed === 0) {
     res.failed = 1
     const why = (j.errors ?? []).map((e) => (e.message ?? '').split('\n')[0]).filter(Boolean)[0]
-    res.notes.push(`playwright ${describeExit(r)} with no failed test in its report${why ? ` (${why})` : ''}: counted as 1 failed`)
+    res.notes.push(
+      `playwright ${describeExit(r)} with no failed test in its report${why ? ` (${why})` : ''}: counted as 1 failed`,
+    )
   }
   return res
 }
@@ -262,7 +274,10 @@ for (const st of STAGES.filter((s) => only.includes(s.id))) {
   summary.push({ suite: st.label, ...res, seconds: (Date.now() - t0) / 1000 })
 }
 
-const total = summary.reduce((a, s) => ({ passed: a.passed + s.passed, failed: a.failed + s.failed }), { passed: 0, failed: 0 })
+const total = summary.reduce((a, s) => ({ passed: a.passed + s.passed, failed: a.failed + s.failed }), {
+  passed: 0,
+  failed: 0,
+})
 const totalLine = `${total.passed} passed, ${total.failed} failed`
 writeFileSync(join(REPORTS, 'summary.json'), JSON.stringify({ suites: summary, total }, null, 2) + '\n')
 writeFileSync(join(REPORTS, 'totals.txt'), totalLine + '\n')

@@ -13,7 +13,12 @@ import { encodeBundleJson, encodeGetIdentityUpdatesResponse, toGatewayJson } fro
 import { addMember, claimHandle, createInbox, ethKeySigner, installationKeySigner, signUpdate } from '../src/signing'
 
 const csv = readFileSync(new URL('../../shared/vectors/xmtpd-inbox-log.csv', import.meta.url), 'utf8')
-const rows = csv.replace(/^\uFEFF/, '').trim().split('\n').slice(1).map((l) => l.split(','))
+const rows = csv
+  .replace(/^\uFEFF/, '')
+  .trim()
+  .split('\n')
+  .slice(1)
+  .map((l) => l.split(','))
 const rowHex = (n: number) => rows[n - 1]![3]!.slice(2)
 
 let dir: string
@@ -23,8 +28,21 @@ async function cli(...argv: string[]) {
   let out = ''
   let err = ''
   const bytes: Uint8Array[] = []
-  const status = await run(argv, { out: (s) => (typeof s === 'string' ? (out += s) : bytes.push(s)), err: (s) => (err += s) })
-  return { status, out, err, bytes, json: () => out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>) }
+  const status = await run(argv, {
+    out: (s) => (typeof s === 'string' ? (out += s) : bytes.push(s)),
+    err: (s) => (err += s),
+  })
+  return {
+    status,
+    out,
+    err,
+    bytes,
+    json: () =>
+      out
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
+  }
 }
 
 const w = ethKeySigner(new Uint8Array(32).fill(1))
@@ -32,16 +50,53 @@ const i1 = installationKeySigner(new Uint8Array(32).fill(2))
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'cli-test-'))
-  writeFileSync(path('real.json'), JSON.stringify({ updates: [{ sequence_id: '7', update_hex: rowHex(7) }, { sequence_id: 6, update_base64: Buffer.from(rowHex(6), 'hex').toString('base64') }] }))
-  writeFileSync(path('legacy.json'), JSON.stringify({ updates: [{ sequence_id: '8', update_hex: rowHex(8) }, { sequence_id: '9', update_hex: 'zz' }] }))
-  writeFileSync(path('dup.json'), JSON.stringify({ updates: [{ sequence_id: '1', update_hex: rowHex(1) }, { sequence_id: '1', update_hex: rowHex(2) }] }))
+  writeFileSync(
+    path('real.json'),
+    JSON.stringify({
+      updates: [
+        { sequence_id: '7', update_hex: rowHex(7) },
+        { sequence_id: 6, update_base64: Buffer.from(rowHex(6), 'hex').toString('base64') },
+      ],
+    }),
+  )
+  writeFileSync(
+    path('legacy.json'),
+    JSON.stringify({
+      updates: [
+        { sequence_id: '8', update_hex: rowHex(8) },
+        { sequence_id: '9', update_hex: 'zz' },
+      ],
+    }),
+  )
+  writeFileSync(
+    path('dup.json'),
+    JSON.stringify({
+      updates: [
+        { sequence_id: '1', update_hex: rowHex(1) },
+        { sequence_id: '1', update_hex: rowHex(2) },
+      ],
+    }),
+  )
   writeFileSync(path('garbage.bin'), Uint8Array.of(0xff, 0xff, 0xff, 0x01))
   const u1 = await signUpdate({ clientTimestampNs: 2n ** 64n - 1n, actions: [createInbox(w), addMember(w, i1)] })
   const u2 = await signUpdate({ inboxId: u1.update.inboxId, clientTimestampNs: 5n, actions: [claimHandle('nick', i1)] })
-  const u3 = await signUpdate({ inboxId: u1.update.inboxId, clientTimestampNs: 6n, actions: [claimHandle('nick#2341', w)] })
-  const log = { inboxId: u1.update.inboxId, updates: [u1, u2, u3].map((u, i) => ({ sequenceId: BigInt(i + 1), bytes: u.bytes })) }
+  const u3 = await signUpdate({
+    inboxId: u1.update.inboxId,
+    clientTimestampNs: 6n,
+    actions: [claimHandle('nick#2341', w)],
+  })
+  const log = {
+    inboxId: u1.update.inboxId,
+    updates: [u1, u2, u3].map((u, i) => ({ sequenceId: BigInt(i + 1), bytes: u.bytes })),
+  }
   writeFileSync(path('handles.json'), encodeBundleJson(log))
-  const other = { inboxId: rows[5]![1]!.slice(2), updates: [{ sequenceId: 6n, bytes: Buffer.from(rowHex(6), 'hex') }, { sequenceId: 7n, bytes: Buffer.from(rowHex(7), 'hex') }] }
+  const other = {
+    inboxId: rows[5]![1]!.slice(2),
+    updates: [
+      { sequenceId: 6n, bytes: Buffer.from(rowHex(6), 'hex') },
+      { sequenceId: 7n, bytes: Buffer.from(rowHex(7), 'hex') },
+    ],
+  }
   writeFileSync(path('two.pb'), encodeGetIdentityUpdatesResponse([log, other]))
   writeFileSync(path('two.gateway.json'), JSON.stringify(toGatewayJson([log, other])))
   writeFileSync(path('key.bin'), Buffer.from('4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318', 'hex'))
@@ -52,7 +107,14 @@ describe('replay', () => {
   it('IDENT-004: prints one JSON line per log, updates in ascending sequence id, with the contract state', async () => {
     const r = await cli('replay', '--json', path('real.json'))
     expect(r.status).toBe(0)
-    const [rep] = r.json() as [{ file: string; ok: boolean; updates: { sequence_id: string; status: string }[]; state: { members: unknown[]; seen_replay_keys: string[]; sequence_id: string } }]
+    const [rep] = r.json() as [
+      {
+        file: string
+        ok: boolean
+        updates: { sequence_id: string; status: string }[]
+        state: { members: unknown[]; seen_replay_keys: string[]; sequence_id: string }
+      },
+    ]
     expect(rep.file).toBe(path('real.json'))
     expect(rep.ok).toBe(true)
     expect(rep.updates.map((u) => u.sequence_id)).toEqual(['6', '7'])
@@ -65,13 +127,18 @@ describe('replay', () => {
     const r = await cli('replay', '--json', path('legacy.json'))
     expect(r.status).toBe(0)
     const [rep] = r.json() as [{ ok: boolean; state: null; updates: { status: string; rule: string | null }[] }]
-    expect(rep.updates.map((u) => [u.status, u.rule])).toEqual([['rejected', 'IDENT-001'], ['not_applied', null]])
+    expect(rep.updates.map((u) => [u.status, u.rule])).toEqual([
+      ['rejected', 'IDENT-001'],
+      ['not_applied', null],
+    ])
     expect(rep.state).toBeNull()
   })
 
   it('IDENT-001: an invalid hex entry at the head of a log is a rejected row', async () => {
     writeFileSync(path('badhex.json'), JSON.stringify({ updates: [{ sequence_id: '1', update_hex: 'xyz' }] }))
-    const [rep] = (await cli('replay', '--json', path('badhex.json'))).json() as [{ updates: { status: string; rule: string }[] }]
+    const [rep] = (await cli('replay', '--json', path('badhex.json'))).json() as [
+      { updates: { status: string; rule: string }[] },
+    ]
     expect(rep.updates[0]).toMatchObject({ status: 'rejected', rule: 'IDENT-001' })
   })
 
@@ -85,9 +152,13 @@ describe('replay', () => {
   })
 
   it('IDENT-070: --at gives the state at a sequence id, or null with an error when no update carries it', async () => {
-    const [at1] = (await cli('replay', '--json', '--at', '1', path('handles.json'))).json() as [{ state: { handles: string[]; sequence_id: string } }]
+    const [at1] = (await cli('replay', '--json', '--at', '1', path('handles.json'))).json() as [
+      { state: { handles: string[]; sequence_id: string } },
+    ]
     expect(at1.state).toMatchObject({ handles: [], sequence_id: '1' })
-    const [none] = (await cli('replay', '--json', '--at', '9', path('handles.json'))).json() as [{ state: null; error: string }]
+    const [none] = (await cli('replay', '--json', '--at', '9', path('handles.json'))).json() as [
+      { state: null; error: string },
+    ]
     expect(none.state).toBeNull()
     expect(none.error).toMatch(/sequence id 9/)
   })
@@ -146,23 +217,44 @@ describe('inbox-id', () => {
 
 describe('handles and check-handle', () => {
   it('IDENT-086: current is the display handle, others newest first', async () => {
-    expect((await cli('handles', '--json', path('handles.json'))).json()[0]).toEqual({ current: 'nick#2341', others: ['nick'] })
+    expect((await cli('handles', '--json', path('handles.json'))).json()[0]).toEqual({
+      current: 'nick#2341',
+      others: ['nick'],
+    })
   })
   it('IDENT-085: a lookup answer is accepted only when the derived state holds the entry, ASCII-lowercased; --at uses that state', async () => {
-    expect((await cli('check-handle', '--json', '--handle', 'NICK', path('handles.json'))).json()[0]).toMatchObject({ accepted: true })
-    expect((await cli('check-handle', '--json', '--handle', 'nock', path('handles.json'))).json()[0]).toMatchObject({ accepted: false })
-    expect((await cli('check-handle', '--json', '--handle', 'nick', '--at', '1', path('handles.json'))).json()[0]).toMatchObject({ accepted: false })
-    expect((await cli('check-handle', '--json', '--handle', 'nick', '--at', '2', path('handles.json'))).json()[0]).toMatchObject({ accepted: true })
+    expect((await cli('check-handle', '--json', '--handle', 'NICK', path('handles.json'))).json()[0]).toMatchObject({
+      accepted: true,
+    })
+    expect((await cli('check-handle', '--json', '--handle', 'nock', path('handles.json'))).json()[0]).toMatchObject({
+      accepted: false,
+    })
+    expect(
+      (await cli('check-handle', '--json', '--handle', 'nick', '--at', '1', path('handles.json'))).json()[0],
+    ).toMatchObject({ accepted: false })
+    expect(
+      (await cli('check-handle', '--json', '--handle', 'nick', '--at', '2', path('handles.json'))).json()[0],
+    ).toMatchObject({ accepted: true })
     expect((await cli('check-handle', '--json', path('handles.json'))).status).toBe(2)
   })
 })
 
 describe('key', () => {
   it('IDENT-089 / IDENT-088: import prints the identifier; export writes 0x + 64 lowercase hex or exactly 32 bytes', async () => {
-    expect((await cli('key', 'import', '0x4C0883A69102937D6231471B5DBB6204FE5129617082792AE468D01A3F362318')).out).toBe('0x2c7536e3605d9c16a7a3d7b1898e529396a65c23\n')
+    expect((await cli('key', 'import', '0x4C0883A69102937D6231471B5DBB6204FE5129617082792AE468D01A3F362318')).out).toBe(
+      '0x2c7536e3605d9c16a7a3d7b1898e529396a65c23\n',
+    )
     expect((await cli('key', 'import', `@${path('key.bin')}`)).out).toBe('0x2c7536e3605d9c16a7a3d7b1898e529396a65c23\n')
-    expect((await cli('key', 'export', '--format', 'hex', `@${path('key.bin')}`)).out).toBe('0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318\n')
-    const b = await cli('key', 'export', '--format', 'bytes', '0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318')
+    expect((await cli('key', 'export', '--format', 'hex', `@${path('key.bin')}`)).out).toBe(
+      '0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318\n',
+    )
+    const b = await cli(
+      'key',
+      'export',
+      '--format',
+      'bytes',
+      '0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318',
+    )
     expect(Buffer.concat(b.bytes).equals(readFileSync(path('key.bin')))).toBe(true)
     expect((await cli('key', 'import', '0x1234')).status).toBe(1)
     expect((await cli('key', 'import', `@${path('real.json')}`)).status).toBe(1)
@@ -171,7 +263,11 @@ describe('key', () => {
 })
 
 describe('the npm run cli entry point', () => {
-  const npmCli = (...args: string[]) => spawnSync('npm', ['run', '--silent', 'cli', '--', ...args], { encoding: 'buffer', cwd: new URL('..', import.meta.url).pathname })
+  const npmCli = (...args: string[]) =>
+    spawnSync('npm', ['run', '--silent', 'cli', '--', ...args], {
+      encoding: 'buffer',
+      cwd: new URL('..', import.meta.url).pathname,
+    })
   it('runs through npm with exit statuses 0, 1 and 2 and one-line errors on stderr', () => {
     const ok = npmCli('replay', '--json', path('real.json'))
     expect(ok.status).toBe(0)

@@ -70,7 +70,12 @@ function comparable(r: Report): Omit<Expected, 'name' | 'verifier' | 'handles'> 
   return {
     inbox_id: r.inbox_id ?? '',
     ok: r.ok,
-    updates: r.updates.map((u) => ({ sequence_id: u.sequence_id, status: u.status, rule: u.rule, action_index: u.action_index })),
+    updates: r.updates.map((u) => ({
+      sequence_id: u.sequence_id,
+      status: u.status,
+      rule: u.rule,
+      action_index: u.action_index,
+    })),
     state:
       r.state === null
         ? null
@@ -78,7 +83,13 @@ function comparable(r: Report): Omit<Expected, 'name' | 'verifier' | 'handles'> 
             inbox_id: r.state.inbox_id,
             sequence_id: r.state.sequence_id,
             members: r.state.members
-              .map((m) => ({ kind: m.kind, identifier: m.identifier, adder: m.adder, client_timestamp_ns: m.client_timestamp_ns, chain_id: m.chain_id }))
+              .map((m) => ({
+                kind: m.kind,
+                identifier: m.identifier,
+                adder: m.adder,
+                client_timestamp_ns: m.client_timestamp_ns,
+                chain_id: m.chain_id,
+              }))
               .sort((a, b) => cmp(a.kind, b.kind) || cmp(a.identifier, b.identifier)),
             recovery: r.state.recovery,
             handles: r.state.handles,
@@ -93,7 +104,8 @@ function declared(e: Expected): Omit<Expected, 'name' | 'verifier' | 'handles'> 
   return rest
 }
 
-const verifierFor = (f: IndexEntry): SmartWalletVerifier | undefined => (f.verifier === 'fake' ? new FakeSmartWalletVerifier() : undefined)
+const verifierFor = (f: IndexEntry): SmartWalletVerifier | undefined =>
+  f.verifier === 'fake' ? new FakeSmartWalletVerifier() : undefined
 
 /** One replay per file, shared by the tests that read it. */
 const traces = new Map<string, Promise<Trace>>()
@@ -129,7 +141,10 @@ interface Run {
 
 function cli(args: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), ['src/cli/main.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), ['src/cli/main.ts', ...args], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')))
@@ -187,7 +202,10 @@ describe('fixtures through the command line (replay --json, one process for ever
   it('replay --json exits 0 and prints one JSON line per file, in the order of the files', () => {
     expect(run.stderr).toBe('')
     expect(run.code).toBe(0)
-    const printed = run.stdout.split('\n').filter((l) => l.trim() !== '').map((l) => (JSON.parse(l) as Report).file)
+    const printed = run.stdout
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => (JSON.parse(l) as Report).file)
     expect(printed).toEqual(files.map((x) => x.file))
   })
 
@@ -202,7 +220,12 @@ describe('fixtures through the command line (replay --json, one process for ever
 
   // `handles` takes one file, so it is spawned per fixture: only for a few (the core tests
   // check the handles of every fixture): several handles, re-claims, 64 claims, and none.
-  const HANDLE_FIXTURES = ['valid-full-life', 'IDENT-082-reclaim-moves-to-end', 'IDENT-080-65th-claim', 'IDENT-001-empty-actions']
+  const HANDLE_FIXTURES = [
+    'valid-full-life',
+    'IDENT-082-reclaim-moves-to-end',
+    'IDENT-080-65th-claim',
+    'IDENT-001-empty-actions',
+  ]
   const handleRuns = HANDLE_FIXTURES.map((n) => {
     const f = cliFixtures.find((x) => x.name === n)
     if (!f) throw new Error(`fixture ${n} is not in index.json`)

@@ -13,7 +13,10 @@ export async function signAndAppend(page: Page, seq: number): Promise<void> {
   const sign = pg.getByRole('button', { name: 'Sign', exact: true })
   await expect(sign).toBeEnabled()
   await sign.click()
-  await expect(pg.getByRole('status', { name: 'Append result' })).toContainText(`Appended to the log as sequence id ${seq} and replayed`, { timeout: 30_000 })
+  await expect(pg.getByRole('status', { name: 'Append result' })).toContainText(
+    `Appended to the log as sequence id ${seq} and replayed`,
+    { timeout: 30_000 },
+  )
   await expect(page.locator('.step-summary')).toContainText(`sequence id ${seq}`)
   await expect(page.getByLabel('Open log', { exact: true })).toContainText('every update applies')
 }

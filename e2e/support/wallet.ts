@@ -73,9 +73,25 @@ export async function installWallet(page: Page, opts: InstallWalletOptions = {})
         return { result: '31337' }
       case 'wallet_requestPermissions':
         authorized = true
-        return { result: [{ parentCapability: 'eth_accounts', caveats: [{ type: 'restrictReturnedAccounts', value: [account.address] }] }] }
+        return {
+          result: [
+            {
+              parentCapability: 'eth_accounts',
+              caveats: [{ type: 'restrictReturnedAccounts', value: [account.address] }],
+            },
+          ],
+        }
       case 'wallet_getPermissions':
-        return { result: authorized ? [{ parentCapability: 'eth_accounts', caveats: [{ type: 'restrictReturnedAccounts', value: [account.address] }] }] : [] }
+        return {
+          result: authorized
+            ? [
+                {
+                  parentCapability: 'eth_accounts',
+                  caveats: [{ type: 'restrictReturnedAccounts', value: [account.address] }],
+                },
+              ]
+            : [],
+        }
       case 'wallet_revokePermissions':
         authorized = false
         return { result: null }
@@ -88,7 +104,8 @@ export async function installWallet(page: Page, opts: InstallWalletOptions = {})
           return fail(code, code === 4001 ? 'User rejected the request.' : `request failed with code ${code}`)
         }
         const raw = params[0]
-        if (typeof raw !== 'string' || !/^0x(?:[0-9a-fA-F]{2})*$/.test(raw)) return fail(-32602, 'personal_sign: params[0] is not hex')
+        if (typeof raw !== 'string' || !/^0x(?:[0-9a-fA-F]{2})*$/.test(raw))
+          return fail(-32602, 'personal_sign: params[0] is not hex')
         return { result: await account.signMessage({ message: { raw: raw as Hex } }) }
       }
       default:

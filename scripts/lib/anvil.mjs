@@ -119,7 +119,8 @@ export async function startAnvil(options = {}) {
 
 async function startOnce(options, port) {
   // A port someone else holds would answer the readiness probe itself: refuse it first.
-  if (!(await portFree(port))) throw new AnvilError('port_in_use', `127.0.0.1:${port} is already in use: anvil was not started there`)
+  if (!(await portFree(port)))
+    throw new AnvilError('port_in_use', `127.0.0.1:${port} is already in use: anvil was not started there`)
   const args = ['--host', '127.0.0.1', '--port', String(port), '--silent']
   if (options.chainId !== undefined) args.push('--chain-id', String(options.chainId))
   args.push(...(options.args ?? []))
@@ -164,7 +165,10 @@ async function startOnce(options, port) {
       if (spawnError) throw new AnvilError('spawn_failed', `could not start ${describe()}: ${spawnError.message}`)
       if (!isAlive(child)) {
         const code = /address already in use|AddrInUse/i.test(tail) ? 'port_in_use' : 'exited'
-        throw new AnvilError(code, `anvil exited before it was ready (code ${child.exitCode}, signal ${child.signalCode}): ${describe()}`)
+        throw new AnvilError(
+          code,
+          `anvil exited before it was ready (code ${child.exitCode}, signal ${child.signalCode}): ${describe()}`,
+        )
       }
       const id = await chainIdOf(url)
       // The answer counts only while our child lives (not some other listener's).
@@ -173,7 +177,8 @@ async function startOnce(options, port) {
         const pid = child.pid
         return { url, port, pid, chainId: id, alive: () => isAlive(child), stderrTail: () => tail, stop, exited }
       }
-      if (Date.now() - t0 > budget) throw new AnvilError('not_ready', `anvil not ready after ${budget} ms on ${url}: ${describe()}`)
+      if (Date.now() - t0 > budget)
+        throw new AnvilError('not_ready', `anvil not ready after ${budget} ms on ${url}: ${describe()}`)
       await sleep(25)
     }
   } catch (e) {

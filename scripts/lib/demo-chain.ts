@@ -25,7 +25,12 @@ import { ChainClients, chainClient } from '../../src/chain/client'
 import { ownedWalletPlan, walletFactoryAbi, type OwnedWalletPlan } from '../../src/chain/owned-wallet'
 import { chainSmartWalletSigner } from '../../src/chain/smart-wallet-signer'
 import { bytesToHex } from '../../src/crypto/bytes'
-import { DEMO_WALLET_SALTS, demoSmartWalletUpdates, demoWalletOwnerKeys, demoWalletOwners } from '../../src/devnode/demo'
+import {
+  DEMO_WALLET_SALTS,
+  demoSmartWalletUpdates,
+  demoWalletOwnerKeys,
+  demoWalletOwners,
+} from '../../src/devnode/demo'
 import { createNodeClient } from '../../src/network/client'
 import { inboxIdOf } from '../../src/signing'
 
@@ -49,12 +54,19 @@ export interface DemoChain {
 }
 
 /** Deploys the demo contracts (when missing); returns the factory and both wallets. */
-export async function deployDemoWallets(rpcUrl: string): Promise<{ chainId: bigint; factory: Hex; deployed: OwnedWalletPlan; counterfactual: OwnedWalletPlan }> {
+export async function deployDemoWallets(
+  rpcUrl: string,
+): Promise<{ chainId: bigint; factory: Hex; deployed: OwnedWalletPlan; counterfactual: OwnedWalletPlan }> {
   const probe = chainClient(0n, rpcUrl, { timeoutMs: 5000 })
   const chainId = BigInt(await probe.getChainId())
   const client = chainClient(chainId, rpcUrl, { timeoutMs: 10_000 })
   const account = privateKeyToAccount(ANVIL_DEPLOYER_KEY)
-  const wallet = createWalletClient({ account, chain: client.chain!, transport: http(rpcUrl, { retryCount: 0 }), cacheTime: 0 })
+  const wallet = createWalletClient({
+    account,
+    chain: client.chain!,
+    transport: http(rpcUrl, { retryCount: 0 }),
+    cacheTime: 0,
+  })
   const mined = async (hash: Hex) => {
     const r = await client.waitForTransactionReceipt({ hash, pollingInterval: 50 })
     if (r.status !== 'success') throw new Error(`demo chain: transaction ${hash} reverted`)
@@ -66,16 +78,41 @@ export async function deployDemoWallets(rpcUrl: string): Promise<{ chainId: bigi
     return !!c && c !== '0x'
   }
   if (!(await hasCode(factory))) {
-    const r = await mined(await wallet.deployContract({ abi: artifacts.WalletFactory.abi, bytecode: artifacts.WalletFactory.bytecode, args: [] }))
+    const r = await mined(
+      await wallet.deployContract({
+        abi: artifacts.WalletFactory.abi,
+        bytecode: artifacts.WalletFactory.bytecode,
+        args: [],
+      }),
+    )
     if (!r.contractAddress) throw new Error('demo chain: the WalletFactory deployment has no contract address')
     factory = r.contractAddress.toLowerCase() as Hex
   }
   const owners = demoWalletOwners()
-  const deployed = await ownedWalletPlan(client, factory, owners.deployed.identifier.text as Hex, DEMO_WALLET_SALTS.deployed)
-  const counterfactual = await ownedWalletPlan(client, factory, owners.counterfactual.identifier.text as Hex, DEMO_WALLET_SALTS.counterfactual)
+  const deployed = await ownedWalletPlan(
+    client,
+    factory,
+    owners.deployed.identifier.text as Hex,
+    DEMO_WALLET_SALTS.deployed,
+  )
+  const counterfactual = await ownedWalletPlan(
+    client,
+    factory,
+    owners.counterfactual.identifier.text as Hex,
+    DEMO_WALLET_SALTS.counterfactual,
+  )
   if (!(await hasCode(deployed.address))) {
-    await mined(await wallet.writeContract({ address: factory, abi: walletFactoryAbi, functionName: 'deploy', args: [deployed.owner, deployed.salt], gas: 1_000_000n }))
-    if (!(await hasCode(deployed.address))) throw new Error(`demo chain: no wallet code at ${deployed.address} after deploy`)
+    await mined(
+      await wallet.writeContract({
+        address: factory,
+        abi: walletFactoryAbi,
+        functionName: 'deploy',
+        args: [deployed.owner, deployed.salt],
+        gas: 1_000_000n,
+      }),
+    )
+    if (!(await hasCode(deployed.address)))
+      throw new Error(`demo chain: no wallet code at ${deployed.address} after deploy`)
   }
   return { chainId, factory, deployed, counterfactual }
 }
@@ -87,8 +124,20 @@ export async function seedDemoChain(rpcUrl: string, nodeUrl: string): Promise<De
   const clients = new ChainClients(new Map([[chainId, rpcUrl]]))
   const owners = demoWalletOwners()
   const wallets = {
-    deployed: chainSmartWalletSigner({ route, clients, address: deployed.address, owner: owners.deployed, deployment: deployed }),
-    counterfactual: chainSmartWalletSigner({ route, clients, address: counterfactual.address, owner: owners.counterfactual, deployment: counterfactual }),
+    deployed: chainSmartWalletSigner({
+      route,
+      clients,
+      address: deployed.address,
+      owner: owners.deployed,
+      deployment: deployed,
+    }),
+    counterfactual: chainSmartWalletSigner({
+      route,
+      clients,
+      address: counterfactual.address,
+      owner: owners.counterfactual,
+      deployment: counterfactual,
+    }),
   }
   const inboxId = inboxIdOf(wallets.deployed)
   const node = createNodeClient({ baseUrl: nodeUrl, fetch: (i, init) => fetch(i, init) })
@@ -117,20 +166,29 @@ export function viteDemoSmartWallets(demo: DemoChain): string {
   })
   return JSON.stringify({
     chainId: demo.chainId,
-    wallets: [entry('deployed wallet', demo.deployed, keys.deployed), entry('counterfactual wallet', demo.counterfactual, keys.counterfactual)],
+    wallets: [
+      entry('deployed wallet', demo.deployed, keys.deployed),
+      entry('counterfactual wallet', demo.counterfactual, keys.counterfactual),
+    ],
   })
 }
 
 const isMain = process.argv[1] !== undefined && /scripts[\\/]lib[\\/]demo-chain\.ts$/.test(process.argv[1])
 if (isMain) {
-  const { values } = parseArgs({ options: { rpc: { type: 'string' }, node: { type: 'string' }, 'vite-env': { type: 'boolean' } } })
+  const { values } = parseArgs({
+    options: { rpc: { type: 'string' }, node: { type: 'string' }, 'vite-env': { type: 'boolean' } },
+  })
   if (!values.rpc || !values.node) {
-    process.stderr.write('usage: node --import tsx scripts/lib/demo-chain.ts --rpc <anvil url> --node <local node url>\n')
+    process.stderr.write(
+      'usage: node --import tsx scripts/lib/demo-chain.ts --rpc <anvil url> --node <local node url>\n',
+    )
     process.exit(2)
   }
   try {
     const demo = await seedDemoChain(values.rpc, values.node)
-    const out = values['vite-env'] ? { VITE_DEMO_CHAIN: JSON.stringify(demo), VITE_DEMO_SMART_WALLETS: viteDemoSmartWallets(demo) } : demo
+    const out = values['vite-env']
+      ? { VITE_DEMO_CHAIN: JSON.stringify(demo), VITE_DEMO_SMART_WALLETS: viteDemoSmartWallets(demo) }
+      : demo
     process.stdout.write(JSON.stringify(out) + '\n')
   } catch (e) {
     process.stderr.write(`demo chain: ${e instanceof Error ? e.message : String(e)}\n`)

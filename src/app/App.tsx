@@ -11,7 +11,15 @@ import { fetchLog, FetchLogError } from './features/log-input/fetch-url'
 import { DEFAULT_EXAMPLE, findExample, loadExample, type Example } from './features/log-input/gallery'
 import { InputErrorView } from './features/log-input/components/InputError'
 import { OpenPanel } from './features/log-input/components/OpenPanel'
-import { compressLog, decompressLog, formatFragment, MAX_FRAGMENT, parseFragment, PermalinkError, type Fragment } from './features/log-input/permalink'
+import {
+  compressLog,
+  decompressLog,
+  formatFragment,
+  MAX_FRAGMENT,
+  parseFragment,
+  PermalinkError,
+  type Fragment,
+} from './features/log-input/permalink'
 import { RawView } from './features/raw/components/RawView'
 import { NetworkPanel, type OpenNodeLog } from './features/network/components/NetworkPanel'
 import { ChainRoutesField } from './features/settings/ChainRoutesField'
@@ -34,7 +42,14 @@ import { nodeClient } from './features/network/queries'
 import { useSignerRegistry } from './features/signers/useSignerRegistry'
 import type { ChainRouteWire } from '../worker/protocol'
 import type { Row } from './trace/trace-model'
-import { useInspector, type Busy, type Loaded, type ProgressStore, type Source, type StepWish } from './trace/useInspector'
+import {
+  useInspector,
+  type Busy,
+  type Loaded,
+  type ProgressStore,
+  type Source,
+  type StepWish,
+} from './trace/useInspector'
 import { ErrorBoundary } from './ui/ErrorBoundary'
 import { CopyButton } from './ui/CopyButton'
 import { clientTime, KIND_LABEL, shortId, STATUS_LABEL } from './ui/format'
@@ -42,7 +57,14 @@ import { clientTime, KIND_LABEL, shortId, STATUS_LABEL } from './ui/format'
 const MAX_FILE = 64 * 1024 * 1024
 
 function exampleSource(ex: Example, text: string): Source {
-  return { kind: 'example', label: `example ${ex.name}`, name: ex.file, input: text, example: ex.name, verifier: ex.verifier }
+  return {
+    kind: 'example',
+    label: `example ${ex.name}`,
+    name: ex.file,
+    input: text,
+    example: ex.name,
+    verifier: ex.verifier,
+  }
 }
 
 function baseName(s: Source): string {
@@ -59,7 +81,10 @@ export function App() {
   // The network panel judges fetched logs' smart-wallet signatures on the same routes.
   const routesVerifier = signerRegistry.smartWallets.verifyContext.smartWallets
   const routesKey = chainRoutes.map(routeSpec).join(',')
-  const networkChain = useMemo(() => (routesVerifier && chainRoutes.length > 0 ? { verifier: routesVerifier, key: routesKey } : undefined), [routesVerifier, routesKey, chainRoutes.length])
+  const networkChain = useMemo(
+    () => (routesVerifier && chainRoutes.length > 0 ? { verifier: routesVerifier, key: routesKey } : undefined),
+    [routesVerifier, routesKey, chainRoutes.length],
+  )
   const [signersOpen, setSignersOpen] = useState(false)
   const { loaded, selection, busy, problem, open, setProblem } = ins
   const [panelOpen, setPanelOpen] = useState(false)
@@ -90,14 +115,26 @@ export function App() {
           await open({ kind: 'url', label: `URL ${url}`, name: url, input: bytes, url, verifier: 'none' }, opts)
         } catch (e) {
           setPanelOpen(true)
-          setProblem({ label: `URL ${url}`, message: e instanceof FetchLogError ? e.message : `could not open ${url}: ${e instanceof Error ? e.message : String(e)}` })
+          setProblem({
+            label: `URL ${url}`,
+            message:
+              e instanceof FetchLogError
+                ? e.message
+                : `could not open ${url}: ${e instanceof Error ? e.message : String(e)}`,
+          })
         }
         return
       }
       if (f.log) {
         try {
           const bytes = await decompressLog(f.log)
-          if (!(await open({ kind: 'permalink', label: 'the permalink', name: 'permalink', input: bytes, verifier: 'none' }, opts))) setPanelOpen(true)
+          if (
+            !(await open(
+              { kind: 'permalink', label: 'the permalink', name: 'permalink', input: bytes, verifier: 'none' },
+              opts,
+            ))
+          )
+            setPanelOpen(true)
         } catch (e) {
           setPanelOpen(true)
           setProblem({ label: 'The permalink', message: e instanceof PermalinkError ? e.message : String(e) })
@@ -108,7 +145,10 @@ export function App() {
       const ex = findExample(name)
       if (!ex) {
         setPanelOpen(true)
-        setProblem({ label: `example ${name}`, message: `there is no built-in example named ${JSON.stringify(name)}; pick one from the gallery` })
+        setProblem({
+          label: `example ${name}`,
+          message: `there is no built-in example named ${JSON.stringify(name)}; pick one from the gallery`,
+        })
         return
       }
       await openExample(ex, step)
@@ -128,7 +168,11 @@ export function App() {
     const onHash = () => {
       const f = parseFragment(location.hash)
       const cur = loadedRef.current
-      const sameLog = cur && ((f.example && f.example === cur.source.example) || (f.log && z?.value === f.log) || (!f.example && !f.log && cur.source.kind === 'url'))
+      const sameLog =
+        cur &&
+        ((f.example && f.example === cur.source.example) ||
+          (f.log && z?.value === f.log) ||
+          (!f.example && !f.log && cur.source.kind === 'url'))
       if (sameLog && f.step && cur) {
         const k = cur.model.steps.findIndex((s) => s.sequenceId === f.step!.sequenceId)
         const r = cur.rows.find((x) => x.k === k && x.i === f.step!.action) ?? cur.rows.find((x) => x.k === k)
@@ -158,7 +202,12 @@ export function App() {
     compressLog(bytes, MAX_FRAGMENT).then(
       (value) => {
         if (!live) return
-        if (value === null) setZ({ loadId: loaded.loadId, value: null, why: `the log is too large to carry in a link (over ${MAX_FRAGMENT / 1024} KiB compressed)` })
+        if (value === null)
+          setZ({
+            loadId: loaded.loadId,
+            value: null,
+            why: `the log is too large to carry in a link (over ${MAX_FRAGMENT / 1024} KiB compressed)`,
+          })
         else setZ({ loadId: loaded.loadId, value })
       },
       () => live && setZ({ loadId: loaded.loadId, value: null, why: 'the log could not be compressed' }),
@@ -177,12 +226,18 @@ export function App() {
     const step = selectedStep && selection ? { sequenceId: selectedStep.sequenceId, action: selection.i } : undefined
     const f: Fragment = {
       ...(s.kind === 'example' ? { example: s.example! } : {}),
-      ...((s.kind === 'paste' || s.kind === 'file' || s.kind === 'permalink') && z?.loadId === loaded.loadId && z.value ? { log: z.value, binary: typeof s.input !== 'string' && !isText(s.input) } : {}),
+      ...((s.kind === 'paste' || s.kind === 'file' || s.kind === 'permalink') && z?.loadId === loaded.loadId && z.value
+        ? { log: z.value, binary: typeof s.input !== 'string' && !isText(s.input) }
+        : {}),
       ...(loaded.logIndex > 0 ? { inbox: loaded.logIndex } : {}),
       ...(step ? { step } : {}),
     }
     const linkable = s.kind === 'example' || s.kind === 'url' || !!f.log
-    return { hash: linkable ? formatFragment(f) : '', search: s.kind === 'url' ? `?url=${encodeURIComponent(s.url!)}` : '', linkable }
+    return {
+      hash: linkable ? formatFragment(f) : '',
+      search: s.kind === 'url' ? `?url=${encodeURIComponent(s.url!)}` : '',
+      linkable,
+    }
   }, [loaded, selectedStep, selection, z])
 
   useEffect(() => {
@@ -195,23 +250,33 @@ export function App() {
   }, [fragment])
 
   const onPaste = useCallback(
-    (text: string) => void open({ kind: 'paste', label: 'The pasted text', name: 'pasted', input: text, verifier: 'none' }).then((ok) => ok && setPanelOpen(false)),
+    (text: string) =>
+      void open({ kind: 'paste', label: 'The pasted text', name: 'pasted', input: text, verifier: 'none' }).then(
+        (ok) => ok && setPanelOpen(false),
+      ),
     [open],
   )
   const onFile = useCallback(
     async (file: File) => {
       if (file.size > MAX_FILE) {
-        setProblem({ label: `file ${file.name}`, message: `${file.name} is ${file.size} bytes; the inspector opens files up to ${MAX_FILE} bytes` })
+        setProblem({
+          label: `file ${file.name}`,
+          message: `${file.name} is ${file.size} bytes; the inspector opens files up to ${MAX_FILE} bytes`,
+        })
         return
       }
       let bytes: Uint8Array
       try {
         bytes = new Uint8Array(await file.arrayBuffer())
       } catch (e) {
-        setProblem({ label: `file ${file.name}`, message: `${file.name} could not be read: ${e instanceof Error ? e.message : String(e)}` })
+        setProblem({
+          label: `file ${file.name}`,
+          message: `${file.name} could not be read: ${e instanceof Error ? e.message : String(e)}`,
+        })
         return
       }
-      if (await open({ kind: 'file', label: `file ${file.name}`, name: file.name, input: bytes, verifier: 'none' })) setPanelOpen(false)
+      if (await open({ kind: 'file', label: `file ${file.name}`, name: file.name, input: bytes, verifier: 'none' }))
+        setPanelOpen(false)
     },
     [open, setProblem],
   )
@@ -228,17 +293,24 @@ export function App() {
   // The signing playground (features/compose): the open log's head state, append, publish.
   const [playgroundOpen, setPlaygroundOpen] = useState(false)
   const { publish } = usePublish(nodeUrl)
-  const queryNewest = useCallback(async (inboxId: string) => (await nodeClient(nodeUrl).queryNewest([inboxId]))[0]?.sequenceId ?? null, [nodeUrl])
+  const queryNewest = useCallback(
+    async (inboxId: string) => (await nodeClient(nodeUrl).queryNewest([inboxId]))[0]?.sequenceId ?? null,
+    [nodeUrl],
+  )
   const composeBase = useMemo((): ComposeBase => {
     // Only while the playground is open: the head state of a long log costs a rebuild from its checkpoints.
     if (!loaded || !playgroundOpen) return { state: null, label: null, blocked: null }
     const stop = loaded.model.stopIndex()
     const state = loaded.model.stateAfter(loaded.model.steps.length - 1)
-    const blocked = stop >= 0 ? `The open log stops at sequence id ${loaded.model.steps[stop]!.sequenceId} (${loaded.model.steps[stop]!.status}), so an update appended to it would not be applied.` : null
+    const blocked =
+      stop >= 0
+        ? `The open log stops at sequence id ${loaded.model.steps[stop]!.sequenceId} (${loaded.model.steps[stop]!.status}), so an update appended to it would not be applied.`
+        : null
     return { state, label: loaded.source.label, blocked }
   }, [loaded, playgroundOpen])
   const onNodeLog = useCallback(
-    (l: OpenNodeLog) => void open({ kind: 'paste', label: l.label, name: `node-${l.inboxId}`, input: l.bundle, verifier: 'none' }),
+    (l: OpenNodeLog) =>
+      void open({ kind: 'paste', label: l.label, name: `node-${l.inboxId}`, input: l.bundle, verifier: 'none' }),
     [open],
   )
   const closePanel = useCallback(() => setPanelOpen(false), [])
@@ -279,28 +351,52 @@ export function App() {
         )}
         <div className="spacer" />
         {busy && <BusyBar busy={busy} progress={ins.progress} onCancel={ins.cancel} />}
-        <button type="button" className={showPanel ? 'active' : ''} aria-expanded={showPanel} onClick={() => setPanelOpen(!panelOpen)}>
+        <button
+          type="button"
+          className={showPanel ? 'active' : ''}
+          aria-expanded={showPanel}
+          onClick={() => setPanelOpen(!panelOpen)}
+        >
           Open log…
         </button>
-        <button type="button" className={signersOpen ? 'active' : ''} aria-expanded={signersOpen} onClick={() => setSignersOpen(!signersOpen)}>
+        <button
+          type="button"
+          className={signersOpen ? 'active' : ''}
+          aria-expanded={signersOpen}
+          onClick={() => setSignersOpen(!signersOpen)}
+        >
           Signers…
         </button>
-        <button type="button" className={playgroundOpen ? 'active' : ''} aria-expanded={playgroundOpen} onClick={() => setPlaygroundOpen(!playgroundOpen)}>
+        <button
+          type="button"
+          className={playgroundOpen ? 'active' : ''}
+          aria-expanded={playgroundOpen}
+          onClick={() => setPlaygroundOpen(!playgroundOpen)}
+        >
           Sign…
         </button>
-        {loaded && fragment && (
-          fragment.linkable ? (
-            <CopyButton text={`${location.origin}${location.pathname}${fragment.search}${fragment.hash}`} what="permalink to this step" label="Copy link" />
+        {loaded &&
+          fragment &&
+          (fragment.linkable ? (
+            <CopyButton
+              text={`${location.origin}${location.pathname}${fragment.search}${fragment.hash}`}
+              what="permalink to this step"
+              label="Copy link"
+            />
           ) : (
             <span className="muted small" title={z?.why ?? 'preparing the link'}>
               no permalink
             </span>
-          )
-        )}
+          ))}
         <ThemeToggle />
       </header>
       <ErrorBoundary label="The network panel">
-        <NetworkPanel baseUrl={nodeUrl} onOpenLog={onNodeLog} settings={<NodeUrlField url={nodeUrl} onChange={setNodeUrl} />} chain={networkChain} />
+        <NetworkPanel
+          baseUrl={nodeUrl}
+          onOpenLog={onNodeLog}
+          settings={<NodeUrlField url={nodeUrl} onChange={setNodeUrl} />}
+          chain={networkChain}
+        />
       </ErrorBoundary>
       <ErrorBoundary label="The chain routes">
         <ChainRoutesField routes={chainRoutes} onChange={setChainRoutes} />
@@ -356,12 +452,31 @@ export function App() {
       {loaded && (
         <main className="workspace">
           <ErrorBoundary label="The timeline" resetKey={loaded.loadId}>
-            <Timeline model={loaded.model} rows={loaded.rows} selection={selection} onSelect={select} filterInput={filterInput} />
+            <Timeline
+              model={loaded.model}
+              rows={loaded.rows}
+              selection={selection}
+              onSelect={select}
+              filterInput={filterInput}
+            />
           </ErrorBoundary>
           <div className="details">
-            <Exports steps={loaded.model.steps} inboxId={loaded.inboxId} selected={selectedStep} report={loaded.report} base={baseName(loaded.source)} />
+            <Exports
+              steps={loaded.model.steps}
+              inboxId={loaded.inboxId}
+              selected={selectedStep}
+              report={loaded.report}
+              base={baseName(loaded.source)}
+            />
             {selection && selectedStep ? (
-              <StepDetails loaded={loaded} k={selection.k} i={selection.i} routes={chainRoutes} onRetry={retry} retrying={busy !== null} />
+              <StepDetails
+                loaded={loaded}
+                k={selection.k}
+                i={selection.i}
+                routes={chainRoutes}
+                onRetry={retry}
+                retrying={busy !== null}
+              />
             ) : (
               <p className="empty">The log has no updates.</p>
             )}
@@ -385,8 +500,16 @@ function BusyBar({ busy, progress, onCancel }: { busy: Busy; progress: ProgressS
   const { done, total } = useSyncExternalStore(progress.subscribe, progress.get)
   return (
     <div className="busy" role="status" aria-live="polite">
-      <span>{busy.phase === 'reading' ? `Reading ${busy.label}…` : `Replaying ${done.toLocaleString('en')} of ${total.toLocaleString('en')} updates`}</span>
-      <progress aria-label="Replay progress" max={Math.max(1, total)} value={busy.phase === 'reading' ? undefined : done} />
+      <span>
+        {busy.phase === 'reading'
+          ? `Reading ${busy.label}…`
+          : `Replaying ${done.toLocaleString('en')} of ${total.toLocaleString('en')} updates`}
+      </span>
+      <progress
+        aria-label="Replay progress"
+        max={Math.max(1, total)}
+        value={busy.phase === 'reading' ? undefined : done}
+      />
       <button type="button" onClick={onCancel} aria-label="Cancel replay">
         Cancel
       </button>
@@ -427,7 +550,16 @@ const StepDetails = memo(function StepDetails({
   const step = model.steps[k]!
   const view = model.actionView(k, i)
   const diff = useMemo(() => diffStates(view.before, view.after, view.touched), [view.before, view.after, view.touched])
-  const status = i >= 0 ? model.actionStatus(k, i) : step.status === 'applied' ? 'applied' : step.status === 'pending' ? 'pending' : step.status === 'rejected' ? 'rejected' : 'not_applied'
+  const status =
+    i >= 0
+      ? model.actionStatus(k, i)
+      : step.status === 'applied'
+        ? 'applied'
+        : step.status === 'pending'
+          ? 'pending'
+          : step.status === 'rejected'
+            ? 'rejected'
+            : 'not_applied'
   const action = i >= 0 ? step.update?.actions[i] : undefined
   const n = step.update?.actions.length ?? 0
   const seq = step.sequenceId.toString()
@@ -454,20 +586,33 @@ const StepDetails = memo(function StepDetails({
         {n > 0 && <span>{n > 1 ? ` · action ${i} of ${n}` : ''}</span>}
         {action && <span> · {KIND_LABEL[action.kind]}</span>}
         {step.update && <span className="muted"> · client time {clientTime(step.update.clientTimestampNs)}</span>}
-        {step.serverTimestampNs !== undefined && <span className="muted"> · server time {clientTime(step.serverTimestampNs)}</span>}
+        {step.serverTimestampNs !== undefined && (
+          <span className="muted"> · server time {clientTime(step.serverTimestampNs)}</span>
+        )}
       </div>
       <ErrorBoundary label="The rejection" resetKey={`${loaded.loadId}:${k}`}>
         <Rejection step={step} stopAt={stop >= 0 ? model.steps[stop]! : null} onRetry={onRetry} retrying={retrying} />
       </ErrorBoundary>
       <div className="grid">
         <ErrorBoundary label="The state panel" resetKey={`${loaded.loadId}:${k}:${i}`}>
-          <StatePanel state={view.after} before={view.before} diff={diff} caption={caption} entriesUsed={entriesUsed} entriesTotal={model.steps.length} />
+          <StatePanel
+            state={view.after}
+            before={view.before}
+            diff={diff}
+            caption={caption}
+            entriesUsed={entriesUsed}
+            entriesTotal={model.steps.length}
+          />
         </ErrorBoundary>
         <ErrorBoundary label="The who-added-whom picture" resetKey={`${loaded.loadId}:${k}:${i}`}>
           <AdderTree state={view.after} before={view.before} diff={diff} />
         </ErrorBoundary>
         <ErrorBoundary label="The diff" resetKey={`${loaded.loadId}:${k}:${i}`}>
-          <DiffPanel diff={diff} tentative={tentative} caption={`From the state before ${n > 1 ? `action ${i} of ` : ''}sequence id ${seq}.`} />
+          <DiffPanel
+            diff={diff}
+            tentative={tentative}
+            caption={`From the state before ${n > 1 ? `action ${i} of ` : ''}sequence id ${seq}.`}
+          />
         </ErrorBoundary>
         <ErrorBoundary label="The signature text" resetKey={`${loaded.loadId}:${k}`}>
           <SignatureText text={step.signatureText} actionIndex={i} bytesSource={step.update?.bytesSource} />

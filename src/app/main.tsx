@@ -12,7 +12,9 @@ applyTheme(readTheme())
 
 // wagmi's hooks (the signers feature: wallets) run on TanStack Query: WagmiProvider sits
 // outside this QueryClientProvider. The network panel keeps its own QueryClient inside.
-const walletQueryClient = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } })
+const walletQueryClient = new QueryClient({
+  defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } },
+})
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -39,7 +39,8 @@ describe('cachedVerifier', () => {
       { account: ('0x' + 'cd'.repeat(20)) as EthAddress },
       { hash: new Uint8Array(32).fill(2) },
       { signature: Uint8Array.of(1, 2, 4) },
-    ]) await v.verify(req(over))
+    ])
+      await v.verify(req(over))
     expect(inner.calls).toBe(6)
     expect(v.cache.size).toBe(6)
     // The account's case is not part of the key.

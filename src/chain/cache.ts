@@ -27,7 +27,8 @@ export class VerdictCache {
   misses = 0
 
   constructor(readonly maxEntries: number = DEFAULT_CACHE_ENTRIES) {
-    if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new RangeError(`maxEntries ${maxEntries} is not a positive integer`)
+    if (!Number.isInteger(maxEntries) || maxEntries < 1)
+      throw new RangeError(`maxEntries ${maxEntries} is not a positive integer`)
   }
 
   get size(): number {

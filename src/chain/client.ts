@@ -33,7 +33,11 @@ export function chainClient(chainId: bigint, url: string, options: ChainClientOp
   return createPublicClient({
     chain,
     cacheTime: 0,
-    transport: http(url, { retryCount: options.retryCount ?? 0, timeout: options.timeoutMs ?? 5000, batch: options.batch ?? false }),
+    transport: http(url, {
+      retryCount: options.retryCount ?? 0,
+      timeout: options.timeoutMs ?? 5000,
+      batch: options.batch ?? false,
+    }),
   })
 }
 
@@ -55,7 +59,11 @@ type Walkable = Error & { walk(fn: (err: unknown) => boolean): unknown; shortMes
 
 /** A viem BaseError, recognised by shape rather than instanceof (one viem copy need not be ours). */
 function isViemError(e: unknown): e is Walkable {
-  return e instanceof Error && typeof (e as Partial<Walkable>).walk === 'function' && typeof (e as Partial<Walkable>).shortMessage === 'string'
+  return (
+    e instanceof Error &&
+    typeof (e as Partial<Walkable>).walk === 'function' &&
+    typeof (e as Partial<Walkable>).shortMessage === 'string'
+  )
 }
 
 function chainOf(e: Walkable): Record<string, unknown>[] {
@@ -69,7 +77,9 @@ function chainOf(e: Walkable): Record<string, unknown>[] {
 
 /** One readable line: the first line of viem's short message, the node's details, a socket error code. */
 function reasonOf(e: Walkable, errs: readonly Record<string, unknown>[]): string {
-  const head = String(e.shortMessage ?? e.message).split('\n')[0]!.trim()
+  const head = String(e.shortMessage ?? e.message)
+    .split('\n')[0]!
+    .trim()
   const details = errs.map((x) => x.details).find((d): d is string => typeof d === 'string' && d.trim() !== '')
   const sysCode = errs.map((x) => x.code).find((c): c is string => typeof c === 'string')
   const extra = [details, sysCode].filter((x): x is string => !!x && !head.includes(x))
@@ -77,7 +87,8 @@ function reasonOf(e: Walkable, errs: readonly Record<string, unknown>[]): string
 }
 
 /** Node answers that say the call cannot run within its limits (anvil, geth and reth wordings). */
-const EXCEEDED = /out ?of ?gas|intrinsic gas too (high|low)|CallGasCostMoreThanGasLimit|max initcode size exceeded|initcode size/i
+const EXCEEDED =
+  /out ?of ?gas|intrinsic gas too (high|low)|CallGasCostMoreThanGasLimit|max initcode size exceeded|initcode size/i
 
 /**
  * Classifies a chain call failure (chain.md §6), looking at every error of the cause
@@ -92,7 +103,8 @@ const EXCEEDED = /out ?of ?gas|intrinsic gas too (high|low)|CallGasCostMoreThanG
  *   CallExecutionError) → rpc; not a viem error → other.
  */
 export function classifyChainError(e: unknown): ClassifiedChainError {
-  if (!isViemError(e)) return { kind: 'other', reason: (e instanceof Error ? e.message : String(e)).replace(/\s+/g, ' ') }
+  if (!isViemError(e))
+    return { kind: 'other', reason: (e instanceof Error ? e.message : String(e)).replace(/\s+/g, ' ') }
   const errs = chainOf(e)
   const reason = reasonOf(e, errs)
   const nameOf = (x: Record<string, unknown>) => (typeof x.name === 'string' ? x.name : '')
@@ -130,7 +142,11 @@ export class ChainClients {
       const url = this.routes.get(chainId)
       if (!url) throw new ChainUnreachableError(chainId, `no RPC route for chain eip155:${chainId}`)
       // viem chain ids are JavaScript numbers: a larger id would be compared after rounding.
-      if (chainId > BigInt(Number.MAX_SAFE_INTEGER)) throw new ChainUnreachableError(chainId, `chain id ${chainId} is above 2^53 - 1, which viem clients cannot address`)
+      if (chainId > BigInt(Number.MAX_SAFE_INTEGER))
+        throw new ChainUnreachableError(
+          chainId,
+          `chain id ${chainId} is above 2^53 - 1, which viem clients cannot address`,
+        )
       c = chainClient(chainId, url, this.options)
       this.clients.set(chainId, c)
     }

@@ -88,10 +88,17 @@ function unwrap(sig: Hex): { wrapper: Erc6492Wrapper | null; wrapperError: strin
   try {
     if (!isErc6492Signature(sig)) return { wrapper: null, wrapperError: null }
     const p = parseErc6492Signature(sig)
-    if (!p.address || p.data === undefined) return { wrapper: null, wrapperError: 'the ERC-6492 wrapper names no factory' }
-    return { wrapper: { factory: p.address.toLowerCase() as Hex, factoryData: p.data, innerSignature: p.signature }, wrapperError: null }
+    if (!p.address || p.data === undefined)
+      return { wrapper: null, wrapperError: 'the ERC-6492 wrapper names no factory' }
+    return {
+      wrapper: { factory: p.address.toLowerCase() as Hex, factoryData: p.data, innerSignature: p.signature },
+      wrapperError: null,
+    }
   } catch (e) {
-    return { wrapper: null, wrapperError: `ends in the ERC-6492 magic bytes but does not decode: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}` }
+    return {
+      wrapper: null,
+      wrapperError: `ends in the ERC-6492 magic bytes but does not decode: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`,
+    }
   }
 }
 
@@ -109,7 +116,8 @@ export async function smartWalletEvidence(
 ): Promise<SmartWalletEvidence> {
   const clients = routes instanceof ChainClients ? routes : new ChainClients(routes, options)
   const { accountId, blockNumber } = input.signature
-  const signatureHex = typeof input.signature.signature === 'string' ? input.signature.signature : toHex(input.signature.signature)
+  const signatureHex =
+    typeof input.signature.signature === 'string' ? input.signature.signature : toHex(input.signature.signature)
   const hash = typeof input.hash === 'string' ? input.hash : toHex(input.hash)
   const { wrapper, wrapperError } = unwrap(signatureHex)
   const base = {
@@ -128,19 +136,45 @@ export async function smartWalletEvidence(
   } as const
   const parsed = parseEip155AccountId(accountId)
   if (typeof parsed === 'string') {
-    return { ...base, status: 'malformed', reason: `IDENT-060: ${parsed}`, chainId: null, account: null, routeUrl: null, ethCall: null, curl: null }
+    return {
+      ...base,
+      status: 'malformed',
+      reason: `IDENT-060: ${parsed}`,
+      chainId: null,
+      account: null,
+      routeUrl: null,
+      ethCall: null,
+      curl: null,
+    }
   }
   const account = parsed.address as Hex
-  const ethCall = erc6492EthCall({ account: parsed.address, blockNumber, hash, signature: signatureHex }, options.gas ?? DEFAULT_VERIFY_GAS)
+  const ethCall = erc6492EthCall(
+    { account: parsed.address, blockNumber, hash, signature: signatureHex },
+    options.gas ?? DEFAULT_VERIFY_GAS,
+  )
   const routeUrl = clients.url(parsed.chainId) ?? null
-  const found = { ...base, chainId: parsed.chainId, account, routeUrl, ethCall, curl: routeUrl ? curlFor(routeUrl, ethCall) : null }
+  const found = {
+    ...base,
+    chainId: parsed.chainId,
+    account,
+    routeUrl,
+    ethCall,
+    curl: routeUrl ? curlFor(routeUrl, ethCall) : null,
+  }
   let client
   try {
     client = await clients.ready(parsed.chainId)
   } catch (e) {
     return { ...found, status: 'unreachable', reason: reasonOf(e) }
   }
-  const facts: { blockTimestamp: bigint | null; blockTime: string | null; hasCode: boolean | null; codeSize: number | null; verdict: 'valid' | 'invalid' | null; callResult: string | null } = {
+  const facts: {
+    blockTimestamp: bigint | null
+    blockTime: string | null
+    hasCode: boolean | null
+    codeSize: number | null
+    verdict: 'valid' | 'invalid' | null
+    callResult: string | null
+  } = {
     blockTimestamp: null,
     blockTime: null,
     hasCode: null,

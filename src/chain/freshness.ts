@@ -57,7 +57,11 @@ async function readOrThrow<T>(chainId: bigint, what: string, f: () => Promise<T>
  * IDENT-062 against one client or route. A route (chain id + URL) gets a client of
  * its own whose node's chain id is checked first; a client is used as given.
  */
-export async function checkFreshBlock(target: PublicClient | ChainRoute, blockNumber: bigint, options: FreshnessOptions & ChainClientOptions = {}): Promise<FreshBlock> {
+export async function checkFreshBlock(
+  target: PublicClient | ChainRoute,
+  blockNumber: bigint,
+  options: FreshnessOptions & ChainClientOptions = {},
+): Promise<FreshBlock> {
   let client: PublicClient
   let chainId: bigint
   if (isRoute(target)) {
@@ -70,7 +74,12 @@ export async function checkFreshBlock(target: PublicClient | ChainRoute, blockNu
   return freshAgainst(client, chainId, blockNumber, options)
 }
 
-async function freshAgainst(client: PublicClient, chainId: bigint, blockNumber: bigint, options: FreshnessOptions): Promise<FreshBlock> {
+async function freshAgainst(
+  client: PublicClient,
+  chainId: bigint,
+  blockNumber: bigint,
+  options: FreshnessOptions,
+): Promise<FreshBlock> {
   const maxAge = BigInt(options.maxAgeSeconds ?? MAX_BLOCK_AGE_SECONDS)
   const head = await readOrThrow(chainId, 'the head block', () => client.getBlock({ blockTag: 'latest' }))
   if (head.number === null) throw new ChainUnreachableError(chainId, 'the head block has no number')
@@ -84,7 +93,10 @@ async function freshAgainst(client: PublicClient, chainId: bigint, blockNumber: 
       reason: `block ${blockNumber} is above the head of chain eip155:${chainId} (block ${head.number})`,
     }
   }
-  const block = blockNumber === head.number ? head : await readOrThrow(chainId, `block ${blockNumber}`, () => client.getBlock({ blockNumber }))
+  const block =
+    blockNumber === head.number
+      ? head
+      : await readOrThrow(chainId, `block ${blockNumber}`, () => client.getBlock({ blockNumber }))
   const ageSeconds = head.timestamp - block.timestamp
   // IDENT-062: more than 1800 seconds before the head's timestamp is not fresh; exactly 1800 is.
   if (ageSeconds > maxAge) {
@@ -152,7 +164,8 @@ export async function checkUpdateFreshness(
       if (typeof account === 'string') continue
       const r = await freshness.check(account.chainId, sig.blockNumber)
       checked++
-      if (!r.fresh) return { fresh: false, actionIndex, role, code: r.code, reason: `${role.replaceAll('_', ' ')}: ${r.reason}` }
+      if (!r.fresh)
+        return { fresh: false, actionIndex, role, code: r.code, reason: `${role.replaceAll('_', ' ')}: ${r.reason}` }
     }
   }
   return { fresh: true, checked }

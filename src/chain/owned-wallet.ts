@@ -55,9 +55,19 @@ export function deployCalldata(owner: Hex, salt: Hex): Hex {
  * own addressOf, at the latest block) and the ERC-6492 deployment. Throws the viem error
  * when the factory cannot be read.
  */
-export async function ownedWalletPlan(client: PublicClient, factory: Hex, owner: Hex, salt: number | bigint | Hex): Promise<OwnedWalletPlan> {
+export async function ownedWalletPlan(
+  client: PublicClient,
+  factory: Hex,
+  owner: Hex,
+  salt: number | bigint | Hex,
+): Promise<OwnedWalletPlan> {
   const s = walletSalt(salt)
-  const address = await client.readContract({ address: factory, abi: walletFactoryAbi, functionName: 'addressOf', args: [owner, s] })
+  const address = await client.readContract({
+    address: factory,
+    abi: walletFactoryAbi,
+    functionName: 'addressOf',
+    args: [owner, s],
+  })
   return {
     address: address.toLowerCase() as Hex,
     owner: owner.toLowerCase() as Hex,

@@ -24,7 +24,9 @@ export function parseChainRoute(spec: string): ChainRoute {
     throw new ChainRouteError(`--chain ${JSON.stringify(spec)}: ${JSON.stringify(url)} is not a URL`)
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
-    throw new ChainRouteError(`--chain ${JSON.stringify(spec)}: the RPC URL must be http or https, found ${parsed.protocol}`)
+    throw new ChainRouteError(
+      `--chain ${JSON.stringify(spec)}: the RPC URL must be http or https, found ${parsed.protocol}`,
+    )
   return { chainId: BigInt(m[1]!), url }
 }
 

@@ -73,25 +73,41 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 
 async function innerSignature(owner: Signer | OwnerSignFn, hash: Uint8Array, text: string): Promise<Uint8Array> {
   if (typeof owner === 'function') return owner(hash, text)
-  if (owner.kind !== 'erc_191') throw new SignerError('signer_error', `the owner of a smart contract wallet signs with erc_191 (personal_sign), not ${owner.kind}`)
+  if (owner.kind !== 'erc_191')
+    throw new SignerError(
+      'signer_error',
+      `the owner of a smart contract wallet signs with erc_191 (personal_sign), not ${owner.kind}`,
+    )
   const sig: WireSignature = await owner.sign(text)
-  if (sig.kind !== 'erc_191') throw new SignerError('bad_response', `the owner signer returned a ${sig.kind} signature, not erc_191`)
+  if (sig.kind !== 'erc_191')
+    throw new SignerError('bad_response', `the owner signer returned a ${sig.kind} signature, not erc_191`)
   return sig.bytes
 }
 
 export function chainSmartWalletSigner(options: ChainSmartWalletSignerOptions): ChainSmartWalletSigner {
   const { route } = options
-  if (!ADDRESS.test(options.address)) throw new SignerError('signer_error', `smart wallet address ${JSON.stringify(options.address)} is not 0x + 40 hex characters`)
+  if (!ADDRESS.test(options.address))
+    throw new SignerError(
+      'signer_error',
+      `smart wallet address ${JSON.stringify(options.address)} is not 0x + 40 hex characters`,
+    )
   const address = options.address.toLowerCase() as Hex
-  const clients = options.clients ?? new ChainClients(new Map([[route.chainId, route.url]]), options.clientOptions ?? {})
-  if (clients.url(route.chainId) === undefined) throw new SignerError('signer_error', `the clients given have no route for chain eip155:${route.chainId}`)
+  const clients =
+    options.clients ?? new ChainClients(new Map([[route.chainId, route.url]]), options.clientOptions ?? {})
+  if (clients.url(route.chainId) === undefined)
+    throw new SignerError('signer_error', `the clients given have no route for chain eip155:${route.chainId}`)
   const verifier = options.verify === false ? null : new ChainVerifier(clients, { cache: false })
   let last: SmartWalletSigning | null = null
 
   const unverifiable = (e: unknown, what: string): SignerError => {
-    if (e instanceof ChainUnreachableError) return new SignerError('unverifiable', `IDENT-061: ${e.reason}`, { cause: e })
+    if (e instanceof ChainUnreachableError)
+      return new SignerError('unverifiable', `IDENT-061: ${e.reason}`, { cause: e })
     const c = classifyChainError(e)
-    return new SignerError('unverifiable', `IDENT-061: could not read ${what} of chain eip155:${route.chainId} at ${route.url} (${c.kind} error): ${c.reason}`, { cause: e })
+    return new SignerError(
+      'unverifiable',
+      `IDENT-061: could not read ${what} of chain eip155:${route.chainId} at ${route.url} (${c.kind} error): ${c.reason}`,
+      { cause: e },
+    )
   }
 
   return {
@@ -111,7 +127,11 @@ export function chainSmartWalletSigner(options: ChainSmartWalletSignerOptions): 
       let code
       try {
         head = await client.getBlock({ blockTag: 'latest' })
-        if (head.number === null) throw new SignerError('unverifiable', `IDENT-061: the head block of chain eip155:${route.chainId} has no number`)
+        if (head.number === null)
+          throw new SignerError(
+            'unverifiable',
+            `IDENT-061: the head block of chain eip155:${route.chainId} has no number`,
+          )
         code = await client.getCode({ address, blockNumber: head.number })
       } catch (e) {
         if (e instanceof SignerError) throw e
@@ -141,11 +161,18 @@ export function chainSmartWalletSigner(options: ChainSmartWalletSignerOptions): 
           }
           signature = deployed
             ? inner
-            : hexToBytes(serializeErc6492Signature({ address: options.deployment!.factory, data: options.deployment!.factoryData, signature: toHex(inner) }))
+            : hexToBytes(
+                serializeErc6492Signature({
+                  address: options.deployment!.factory,
+                  data: options.deployment!.factoryData,
+                  signature: toHex(inner),
+                }),
+              )
           return signature
         },
       }).sign(text)
-      if (wire.kind !== 'erc_6492') throw new SignerError('bad_response', `expected an erc_6492 signature, got ${wire.kind}`)
+      if (wire.kind !== 'erc_6492')
+        throw new SignerError('bad_response', `expected an erc_6492 signature, got ${wire.kind}`)
       if (verifier) {
         let verdict: 'valid' | 'invalid'
         try {

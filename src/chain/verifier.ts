@@ -10,7 +10,14 @@
  * Verdicts are cached by chain, block, account, hash and signature (./cache.ts): a
  * signature judged at a fixed block is judged once.
  */
-import { encodeDeployData, erc6492SignatureValidatorAbi, erc6492SignatureValidatorByteCode, numberToHex, toHex, type Hex } from 'viem'
+import {
+  encodeDeployData,
+  erc6492SignatureValidatorAbi,
+  erc6492SignatureValidatorByteCode,
+  numberToHex,
+  toHex,
+  type Hex,
+} from 'viem'
 import { ChainUnreachableError } from '../core/errors'
 import type { SmartWalletRequest, SmartWalletVerifier } from '../core/verify/port'
 import { cachedVerifier, VerdictCache, type CachedVerifier } from './cache'
@@ -33,7 +40,11 @@ export function erc6492CallData(account: string, hash: Uint8Array | Hex, signatu
   return encodeDeployData({
     abi: erc6492SignatureValidatorAbi,
     bytecode: erc6492SignatureValidatorByteCode,
-    args: [account as Hex, typeof hash === 'string' ? hash : toHex(hash), typeof signature === 'string' ? signature : toHex(signature)],
+    args: [
+      account as Hex,
+      typeof hash === 'string' ? hash : toHex(hash),
+      typeof signature === 'string' ? signature : toHex(signature),
+    ],
   })
 }
 
@@ -57,7 +68,10 @@ export function erc6492EthCall(req: EthCallInput, gas: bigint = DEFAULT_VERIFY_G
     jsonrpc: '2.0',
     id: 1,
     method: 'eth_call',
-    params: [{ data: erc6492CallData(req.account, req.hash, req.signature), gas: numberToHex(gas) }, numberToHex(req.blockNumber)],
+    params: [
+      { data: erc6492CallData(req.account, req.hash, req.signature), gas: numberToHex(gas) },
+      numberToHex(req.blockNumber),
+    ],
   }
 }
 

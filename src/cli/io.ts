@@ -19,7 +19,14 @@ export function readFile(path: string): Uint8Array {
     return new Uint8Array(readFileSync(path))
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : (e as Error).message
+    const why =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EISDIR'
+          ? 'is a directory'
+          : code === 'EACCES'
+            ? 'permission denied'
+            : (e as Error).message
     throw new InputError(`${path}: cannot read: ${why}`)
   }
 }
@@ -31,7 +38,9 @@ export function readLogFile(path: string): InboxLog[] {
     return readLogs(bytes, path)
   } catch (e) {
     if (e instanceof LogInputError) {
-      const tried = e.attempts.length ? `; tried ${e.attempts.map((a) => `${a.format} (${a.detail}${a.where ? ` at ${a.where}` : ''})`).join(', ')}` : ''
+      const tried = e.attempts.length
+        ? `; tried ${e.attempts.map((a) => `${a.format} (${a.detail}${a.where ? ` at ${a.where}` : ''})`).join(', ')}`
+        : ''
       throw new InputError(`${path}: not a log: ${e.message}${tried}`)
     }
     throw e

@@ -54,23 +54,33 @@ function args<const O extends Options>(argv: string[], options: O) {
 
 function seqArg(v: string | undefined): bigint | undefined {
   if (v === undefined) return undefined
-  if (!/^(0|[1-9][0-9]*)$/.test(v) || BigInt(v) >= 1n << 64n) throw new UsageError(`--at ${JSON.stringify(v)} is not a sequence id (a uint64 in decimal)`)
+  if (!/^(0|[1-9][0-9]*)$/.test(v) || BigInt(v) >= 1n << 64n)
+    throw new UsageError(`--at ${JSON.stringify(v)} is not a sequence id (a uint64 in decimal)`)
   return BigInt(v)
 }
 
 /** Without --json, replay prints a table for a terminal (the JSON report is the contract). */
 function humanReport(r: Report): string {
-  const lines = [`${r.file}: inbox ${r.inbox_id ?? '(unknown)'}: ${r.ok ? 'every update applied' : 'the log does not apply in full'}`]
+  const lines = [
+    `${r.file}: inbox ${r.inbox_id ?? '(unknown)'}: ${r.ok ? 'every update applied' : 'the log does not apply in full'}`,
+  ]
   for (const u of r.updates) {
     const where = u.action_index === null ? '' : ` action ${u.action_index}`
-    lines.push(`  ${u.sequence_id.padStart(6)}  ${u.status.padEnd(11)} ${u.rule ? `${u.rule}${where}: ` : ''}${u.message}`)
+    lines.push(
+      `  ${u.sequence_id.padStart(6)}  ${u.status.padEnd(11)} ${u.rule ? `${u.rule}${where}: ` : ''}${u.message}`,
+    )
   }
   const s = r.state
   if (r.error) lines.push(`  state: ${r.error}`)
   else if (!s) lines.push('  state: none (no update applied)')
   else {
-    lines.push(`  state at sequence id ${s.sequence_id}: ${s.members.length} members, recovery ${s.recovery.kind} ${s.recovery.identifier}${s.recovery.chain_id ? ` (chain ${s.recovery.chain_id})` : ''}`)
-    for (const m of s.members) lines.push(`    ${m.kind.padEnd(12)} ${m.identifier}${m.adder ? `  added by ${m.adder}` : '  (creator)'}${m.chain_id ? `  chain ${m.chain_id}` : ''}`)
+    lines.push(
+      `  state at sequence id ${s.sequence_id}: ${s.members.length} members, recovery ${s.recovery.kind} ${s.recovery.identifier}${s.recovery.chain_id ? ` (chain ${s.recovery.chain_id})` : ''}`,
+    )
+    for (const m of s.members)
+      lines.push(
+        `    ${m.kind.padEnd(12)} ${m.identifier}${m.adder ? `  added by ${m.adder}` : '  (creator)'}${m.chain_id ? `  chain ${m.chain_id}` : ''}`,
+      )
     if (s.handles.length) lines.push(`    handles (display last): ${s.handles.join(', ')}; ${s.claim_count} claims`)
     lines.push(`    ${s.seen_replay_keys.length} replay keys seen`)
   }
@@ -117,7 +127,8 @@ function oneFile(positionals: string[], cmd: string): string {
 function firstLog(file: string, io: Io): InboxLog {
   const [log, ...more] = readAll([file]).map((x) => x.log)
   if (!log) throw new InputError(`${file}: holds no log`)
-  if (more.length) io.err(`note: ${file} holds ${more.length + 1} inboxes' logs; using the first (${log.inboxId ?? 'no inbox id'})`)
+  if (more.length)
+    io.err(`note: ${file} holds ${more.length + 1} inboxes' logs; using the first (${log.inboxId ?? 'no inbox id'})`)
   return log
 }
 
@@ -125,7 +136,11 @@ function firstLog(file: string, io: Io): InboxLog {
  * Replays logs on the fast path: the fast crypto backend, and for large logs the
  * worker-thread verification pool (./pool/node-pool.ts). Same Trace as a plain replay.
  */
-async function replayAll<T>(logs: readonly InboxLog[], smartWallets: SmartWalletVerifier | undefined, each: (trace: Awaited<ReturnType<typeof replay>>, i: number) => T): Promise<T[]> {
+async function replayAll<T>(
+  logs: readonly InboxLog[],
+  smartWallets: SmartWalletVerifier | undefined,
+  each: (trace: Awaited<ReturnType<typeof replay>>, i: number) => T,
+): Promise<T[]> {
   const ctx: UpdateVerifyOptions = { ...(await fastContext()).ctx, ...(smartWallets ? { smartWallets } : {}) }
   const fast = fastReplayOptions(logs, ctx)
   try {
@@ -147,10 +162,14 @@ async function cmdReplay(argv: string[], io: Io): Promise<void> {
   const at = seqArg(values.at)
   const smartWallets = verifierFor(values.chain)
   const all = readAll(positionals)
-  await replayAll(all.map((x) => x.log), smartWallets, (trace, i) => {
-    const report = toReport(trace, all[i]!.file, at === undefined ? undefined : stateAt(trace, at))
-    io.out(values.json ? `${jsonLine(report)}\n` : humanReport(report))
-  })
+  await replayAll(
+    all.map((x) => x.log),
+    smartWallets,
+    (trace, i) => {
+      const report = toReport(trace, all[i]!.file, at === undefined ? undefined : stateAt(trace, at))
+      io.out(values.json ? `${jsonLine(report)}\n` : humanReport(report))
+    },
+  )
 }
 
 async function cmdSignatureText(argv: string[], io: Io): Promise<void> {
@@ -165,12 +184,16 @@ async function cmdSignatureText(argv: string[], io: Io): Promise<void> {
 function cmdInboxId(argv: string[], io: Io): void {
   const { values, positionals } = args(argv, { kind: { type: 'string' } })
   const kind = values.kind ?? 'ethereum'
-  if (kind !== 'ethereum' && kind !== 'passkey') throw new UsageError(`--kind ${JSON.stringify(kind)}: expected ethereum or passkey`)
+  if (kind !== 'ethereum' && kind !== 'passkey')
+    throw new UsageError(`--kind ${JSON.stringify(kind)}: expected ethereum or passkey`)
   if (positionals.length !== 2) throw new UsageError('inbox-id takes <identifier> <nonce>')
   const [identifier, nonceText] = positionals as [string, string]
-  if (!/^(0|[1-9][0-9]*)$/.test(nonceText) || BigInt(nonceText) >= 1n << 64n) throw new UsageError(`nonce ${JSON.stringify(nonceText)} is not a uint64 in decimal`)
+  if (!/^(0|[1-9][0-9]*)$/.test(nonceText) || BigInt(nonceText) >= 1n << 64n)
+    throw new UsageError(`nonce ${JSON.stringify(nonceText)} is not a uint64 in decimal`)
   if (kind === 'ethereum' && !isEthAddress(identifier))
-    throw new UsageError(`identifier ${JSON.stringify(identifier)} is not 0x followed by 40 lowercase hex characters (IDENT-013): an inbox id is derived from the identifier text exactly as signed`)
+    throw new UsageError(
+      `identifier ${JSON.stringify(identifier)} is not 0x followed by 40 lowercase hex characters (IDENT-013): an inbox id is derived from the identifier text exactly as signed`,
+    )
   if (kind === 'passkey' && !/^([0-9a-f]{2})+$/.test(identifier))
     throw new UsageError(`passkey identifier ${JSON.stringify(identifier)} is not the lowercase hex of the key`)
   io.out(`${deriveInboxId(identifier, BigInt(nonceText))}\n`)
@@ -184,7 +207,11 @@ async function cmdHandles(argv: string[], io: Io): Promise<void> {
 }
 
 async function cmdCheckHandle(argv: string[], io: Io): Promise<void> {
-  const { values, positionals } = args(argv, { json: { type: 'boolean' }, handle: { type: 'string' }, at: { type: 'string' } })
+  const { values, positionals } = args(argv, {
+    json: { type: 'boolean' },
+    handle: { type: 'string' },
+    at: { type: 'string' },
+  })
   requireJson(values.json, 'check-handle')
   if (values.handle === undefined) throw new UsageError('check-handle needs --handle <entry>')
   const at = seqArg(values.at)
@@ -200,12 +227,19 @@ async function cmdResolve(argv: string[], io: Io): Promise<void> {
   const { values, positionals } = args(argv, { json: { type: 'boolean' }, kind: { type: 'string' } })
   requireJson(values.json, 'resolve')
   const kind = (values.kind ?? 'ethereum') as MemberKind
-  if (!['ethereum', 'passkey', 'installation'].includes(kind)) throw new UsageError(`--kind ${JSON.stringify(kind)}: expected ethereum, passkey or installation`)
+  if (!['ethereum', 'passkey', 'installation'].includes(kind))
+    throw new UsageError(`--kind ${JSON.stringify(kind)}: expected ethereum, passkey or installation`)
   const [identifier, ...files] = positionals
   if (!identifier || files.length === 0) throw new UsageError('resolve takes <identifier> FILE...')
-  const heads = await replayAll(readAll(files).map((x) => x.log), undefined, (t) => t.head)
+  const heads = await replayAll(
+    readAll(files).map((x) => x.log),
+    undefined,
+    (t) => t.head,
+  )
   const r = resolveIdentifier({ kind, text: identifier }, heads)
-  io.out(`${jsonLine({ inbox_id: r.inboxId, live: r.live.map((l) => ({ inbox_id: l.inboxId, sequence_id: l.sequenceId })), reason: r.reason })}\n`)
+  io.out(
+    `${jsonLine({ inbox_id: r.inboxId, live: r.live.map((l) => ({ inbox_id: l.inboxId, sequence_id: l.sequenceId })), reason: r.reason })}\n`,
+  )
 }
 
 function keyInput(arg: string | undefined): string | Uint8Array {
@@ -222,7 +256,8 @@ function cmdKey(argv: string[], io: Io): void {
       io.out(`${importLocalKey(keyInput(positionals[0])).identifier}\n`)
     } else if (action === 'export') {
       const { values, positionals } = args(rest, { format: { type: 'string' } })
-      if (values.format !== 'hex' && values.format !== 'bytes') throw new UsageError('key export needs --format hex|bytes')
+      if (values.format !== 'hex' && values.format !== 'bytes')
+        throw new UsageError('key export needs --format hex|bytes')
       if (positionals.length !== 1) throw new UsageError('key export takes exactly one key')
       const key = importLocalKey(keyInput(positionals[0]))
       if (values.format === 'hex') io.out(`${exportLocalKey(key, 'hex')}\n`)

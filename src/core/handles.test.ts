@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { Map as IMap, Set as ISet } from 'immutable'
-import { checkHandleAnswer, currentHandles, handleProblem, HANDLE_PATTERN, isValidHandle, lowercaseAscii } from './handles'
+import {
+  checkHandleAnswer,
+  currentHandles,
+  handleProblem,
+  HANDLE_PATTERN,
+  isValidHandle,
+  lowercaseAscii,
+} from './handles'
 import type { AssociationState, InboxId } from './types'
 
 const state = (handles: string[]): AssociationState => ({
@@ -17,8 +24,24 @@ const state = (handles: string[]): AssociationState => ({
 
 describe('isValidHandle', () => {
   it('IDENT-078: matches the ABNF in full: a-z first, then a-z 0-9 _ -, up to 27, optional # and four digits', () => {
-    for (const h of ['a', 'nick', 'nick#2341', 'a_b-c9', `a${'b'.repeat(26)}`, `a${'b'.repeat(26)}#0000`]) expect(isValidHandle(h), h).toBe(true)
-    for (const h of ['', 'Nick', '9nick', '_nick', 'nick#', 'nick#12', 'nick#12345', '#1234', 'ni ck', `a${'b'.repeat(27)}`, 'nick#2341#1111', 'nick\n', 'ník', 'nick#abcd']) {
+    for (const h of ['a', 'nick', 'nick#2341', 'a_b-c9', `a${'b'.repeat(26)}`, `a${'b'.repeat(26)}#0000`])
+      expect(isValidHandle(h), h).toBe(true)
+    for (const h of [
+      '',
+      'Nick',
+      '9nick',
+      '_nick',
+      'nick#',
+      'nick#12',
+      'nick#12345',
+      '#1234',
+      'ni ck',
+      `a${'b'.repeat(27)}`,
+      'nick#2341#1111',
+      'nick\n',
+      'ník',
+      'nick#abcd',
+    ]) {
       expect(isValidHandle(h), h).toBe(false)
       expect(handleProblem(h)).not.toBe('')
     }
@@ -26,7 +49,12 @@ describe('isValidHandle', () => {
   })
   it('IDENT-078: agrees with the regular expression of the spec on random ASCII strings', () => {
     const spec = /^[a-z][a-z0-9_-]{0,26}(#[0-9]{4})?$/
-    fc.assert(fc.property(fc.string({ unit: fc.constantFrom(...'abzAZ09_-# é'.split('')), maxLength: 40 }), (s) => isValidHandle(s) === spec.test(s)))
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.constantFrom(...'abzAZ09_-# é'.split('')), maxLength: 40 }),
+        (s) => isValidHandle(s) === spec.test(s),
+      ),
+    )
     expect(HANDLE_PATTERN.source).toBe(spec.source)
   })
 })

@@ -28,7 +28,8 @@ export function handleProblem(handle: string): string {
   const bad = /[^a-z0-9_-]/.exec(name)
   if (bad) return `has ${JSON.stringify(bad[0])} in its name part; allowed are a-z, 0-9, _ and -`
   if (name.length > 27) return `has a name part of ${name.length} characters; at most 27`
-  if (code !== null && !/^[0-9]{4}$/.test(code)) return `has code ${JSON.stringify(code)}; a code is exactly four digits`
+  if (code !== null && !/^[0-9]{4}$/.test(code))
+    return `has code ${JSON.stringify(code)}; a code is exactly four digits`
   return 'does not match the handle grammar'
 }
 
@@ -48,7 +49,11 @@ export interface HandleCheck {
  */
 export function checkHandleAnswer(state: AssociationState | null, entry: string): HandleCheck {
   const handle = lowercaseAscii(entry)
-  if (!state) return { accepted: false, reason: `no association state was derived for the inbox, so nothing proves a claim of ${JSON.stringify(handle)}` }
+  if (!state)
+    return {
+      accepted: false,
+      reason: `no association state was derived for the inbox, so nothing proves a claim of ${JSON.stringify(handle)}`,
+    }
   if (state.handles.includes(handle)) {
     const current = state.handles[state.handles.length - 1] === handle
     return {

@@ -70,6 +70,8 @@ describe('replay with a verification stage (ReplayOptions.verify)', () => {
 
   it('a stage failure for the update being applied rejects the replay', async () => {
     const l = await log(4)
-    await expect(replay(l, { verify: async () => Promise.reject(new Error('pool gone')), verifyAhead: 2 })).rejects.toThrow('pool gone')
+    await expect(
+      replay(l, { verify: async () => Promise.reject(new Error('pool gone')), verifyAhead: 2 }),
+    ).rejects.toThrow('pool gone')
   })
 })

@@ -1,7 +1,16 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { addMember, claimHandle, createInbox, ethKeySigner, installationKeySigner, revokeMember, signUpdate, smartWalletSigner } from '../signing'
+import {
+  addMember,
+  claimHandle,
+  createInbox,
+  ethKeySigner,
+  installationKeySigner,
+  revokeMember,
+  signUpdate,
+  smartWalletSigner,
+} from '../signing'
 import { keccak256 } from '../crypto/hash'
 
 import { readLogs } from './decode/logs'
@@ -22,19 +31,40 @@ async function logOf(...drafts: Parameters<typeof signUpdate>[0]['actions'][]): 
   const entries: LogEntry[] = []
   let inboxId: string | undefined
   for (const [i, actions] of drafts.entries()) {
-    const u = await signUpdate({ ...(inboxId ? { inboxId } : {}), clientTimestampNs: BigInt(1_700_000_000 + i) * 1_000_000_000n, actions })
+    const u = await signUpdate({
+      ...(inboxId ? { inboxId } : {}),
+      clientTimestampNs: BigInt(1_700_000_000 + i) * 1_000_000_000n,
+      actions,
+    })
     inboxId ??= u.update.inboxId
-    entries.push({ sequenceId: BigInt(i + 1), update: { inboxId: u.update.inboxId, clientTimestampNs: u.update.clientTimestampNs, actions: u.update.actions, bytes: u.bytes, bytesSource: 'input' } })
+    entries.push({
+      sequenceId: BigInt(i + 1),
+      update: {
+        inboxId: u.update.inboxId,
+        clientTimestampNs: u.update.clientTimestampNs,
+        actions: u.update.actions,
+        bytes: u.bytes,
+        bytesSource: 'input',
+      },
+    })
   }
   return { entries, format: 'bundle-json' }
 }
 
 describe('replay', () => {
   it('IDENT-004: applies updates in ascending sequence id whatever their order in the file', async () => {
-    const log = await logOf([createInbox(wallet), addMember(wallet, inst1)], [addMember(wallet, wallet2)], [claimHandle('nick', inst1)])
+    const log = await logOf(
+      [createInbox(wallet), addMember(wallet, inst1)],
+      [addMember(wallet, wallet2)],
+      [claimHandle('nick', inst1)],
+    )
     const shuffled: InboxLog = { ...log, entries: [log.entries[2]!, log.entries[0]!, log.entries[1]!] }
     const t = await replay(shuffled)
-    expect(t.steps.map((s) => [s.sequenceId, s.status])).toEqual([[1n, 'applied'], [2n, 'applied'], [3n, 'applied']])
+    expect(t.steps.map((s) => [s.sequenceId, s.status])).toEqual([
+      [1n, 'applied'],
+      [2n, 'applied'],
+      [3n, 'applied'],
+    ])
     expect(t.ok).toBe(true)
     expect(t.head?.handles).toEqual(['nick'])
   })
@@ -54,7 +84,11 @@ describe('replay', () => {
   })
 
   it('IDENT-070 / IDENT-071: the log is not read past a rejected update, and later states are refused', async () => {
-    const log = await logOf([createInbox(wallet), addMember(wallet, inst1)], [addMember(inst1, inst2)], [addMember(wallet, wallet2)])
+    const log = await logOf(
+      [createInbox(wallet), addMember(wallet, inst1)],
+      [addMember(inst1, inst2)],
+      [addMember(wallet, wallet2)],
+    )
     const t = await replay(log)
     expect(t.steps.map((s) => [s.status, s.rule, s.actionIndex])).toEqual([
       ['applied', null, null],
@@ -69,25 +103,44 @@ describe('replay', () => {
   })
 
   it('IDENT-061: a smart wallet signature with no route is pending, and the log stops there', async () => {
-    const sw = smartWalletSigner({ chainId: 8453n, address: `0x${'cd'.repeat(20)}`, blockNumber: 5n, signature: (h) => keccak256(h) })
+    const sw = smartWalletSigner({
+      chainId: 8453n,
+      address: `0x${'cd'.repeat(20)}`,
+      blockNumber: 5n,
+      signature: (h) => keccak256(h),
+    })
     const log = await logOf([createInbox(wallet)], [addMember(wallet, sw)], [addMember(wallet, wallet2)])
     const t = await replay(log)
-    expect(t.steps.map((s) => [s.status, s.rule])).toEqual([['applied', null], ['pending', 'IDENT-061'], ['not_applied', null]])
-    const port: SmartWalletVerifier = { verify: async ({ hash, signature }) => (keccak256(hash).every((b, i) => b === signature[i]) ? 'valid' : 'invalid') }
+    expect(t.steps.map((s) => [s.status, s.rule])).toEqual([
+      ['applied', null],
+      ['pending', 'IDENT-061'],
+      ['not_applied', null],
+    ])
+    const port: SmartWalletVerifier = {
+      verify: async ({ hash, signature }) =>
+        keccak256(hash).every((b, i) => b === signature[i]) ? 'valid' : 'invalid',
+    }
     const t2 = await replay(log, { smartWallets: port })
     expect(t2.ok).toBe(true)
     expect(t2.head?.members.get(`ethereum:0x${'cd'.repeat(20)}`)?.chainId).toBe(8453n)
   })
 
   it('IDENT-050: republishing a revoked member’s original add is rejected', async () => {
-    const log = await logOf([createInbox(wallet), addMember(wallet, inst1)], [addMember(wallet, wallet2)], [revokeMember(wallet2, wallet)])
+    const log = await logOf(
+      [createInbox(wallet), addMember(wallet, inst1)],
+      [addMember(wallet, wallet2)],
+      [revokeMember(wallet2, wallet)],
+    )
     const replayed: InboxLog = { ...log, entries: [...log.entries, { ...log.entries[1]!, sequenceId: 4n }] }
     const t = await replay(replayed)
     expect(t.steps[3]).toMatchObject({ status: 'rejected', rule: 'IDENT-050', actionIndex: 0 })
   })
 
   it('IDENT-002: per-action states are recorded, and a rejected update leaves the state unchanged', async () => {
-    const log = await logOf([createInbox(wallet), addMember(wallet, inst1), addMember(inst1, wallet2)], [addMember(wallet, wallet2)])
+    const log = await logOf(
+      [createInbox(wallet), addMember(wallet, inst1), addMember(inst1, wallet2)],
+      [addMember(wallet, wallet2)],
+    )
     const t = await replay(log)
     expect(t.steps[0]!.actions.map((a) => a.after?.members.size)).toEqual([1, 2, 3])
     expect(t.steps[1]).toMatchObject({ status: 'rejected', rule: 'IDENT-040' })
@@ -96,7 +149,10 @@ describe('replay', () => {
 
   it('IDENT-001: an undecodable entry is a rejected row, not an unreadable log', async () => {
     const log = await logOf([createInbox(wallet)])
-    const t = await replay({ ...log, entries: [...log.entries, { sequenceId: 2n, update: { error: 'IDENT-001: truncated', actionIndex: null } }] })
+    const t = await replay({
+      ...log,
+      entries: [...log.entries, { sequenceId: 2n, update: { error: 'IDENT-001: truncated', actionIndex: null } }],
+    })
     expect(t.steps[1]).toMatchObject({ status: 'rejected', rule: 'IDENT-001', actionIndex: null, message: 'truncated' })
   })
 
@@ -128,7 +184,8 @@ describe('replay of the real network rows (../shared/vectors)', () => {
       const t = await replay(log)
       for (const s of t.steps) rows.set(s.sequenceId, `${s.status}:${s.rule}`)
     }
-    for (let n = 1n; n <= 19n; n++) expect(rows.get(n), `row ${n}`).toBe(n <= 7n ? 'applied:null' : 'rejected:IDENT-001')
+    for (let n = 1n; n <= 19n; n++)
+      expect(rows.get(n), `row ${n}`).toBe(n <= 7n ? 'applied:null' : 'rejected:IDENT-001')
   })
 
   it('IDENT-004: rows 6 and 7 are one inbox’s two-update log with two installations', async () => {
@@ -142,23 +199,26 @@ describe('replay of the real network rows (../shared/vectors)', () => {
     const row = csv.split('\n')[1]!.split(',')[3]!.slice(2)
     const bytes = Uint8Array.from(row.match(/../g)!.map((h) => parseInt(h, 16)))
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: bytes.length - 1 }), fc.integer({ min: 0, max: 255 }), async (at, v) => {
-        const m = bytes.slice()
-        m[at] = v
-        let logs: InboxLog[]
-        try {
-          logs = readLogs(m)
-        } catch (e) {
-          expect(e).toBeInstanceOf(LogInputError)
-          return
-        }
-        for (const log of logs) {
-          const t = await replay(log)
-          for (const s of t.steps) if (s.status === 'rejected') expect(s.rule).toMatch(/^IDENT-\d{3}$/)
-        }
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: bytes.length - 1 }),
+        fc.integer({ min: 0, max: 255 }),
+        async (at, v) => {
+          const m = bytes.slice()
+          m[at] = v
+          let logs: InboxLog[]
+          try {
+            logs = readLogs(m)
+          } catch (e) {
+            expect(e).toBeInstanceOf(LogInputError)
+            return
+          }
+          for (const log of logs) {
+            const t = await replay(log)
+            for (const s of t.steps) if (s.status === 'rejected') expect(s.rule).toMatch(/^IDENT-\d{3}$/)
+          }
+        },
+      ),
       { numRuns: 150 },
     )
   })
 })
-

@@ -74,16 +74,28 @@ const isDecoded = (u: LogEntry['update']): u is UnverifiedUpdate => !('error' in
 
 /** Entries in ascending sequence id (IDENT-004); two entries with one id make the log unreadable. */
 export function sortedEntries(log: InboxLog): LogEntry[] {
-  const entries = [...log.entries].sort((a, b) => (a.sequenceId < b.sequenceId ? -1 : a.sequenceId > b.sequenceId ? 1 : 0))
+  const entries = [...log.entries].sort((a, b) =>
+    a.sequenceId < b.sequenceId ? -1 : a.sequenceId > b.sequenceId ? 1 : 0,
+  )
   for (let i = 1; i < entries.length; i++) {
     if (entries[i]!.sequenceId === entries[i - 1]!.sequenceId) {
-      throw new LogInputError(log.format, `sequence id ${entries[i]!.sequenceId}`, `two updates carry sequence id ${entries[i]!.sequenceId}`)
+      throw new LogInputError(
+        log.format,
+        `sequence id ${entries[i]!.sequenceId}`,
+        `two updates carry sequence id ${entries[i]!.sequenceId}`,
+      )
     }
   }
   return entries
 }
 
-function undecodedStep(entry: LogEntry, u: UndecodableUpdate, state: AssociationState | null, status: 'rejected' | 'not_applied', message: string): TraceStep {
+function undecodedStep(
+  entry: LogEntry,
+  u: UndecodableUpdate,
+  state: AssociationState | null,
+  status: 'rejected' | 'not_applied',
+  message: string,
+): TraceStep {
   return {
     sequenceId: entry.sequenceId,
     status,
@@ -138,7 +150,9 @@ export async function replay(log: InboxLog, opts: ReplayOptions = {}): Promise<T
       if (!isDecoded(u)) steps.push(undecodedStep(entry, u, state, 'not_applied', message))
       else {
         const v = opts.verifyAfterStop ? await prefetch.get(n, u) : describeUnverified(u)
-        steps.push(decodedStep(entry, v, state, state, { status: 'not_applied', rule: null, actionIndex: null, message }, []))
+        steps.push(
+          decodedStep(entry, v, state, state, { status: 'not_applied', rule: null, actionIndex: null, message }, []),
+        )
       }
     } else if (!isDecoded(u)) {
       steps.push(undecodedStep(entry, u, state, 'rejected', u.error.replace(/^IDENT-001: /, '')))
@@ -148,7 +162,16 @@ export async function replay(log: InboxLog, opts: ReplayOptions = {}): Promise<T
       const v = await prefetch.get(n, u)
       try {
         const applied = applyUpdate(state, v, entry.sequenceId)
-        steps.push(decodedStep(entry, v, state, applied.state, { status: 'applied', rule: null, actionIndex: null, message: '' }, applied.actions))
+        steps.push(
+          decodedStep(
+            entry,
+            v,
+            state,
+            applied.state,
+            { status: 'applied', rule: null, actionIndex: null, message: '' },
+            applied.actions,
+          ),
+        )
         state = applied.state
       } catch (e) {
         if (e instanceof RejectedUpdate) {
@@ -156,7 +179,16 @@ export async function replay(log: InboxLog, opts: ReplayOptions = {}): Promise<T
           steps.push(decodedStep(entry, v, state, state, { status: 'rejected', rule, actionIndex, message }, e.actions))
         } else if (e instanceof PendingUpdate) {
           const message = `a smart contract wallet signature could not be judged, retry later: ${e.message}`
-          steps.push(decodedStep(entry, v, state, state, { status: 'pending', rule: 'IDENT-061', actionIndex: e.checks[0]?.actionIndex ?? null, message }, e.actions))
+          steps.push(
+            decodedStep(
+              entry,
+              v,
+              state,
+              state,
+              { status: 'pending', rule: 'IDENT-061', actionIndex: e.checks[0]?.actionIndex ?? null, message },
+              e.actions,
+            ),
+          )
         } else throw e
         stoppedAt = entry.sequenceId
         if (!opts.verifyAfterStop) prefetch.drop()
@@ -175,7 +207,9 @@ function traceInboxId(log: InboxLog, steps: readonly TraceStep[]): string | null
   return null
 }
 
-export type StateAt = { readonly state: AssociationState; readonly error?: undefined } | { readonly state: null; readonly error: string }
+export type StateAt =
+  | { readonly state: AssociationState; readonly error?: undefined }
+  | { readonly state: null; readonly error: string }
 
 /**
  * IDENT-070: the state at a sequence id is the state produced by every update up to
@@ -186,8 +220,10 @@ export function stateAt(trace: Trace, sequenceId: bigint): StateAt {
   if (!step) return { state: null, error: `no update of the log carries sequence id ${sequenceId} (IDENT-070)` }
   if (step.status === 'applied' && step.stateAfter) return { state: step.stateAfter }
   const why =
-    step.status === 'not_applied' ? step.message
-    : step.status === 'pending' ? `the update at sequence id ${sequenceId} is pending (IDENT-061)`
-    : `the update at sequence id ${sequenceId} was rejected under ${step.rule}`
+    step.status === 'not_applied'
+      ? step.message
+      : step.status === 'pending'
+        ? `the update at sequence id ${sequenceId} is pending (IDENT-061)`
+        : `the update at sequence id ${sequenceId} was rejected under ${step.rule}`
   return { state: null, error: `no association state at sequence id ${sequenceId}: ${why} (IDENT-070)` }
 }

@@ -57,7 +57,12 @@ const KIND_ORDER = { ethereum: 0, passkey: 1, installation: 2 } as const
 
 export function stateReport(s: AssociationState): ReportState {
   const members = [...s.members.values()]
-    .sort((a, b) => KIND_ORDER[a.id.kind] - KIND_ORDER[b.id.kind] || (a.addedAt < b.addedAt ? -1 : a.addedAt > b.addedAt ? 1 : 0) || (a.id.text < b.id.text ? -1 : 1))
+    .sort(
+      (a, b) =>
+        KIND_ORDER[a.id.kind] - KIND_ORDER[b.id.kind] ||
+        (a.addedAt < b.addedAt ? -1 : a.addedAt > b.addedAt ? 1 : 0) ||
+        (a.id.text < b.id.text ? -1 : 1),
+    )
     .map(member)
   return {
     inbox_id: s.inboxId,

@@ -11,7 +11,11 @@ async function log(seqs: bigint[], drafts: Parameters<typeof signUpdate>[0]['act
   const entries: LogEntry[] = []
   let inboxId: string | undefined
   for (const [i, actions] of drafts.entries()) {
-    const u = await signUpdate({ ...(inboxId ? { inboxId } : {}), clientTimestampNs: BigInt(i + 1) * 10n ** 18n, actions })
+    const u = await signUpdate({
+      ...(inboxId ? { inboxId } : {}),
+      clientTimestampNs: BigInt(i + 1) * 10n ** 18n,
+      actions,
+    })
     inboxId ??= u.update.inboxId
     entries.push({ sequenceId: seqs[i]!, update: { ...u.update, bytes: u.bytes, bytesSource: 'input' } })
   }

@@ -52,5 +52,5 @@ export const RULES = {
 export type RuleId = keyof typeof RULES
 
 export function isRuleId(s: string): s is RuleId {
-  return Object.prototype.hasOwnProperty.call(RULES, s)
+  return Object.hasOwn(RULES, s)
 }

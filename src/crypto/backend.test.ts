@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { bytesToHex, concatBytes, utf8 } from './bytes'
-import { buildFastBackend, defaultFastLoaders, loadFastBackend, nobleBackend, type FastLoaders, type VerifyBackend } from './backend'
+import {
+  buildFastBackend,
+  defaultFastLoaders,
+  loadFastBackend,
+  nobleBackend,
+  type FastLoaders,
+  type VerifyBackend,
+} from './backend'
 import { personalMessageHash, signEip191 } from './eip191'
 import { ed25519PublicKey, IDENTITY_UPDATE_CONTEXT, signEd25519ph } from './ed25519ph'
 import { keccak256, sha256 } from './hash'
@@ -30,9 +37,11 @@ async function run(b: VerifyBackend) {
 }
 
 describe('nobleBackend', () => {
-  it('is today\'s noble code for every primitive', async () => {
+  it("is today's noble code for every primitive", async () => {
     expect(nobleBackend.name).toBe('noble')
-    expect(Object.values(nobleBackend.primitives).every((p) => p.impl.startsWith('@noble/') && p.fallback === undefined)).toBe(true)
+    expect(
+      Object.values(nobleBackend.primitives).every((p) => p.impl.startsWith('@noble/') && p.fallback === undefined),
+    ).toBe(true)
     const r = await run(nobleBackend)
     expect(r.ed).toBe(true)
     expect(r.edOther).toBe(false)
@@ -43,7 +52,7 @@ describe('nobleBackend', () => {
 })
 
 describe('loadFastBackend', () => {
-  it('in Node 20 every primitive has its fast path, and the results are noble\'s', async () => {
+  it("in Node 20 every primitive has its fast path, and the results are noble's", async () => {
     const fast = await loadFastBackend()
     expect(fast.name).toBe('fast')
     expect(fast.primitives).toEqual({

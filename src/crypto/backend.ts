@@ -60,7 +60,12 @@ export interface VerifyBackend {
   /** DER P-256 over SHA-256(message), either half of s (./p256 `verifyP256Der`). */
   verifyP256Der(der: Uint8Array, message: Uint8Array, sec1PublicKey: Uint8Array): Promise<P256Verification>
   /** Ed25519ph, ed25519-dalek `verify_prehashed` semantics (./ed25519ph `verifyEd25519ph`). */
-  verifyEd25519ph(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array, context: Uint8Array): Promise<boolean>
+  verifyEd25519ph(
+    signature: Uint8Array,
+    message: Uint8Array,
+    publicKey: Uint8Array,
+    context: Uint8Array,
+  ): Promise<boolean>
   /** Keccak-256, synchronous (the personal-message hash). */
   keccak256(b: Uint8Array): Uint8Array
   /** SHA-256, synchronous (the passkey client data hash). */
@@ -91,7 +96,11 @@ export interface FastLoaders {
   p256(): Promise<VerifyBackend['verifyP256Der']>
   secp256k1(): Promise<Secp256k1Recover>
   ed25519(): Promise<Ed25519phCombine>
-  hashes(): Promise<{ readonly keccak256: Keccak256; readonly sha256: (b: Uint8Array) => Uint8Array; readonly sha512: Sha512 }>
+  hashes(): Promise<{
+    readonly keccak256: Keccak256
+    readonly sha256: (b: Uint8Array) => Uint8Array
+    readonly sha512: Sha512
+  }>
 }
 
 export const defaultFastLoaders: FastLoaders = {

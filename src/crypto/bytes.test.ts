@@ -40,10 +40,12 @@ describe('hexToBytes', () => {
       expect(hexToBytes(hex)).toEqual(Uint8Array.from(bytes))
     })
     it('round-trips with bytesToHex (property)', () => {
-      fc.assert(fc.property(fc.uint8Array({ maxLength: 64 }), (b) => {
-        expect(hexToBytes(bytesToHex(b))).toEqual(b)
-        expect(hexToBytes('0x' + bytesToHex(b).toUpperCase())).toEqual(b)
-      }))
+      fc.assert(
+        fc.property(fc.uint8Array({ maxLength: 64 }), (b) => {
+          expect(hexToBytes(bytesToHex(b))).toEqual(b)
+          expect(hexToBytes('0x' + bytesToHex(b).toUpperCase())).toEqual(b)
+        }),
+      )
     })
   })
   describe('invalid', () => {
@@ -73,9 +75,11 @@ describe('bytesToHex', () => {
     expect(bytesToHex(new Uint8Array())).toBe('')
   })
   it('agrees with Buffer (property)', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 100 }), (b) => {
-      expect(bytesToHex(b)).toBe(Buffer.from(b).toString('hex'))
-    }))
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 100 }), (b) => {
+        expect(bytesToHex(b)).toBe(Buffer.from(b).toString('hex'))
+      }),
+    )
   })
   it('reads only the view of a subarray', () => {
     expect(bytesToHex(u8(1, 2, 3, 4).subarray(1, 3))).toBe('0203')
@@ -94,9 +98,11 @@ describe('utf8', () => {
     expect(utf8(s)).toEqual(Uint8Array.from(bytes))
   })
   it('agrees with Buffer (property)', () => {
-    fc.assert(fc.property(fc.string({ unit: 'grapheme' }), (s) => {
-      expect(equalBytes(utf8(s), Buffer.from(s, 'utf8'))).toBe(true)
-    }))
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), (s) => {
+        expect(equalBytes(utf8(s), Buffer.from(s, 'utf8'))).toBe(true)
+      }),
+    )
   })
 })
 
@@ -144,9 +150,11 @@ describe('bytesToBase64', () => {
     expect(bytesToBase64(u8(0xfb, 0xff))).toBe('+/8=')
   })
   it('agrees with Buffer (property)', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 100 }), (b) => {
-      expect(bytesToBase64(b)).toBe(Buffer.from(b).toString('base64'))
-    }))
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 100 }), (b) => {
+        expect(bytesToBase64(b)).toBe(Buffer.from(b).toString('base64'))
+      }),
+    )
   })
 })
 
@@ -156,9 +164,11 @@ describe('bytesToBase64url', () => {
     expect(bytesToBase64url(utf8('f'))).toBe('Zg==')
   })
   it('is base64 with the url-safe alphabet (property)', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 100 }), (b) => {
-      expect(bytesToBase64url(b)).toBe(Buffer.from(b).toString('base64').replaceAll('+', '-').replaceAll('/', '_'))
-    }))
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 100 }), (b) => {
+        expect(bytesToBase64url(b)).toBe(Buffer.from(b).toString('base64').replaceAll('+', '-').replaceAll('/', '_'))
+      }),
+    )
   })
 })
 
@@ -170,9 +180,11 @@ describe('base64urlNoPad', () => {
     expect(base64urlNoPad(u8(0xfb, 0xff))).toBe('-_8')
   })
   it('agrees with Buffer base64url (property)', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 100 }), (b) => {
-      expect(base64urlNoPad(b)).toBe(Buffer.from(b).toString('base64url'))
-    }))
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 100 }), (b) => {
+        expect(base64urlNoPad(b)).toBe(Buffer.from(b).toString('base64url'))
+      }),
+    )
   })
 })
 
@@ -192,11 +204,13 @@ describe('base64ToBytes', () => {
       expect(base64ToBytes(s)).toEqual(Uint8Array.from(bytes))
     })
     it('round-trips every encoder (property)', () => {
-      fc.assert(fc.property(fc.uint8Array({ maxLength: 100 }), (b) => {
-        expect(base64ToBytes(bytesToBase64(b))).toEqual(b)
-        expect(base64ToBytes(bytesToBase64url(b))).toEqual(b)
-        expect(base64ToBytes(base64urlNoPad(b))).toEqual(b)
-      }))
+      fc.assert(
+        fc.property(fc.uint8Array({ maxLength: 100 }), (b) => {
+          expect(base64ToBytes(bytesToBase64(b))).toEqual(b)
+          expect(base64ToBytes(bytesToBase64url(b))).toEqual(b)
+          expect(base64ToBytes(base64urlNoPad(b))).toEqual(b)
+        }),
+      )
     })
   })
   describe('invalid', () => {

@@ -11,10 +11,7 @@ import { CryptoError } from './errors'
 const HEX_DIGITS = '0123456789abcdef'
 
 /** Hex of every byte value, built once: `bytesToHex` is on the hot path of replay keys. */
-const BYTE_TO_HEX: readonly string[] = Array.from(
-  { length: 256 },
-  (_, i) => HEX_DIGITS[i >> 4]! + HEX_DIGITS[i & 15]!,
-)
+const BYTE_TO_HEX: readonly string[] = Array.from({ length: 256 }, (_, i) => HEX_DIGITS[i >> 4]! + HEX_DIGITS[i & 15]!)
 
 /** Value of one hex digit (either case), or -1. */
 function hexDigit(code: number): number {
@@ -160,7 +157,8 @@ export function base64ToBytes(s: string): Uint8Array {
       const what = code === 61 ? 'padding "=" before the end' : `invalid character ${showChar(s[i]!)}`
       throw new CryptoError('bad-encoding', `base64: ${what} at index ${i}`)
     }
-    if (code === 43 || code === 47) std = std < 0 ? i : std // + /
+    if (code === 43 || code === 47)
+      std = std < 0 ? i : std // + /
     else if (code === 45 || code === 95) url = url < 0 ? i : url // - _
     values[i] = v
   }

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { bytesToHex, concatBytes, hexToBytes, utf8 } from './bytes'
-import { ed25519PublicKey, IDENTITY_UPDATE_CONTEXT as CTX, signEd25519ph, verifyEd25519ph, verifyEd25519phWith } from './ed25519ph'
+import {
+  ed25519PublicKey,
+  IDENTITY_UPDATE_CONTEXT as CTX,
+  signEd25519ph,
+  verifyEd25519ph,
+  verifyEd25519phWith,
+} from './ed25519ph'
 import { CryptoError } from './errors'
 import { loadSodiumCombine } from './ed25519ph-sodium'
 
@@ -27,19 +33,54 @@ function outcome(f: () => boolean): string {
 }
 
 type Mutation =
-  | 'none' | 'flip-sig' | 'flip-msg' | 'flip-key' | 'small-order-key' | 'mixed-order-key' | 'non-canonical-key'
-  | 'S+L' | 'S=L' | 'S=0' | 'random-R' | 'random-key' | 'torsion-in-R' | 'other-context'
+  | 'none'
+  | 'flip-sig'
+  | 'flip-msg'
+  | 'flip-key'
+  | 'small-order-key'
+  | 'mixed-order-key'
+  | 'non-canonical-key'
+  | 'S+L'
+  | 'S=L'
+  | 'S=0'
+  | 'random-R'
+  | 'random-key'
+  | 'torsion-in-R'
+  | 'other-context'
 
-const MUTATIONS: Mutation[] = ['none', 'flip-sig', 'flip-msg', 'flip-key', 'small-order-key', 'mixed-order-key', 'non-canonical-key', 'S+L', 'S=L', 'S=0', 'random-R', 'random-key', 'torsion-in-R', 'other-context']
+const MUTATIONS: Mutation[] = [
+  'none',
+  'flip-sig',
+  'flip-msg',
+  'flip-key',
+  'small-order-key',
+  'mixed-order-key',
+  'non-canonical-key',
+  'S+L',
+  'S=L',
+  'S=0',
+  'random-R',
+  'random-key',
+  'torsion-in-R',
+  'other-context',
+]
 
 describe('loadSodiumCombine', () => {
   it('computes [S]B − [k]A as noble does for prime-order keys', () => {
-    fc.assert(fc.property(fc.bigInt({ min: 1n, max: L - 1n }), fc.bigInt({ min: 1n, max: L - 1n }), fc.bigInt({ min: 1n, max: L - 1n }), (a, S, k) => {
-      const A = P.BASE.multiply(a)
-      const ours = sodium.combine(le32(S), le32(k), A.toBytes())
-      expect(ours).not.toBeNull()
-      expect(bytesToHex(ours!)).toBe(P.BASE.multiplyUnsafe(S).subtract(A.multiplyUnsafe(k)).toHex())
-    }), { numRuns: 100 })
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 1n, max: L - 1n }),
+        fc.bigInt({ min: 1n, max: L - 1n }),
+        fc.bigInt({ min: 1n, max: L - 1n }),
+        (a, S, k) => {
+          const A = P.BASE.multiply(a)
+          const ours = sodium.combine(le32(S), le32(k), A.toBytes())
+          expect(ours).not.toBeNull()
+          expect(bytesToHex(ours!)).toBe(P.BASE.multiplyUnsafe(S).subtract(A.multiplyUnsafe(k)).toHex())
+        },
+      ),
+      { numRuns: 100 },
+    )
   })
   it('declines (null) every small-order key, a mixed-order key, a non-canonical key and zero scalars', () => {
     const A = P.BASE.multiply(12345n)
@@ -56,41 +97,71 @@ describe('verifyEd25519phWith(libsodium) ≡ verifyEd25519ph (noble)', () => {
   it('same verdict or same error on random mixes of valid and invalid signatures (property)', () => {
     const before = { ...sodium.stats }
     const seen = new Set<string>()
-    fc.assert(fc.property(
-      fc.uint8Array({ minLength: 32, maxLength: 32 }),
-      fc.uint8Array({ maxLength: 200 }),
-      fc.constantFrom(...MUTATIONS),
-      fc.nat(),
-      fc.integer({ min: 0, max: 7 }),
-      fc.uint8Array({ minLength: 32, maxLength: 32 }),
-      (sk, m, mutation, at, bit, noise) => {
-        let pk = ed25519PublicKey(sk)
-        let sig = signEd25519ph(sk, m, CTX)
-        let ctx = CTX
-        const S = leToBig(sig.subarray(32))
-        const T = TORSION[1 + (at % 7)]!
-        switch (mutation) {
-          case 'none': break
-          case 'flip-sig': sig[at % 64]! ^= 1 << bit; break
-          case 'flip-msg': m = m.length ? (m[at % m.length]! ^= 1 << bit, m) : Uint8Array.of(1); break
-          case 'flip-key': pk[at % 32]! ^= 1 << bit; break
-          case 'small-order-key': pk = T.toBytes(); break
-          case 'mixed-order-key': pk = P.fromBytes(pk).add(T).toBytes(); break
-          case 'non-canonical-key': pk = le32(2n ** 255n - 19n + BigInt(at % 2)); break // y = p or p + 1: the order-4 point / the identity
-          case 'S+L': sig = concatBytes(sig.subarray(0, 32), le32(S + L)); break
-          case 'S=L': sig = concatBytes(sig.subarray(0, 32), le32(L)); break
-          case 'S=0': sig = concatBytes(sig.subarray(0, 32), le32(0n)); break
-          case 'random-R': sig = concatBytes(noise, sig.subarray(32)); break
-          case 'random-key': pk = noise; break
-          case 'torsion-in-R': sig = concatBytes(P.fromBytes(sig.subarray(0, 32)).add(T).toBytes(), sig.subarray(32)); break
-          case 'other-context': ctx = utf8('IDENTITY UPDATE SIGNATURE!'); break
-        }
-        const noble = outcome(() => verifyEd25519ph(sig, m, pk, ctx))
-        const fast = outcome(() => verifyEd25519phWith(sodium.combine, sig, m, pk, ctx))
-        expect(fast, `${mutation}: sig ${bytesToHex(sig)} key ${bytesToHex(pk)}`).toBe(noble)
-        seen.add(noble.split(':')[0]!)
-      },
-    ), { numRuns: 600 })
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        fc.uint8Array({ maxLength: 200 }),
+        fc.constantFrom(...MUTATIONS),
+        fc.nat(),
+        fc.integer({ min: 0, max: 7 }),
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        (sk, m, mutation, at, bit, noise) => {
+          let pk = ed25519PublicKey(sk)
+          let sig = signEd25519ph(sk, m, CTX)
+          let ctx = CTX
+          const S = leToBig(sig.subarray(32))
+          const T = TORSION[1 + (at % 7)]!
+          switch (mutation) {
+            case 'none':
+              break
+            case 'flip-sig':
+              sig[at % 64]! ^= 1 << bit
+              break
+            case 'flip-msg':
+              m = m.length ? ((m[at % m.length]! ^= 1 << bit), m) : Uint8Array.of(1)
+              break
+            case 'flip-key':
+              pk[at % 32]! ^= 1 << bit
+              break
+            case 'small-order-key':
+              pk = T.toBytes()
+              break
+            case 'mixed-order-key':
+              pk = P.fromBytes(pk).add(T).toBytes()
+              break
+            case 'non-canonical-key':
+              pk = le32(2n ** 255n - 19n + BigInt(at % 2))
+              break // y = p or p + 1: the order-4 point / the identity
+            case 'S+L':
+              sig = concatBytes(sig.subarray(0, 32), le32(S + L))
+              break
+            case 'S=L':
+              sig = concatBytes(sig.subarray(0, 32), le32(L))
+              break
+            case 'S=0':
+              sig = concatBytes(sig.subarray(0, 32), le32(0n))
+              break
+            case 'random-R':
+              sig = concatBytes(noise, sig.subarray(32))
+              break
+            case 'random-key':
+              pk = noise
+              break
+            case 'torsion-in-R':
+              sig = concatBytes(P.fromBytes(sig.subarray(0, 32)).add(T).toBytes(), sig.subarray(32))
+              break
+            case 'other-context':
+              ctx = utf8('IDENTITY UPDATE SIGNATURE!')
+              break
+          }
+          const noble = outcome(() => verifyEd25519ph(sig, m, pk, ctx))
+          const fast = outcome(() => verifyEd25519phWith(sodium.combine, sig, m, pk, ctx))
+          expect(fast, `${mutation}: sig ${bytesToHex(sig)} key ${bytesToHex(pk)}`).toBe(noble)
+          seen.add(noble.split(':')[0]!)
+        },
+      ),
+      { numRuns: 600 },
+    )
     // The mix held valid signatures, rejections and undecodable keys, and both paths ran.
     expect([...seen].sort()).toEqual(['bad-point', 'false', 'true'])
     expect(sodium.stats.sodium - before.sodium).toBeGreaterThan(100)

@@ -32,8 +32,10 @@ const RFC = {
 
 // toolchain.md §6: sk = 32 × 0x11, the 253-byte create-inbox text, context IDENTITY UPDATE SIGNATURE.
 const TEXT =
-  'XMTP : Authenticate to inbox\n\nInbox ID: ' + 'ab'.repeat(32) +
-  '\nCurrent time: 2024-04-10T12:00:00Z\n\n- Create inbox\n  (Owner: 0x' + '11'.repeat(20) +
+  'XMTP : Authenticate to inbox\n\nInbox ID: ' +
+  'ab'.repeat(32) +
+  '\nCurrent time: 2024-04-10T12:00:00Z\n\n- Create inbox\n  (Owner: 0x' +
+  '11'.repeat(20) +
   ')\n\nFor more info: https://xmtp.org/signatures'
 const XMTP = {
   sk: new Uint8Array(32).fill(0x11),
@@ -112,8 +114,11 @@ const sodium = await loadSodiumCombine()
 const wasmHashes = await defaultFastLoaders.hashes()
 const VERIFIERS = [
   ['noble', verifyEd25519ph],
-  ['fast (libsodium WASM + hash-wasm)', (sig: Uint8Array, m: Uint8Array, pk: Uint8Array, ctx: Uint8Array) =>
-    verifyEd25519phWith(sodium.combine, sig, m, pk, ctx, wasmHashes.sha512)],
+  [
+    'fast (libsodium WASM + hash-wasm)',
+    (sig: Uint8Array, m: Uint8Array, pk: Uint8Array, ctx: Uint8Array) =>
+      verifyEd25519phWith(sodium.combine, sig, m, pk, ctx, wasmHashes.sha512),
+  ],
 ] as const
 
 describe.each(VERIFIERS)('verifyEd25519ph — %s', (_name, verifyEd25519ph) => {
@@ -135,12 +140,15 @@ describe.each(VERIFIERS)('verifyEd25519ph — %s', (_name, verifyEd25519ph) => {
       expect(verifyEd25519ph(XMTP.sig, XMTP.message, XMTP.pk, CTX)).toBe(true)
     })
     it('agrees with noble ed25519ph.verify (zip215: false) on random valid signatures (property)', () => {
-      fc.assert(fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.uint8Array({ maxLength: 300 }), (sk, m) => {
-        const pk = ed25519PublicKey(sk)
-        const sig = signEd25519ph(sk, m, CTX)
-        expect(verifyEd25519ph(sig, m, pk, CTX)).toBe(true)
-        expect(nobleStrict(sig, m, pk)).toBe(true)
-      }), { numRuns: 50 })
+      fc.assert(
+        fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.uint8Array({ maxLength: 300 }), (sk, m) => {
+          const pk = ed25519PublicKey(sk)
+          const sig = signEd25519ph(sk, m, CTX)
+          expect(verifyEd25519ph(sig, m, pk, CTX)).toBe(true)
+          expect(nobleStrict(sig, m, pk)).toBe(true)
+        }),
+        { numRuns: 50 },
+      )
     })
   })
 
@@ -152,30 +160,39 @@ describe.each(VERIFIERS)('verifyEd25519ph — %s', (_name, verifyEd25519ph) => {
       ['another key', XMTP.sig, XMTP.message, RFC.pk, CTX],
       ['the RFC vector under a context', RFC.sig, RFC.message, RFC.pk, CTX],
       ['a pure Ed25519 signature', ed25519.sign(XMTP.message, XMTP.sk), XMTP.message, XMTP.pk, CTX],
-      ['an Ed25519ctx signature (phflag 0, same context)', ed25519ctx.sign(XMTP.message, XMTP.sk, { context: CTX }), XMTP.message, XMTP.pk, CTX],
+      [
+        'an Ed25519ctx signature (phflag 0, same context)',
+        ed25519ctx.sign(XMTP.message, XMTP.sk, { context: CTX }),
+        XMTP.message,
+        XMTP.pk,
+        CTX,
+      ],
       ['R is not a point at all (y = 2)', concatBytes(le32(2n), XMTP.sig.subarray(32)), XMTP.message, XMTP.pk, CTX],
       ['all-zero signature', new Uint8Array(64), XMTP.message, XMTP.pk, CTX],
     ])('%s', (_, sig, m, pk, ctx) => {
       expect(verifyEd25519ph(sig, m, pk, ctx)).toBe(false)
     })
     it('agrees with noble ed25519ph.verify (zip215: false) on random corruptions (property)', () => {
-      fc.assert(fc.property(
-        fc.uint8Array({ minLength: 32, maxLength: 32 }),
-        fc.uint8Array({ maxLength: 100 }),
-        fc.constantFrom('sig', 'msg', 'pk'),
-        fc.nat(),
-        fc.integer({ min: 0, max: 7 }),
-        (sk, m, where, at, bit) => {
-          const pk = ed25519PublicKey(sk)
-          const sig = signEd25519ph(sk, m, CTX)
-          const target = where === 'sig' ? sig : where === 'pk' ? pk : m
-          if (target.length === 0) m = Uint8Array.of(1 << bit)
-          else target[at % target.length]! ^= 1 << bit
-          const ours = oursOrFalse(sig, m, pk)
-          expect(ours).toBe(false)
-          expect(ours).toBe(nobleStrict(sig, m, pk))
-        },
-      ), { numRuns: 150 })
+      fc.assert(
+        fc.property(
+          fc.uint8Array({ minLength: 32, maxLength: 32 }),
+          fc.uint8Array({ maxLength: 100 }),
+          fc.constantFrom('sig', 'msg', 'pk'),
+          fc.nat(),
+          fc.integer({ min: 0, max: 7 }),
+          (sk, m, where, at, bit) => {
+            const pk = ed25519PublicKey(sk)
+            const sig = signEd25519ph(sk, m, CTX)
+            const target = where === 'sig' ? sig : where === 'pk' ? pk : m
+            if (target.length === 0) m = Uint8Array.of(1 << bit)
+            else target[at % target.length]! ^= 1 << bit
+            const ours = oursOrFalse(sig, m, pk)
+            expect(ours).toBe(false)
+            expect(ours).toBe(nobleStrict(sig, m, pk))
+          },
+        ),
+        { numRuns: 150 },
+      )
     })
   })
 
@@ -215,78 +232,139 @@ describe.each(VERIFIERS)('verifyEd25519ph — %s', (_name, verifyEd25519ph) => {
     const MIXED = 'bf24d0c343b42b0403f659db45a3c320140c78dd70719bd238c8574f9c1865aa' // [a]B + T8
     const REAL = '0be80521f1dec9622ecdeb37ee56504afbc1653414ed3be88612e23182220831' // [a]B
 
-    const vectors: { name: string; why: string; sig: string; pk: string; msg: string; ours: boolean; strict: boolean; zip215: boolean }[] = [
+    const vectors: {
+      name: string
+      why: string
+      sig: string
+      pk: string
+      msg: string
+      ours: boolean
+      strict: boolean
+      zip215: boolean
+    }[] = [
       {
         name: 'small-order key: the identity point (0100…00)',
         why: '[k]A = O for every k, so [S]B − [k]A = [r0]B = R: dalek accepts any message; noble strict refuses small-order keys',
-        sig: R0 + S0, pk: IDENTITY, msg: 'edge: identity key',
-        ours: true, strict: false, zip215: true,
+        sig: R0 + S0,
+        pk: IDENTITY,
+        msg: 'edge: identity key',
+        ours: true,
+        strict: false,
+        zip215: true,
       },
       {
         name: 'small-order key: the identity point, S = 0, R = identity',
         why: 'the trivial forgery: [0]B − [k]O = O encodes to 0100…00 = R, for every message',
-        sig: IDENTITY + '00'.repeat(32), pk: IDENTITY, msg: 'edge: identity key, zero S',
-        ours: true, strict: false, zip215: true,
+        sig: IDENTITY + '00'.repeat(32),
+        pk: IDENTITY,
+        msg: 'edge: identity key, zero S',
+        ours: true,
+        strict: false,
+        zip215: true,
       },
       {
         name: 'small-order key: an order-8 point, k ≡ 0 (mod 8)',
         why: 'message chosen so that k ≡ 0 mod 8, hence [k]T8 = O and [S]B − [k]A = R0: dalek accepts',
-        sig: R0 + S0, pk: T8, msg: 'edge: order-8 key 9',
-        ours: true, strict: false, zip215: true,
+        sig: R0 + S0,
+        pk: T8,
+        msg: 'edge: order-8 key 9',
+        ours: true,
+        strict: false,
+        zip215: true,
       },
       {
         name: 'small-order key: an order-8 point, torsion in R, k ≢ 0 (mod 8)',
         why: 'R = R0 + T8 and k ≡ 7 (mod 8), so [S]B − [k]T8 = R0 + T8 = R exactly: R is never decoded or checked for torsion',
-        sig: 'c2ecc2af9bfefd06ee0f9cbb9adf4abda71f6a01db3f1a78458754856f6bd5c4' + S0, pk: T8, msg: 'edge: order-8 key, torsion in R 1',
-        ours: true, strict: false, zip215: true,
+        sig: 'c2ecc2af9bfefd06ee0f9cbb9adf4abda71f6a01db3f1a78458754856f6bd5c4' + S0,
+        pk: T8,
+        msg: 'edge: order-8 key, torsion in R 1',
+        ours: true,
+        strict: false,
+        zip215: true,
       },
       {
         name: 'mixed-order key [a]B + T8, k ≢ 0 (mod 8): THE disagreement',
         why: 'S = r0 + k·a, so [S]B − [k]A = R0 − [k]T8 ≠ R0: cofactorless rejects; the cofactored check (×8) kills [k]T8, so noble accepts even in strict mode (the key is not small-order)',
-        sig: R0 + '27354dbe38bc9ecc6bf419754c0d8636d25dd1f76471cf5b912113dc7dc1ed0d', pk: MIXED, msg: 'edge: mixed-order key 0',
-        ours: false, strict: true, zip215: true,
+        sig: R0 + '27354dbe38bc9ecc6bf419754c0d8636d25dd1f76471cf5b912113dc7dc1ed0d',
+        pk: MIXED,
+        msg: 'edge: mixed-order key 0',
+        ours: false,
+        strict: true,
+        zip215: true,
       },
       {
         name: 'mixed-order key [a]B + T8, k ≡ 0 (mod 8)',
         why: 'the torsion term [k]T8 vanishes, both equations hold: everyone accepts',
-        sig: R0 + '47afe4d9b6fdcf728f9c23d044dbb142c811f4fb881f401d1662e40526439e03', pk: MIXED, msg: 'edge: mixed-order key 2',
-        ours: true, strict: true, zip215: true,
+        sig: R0 + '47afe4d9b6fdcf728f9c23d044dbb142c811f4fb881f401d1662e40526439e03',
+        pk: MIXED,
+        msg: 'edge: mixed-order key 2',
+        ours: true,
+        strict: true,
+        zip215: true,
       },
       {
         name: 'non-canonical R: the identity as y = p + 1 (eeff…7f)',
         why: 'S = k·a makes [S]B − [k]A = O, whose canonical encoding 0100…00 ≠ R bytes: dalek rejects; noble ZIP-215 decodes R as O and accepts',
-        sig: 'eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f' + '14e8906f3e8104e1941f284cc296271d6e96355ded86aee58668439dbfe19e0a', pk: REAL, msg: 'edge: non-canonical R',
-        ours: false, strict: false, zip215: true,
+        sig:
+          'eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f' +
+          '14e8906f3e8104e1941f284cc296271d6e96355ded86aee58668439dbfe19e0a',
+        pk: REAL,
+        msg: 'edge: non-canonical R',
+        ours: false,
+        strict: false,
+        zip215: true,
       },
       {
         name: 'non-canonical R: the identity with the sign bit set (0100…80)',
         why: 'x = 0 with sign bit 1 is a second spelling of O; the recomputed R encodes as 0100…00 ≠ R bytes: dalek rejects',
-        sig: '0100000000000000000000000000000000000000000000000000000000000080' + '6173a0d1cf56a6c26d79512b5552f5216cc204bfd45cad3e53cd5b9c50dd9102', pk: REAL, msg: 'edge: non-canonical R',
-        ours: false, strict: false, zip215: true,
+        sig:
+          '0100000000000000000000000000000000000000000000000000000000000080' +
+          '6173a0d1cf56a6c26d79512b5552f5216cc204bfd45cad3e53cd5b9c50dd9102',
+        pk: REAL,
+        msg: 'edge: non-canonical R',
+        ours: false,
+        strict: false,
+        zip215: true,
       },
       {
         name: 'non-canonical key: the identity as y = p + 1 (eeff…7f)',
         why: 'curve25519-dalek decompress takes y mod p, so the key decodes (to O) and the signature verifies as for 0100…00; noble strict refuses y ≥ p',
-        sig: R0 + S0, pk: 'eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f', msg: 'edge: non-canonical identity key',
-        ours: true, strict: false, zip215: true,
+        sig: R0 + S0,
+        pk: 'eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f',
+        msg: 'edge: non-canonical identity key',
+        ours: true,
+        strict: false,
+        zip215: true,
       },
       {
         name: 'non-canonical key: the identity with the sign bit set (0100…80)',
         why: 'dalek decompress negates x = 0 to 0 and accepts; noble strict refuses x = 0 with sign bit 1',
-        sig: R0 + S0, pk: '0100000000000000000000000000000000000000000000000000000000000080', msg: 'edge: non-canonical identity key',
-        ours: true, strict: false, zip215: true,
+        sig: R0 + S0,
+        pk: '0100000000000000000000000000000000000000000000000000000000000080',
+        msg: 'edge: non-canonical identity key',
+        ours: true,
+        strict: false,
+        zip215: true,
       },
       {
         name: 'non-canonical key: an order-4 point as y = p (edff…7f), k hashed from the bytes as given',
         why: 'R = R0 + [j]A4 with k + j ≡ 0 (mod 4) for k hashed over edff…7f; see the next test for the canonical spelling',
-        sig: '293edd8280006be5689fb61310528499c05aede28963442865ac2cbb1b88c167' + S0, pk: 'edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f', msg: 'edge: non-canonical order-4 key 2',
-        ours: true, strict: false, zip215: true,
+        sig: '293edd8280006be5689fb61310528499c05aede28963442865ac2cbb1b88c167' + S0,
+        pk: 'edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f',
+        msg: 'edge: non-canonical order-4 key 2',
+        ours: true,
+        strict: false,
+        zip215: true,
       },
       {
         name: 'the same order-4 point spelled canonically (0000…00), same signature',
         why: 'k is hashed over the key bytes as given, so a re-encoded key gives another k (here k + j ≢ 0 mod 4): dalek rejects; the cofactored check ignores the torsion and ZIP-215 noble accepts',
-        sig: '293edd8280006be5689fb61310528499c05aede28963442865ac2cbb1b88c167' + S0, pk: '00'.repeat(32), msg: 'edge: non-canonical order-4 key 2',
-        ours: false, strict: false, zip215: true,
+        sig: '293edd8280006be5689fb61310528499c05aede28963442865ac2cbb1b88c167' + S0,
+        pk: '00'.repeat(32),
+        msg: 'edge: non-canonical order-4 key 2',
+        ours: false,
+        strict: false,
+        zip215: true,
       },
     ]
 

@@ -79,7 +79,13 @@ function checkInputs(signature: Uint8Array, publicKey: Uint8Array, context: Uint
 }
 
 /** Step 3: k = SHA-512(dom2(1, ctx) || R_bytes || A_bytes || SHA-512(message)) mod L. */
-function challenge(rBytes: Uint8Array, publicKey: Uint8Array, message: Uint8Array, context: Uint8Array, hash: Sha512): bigint {
+function challenge(
+  rBytes: Uint8Array,
+  publicKey: Uint8Array,
+  message: Uint8Array,
+  context: Uint8Array,
+  hash: Sha512,
+): bigint {
   return Fn.create(bytesToNumberLE(hash(concatBytes(dom2(context), rBytes, publicKey, hash(message)))))
 }
 

@@ -31,8 +31,10 @@ const WEB3 = {
 
 // sk = 32 × 0x11 over the 253-byte create-inbox signature text (toolchain.md §6).
 const TEXT =
-  'XMTP : Authenticate to inbox\n\nInbox ID: ' + 'ab'.repeat(32) +
-  '\nCurrent time: 2024-04-10T12:00:00Z\n\n- Create inbox\n  (Owner: 0x' + '11'.repeat(20) +
+  'XMTP : Authenticate to inbox\n\nInbox ID: ' +
+  'ab'.repeat(32) +
+  '\nCurrent time: 2024-04-10T12:00:00Z\n\n- Create inbox\n  (Owner: 0x' +
+  '11'.repeat(20) +
   ')\n\nFor more info: https://xmtp.org/signatures'
 const XMTP = {
   key: new Uint8Array(32).fill(0x11),
@@ -42,7 +44,10 @@ const XMTP = {
     '378e38c6079adbbdb4880060f43a554b84de22235be6fc1e1c783908c61e63671f9b7812192f6a22216a1cd3183be1fb7d31a122143d46330df206f6c490ea771b',
   address: '0x19e7e376e7c213b7e7e7e46cc70a5dd086daff2a',
 }
-const VECTORS = [['web3 "Some data"', WEB3], ['32×0x11 signature text', XMTP]] as const
+const VECTORS = [
+  ['web3 "Some data"', WEB3],
+  ['32×0x11 signature text', XMTP],
+] as const
 
 const big = (b: Uint8Array) => BigInt('0x' + bytesToHex(b))
 const be32 = (n: bigint) => hexToBytes(n.toString(16).padStart(64, '0'))
@@ -77,9 +82,11 @@ describe('personalMessageHash', () => {
     for (const s of ['', 'hello', 'héllo wörld 😀', TEXT]) {
       expect('0x' + bytesToHex(personalMessageHash(utf8(s)))).toBe(hashMessage(s))
     }
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 300 }), (m) => {
-      expect('0x' + bytesToHex(personalMessageHash(m))).toBe(hashMessage({ raw: m }))
-    }))
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), (m) => {
+        expect('0x' + bytesToHex(personalMessageHash(m))).toBe(hashMessage({ raw: m }))
+      }),
+    )
   })
 })
 
@@ -88,14 +95,17 @@ describe('signEip191', () => {
     expect(bytesToHex(signEip191(v.key, v.message))).toBe(v.signature)
   })
   it('agrees byte for byte with viem privateKeyToAccount().signMessage (property)', async () => {
-    await fc.assert(fc.asyncProperty(fc.uint8Array({ maxLength: 200 }), async (m) => {
-      const sk = secp256k1.utils.randomSecretKey()
-      const account = privateKeyToAccount(`0x${bytesToHex(sk)}`)
-      const sig = signEip191(sk, m)
-      expect('0x' + bytesToHex(sig)).toBe(await account.signMessage({ message: { raw: m } }))
-      expect(big(sig.subarray(32, 64)) <= HALF_N).toBe(true)
-      expect([27, 28]).toContain(sig[64])
-    }), { numRuns: 25 })
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ maxLength: 200 }), async (m) => {
+        const sk = secp256k1.utils.randomSecretKey()
+        const account = privateKeyToAccount(`0x${bytesToHex(sk)}`)
+        const sig = signEip191(sk, m)
+        expect('0x' + bytesToHex(sig)).toBe(await account.signMessage({ message: { raw: m } }))
+        expect(big(sig.subarray(32, 64)) <= HALF_N).toBe(true)
+        expect([27, 28]).toContain(sig[64])
+      }),
+      { numRuns: 25 },
+    )
   })
   it('rejects an invalid private key', () => {
     expect(codeOf(() => signEip191(new Uint8Array(32), WEB3.message))).toBe('bad-private-key')
@@ -109,8 +119,14 @@ const wasmRecover = await defaultFastLoaders.secp256k1()
 const wasmHashes = await defaultFastLoaders.hashes()
 const RECOVERERS = [
   ['noble', recoverEip191],
-  ['fast (libsecp256k1 WASM + hash-wasm)', (sig: Uint8Array, m: Uint8Array) =>
-    recoverEip191Digest(sig, personalMessageHash(m, wasmHashes.keccak256), { recover: wasmRecover, keccak: wasmHashes.keccak256 })],
+  [
+    'fast (libsecp256k1 WASM + hash-wasm)',
+    (sig: Uint8Array, m: Uint8Array) =>
+      recoverEip191Digest(sig, personalMessageHash(m, wasmHashes.keccak256), {
+        recover: wasmRecover,
+        keccak: wasmHashes.keccak256,
+      }),
+  ],
 ] as const
 
 describe('recoverEip191Digest', () => {
@@ -143,18 +159,21 @@ describe.each(RECOVERERS)('recoverEip191 — %s', (_name, recoverEip191) => {
       expect(b.replayKey).toEqual(a.replayKey)
       expect(b.recoveryByte).toBe(sig[64]! - 27)
     })
-    it.each(VECTORS)('IDENT-050 %s: the high-S malleated copy with flipped v recovers the same address and replay key', (_, v) => {
-      const sig = hexToBytes(v.signature)
-      const twin = malleate(sig)
-      expect(big(twin.subarray(32, 64)) > HALF_N).toBe(true)
-      const a = recoverEip191(sig, v.message)
-      const b = recoverEip191(twin, v.message)
-      expect(b.highS).toBe(true)
-      expect(b.address).toBe(a.address)
-      expect(b.publicKey).toEqual(a.publicKey)
-      expect(b.replayKey).toEqual(a.replayKey)
-      expect(b.recoveryByte).toBe(twin[64])
-    })
+    it.each(VECTORS)(
+      'IDENT-050 %s: the high-S malleated copy with flipped v recovers the same address and replay key',
+      (_, v) => {
+        const sig = hexToBytes(v.signature)
+        const twin = malleate(sig)
+        expect(big(twin.subarray(32, 64)) > HALF_N).toBe(true)
+        const a = recoverEip191(sig, v.message)
+        const b = recoverEip191(twin, v.message)
+        expect(b.highS).toBe(true)
+        expect(b.address).toBe(a.address)
+        expect(b.publicKey).toEqual(a.publicKey)
+        expect(b.replayKey).toEqual(a.replayKey)
+        expect(b.recoveryByte).toBe(twin[64])
+      },
+    )
     it('a high-S copy WITHOUT flipping v recovers some other key (not an error, not the signer)', () => {
       const sig = hexToBytes(WEB3.signature)
       const wrongTwin = sigOf(big(sig.subarray(0, 32)), N - big(sig.subarray(32, 64)), sig[64]!)
@@ -175,16 +194,19 @@ describe.each(RECOVERERS)('recoverEip191 — %s', (_name, recoverEip191) => {
       expect(recoverEip191(hexToBytes(WEB3.signature), utf8('Some datA')).address).not.toBe(WEB3.address)
     })
     it('agrees with viem recoverMessageAddress, both halves of s (property)', async () => {
-      await fc.assert(fc.asyncProperty(fc.uint8Array({ maxLength: 200 }), fc.boolean(), async (m, high) => {
-        const sk = secp256k1.utils.randomSecretKey()
-        const sig0 = signEip191(sk, m)
-        const sig = high ? malleate(sig0) : sig0
-        const ours = recoverEip191(sig, m)
-        const theirs = await recoverMessageAddress({ message: { raw: m }, signature: sig })
-        expect(ours.address).toBe(theirs.toLowerCase())
-        expect(ours.address).toBe(ethAddressFromPrivateKey(sk))
-        expect(ours.replayKey).toEqual(recoverEip191(sig0, m).replayKey)
-      }), { numRuns: 25 })
+      await fc.assert(
+        fc.asyncProperty(fc.uint8Array({ maxLength: 200 }), fc.boolean(), async (m, high) => {
+          const sk = secp256k1.utils.randomSecretKey()
+          const sig0 = signEip191(sk, m)
+          const sig = high ? malleate(sig0) : sig0
+          const ours = recoverEip191(sig, m)
+          const theirs = await recoverMessageAddress({ message: { raw: m }, signature: sig })
+          expect(ours.address).toBe(theirs.toLowerCase())
+          expect(ours.address).toBe(ethAddressFromPrivateKey(sk))
+          expect(ours.replayKey).toEqual(recoverEip191(sig0, m).replayKey)
+        }),
+        { numRuns: 25 },
+      )
     })
   })
   describe('invalid', () => {
@@ -212,7 +234,9 @@ describe.each(RECOVERERS)('recoverEip191 — %s', (_name, recoverEip191) => {
       expect(codeOf(() => recoverEip191(sig, WEB3.message))).toBe(code)
     })
     it('v = 29 says which byte', () => {
-      expect(() => recoverEip191(sigOf(r, s, 29), WEB3.message)).toThrow(/recovery byte v = 29, expected 0, 1, 27 or 28/)
+      expect(() => recoverEip191(sigOf(r, s, 29), WEB3.message)).toThrow(
+        /recovery byte v = 29, expected 0, 1, 27 or 28/,
+      )
     })
     it('a signature whose recovered point is infinity (s·R = h·G) fails recovery', () => {
       // Choose R = k·G, then s = h·k⁻¹ makes Q = r⁻¹(s·R − h·G) the point at infinity.
@@ -232,10 +256,13 @@ describe('ethAddressFromPrivateKey', () => {
     expect(ethAddressFromPrivateKey(v.key)).toBe(v.address)
   })
   it('agrees with viem privateKeyToAccount (property)', () => {
-    fc.assert(fc.property(fc.constant(null), () => {
-      const sk = secp256k1.utils.randomSecretKey()
-      expect(ethAddressFromPrivateKey(sk)).toBe(privateKeyToAccount(`0x${bytesToHex(sk)}`).address.toLowerCase())
-    }), { numRuns: 20 })
+    fc.assert(
+      fc.property(fc.constant(null), () => {
+        const sk = secp256k1.utils.randomSecretKey()
+        expect(ethAddressFromPrivateKey(sk)).toBe(privateKeyToAccount(`0x${bytesToHex(sk)}`).address.toLowerCase())
+      }),
+      { numRuns: 20 },
+    )
   })
   it('rejects an invalid key', () => {
     expect(codeOf(() => ethAddressFromPrivateKey(new Uint8Array(32)))).toBe('bad-private-key')

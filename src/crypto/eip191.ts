@@ -104,8 +104,10 @@ export function recoverEip191Digest(
   else throw new CryptoError('bad-recovery-byte', `EIP-191 signature: recovery byte v = ${v}, expected 0, 1, 27 or 28`)
   const r = bigFromBytes(sig.subarray(0, 32))
   let s = bigFromBytes(sig.subarray(32, 64))
-  if (r === 0n || r >= N) throw new CryptoError('scalar-out-of-range', 'EIP-191 signature: r is 0 or not below the curve order n')
-  if (s === 0n || s >= N) throw new CryptoError('scalar-out-of-range', 'EIP-191 signature: s is 0 or not below the curve order n')
+  if (r === 0n || r >= N)
+    throw new CryptoError('scalar-out-of-range', 'EIP-191 signature: r is 0 or not below the curve order n')
+  if (s === 0n || s >= N)
+    throw new CryptoError('scalar-out-of-range', 'EIP-191 signature: s is 0 or not below the curve order n')
   const highS = s > HALF_N
   if (highS) {
     s = N - s
@@ -126,9 +128,18 @@ export function recoverEip191Digest(
       // A faster step failed: let noble say why (same verdict, same message), or recover after all.
       return recoverEip191Digest(sig, digest, impl.keccak ? { keccak: impl.keccak } : {})
     }
-    throw new CryptoError('recovery-failed', `EIP-191 signature: no public key recovers (${errorMessage(e)})`, { cause: e })
+    throw new CryptoError('recovery-failed', `EIP-191 signature: no public key recovers (${errorMessage(e)})`, {
+      cause: e,
+    })
   }
-  return { address: addressOfUncompressed(publicKey, impl.keccak), publicKey, digest, replayKey, recoveryByte: v, highS }
+  return {
+    address: addressOfUncompressed(publicKey, impl.keccak),
+    publicKey,
+    digest,
+    replayKey,
+    recoveryByte: v,
+    highS,
+  }
 }
 
 /**
@@ -167,7 +178,10 @@ export function ethAddressFromPublicKey(pub65: Uint8Array): string {
     throw new CryptoError('bad-length', `secp256k1 public key: expected 65 bytes uncompressed, got ${pub65.length}`)
   }
   if (pub65[0] !== 0x04) {
-    throw new CryptoError('bad-point', `secp256k1 public key: expected prefix 0x04, got 0x${bytesToHex(pub65.subarray(0, 1))}`)
+    throw new CryptoError(
+      'bad-point',
+      `secp256k1 public key: expected prefix 0x04, got 0x${bytesToHex(pub65.subarray(0, 1))}`,
+    )
   }
   try {
     Point.fromBytes(pub65)

@@ -8,10 +8,14 @@ const wasm = await loadWasmHashes()
 
 describe('loadWasmHashes', () => {
   it('Keccak-256 (Ethereum padding, not SHA3-256) of the empty string', () => {
-    expect(bytesToHex(wasm.keccak256(new Uint8Array()))).toBe('c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470')
+    expect(bytesToHex(wasm.keccak256(new Uint8Array()))).toBe(
+      'c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470',
+    )
   })
   it('SHA-256 of "abc" (FIPS 180-4 example)', () => {
-    expect(bytesToHex(wasm.sha256(utf8('abc')))).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad')
+    expect(bytesToHex(wasm.sha256(utf8('abc')))).toBe(
+      'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+    )
   })
   it('SHA-512 of "abc" (FIPS 180-4 example)', () => {
     expect(bytesToHex(wasm.sha512(utf8('abc')))).toBe(
@@ -19,19 +23,25 @@ describe('loadWasmHashes', () => {
     )
   })
   it('equals @noble/hashes on random inputs, across the block sizes, calls interleaved (property)', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 700 }), fc.uint8Array({ maxLength: 300 }), (a, b) => {
-      const ka = wasm.keccak256(a)
-      const sb = wasm.sha512(b)
-      expect(bytesToHex(wasm.sha256(a))).toBe(bytesToHex(sha256(a)))
-      expect(bytesToHex(wasm.keccak256(b))).toBe(bytesToHex(keccak256(b)))
-      expect(bytesToHex(ka)).toBe(bytesToHex(keccak256(a)))
-      expect(bytesToHex(sb)).toBe(bytesToHex(sha512(b)))
-    }), { numRuns: 300 })
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 700 }), fc.uint8Array({ maxLength: 300 }), (a, b) => {
+        const ka = wasm.keccak256(a)
+        const sb = wasm.sha512(b)
+        expect(bytesToHex(wasm.sha256(a))).toBe(bytesToHex(sha256(a)))
+        expect(bytesToHex(wasm.keccak256(b))).toBe(bytesToHex(keccak256(b)))
+        expect(bytesToHex(ka)).toBe(bytesToHex(keccak256(a)))
+        expect(bytesToHex(sb)).toBe(bytesToHex(sha512(b)))
+      }),
+      { numRuns: 300 },
+    )
   })
-  it.each(['keccak256', 'sha256', 'sha512'] as const)('%s returns a fresh array each call (a caller may keep or mutate it)', (name) => {
-    const a = wasm[name](utf8('x'))
-    const copy = a.slice()
-    wasm[name](utf8('y')).fill(0)
-    expect(a).toEqual(copy)
-  })
+  it.each(['keccak256', 'sha256', 'sha512'] as const)(
+    '%s returns a fresh array each call (a caller may keep or mutate it)',
+    (name) => {
+      const a = wasm[name](utf8('x'))
+      const copy = a.slice()
+      wasm[name](utf8('y')).fill(0)
+      expect(a).toEqual(copy)
+    },
+  )
 })

@@ -14,23 +14,33 @@ describe('sha256', () => {
     expect(hex(sha256(utf8(text)))).toBe(digest)
   })
   it('agrees with node:crypto (property)', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 300 }), (b) => {
-      expect(hex(sha256(b))).toBe(createHash('sha256').update(b).digest('hex'))
-    }))
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), (b) => {
+        expect(hex(sha256(b))).toBe(createHash('sha256').update(b).digest('hex'))
+      }),
+    )
   })
 })
 
 describe('sha512', () => {
   it.each([
-    ['', 'cf83e1357eefb8bdf1542850d66d8007d620e4050b5715dc83f4a921d36ce9ce47d0d13c5d85f2b0ff8318d2877eec2f63b931bd47417a81a538327af927da3e'],
-    ['abc', 'ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f'], // FIPS 180-2 C.1
+    [
+      '',
+      'cf83e1357eefb8bdf1542850d66d8007d620e4050b5715dc83f4a921d36ce9ce47d0d13c5d85f2b0ff8318d2877eec2f63b931bd47417a81a538327af927da3e',
+    ],
+    [
+      'abc',
+      'ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f',
+    ], // FIPS 180-2 C.1
   ])('%j', (text, digest) => {
     expect(hex(sha512(utf8(text)))).toBe(digest)
   })
   it('agrees with node:crypto (property)', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 300 }), (b) => {
-      expect(hex(sha512(b))).toBe(createHash('sha512').update(b).digest('hex'))
-    }))
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), (b) => {
+        expect(hex(sha512(b))).toBe(createHash('sha512').update(b).digest('hex'))
+      }),
+    )
   })
 })
 

@@ -30,8 +30,41 @@ async function outcome(f: () => Promise<P256Verification> | P256Verification): P
   }
 }
 
-type Mutation = 'none' | 'high-s' | 'compressed' | 'flip-der' | 'flip-msg' | 'flip-key' | 'r=0' | 's=0' | 'r=n' | 's=n' | 'r>n' | 's>n' | 'other-key' | 'off-curve' | 'r+1' | 'truncate-der'
-const MUTATIONS: Mutation[] = ['none', 'high-s', 'compressed', 'flip-der', 'flip-msg', 'flip-key', 'r=0', 's=0', 'r=n', 's=n', 'r>n', 's>n', 'other-key', 'off-curve', 'r+1', 'truncate-der']
+type Mutation =
+  | 'none'
+  | 'high-s'
+  | 'compressed'
+  | 'flip-der'
+  | 'flip-msg'
+  | 'flip-key'
+  | 'r=0'
+  | 's=0'
+  | 'r=n'
+  | 's=n'
+  | 'r>n'
+  | 's>n'
+  | 'other-key'
+  | 'off-curve'
+  | 'r+1'
+  | 'truncate-der'
+const MUTATIONS: Mutation[] = [
+  'none',
+  'high-s',
+  'compressed',
+  'flip-der',
+  'flip-msg',
+  'flip-key',
+  'r=0',
+  's=0',
+  'r=n',
+  's=n',
+  'r>n',
+  's>n',
+  'other-key',
+  'off-curve',
+  'r+1',
+  'truncate-der',
+]
 
 describe('hostSubtle', () => {
   it('finds Node 20 WebCrypto', () => {
@@ -42,40 +75,75 @@ describe('hostSubtle', () => {
 describe('webCryptoP256Verifier ≡ verifyP256Der (noble)', () => {
   it('same verdict, replay key and error on random mixes of valid and invalid signatures (property)', async () => {
     const seen = new Set<string>()
-    await fc.assert(fc.asyncProperty(
-      fc.uint8Array({ minLength: 32, maxLength: 32 }).filter((k) => p256.utils.isValidSecretKey(k)),
-      fc.uint8Array({ maxLength: 120 }),
-      fc.constantFrom(...MUTATIONS),
-      fc.nat(),
-      fc.integer({ min: 0, max: 7 }),
-      async (sk, m, mutation, at, bit) => {
-        let key = p256PublicKey(sk, at % 3 === 0)
-        let der = signP256Der(sk, m, { highS: mutation === 'high-s' })
-        const sig = p256.Signature.fromBytes(der, 'der')
-        switch (mutation) {
-          case 'none': case 'high-s': break
-          case 'compressed': key = p256PublicKey(sk, true); break
-          case 'flip-der': der[at % der.length]! ^= 1 << bit; break
-          case 'flip-msg': m = m.length ? (m[at % m.length]! ^= 1 << bit, m) : Uint8Array.of(1); break
-          case 'flip-key': key[at % key.length]! ^= 1 << bit; break
-          case 'r=0': der = derRS(0n, sig.s); break
-          case 's=0': der = derRS(sig.r, 0n); break
-          case 'r=n': der = derRS(N, sig.s); break
-          case 's=n': der = derRS(sig.r, N); break
-          case 'r>n': der = derRS(N + BigInt(at % 1000), sig.s); break
-          case 's>n': der = derRS(sig.r, N + BigInt(at % 1000)); break
-          case 'other-key': key = p256PublicKey(new Uint8Array(32).fill(1 + (at % 200))); break
-          case 'off-curve': key = key.slice(); key[key.length - 1]! ^= 1; if (key.length === 33) key[0] = 0x05; break
-          case 'r+1': der = derRS((sig.r + 1n) % N || 1n, sig.s); break
-          // Always malformed DER (the lengths no longer add up): the bad-der verdict is met on every run.
-          case 'truncate-der': der = der.subarray(0, der.length - 1 - (at % 3)); break
-        }
-        const noble = await outcome(() => verifyP256Der(der, m, key))
-        const fast = await outcome(() => verify(der, m, key))
-        expect(fast, `${mutation}: der ${bytesToHex(der)} key ${bytesToHex(key)}`).toBe(noble)
-        seen.add(noble.split(/[ :]/)[0]!)
-      },
-    ), { numRuns: 400 })
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uint8Array({ minLength: 32, maxLength: 32 }).filter((k) => p256.utils.isValidSecretKey(k)),
+        fc.uint8Array({ maxLength: 120 }),
+        fc.constantFrom(...MUTATIONS),
+        fc.nat(),
+        fc.integer({ min: 0, max: 7 }),
+        async (sk, m, mutation, at, bit) => {
+          let key = p256PublicKey(sk, at % 3 === 0)
+          let der = signP256Der(sk, m, { highS: mutation === 'high-s' })
+          const sig = p256.Signature.fromBytes(der, 'der')
+          switch (mutation) {
+            case 'none':
+            case 'high-s':
+              break
+            case 'compressed':
+              key = p256PublicKey(sk, true)
+              break
+            case 'flip-der':
+              der[at % der.length]! ^= 1 << bit
+              break
+            case 'flip-msg':
+              m = m.length ? ((m[at % m.length]! ^= 1 << bit), m) : Uint8Array.of(1)
+              break
+            case 'flip-key':
+              key[at % key.length]! ^= 1 << bit
+              break
+            case 'r=0':
+              der = derRS(0n, sig.s)
+              break
+            case 's=0':
+              der = derRS(sig.r, 0n)
+              break
+            case 'r=n':
+              der = derRS(N, sig.s)
+              break
+            case 's=n':
+              der = derRS(sig.r, N)
+              break
+            case 'r>n':
+              der = derRS(N + BigInt(at % 1000), sig.s)
+              break
+            case 's>n':
+              der = derRS(sig.r, N + BigInt(at % 1000))
+              break
+            case 'other-key':
+              key = p256PublicKey(new Uint8Array(32).fill(1 + (at % 200)))
+              break
+            case 'off-curve':
+              key = key.slice()
+              key[key.length - 1]! ^= 1
+              if (key.length === 33) key[0] = 0x05
+              break
+            case 'r+1':
+              der = derRS((sig.r + 1n) % N || 1n, sig.s)
+              break
+            // Always malformed DER (the lengths no longer add up): the bad-der verdict is met on every run.
+            case 'truncate-der':
+              der = der.subarray(0, der.length - 1 - (at % 3))
+              break
+          }
+          const noble = await outcome(() => verifyP256Der(der, m, key))
+          const fast = await outcome(() => verify(der, m, key))
+          expect(fast, `${mutation}: der ${bytesToHex(der)} key ${bytesToHex(key)}`).toBe(noble)
+          seen.add(noble.split(/[ :]/)[0]!)
+        },
+      ),
+      { numRuns: 400 },
+    )
     expect([...seen].sort()).toEqual(['bad-der', 'bad-point', 'false', 'scalar-out-of-range', 'true'])
   })
 })
@@ -87,7 +155,9 @@ describe('webCryptoP256Verifier key cache', () => {
     let imports = 0
     const s: typeof subtle = {
       ...subtle,
-      importKey: ((...a: Parameters<typeof subtle.importKey>) => (imports++, subtle.importKey(...a))) as typeof subtle.importKey,
+      importKey: ((...a: Parameters<typeof subtle.importKey>) => (
+        imports++, subtle.importKey(...a)
+      )) as typeof subtle.importKey,
       verify: subtle.verify.bind(subtle),
     }
     return { s, imports: () => imports }
@@ -104,11 +174,18 @@ describe('webCryptoP256Verifier key cache', () => {
     const v = webCryptoP256Verifier(c.s)
     const bad = p256PublicKey(SK).slice()
     bad[64]! ^= 1
-    for (let i = 0; i < 2; i++) await expect(v(signP256Der(SK, MSG), MSG, bad)).rejects.toMatchObject({ code: 'bad-point' })
+    for (let i = 0; i < 2; i++)
+      await expect(v(signP256Der(SK, MSG), MSG, bad)).rejects.toMatchObject({ code: 'bad-point' })
     expect(c.imports()).toBe(0)
   })
-  it('an unexpected WebCrypto failure gives noble\'s verdict, never a wrong one', async () => {
-    const broken: typeof subtle = { ...subtle, importKey: subtle.importKey.bind(subtle), verify: (async () => { throw new Error('engine failure') }) as typeof subtle.verify }
+  it("an unexpected WebCrypto failure gives noble's verdict, never a wrong one", async () => {
+    const broken: typeof subtle = {
+      ...subtle,
+      importKey: subtle.importKey.bind(subtle),
+      verify: (async () => {
+        throw new Error('engine failure')
+      }) as typeof subtle.verify,
+    }
     const v = webCryptoP256Verifier(broken)
     expect((await v(signP256Der(SK, MSG), MSG, p256PublicKey(SK))).valid).toBe(true)
     expect((await v(signP256Der(SK, MSG), utf8('other'), p256PublicKey(SK))).valid).toBe(false)

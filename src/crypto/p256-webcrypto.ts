@@ -24,7 +24,9 @@ type Key = Awaited<ReturnType<Subtle['importKey']>>
 /** The host's SubtleCrypto, or null when it has none (an old runtime, a non-secure context). */
 export function hostSubtle(): Subtle | null {
   const c = (globalThis as { crypto?: { subtle?: Subtle } }).crypto
-  return c?.subtle && typeof c.subtle.verify === 'function' && typeof c.subtle.importKey === 'function' ? c.subtle : null
+  return c?.subtle && typeof c.subtle.verify === 'function' && typeof c.subtle.importKey === 'function'
+    ? c.subtle
+    : null
 }
 
 const ECDSA_P256 = { name: 'ECDSA', namedCurve: 'P-256' } as const

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { createPrivateKey, createPublicKey, generateKeyPairSync, sign as nodeSign, verify as nodeVerify, type KeyObject } from 'node:crypto'
+import {
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  sign as nodeSign,
+  verify as nodeVerify,
+  type KeyObject,
+} from 'node:crypto'
 import { p256 } from '@noble/curves/nist.js'
 import { base64ToBytes, bytesToBase64url, bytesToHex, concatBytes, hexToBytes, utf8 } from './bytes'
 import { CryptoError } from './errors'
@@ -71,7 +78,12 @@ function nodeKeyPair(): { priv: KeyObject; sec1: Uint8Array } {
 }
 function nodePublicKey(sec1: Uint8Array): KeyObject {
   return createPublicKey({
-    key: { kty: 'EC', crv: 'P-256', x: bytesToBase64url(sec1.subarray(1, 33)).replace(/=+$/, ''), y: bytesToBase64url(sec1.subarray(33, 65)).replace(/=+$/, '') },
+    key: {
+      kty: 'EC',
+      crv: 'P-256',
+      x: bytesToBase64url(sec1.subarray(1, 33)).replace(/=+$/, ''),
+      y: bytesToBase64url(sec1.subarray(33, 65)).replace(/=+$/, ''),
+    },
     format: 'jwk',
   })
 }
@@ -92,7 +104,13 @@ describe('p256PublicKey', () => {
   })
   it('agrees with node:crypto key derivation', () => {
     const priv = createPrivateKey({
-      key: { kty: 'EC', crv: 'P-256', d: bytesToBase64url(SK).replace(/=+$/, ''), x: bytesToBase64url(PUB.subarray(1, 33)).replace(/=+$/, ''), y: bytesToBase64url(PUB.subarray(33)).replace(/=+$/, '') },
+      key: {
+        kty: 'EC',
+        crv: 'P-256',
+        d: bytesToBase64url(SK).replace(/=+$/, ''),
+        x: bytesToBase64url(PUB.subarray(1, 33)).replace(/=+$/, ''),
+        y: bytesToBase64url(PUB.subarray(33)).replace(/=+$/, ''),
+      },
       format: 'jwk',
     })
     const jwk = createPublicKey(priv).export({ format: 'jwk' })
@@ -120,11 +138,14 @@ describe('signP256Der', () => {
     expect(hi.hasHighS()).toBe(true)
   })
   it('verifies under node:crypto (ECDSA-SHA256, DER), both halves of s (property)', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 200 }), fc.boolean(), (m, highS) => {
-      const sk = p256.utils.randomSecretKey()
-      const key = nodePublicKey(p256PublicKey(sk))
-      expect(nodeVerify('sha256', m, { key, dsaEncoding: 'der' }, signP256Der(sk, m, { highS }))).toBe(true)
-    }), { numRuns: 25 })
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 200 }), fc.boolean(), (m, highS) => {
+        const sk = p256.utils.randomSecretKey()
+        const key = nodePublicKey(p256PublicKey(sk))
+        expect(nodeVerify('sha256', m, { key, dsaEncoding: 'der' }, signP256Der(sk, m, { highS }))).toBe(true)
+      }),
+      { numRuns: 25 },
+    )
   })
 })
 
@@ -158,20 +179,23 @@ describe.each(VERIFIERS)('verifyP256Der — %s', (_name, verifyP256Der) => {
     })
     it('node:crypto signatures (random, either half of s) verify; the replay key is the low-s form (property)', async () => {
       let high = 0
-      await fc.assert(fc.asyncProperty(fc.uint8Array({ maxLength: 200 }), async (m) => {
-        const { priv, sec1 } = nodeKeyPair()
-        const der = new Uint8Array(nodeSign('sha256', m, { key: priv, dsaEncoding: 'der' }))
-        const v = await verifyP256Der(der, m, sec1)
-        expect(v.valid).toBe(true)
-        const s = v.highS ? N - v.s : v.s
-        if (v.highS) high++
-        expect(v.lowS).toEqual(concatBytes(be(v.r), be(s)))
-        // Its malleated twin verifies with the same replay key.
-        const twin = await verifyP256Der(derRS(v.r, N - v.s), m, sec1)
-        expect(twin.valid).toBe(true)
-        expect(twin.highS).toBe(!v.highS)
-        expect(twin.lowS).toEqual(v.lowS)
-      }), { numRuns: 30 })
+      await fc.assert(
+        fc.asyncProperty(fc.uint8Array({ maxLength: 200 }), async (m) => {
+          const { priv, sec1 } = nodeKeyPair()
+          const der = new Uint8Array(nodeSign('sha256', m, { key: priv, dsaEncoding: 'der' }))
+          const v = await verifyP256Der(der, m, sec1)
+          expect(v.valid).toBe(true)
+          const s = v.highS ? N - v.s : v.s
+          if (v.highS) high++
+          expect(v.lowS).toEqual(concatBytes(be(v.r), be(s)))
+          // Its malleated twin verifies with the same replay key.
+          const twin = await verifyP256Der(derRS(v.r, N - v.s), m, sec1)
+          expect(twin.valid).toBe(true)
+          expect(twin.highS).toBe(!v.highS)
+          expect(twin.lowS).toEqual(v.lowS)
+        }),
+        { numRuns: 30 },
+      )
       expect(high).toBeGreaterThan(0) // node:crypto does not normalise s
     })
   })
@@ -210,11 +234,20 @@ describe.each(VERIFIERS)('verifyP256Der — %s', (_name, verifyP256Der) => {
       ['tag BIT STRING (0x03) instead of INTEGER', tlv(0x30, concatBytes(tlv(0x03, r), tlv(0x02, s)))],
       ['non-minimal INTEGER: an extra leading 0x00', derOf(concatBytes(Uint8Array.of(0), r), s)],
       ['non-minimal INTEGER: two leading 0x00 on s', derOf(r, concatBytes(Uint8Array.of(0, 0), s))],
-      ['negative INTEGER: high bit without the 0x00 pad', derOf(rHighBit ? r.subarray(1) : Uint8Array.of(0x80, ...r.subarray(r[0] === 0 ? 1 : 0)), s)],
+      [
+        'negative INTEGER: high bit without the 0x00 pad',
+        derOf(rHighBit ? r.subarray(1) : Uint8Array.of(0x80, ...r.subarray(r[0] === 0 ? 1 : 0)), s),
+      ],
       ['an empty INTEGER', derOf(new Uint8Array(), s)],
       ['long-form SEQUENCE length (0x81 n, n < 128)', concatBytes(Uint8Array.of(0x30, 0x81, body.length), body)],
-      ['long-form SEQUENCE length with a leading zero (0x82 00 n)', concatBytes(Uint8Array.of(0x30, 0x82, 0, body.length), body)],
-      ['long-form INTEGER length (0x81 n)', tlv(0x30, concatBytes(Uint8Array.of(0x02, 0x81, r.length), r, tlv(0x02, s)))],
+      [
+        'long-form SEQUENCE length with a leading zero (0x82 00 n)',
+        concatBytes(Uint8Array.of(0x30, 0x82, 0, body.length), body),
+      ],
+      [
+        'long-form INTEGER length (0x81 n)',
+        tlv(0x30, concatBytes(Uint8Array.of(0x02, 0x81, r.length), r, tlv(0x02, s))),
+      ],
       ['indefinite length (0x80 … 00 00)', concatBytes(Uint8Array.of(0x30, 0x80), body, Uint8Array.of(0, 0))],
       ['a 34-byte INTEGER', derOf(concatBytes(Uint8Array.of(0, 0x80), new Uint8Array(32)), s)],
       ['the 64-byte compact form', R_LOW.lowS],
@@ -263,7 +296,10 @@ describe.each(VERIFIERS)('verifyP256Der — %s', (_name, verifyP256Der) => {
       ['off the curve', offCurve],
       ['compressed x that is no x-coordinate', notX],
       ['compressed x = p (not a field element)', concatBytes(Uint8Array.of(2), be(P))],
-      ['uncompressed with y + p overflowing', concatBytes(Uint8Array.of(4), PUB.subarray(1, 33), new Uint8Array(32).fill(0xff))],
+      [
+        'uncompressed with y + p overflowing',
+        concatBytes(Uint8Array.of(4), PUB.subarray(1, 33), new Uint8Array(32).fill(0xff)),
+      ],
     ])('%s', async (_, key) => {
       expect(await codeOfAsync(() => verifyP256Der(LOW, MSG, key))).toBe('bad-point')
     })

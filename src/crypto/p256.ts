@@ -74,8 +74,10 @@ function parseDer(der: Uint8Array): { r: bigint; s: bigint } {
     throw new CryptoError('bad-der', `P-256 signature: not strict DER (${errorMessage(e)})`, { cause: e })
   }
   const { r, s } = parsed
-  if (r === 0n || r >= N) throw new CryptoError('scalar-out-of-range', 'P-256 signature: r is 0 or not below the curve order n')
-  if (s === 0n || s >= N) throw new CryptoError('scalar-out-of-range', 'P-256 signature: s is 0 or not below the curve order n')
+  if (r === 0n || r >= N)
+    throw new CryptoError('scalar-out-of-range', 'P-256 signature: r is 0 or not below the curve order n')
+  if (s === 0n || s >= N)
+    throw new CryptoError('scalar-out-of-range', 'P-256 signature: s is 0 or not below the curve order n')
   return { r, s }
 }
 

@@ -60,12 +60,14 @@ describe('parsePrivateKey', () => {
       expect(bytesToHex(parsePrivateKey(hexToBytes(hex)))).toBe(hex)
     })
     it('IDENT-089 hex and bytes forms agree (property)', () => {
-      fc.assert(fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.boolean(), (b, upper) => {
-        const d = BigInt('0x' + bytesToHex(b))
-        fc.pre(d > 0n && d < SECP256K1_N)
-        const hex = bytesToHex(b)
-        expect(parsePrivateKey('0x' + (upper ? hex.toUpperCase() : hex))).toEqual(parsePrivateKey(b))
-      }))
+      fc.assert(
+        fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.boolean(), (b, upper) => {
+          const d = BigInt('0x' + bytesToHex(b))
+          fc.pre(d > 0n && d < SECP256K1_N)
+          const hex = bytesToHex(b)
+          expect(parsePrivateKey('0x' + (upper ? hex.toUpperCase() : hex))).toEqual(parsePrivateKey(b))
+        }),
+      )
     })
   })
   describe('invalid', () => {
@@ -103,12 +105,15 @@ describe('exportPrivateKeyHex', () => {
     expect(exportPrivateKeyHex(parsePrivateKey('0x' + '0'.repeat(63) + '1'))).toBe('0x' + '0'.repeat(63) + '1')
   })
   it('IDENT-088 round-trips through parsePrivateKey (property)', () => {
-    fc.assert(fc.property(fc.constant(null), () => {
-      const sk = randomPrivateKey()
-      const hex = exportPrivateKeyHex(sk)
-      expect(hex).toMatch(/^0x[0-9a-f]{64}$/)
-      expect(parsePrivateKey(hex)).toEqual(sk)
-    }), { numRuns: 20 })
+    fc.assert(
+      fc.property(fc.constant(null), () => {
+        const sk = randomPrivateKey()
+        const hex = exportPrivateKeyHex(sk)
+        expect(hex).toMatch(/^0x[0-9a-f]{64}$/)
+        expect(parsePrivateKey(hex)).toEqual(sk)
+      }),
+      { numRuns: 20 },
+    )
   })
   it('rejects an invalid key', () => {
     expect(() => exportPrivateKeyHex(new Uint8Array(32))).toThrow(/scalar is zero/)

@@ -26,7 +26,9 @@ export async function loadWasmSecp256k1Recover(): Promise<Secp256k1Recover> {
   const lib = await initWasmSecp256k1()
   return (rs, rec, digest) => {
     if (rs.length !== 64 || digest.length !== 32) {
-      throw new Error(`libsecp256k1 recovery: expected a 64-byte r || s and a 32-byte digest, got ${rs.length} and ${digest.length}`)
+      throw new Error(
+        `libsecp256k1 recovery: expected a 64-byte r || s and a 32-byte digest, got ${rs.length} and ${digest.length}`,
+      )
     }
     return lib.recover(rs, digest, rec, true)
   }

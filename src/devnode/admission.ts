@@ -40,7 +40,16 @@ export interface ClaimPolicy {
   readonly claimIntervalNs: bigint
 }
 
-export const DEFAULT_RESERVED: readonly string[] = ['admin', 'administrator', 'help', 'root', 'security', 'support', 'system', 'xmtp']
+export const DEFAULT_RESERVED: readonly string[] = [
+  'admin',
+  'administrator',
+  'help',
+  'root',
+  'security',
+  'support',
+  'system',
+  'xmtp',
+]
 
 export const DEFAULT_POLICY: ClaimPolicy = { minHandleLength: 3, reserved: DEFAULT_RESERVED, claimIntervalNs: 0n }
 
@@ -64,10 +73,20 @@ export function staticPolicyProblem(handle: string, policy: ClaimPolicy): ApiErr
 }
 
 /** The store-backed policy checks of a claim (holder, interval); null when it passes. */
-export function storePolicyProblem(store: Store, inboxId: string, handle: string, nowNs: bigint, policy: ClaimPolicy): ApiError | null {
+export function storePolicyProblem(
+  store: Store,
+  inboxId: string,
+  handle: string,
+  nowNs: bigint,
+  policy: ClaimPolicy,
+): ApiError | null {
   const other = store.claimersOf(handle).find((c) => c.inboxId !== inboxId)
   if (other) {
-    return new ApiError(422, 'handle_taken', `the handle ${JSON.stringify(handle)} is held by inbox ${other.inboxId} (claimed at sequence id ${other.sequenceId})`)
+    return new ApiError(
+      422,
+      'handle_taken',
+      `the handle ${JSON.stringify(handle)} is held by inbox ${other.inboxId} (claimed at sequence id ${other.sequenceId})`,
+    )
   }
   if (policy.claimIntervalNs > 0n) {
     const last = store.lastClaimAt(inboxId)
@@ -115,7 +134,10 @@ function smartWalletBlocks(v: VerifiedUpdate): FreshnessRequest[] {
   for (const c of v.checks) {
     if (c.kind !== 'erc_6492' || c.verdict !== 'valid' || c.chainId === null) continue
     const action = v.update.actions[c.actionIndex]!
-    const sig = signaturesOf(action).find(([role]) => role === c.role)?.[1] as Extract<WireSignature, { kind: 'erc_6492' }>
+    const sig = signaturesOf(action).find(([role]) => role === c.role)?.[1] as Extract<
+      WireSignature,
+      { kind: 'erc_6492' }
+    >
     out.set(`${c.chainId}:${sig.blockNumber}`, { chainId: c.chainId, blockNumber: sig.blockNumber })
   }
   return [...out.values()]
@@ -170,10 +192,20 @@ export class Admission {
     const inboxId = update.inboxId
     const head = await this.heads.get(inboxId)
     if (head.kind === 'pending') {
-      throw new ApiError(503, 'chain_unreachable', `the stored log of inbox ${inboxId} cannot be replayed now: the update at sequence id ${head.at} waits for a chain (${head.message}); retry later`, 'IDENT-061')
+      throw new ApiError(
+        503,
+        'chain_unreachable',
+        `the stored log of inbox ${inboxId} cannot be replayed now: the update at sequence id ${head.at} waits for a chain (${head.message}); retry later`,
+        'IDENT-061',
+      )
     }
     if (head.kind === 'unreadable') {
-      throw new ApiError(409, 'log_unreadable', `the stored log of inbox ${inboxId} cannot be read past sequence id ${head.at}: ${head.message}`, head.rule)
+      throw new ApiError(
+        409,
+        'log_unreadable',
+        `the stored log of inbox ${inboxId} cannot be read past sequence id ${head.at}: ${head.message}`,
+        head.rule,
+      )
     }
     const before = head.state
 
@@ -186,10 +218,20 @@ export class Admission {
       if (e instanceof RejectedUpdate) {
         const v = e.violation
         const where = v.actionIndex === null ? '' : ` (action ${v.actionIndex})`
-        throw new ApiError(409, 'rule_violation', `the update does not apply to the head of inbox ${inboxId}${where}: ${v.message}`, v.rule)
+        throw new ApiError(
+          409,
+          'rule_violation',
+          `the update does not apply to the head of inbox ${inboxId}${where}: ${v.message}`,
+          v.rule,
+        )
       }
       if (e instanceof PendingUpdate) {
-        throw new ApiError(503, 'chain_unreachable', `a smart contract wallet signature cannot be judged now, retry later: ${e.message}`, 'IDENT-061')
+        throw new ApiError(
+          503,
+          'chain_unreachable',
+          `a smart contract wallet signature cannot be judged now, retry later: ${e.message}`,
+          'IDENT-061',
+        )
       }
       throw e
     }
@@ -201,17 +243,30 @@ export class Admission {
         verdict = await this.freshness.check(req)
       } catch (e) {
         const reason = e instanceof ChainUnreachableError ? e.reason : e instanceof Error ? e.message : String(e)
-        throw new ApiError(503, 'chain_unreachable', `the freshness of block ${req.blockNumber} on chain eip155:${req.chainId} cannot be judged now, retry later: ${reason}`, 'IDENT-061')
+        throw new ApiError(
+          503,
+          'chain_unreachable',
+          `the freshness of block ${req.blockNumber} on chain eip155:${req.chainId} cannot be judged now, retry later: ${reason}`,
+          'IDENT-061',
+        )
       }
       if (!verdict.fresh) {
-        throw new ApiError(409, 'stale_block', `the erc_6492 signature names block ${req.blockNumber} on chain eip155:${req.chainId}: ${verdict.reason}`, 'IDENT-062')
+        throw new ApiError(
+          409,
+          'stale_block',
+          `the erc_6492 signature names block ${req.blockNumber} on chain eip155:${req.chainId}: ${verdict.reason}`,
+          'IDENT-062',
+        )
       }
     }
 
     // Section 10: the claim policy (IDENT-079 makes a claim the update's only action).
-    const claim = update.actions.length === 1 && update.actions[0]!.kind === 'claim_handle' ? update.actions[0]!.handle : null
+    const claim =
+      update.actions.length === 1 && update.actions[0]!.kind === 'claim_handle' ? update.actions[0]!.handle : null
     if (claim !== null) {
-      const p = staticPolicyProblem(claim, this.policy) ?? storePolicyProblem(this.store, inboxId, claim, this.now(), this.policy)
+      const p =
+        staticPolicyProblem(claim, this.policy) ??
+        storePolicyProblem(this.store, inboxId, claim, this.now(), this.policy)
       if (p) throw p
     }
 
@@ -233,7 +288,10 @@ export class Admission {
       const sequenceId = this.store.insert(inboxId, serverTimestampNs, update.bytes, claim)
       // The same judgement as above, under the update's real sequence id (Member.addedAt).
       const { state } = applyUpdate(before, verified, sequenceId)
-      this.store.indexMembers(inboxId, [...state.members.keys()].filter((k) => !before?.members.has(k)))
+      this.store.indexMembers(
+        inboxId,
+        [...state.members.keys()].filter((k) => !before?.members.has(k)),
+      )
       return { sequenceId, serverTimestampNs, state }
     })
     this.heads.set(inboxId, stored.state, stored.sequenceId)

@@ -33,10 +33,14 @@ export const PATHS = NODE_PATHS
 
 export type Endpoint = keyof typeof PATHS
 
-export const ENDPOINT_OF_PATH: ReadonlyMap<string, Endpoint> = new Map(Object.entries(PATHS).map(([k, v]) => [v, k as Endpoint]))
+export const ENDPOINT_OF_PATH: ReadonlyMap<string, Endpoint> = new Map(
+  Object.entries(PATHS).map(([k, v]) => [v, k as Endpoint]),
+)
 
 /** What the node tells its operator about a publish. */
-export type PublishEvent = { readonly stored: Admitted; readonly inboxId: string } | { readonly refused: Error; readonly inboxId: string | null }
+export type PublishEvent =
+  | { readonly stored: Admitted; readonly inboxId: string }
+  | { readonly refused: Error; readonly inboxId: string | null }
 
 export interface ApiDeps {
   readonly store: Store
@@ -51,7 +55,8 @@ export function lookupMember(identifier: string, kind: number): MemberId | null 
     // Hex is case-insensitive: a checksummed address names the same account.
     return { kind: 'ethereum', text: identifier.toLowerCase() }
   }
-  if (kind === IdentifierKindValue.PASSKEY) return { kind: 'passkey', text: identifier.toLowerCase().replace(/^0x/, '') }
+  if (kind === IdentifierKindValue.PASSKEY)
+    return { kind: 'passkey', text: identifier.toLowerCase().replace(/^0x/, '') }
   return null
 }
 
@@ -78,7 +83,11 @@ export class NodeApi {
       inboxId = update.inboxId
       const stored = await this.deps.admission.admit(update)
       this.deps.onPublish?.({ stored, inboxId })
-      return encodeResponse(PublishIdentityUpdateResponseSchema, enc, create(PublishIdentityUpdateResponseSchema, { sequenceId: stored.sequenceId }))
+      return encodeResponse(
+        PublishIdentityUpdateResponseSchema,
+        enc,
+        create(PublishIdentityUpdateResponseSchema, { sequenceId: stored.sequenceId }),
+      )
     } catch (e) {
       if (e instanceof Error) this.deps.onPublish?.({ refused: e, inboxId })
       throw e

@@ -73,12 +73,19 @@ export function parseNodeArgs(argv: readonly string[]): NodeConfig {
   let claimIntervalNs = DEFAULT_POLICY.claimIntervalNs
   if (values['claim-interval-s'] !== undefined) {
     const v = values['claim-interval-s']
-    if (!/^[0-9]+(\.[0-9]{1,9})?$/.test(v)) throw new UsageError(`--claim-interval-s ${JSON.stringify(v)} is not a non-negative number of seconds`)
+    if (!/^[0-9]+(\.[0-9]{1,9})?$/.test(v))
+      throw new UsageError(`--claim-interval-s ${JSON.stringify(v)} is not a non-negative number of seconds`)
     const [whole, frac = ''] = v.split('.')
     claimIntervalNs = BigInt(whole!) * 1_000_000_000n + BigInt(frac.padEnd(9, '0'))
   }
-  const minHandleLength = values['min-handle-length'] === undefined ? DEFAULT_POLICY.minHandleLength : nonNegativeInt('--min-handle-length', values['min-handle-length'])
-  const maxBodyBytes = values['max-body-bytes'] === undefined ? DEFAULT_MAX_BODY_BYTES : nonNegativeInt('--max-body-bytes', values['max-body-bytes'])
+  const minHandleLength =
+    values['min-handle-length'] === undefined
+      ? DEFAULT_POLICY.minHandleLength
+      : nonNegativeInt('--min-handle-length', values['min-handle-length'])
+  const maxBodyBytes =
+    values['max-body-bytes'] === undefined
+      ? DEFAULT_MAX_BODY_BYTES
+      : nonNegativeInt('--max-body-bytes', values['max-body-bytes'])
   if (maxBodyBytes < 1) throw new UsageError('--max-body-bytes must be at least 1')
   return {
     host: values.host,
@@ -90,4 +97,3 @@ export function parseNodeArgs(argv: readonly string[]): NodeConfig {
     seed: values.seed ?? null,
   }
 }
-

@@ -9,7 +9,15 @@
  * the strict wire pass before `fromBinary` (protobuf-es does not check wire types), and
  * JSON is read with the project's exact-integer reader (no silent rounding above 2^53).
  */
-import { fromBinary, fromJson, toBinary, toJson, type DescMessage, type JsonValue, type MessageShape } from '@bufbuild/protobuf'
+import {
+  fromBinary,
+  fromJson,
+  toBinary,
+  toJson,
+  type DescMessage,
+  type JsonValue,
+  type MessageShape,
+} from '@bufbuild/protobuf'
 import { BinaryReader, WireType } from '@bufbuild/protobuf/wire'
 import { JsonBigInt, parseJson } from '../core/decode/json'
 import { decodeUpdate, decodeUpdateFromJson } from '../core/decode/update'
@@ -23,7 +31,8 @@ export type Encoding = 'binary' | 'json'
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true })
 const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e))
 
-const malformed = (what: string, detail: string): ApiError => new ApiError(400, 'malformed_request', `the body is not a ${what}: ${detail}`)
+const malformed = (what: string, detail: string): ApiError =>
+  new ApiError(400, 'malformed_request', `the body is not a ${what}: ${detail}`)
 
 /** The request body as JSON (strict: duplicate keys refused, big integers exact). */
 function readJsonBody(body: Uint8Array, what: string): unknown {
@@ -46,7 +55,8 @@ function plainJson(v: unknown): JsonValue {
   if (Array.isArray(v)) return v.map(plainJson)
   if (v !== null && typeof v === 'object') {
     const out: Record<string, JsonValue> = {}
-    for (const [k, x] of Object.entries(v)) Object.defineProperty(out, k, { value: plainJson(x), enumerable: true, writable: true, configurable: true })
+    for (const [k, x] of Object.entries(v))
+      Object.defineProperty(out, k, { value: plainJson(x), enumerable: true, writable: true, configurable: true })
     return out
   }
   return v as JsonValue
@@ -73,7 +83,11 @@ export function decodeRequest<D extends DescMessage>(schema: D, enc: Encoding, b
 }
 
 /** Encodes a response message in the request's encoding. */
-export function encodeResponse<D extends DescMessage>(schema: D, enc: Encoding, msg: MessageShape<D>): Uint8Array | string {
+export function encodeResponse<D extends DescMessage>(
+  schema: D,
+  enc: Encoding,
+  msg: MessageShape<D>,
+): Uint8Array | string {
   return enc === 'binary' ? toBinary(schema, msg) : JSON.stringify(toJson(schema, msg))
 }
 
@@ -92,11 +106,17 @@ export function publishedUpdateBytes(body: Uint8Array): Uint8Array {
       const at = r.pos
       const [no, wt] = r.tag()
       if (no === 1) {
-        if (wt !== WireType.LengthDelimited) throw malformed(what, `field 1 (identity_update) has wire type ${wireTypeName(wt)}, expected length-delimited, at byte ${at}`)
-        if (found) throw malformed(what, `field 1 (identity_update) appears twice, at byte ${at}; expected one IdentityUpdate`)
+        if (wt !== WireType.LengthDelimited)
+          throw malformed(
+            what,
+            `field 1 (identity_update) has wire type ${wireTypeName(wt)}, expected length-delimited, at byte ${at}`,
+          )
+        if (found)
+          throw malformed(what, `field 1 (identity_update) appears twice, at byte ${at}; expected one IdentityUpdate`)
         found = r.bytes()
       } else {
-        if (wt === WireType.StartGroup || wt === WireType.EndGroup) throw malformed(what, `field ${no} has the group wire type ${wireTypeName(wt)}, at byte ${at}`)
+        if (wt === WireType.StartGroup || wt === WireType.EndGroup)
+          throw malformed(what, `field ${no} has the group wire type ${wireTypeName(wt)}, at byte ${at}`)
         r.skip(wt, no)
       }
     }
@@ -111,7 +131,12 @@ export function publishedUpdateBytes(body: Uint8Array): Uint8Array {
 /** IDENT-001 as the publish's 400. */
 function undecodable(e: RuleViolation): ApiError {
   const where = e.actionIndex === null ? '' : ` (action ${e.actionIndex})`
-  return new ApiError(400, 'malformed_update', `the identity update cannot be decoded${where}: ${e.message}`, 'IDENT-001')
+  return new ApiError(
+    400,
+    'malformed_update',
+    `the identity update cannot be decoded${where}: ${e.message}`,
+    'IDENT-001',
+  )
 }
 
 /** The update a publish request carries, decoded under IDENT-001. @throws ApiError 400 */
@@ -131,7 +156,8 @@ export function decodePublish(enc: Encoding, body: Uint8Array): UnverifiedUpdate
   const o = json as Record<string, unknown>
   const unknown = Object.keys(o).filter((k) => k !== 'identityUpdate' && k !== 'identity_update')
   if (unknown.length > 0) throw malformed(what, `unknown key ${JSON.stringify(unknown[0])}; expected "identityUpdate"`)
-  if ('identityUpdate' in o && 'identity_update' in o) throw malformed(what, 'it has both "identityUpdate" and "identity_update"; give one')
+  if ('identityUpdate' in o && 'identity_update' in o)
+    throw malformed(what, 'it has both "identityUpdate" and "identity_update"; give one')
   const key = 'identityUpdate' in o ? 'identityUpdate' : 'identity_update'
   const value = o[key]
   if (value === undefined || value === null) throw malformed(what, 'it has no identityUpdate')

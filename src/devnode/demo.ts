@@ -23,7 +23,19 @@
  * these wallets, which is the point of a demo and the reason never to fund them.
  */
 import { sha256, utf8 } from '../crypto'
-import { addMember, claimHandle, createInbox, ethKeySigner, inboxIdOf, installationKeySigner, passkeySigner, revokeMember, signUpdate, type SignedUpdate, type Signer } from '../signing'
+import {
+  addMember,
+  claimHandle,
+  createInbox,
+  ethKeySigner,
+  inboxIdOf,
+  installationKeySigner,
+  passkeySigner,
+  revokeMember,
+  signUpdate,
+  type SignedUpdate,
+  type Signer,
+} from '../signing'
 
 const key = (label: string): Uint8Array => sha256(utf8(`inbox-inspector demo key: ${label}`))
 
@@ -62,7 +74,12 @@ export function demoInboxes(): DemoInbox[] {
   return [
     { name: 'alice', inboxId: id(s.aliceWallet), creator: s.aliceWallet.identifier.text, handles: ['ally', 'alice'] },
     { name: 'bob', inboxId: id(s.bobWallet), creator: s.bobWallet.identifier.text, handles: ['bob'] },
-    { name: 'alice-work', inboxId: id(s.aliceWallet, 1n), creator: s.aliceWallet.identifier.text, handles: ['alice-work'] },
+    {
+      name: 'alice-work',
+      inboxId: id(s.aliceWallet, 1n),
+      creator: s.aliceWallet.identifier.text,
+      handles: ['alice-work'],
+    },
     { name: 'carol', inboxId: id(s.carolPasskey), creator: s.carolPasskey.identifier.text, handles: ['carol#2341'] },
   ]
 }
@@ -77,18 +94,39 @@ export async function demoUpdates(): Promise<Uint8Array[]> {
   let t = T0
   const at = () => (t += MINUTE)
   const updates = [
-    await signUpdate({ clientTimestampNs: at(), actions: [createInbox(s.aliceWallet), addMember(s.aliceWallet, s.aliceInstallation)] }),
-    await signUpdate({ clientTimestampNs: at(), actions: [createInbox(s.bobWallet), addMember(s.bobWallet, s.bobInstallation)] }),
+    await signUpdate({
+      clientTimestampNs: at(),
+      actions: [createInbox(s.aliceWallet), addMember(s.aliceWallet, s.aliceInstallation)],
+    }),
+    await signUpdate({
+      clientTimestampNs: at(),
+      actions: [createInbox(s.bobWallet), addMember(s.bobWallet, s.bobInstallation)],
+    }),
     await signUpdate({ inboxId: alice, clientTimestampNs: at(), actions: [claimHandle('ally', s.aliceInstallation)] }),
     await signUpdate({ inboxId: bob, clientTimestampNs: at(), actions: [claimHandle('bob', s.bobInstallation)] }),
     await signUpdate({ inboxId: alice, clientTimestampNs: at(), actions: [addMember(s.aliceWallet, s.alicePasskey)] }),
     await signUpdate({ inboxId: alice, clientTimestampNs: at(), actions: [claimHandle('alice', s.aliceWallet)] }),
-    await signUpdate({ inboxId: bob, clientTimestampNs: at(), actions: [addMember(s.bobWallet, s.bobOldInstallation)] }),
-    await signUpdate({ inboxId: bob, clientTimestampNs: at(), actions: [revokeMember(s.bobOldInstallation, s.bobWallet)] }),
+    await signUpdate({
+      inboxId: bob,
+      clientTimestampNs: at(),
+      actions: [addMember(s.bobWallet, s.bobOldInstallation)],
+    }),
+    await signUpdate({
+      inboxId: bob,
+      clientTimestampNs: at(),
+      actions: [revokeMember(s.bobOldInstallation, s.bobWallet)],
+    }),
     await signUpdate({ clientTimestampNs: at(), actions: [createInbox(s.aliceWallet, { nonce: 1n })] }),
     await signUpdate({ inboxId: work, clientTimestampNs: at(), actions: [claimHandle('alice-work', s.aliceWallet)] }),
-    await signUpdate({ clientTimestampNs: at(), actions: [createInbox(s.carolPasskey), addMember(s.carolPasskey, s.carolInstallation)] }),
-    await signUpdate({ inboxId: carol, clientTimestampNs: at(), actions: [claimHandle('carol#2341', s.carolInstallation)] }),
+    await signUpdate({
+      clientTimestampNs: at(),
+      actions: [createInbox(s.carolPasskey), addMember(s.carolPasskey, s.carolInstallation)],
+    }),
+    await signUpdate({
+      inboxId: carol,
+      clientTimestampNs: at(),
+      actions: [claimHandle('carol#2341', s.carolInstallation)],
+    }),
   ]
   return updates.map((u) => u.bytes)
 }
@@ -121,11 +159,21 @@ export const demoSmartWalletInstallation = (): Signer => installationKeySigner(k
  * member). The wallet signers are erc_6492 signers on a chain (src/chain/
  * smart-wallet-signer.ts): they pick the block and the wrapper.
  */
-export async function demoSmartWalletUpdates(wallets: { readonly deployed: Signer; readonly counterfactual: Signer }): Promise<SignedUpdate[]> {
+export async function demoSmartWalletUpdates(wallets: {
+  readonly deployed: Signer
+  readonly counterfactual: Signer
+}): Promise<SignedUpdate[]> {
   const installation = demoSmartWalletInstallation()
   const inboxId = inboxIdOf(wallets.deployed)
   return [
-    await signUpdate({ clientTimestampNs: T_SMART, actions: [createInbox(wallets.deployed), addMember(wallets.deployed, installation)] }),
-    await signUpdate({ inboxId, clientTimestampNs: T_SMART + MINUTE, actions: [addMember(wallets.deployed, wallets.counterfactual)] }),
+    await signUpdate({
+      clientTimestampNs: T_SMART,
+      actions: [createInbox(wallets.deployed), addMember(wallets.deployed, installation)],
+    }),
+    await signUpdate({
+      inboxId,
+      clientTimestampNs: T_SMART + MINUTE,
+      actions: [addMember(wallets.deployed, wallets.counterfactual)],
+    }),
   ]
 }

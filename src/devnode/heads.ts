@@ -23,7 +23,13 @@ export type Head =
   /** Every stored update applied; `state` is null for an inbox with no log. */
   | { readonly kind: 'ok'; readonly state: AssociationState | null; readonly newest: bigint | null }
   /** The stored update at `at` could not be judged now (IDENT-061); `state` is the state before it. */
-  | { readonly kind: 'pending'; readonly state: AssociationState | null; readonly newest: bigint | null; readonly at: bigint; readonly message: string }
+  | {
+      readonly kind: 'pending'
+      readonly state: AssociationState | null
+      readonly newest: bigint | null
+      readonly at: bigint
+      readonly message: string
+    }
   /** The stored update at `at` fails a rule: the log cannot be read past it (spec, Known limitations). */
   | {
       readonly kind: 'unreadable'
@@ -39,10 +45,22 @@ export interface HeadsOptions {
 }
 
 /** Applies stored updates in order to `state` (the head at `newest`). */
-async function fold(state: AssociationState | null, newest: bigint | null, rows: readonly StoredUpdate[], opts: HeadsOptions): Promise<Head> {
+async function fold(
+  state: AssociationState | null,
+  newest: bigint | null,
+  rows: readonly StoredUpdate[],
+  opts: HeadsOptions,
+): Promise<Head> {
   let last = newest
   for (const row of rows) {
-    const fail = (rule: RuleId, message: string): Head => ({ kind: 'unreadable', state, newest: rows[rows.length - 1]!.sequenceId, at: row.sequenceId, rule, message })
+    const fail = (rule: RuleId, message: string): Head => ({
+      kind: 'unreadable',
+      state,
+      newest: rows[rows.length - 1]!.sequenceId,
+      at: row.sequenceId,
+      rule,
+      message,
+    })
     let update
     try {
       update = decodeUpdate(row.bytes)
@@ -56,7 +74,13 @@ async function fold(state: AssociationState | null, newest: bigint | null, rows:
     } catch (e) {
       if (e instanceof RejectedUpdate) return fail(e.violation.rule, e.violation.message)
       if (e instanceof PendingUpdate) {
-        return { kind: 'pending', state, newest: rows[rows.length - 1]!.sequenceId, at: row.sequenceId, message: e.message }
+        return {
+          kind: 'pending',
+          state,
+          newest: rows[rows.length - 1]!.sequenceId,
+          at: row.sequenceId,
+          message: e.message,
+        }
       }
       throw e
     }

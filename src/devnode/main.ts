@@ -50,7 +50,14 @@ export async function main(argv: readonly string[]): Promise<void> {
 
   let node: LocalNode
   try {
-    node = new LocalNode({ db: config.db, policy: config.policy, freshness, maxBodyBytes: config.maxBodyBytes, log, ...(smartWallets ? { smartWallets } : {}) })
+    node = new LocalNode({
+      db: config.db,
+      policy: config.policy,
+      freshness,
+      maxBodyBytes: config.maxBodyBytes,
+      log,
+      ...(smartWallets ? { smartWallets } : {}),
+    })
   } catch (e) {
     process.stderr.write(`devnode: cannot open the store ${config.db}: ${e instanceof Error ? e.message : String(e)}\n`)
     process.exit(1)
@@ -60,7 +67,10 @@ export async function main(argv: readonly string[]): Promise<void> {
     try {
       const r = await node.seed(await seedUpdates(config.seed, (p) => readFileSync(p)))
       if (r.skipped) log(`--seed ${config.seed}: the store is not empty; nothing seeded`)
-      else log(`--seed ${config.seed}: stored ${r.stored} update(s)${r.refused.length ? `, refused ${r.refused.length}` : ''}`)
+      else
+        log(
+          `--seed ${config.seed}: stored ${r.stored} update(s)${r.refused.length ? `, refused ${r.refused.length}` : ''}`,
+        )
       for (const f of r.refused) log(`  seed update ${f.index} refused: ${f.error}`)
     } catch (e) {
       process.stderr.write(`devnode: --seed ${config.seed}: ${e instanceof Error ? e.message : String(e)}\n`)
@@ -86,7 +96,9 @@ export async function main(argv: readonly string[]): Promise<void> {
     const { host, port } = await node.listen(config.host, config.port)
     process.stdout.write(`listening on http://${urlHost(host)}:${port}\n`)
   } catch (e) {
-    process.stderr.write(`devnode: cannot listen on ${config.host}:${config.port}: ${e instanceof Error ? e.message : String(e)}\n`)
+    process.stderr.write(
+      `devnode: cannot listen on ${config.host}:${config.port}: ${e instanceof Error ? e.message : String(e)}\n`,
+    )
     node.store.close()
     process.exit(1)
   }

@@ -67,7 +67,9 @@ export class LocalNode {
   private logPublish(e: PublishEvent): void {
     if ('stored' in e) this.log(`stored sequence id ${e.stored.sequenceId} for inbox ${e.inboxId}`)
     else if (e.refused instanceof ApiError) {
-      this.log(`refused ${e.refused.status} ${e.refused.code}${e.refused.rule ? ` ${e.refused.rule}` : ''}${e.inboxId ? ` for inbox ${e.inboxId}` : ''}: ${e.refused.message}`)
+      this.log(
+        `refused ${e.refused.status} ${e.refused.code}${e.refused.rule ? ` ${e.refused.rule}` : ''}${e.inboxId ? ` for inbox ${e.inboxId}` : ''}: ${e.refused.message}`,
+      )
     }
   }
 
@@ -103,7 +105,15 @@ export class LocalNode {
         await admission.admit(decodeUpdate(bytes))
         stored++
       } catch (e) {
-        refused.push({ index, error: e instanceof ApiError ? `${e.status} ${e.code}${e.rule ? ` ${e.rule}` : ''}: ${e.message}` : e instanceof Error ? e.message : String(e) })
+        refused.push({
+          index,
+          error:
+            e instanceof ApiError
+              ? `${e.status} ${e.code}${e.rule ? ` ${e.rule}` : ''}: ${e.message}`
+              : e instanceof Error
+                ? e.message
+                : String(e),
+        })
       }
     }
     return { stored, refused, skipped: false }
@@ -128,6 +138,8 @@ export class LocalNode {
 export async function seedUpdates(spec: string, readFile: (path: string) => Uint8Array): Promise<Uint8Array[]> {
   if (spec === 'demo') return demoUpdates()
   const logs = readLogs(readFile(spec), spec)
-  const entries = logs.flatMap((l) => l.entries).sort((a, b) => (a.sequenceId < b.sequenceId ? -1 : a.sequenceId > b.sequenceId ? 1 : 0))
+  const entries = logs
+    .flatMap((l) => l.entries)
+    .sort((a, b) => (a.sequenceId < b.sequenceId ? -1 : a.sequenceId > b.sequenceId ? 1 : 0))
   return entries.map((e) => (isDecoded(e.update) ? e.update.bytes : (e.update.bytes ?? new Uint8Array(0))))
 }

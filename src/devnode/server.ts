@@ -39,13 +39,25 @@ function corsHeaders(): Record<string, string> {
   return { 'Access-Control-Allow-Origin': '*' }
 }
 
-function send(res: ServerResponse, status: number, contentType: string | null, body: Uint8Array | string, extra: Record<string, string> = {}): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  contentType: string | null,
+  body: Uint8Array | string,
+  extra: Record<string, string> = {},
+): void {
   if (res.headersSent) {
     res.destroy()
     return
   }
-  const buf = typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength)
-  const headers: Record<string, string | number> = { ...corsHeaders(), ...extra, 'Content-Length': buf.length, 'Cache-Control': 'no-store' }
+  const buf =
+    typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength)
+  const headers: Record<string, string | number> = {
+    ...corsHeaders(),
+    ...extra,
+    'Content-Length': buf.length,
+    'Cache-Control': 'no-store',
+  }
   if (contentType) headers['Content-Type'] = contentType
   res.writeHead(status, headers)
   res.end(buf)
@@ -65,7 +77,8 @@ export function mediaType(header: string | undefined): string {
 function readBody(req: IncomingMessage, max: number): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length'] ?? NaN)
-    const tooLarge = (): ApiError => new ApiError(413, 'body_too_large', `the request body is over this node's limit of ${max} bytes`)
+    const tooLarge = (): ApiError =>
+      new ApiError(413, 'body_too_large', `the request body is over this node's limit of ${max} bytes`)
     if (Number.isFinite(declared) && declared > max) {
       reject(tooLarge())
       return
@@ -138,7 +151,11 @@ export function createNodeServer(options: NodeServerOptions): Server {
     const path = (req.url ?? '/').split('?')[0]!
     const endpoint = ENDPOINT_OF_PATH.get(path)
     if (endpoint === undefined) {
-      throw new ApiError(404, 'not_found', `no endpoint at ${path}; this node serves POST ${[...ENDPOINT_OF_PATH.keys()].join(', ')}`)
+      throw new ApiError(
+        404,
+        'not_found',
+        `no endpoint at ${path}; this node serves POST ${[...ENDPOINT_OF_PATH.keys()].join(', ')}`,
+      )
     }
     if (req.method === 'OPTIONS') {
       // CORS preflight: the app's POST with a non-simple Content-Type.
@@ -148,7 +165,8 @@ export function createNodeServer(options: NodeServerOptions): Server {
         'Access-Control-Allow-Headers': typeof requested === 'string' && requested ? requested : 'Content-Type',
         'Access-Control-Max-Age': '600',
       }
-      if (req.headers['access-control-request-private-network'] === 'true') extra['Access-Control-Allow-Private-Network'] = 'true'
+      if (req.headers['access-control-request-private-network'] === 'true')
+        extra['Access-Control-Allow-Private-Network'] = 'true'
       send(res, 204, null, '', extra)
       return
     }
@@ -158,7 +176,11 @@ export function createNodeServer(options: NodeServerOptions): Server {
     const type = mediaType(req.headers['content-type'])
     const enc = CONTENT_TYPES[type]
     if (!enc) {
-      throw new ApiError(415, 'unsupported_media_type', `Content-Type ${JSON.stringify(type || '(none)')} is not served; use application/x-protobuf or application/json`)
+      throw new ApiError(
+        415,
+        'unsupported_media_type',
+        `Content-Type ${JSON.stringify(type || '(none)')} is not served; use application/x-protobuf or application/json`,
+      )
     }
     const body = await readBody(req, max)
     const out = await api.handle(endpoint, enc, body)
@@ -173,7 +195,9 @@ export function createNodeServer(options: NodeServerOptions): Server {
       const error =
         e instanceof ApiError
           ? e
-          : (log(`internal error on ${req.method} ${req.url}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
+          : (log(
+              `internal error on ${req.method} ${req.url}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`,
+            ),
             new ApiError(500, 'internal', `the node failed to answer: ${e instanceof Error ? e.message : String(e)}`))
       const extra: Record<string, string> = error.status === 405 ? { Allow: 'POST, OPTIONS' } : {}
       const drained = await drain(req, drainCap)

@@ -59,16 +59,26 @@ const toStored = (r: Row): StoredUpdate => ({
 
 function prepareQueries(db: Database.Database) {
   return {
-    insert: db.prepare<[string, bigint, Uint8Array]>('INSERT INTO updates (inbox_id, server_timestamp_ns, bytes) VALUES (?, ?, ?)'),
+    insert: db.prepare<[string, bigint, Uint8Array]>(
+      'INSERT INTO updates (inbox_id, server_timestamp_ns, bytes) VALUES (?, ?, ?)',
+    ),
     insertMember: db.prepare<[string, string]>('INSERT OR IGNORE INTO members (member_key, inbox_id) VALUES (?, ?)'),
-    insertClaim: db.prepare<[bigint, string, string, bigint]>('INSERT INTO claims (sequence_id, inbox_id, handle, server_timestamp_ns) VALUES (?, ?, ?, ?)'),
+    insertClaim: db.prepare<[bigint, string, string, bigint]>(
+      'INSERT INTO claims (sequence_id, inbox_id, handle, server_timestamp_ns) VALUES (?, ?, ?, ?)',
+    ),
     newest: db.prepare<[string], { s: bigint | null }>('SELECT max(sequence_id) AS s FROM updates WHERE inbox_id = ?'),
-    after: db.prepare<[string, bigint], Row>('SELECT sequence_id, inbox_id, server_timestamp_ns, bytes FROM updates WHERE inbox_id = ? AND sequence_id > ? ORDER BY sequence_id'),
-    inboxesOfMember: db.prepare<[string], { inbox_id: string }>('SELECT inbox_id FROM members WHERE member_key = ? ORDER BY inbox_id'),
+    after: db.prepare<[string, bigint], Row>(
+      'SELECT sequence_id, inbox_id, server_timestamp_ns, bytes FROM updates WHERE inbox_id = ? AND sequence_id > ? ORDER BY sequence_id',
+    ),
+    inboxesOfMember: db.prepare<[string], { inbox_id: string }>(
+      'SELECT inbox_id FROM members WHERE member_key = ? ORDER BY inbox_id',
+    ),
     claimers: db.prepare<[string], { inbox_id: string; sequence_id: bigint }>(
       'SELECT inbox_id, min(sequence_id) AS sequence_id FROM claims WHERE handle = ? GROUP BY inbox_id ORDER BY sequence_id',
     ),
-    lastClaimAt: db.prepare<[string], { t: bigint | null }>('SELECT max(server_timestamp_ns) AS t FROM claims WHERE inbox_id = ?'),
+    lastClaimAt: db.prepare<[string], { t: bigint | null }>(
+      'SELECT max(server_timestamp_ns) AS t FROM claims WHERE inbox_id = ?',
+    ),
     count: db.prepare<[], { n: bigint }>('SELECT count(*) AS n FROM updates'),
   }
 }
@@ -90,12 +100,14 @@ export class Store {
     // A second process on the same file (a second node) waits for the write lock.
     this.db.pragma('busy_timeout = 5000')
     const mode = this.db.pragma('journal_mode = WAL', { simple: true })
-    if (String(mode).toLowerCase() !== 'wal') throw new StoreError(`${path}: SQLite refused WAL mode (journal_mode is ${String(mode)})`)
+    if (String(mode).toLowerCase() !== 'wal')
+      throw new StoreError(`${path}: SQLite refused WAL mode (journal_mode is ${String(mode)})`)
     // FULL: the WAL is fsynced at every commit, so an acknowledged update survives kill -9 and power loss.
     this.db.pragma('synchronous = FULL')
     this.db.pragma('foreign_keys = ON')
     const version = Number(this.db.pragma('user_version', { simple: true }))
-    if (version > SCHEMA_VERSION) throw new StoreError(`${path}: store schema version ${version} is newer than this node's (${SCHEMA_VERSION})`)
+    if (version > SCHEMA_VERSION)
+      throw new StoreError(`${path}: store schema version ${version} is newer than this node's (${SCHEMA_VERSION})`)
     this.db.exec(SCHEMA)
     if (version < SCHEMA_VERSION) this.db.pragma(`user_version = ${SCHEMA_VERSION}`)
     this.q = prepareQueries(this.db)

@@ -16,7 +16,16 @@
  * body); a transport failure is a NodeUnreachableError naming the URL; an answer that
  * cannot be read is a NodeResponseError.
  */
-import { create, fromBinary, fromJson, toBinary, toJson, type DescMessage, type JsonValue, type MessageShape } from '@bufbuild/protobuf'
+import {
+  create,
+  fromBinary,
+  fromJson,
+  toBinary,
+  toJson,
+  type DescMessage,
+  type JsonValue,
+  type MessageShape,
+} from '@bufbuild/protobuf'
 import {
   GetIdentityUpdatesRequestSchema,
   GetInboxIdsRequestSchema,
@@ -157,7 +166,11 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
   const doFetch = options.fetch
 
   /** POSTs a body; returns the 2xx body bytes or throws NodeError / NodeUnreachableError. */
-  async function post(path: string, body: Uint8Array | string, call: CallOptions = {}): Promise<{ url: string; bytes: Uint8Array }> {
+  async function post(
+    path: string,
+    body: Uint8Array | string,
+    call: CallOptions = {},
+  ): Promise<{ url: string; bytes: Uint8Array }> {
     const url = baseUrl + path
     let res: Response
     try {
@@ -198,7 +211,13 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
       /* not the contract's body */
     }
     const excerpt = text.trim().slice(0, 200)
-    return new NodeError(status, `http_${status}`, `HTTP ${status} from ${url}${excerpt ? `: ${excerpt}` : ''}`, null, url)
+    return new NodeError(
+      status,
+      `http_${status}`,
+      `HTTP ${status} from ${url}${excerpt ? `: ${excerpt}` : ''}`,
+      null,
+      url,
+    )
   }
 
   function request<D extends DescMessage>(schema: D, msg: MessageShape<D>): Uint8Array | string {
@@ -225,22 +244,38 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
       try {
         update = fromBinary(IdentityUpdateSchema, bytes)
       } catch (e) {
-        throw new NodeResponseError(baseUrl + NODE_PATHS.publish, `the update to publish is not an IdentityUpdate: ${messageOf(e)}`)
+        throw new NodeResponseError(
+          baseUrl + NODE_PATHS.publish,
+          `the update to publish is not an IdentityUpdate: ${messageOf(e)}`,
+        )
       }
-      body = request(PublishIdentityUpdateRequestSchema, create(PublishIdentityUpdateRequestSchema, { identityUpdate: update }))
+      body = request(
+        PublishIdentityUpdateRequestSchema,
+        create(PublishIdentityUpdateRequestSchema, { identityUpdate: update }),
+      )
     }
     const { url, bytes: out } = await post(NODE_PATHS.publish, body, call)
     return { sequenceId: answer(PublishIdentityUpdateResponseSchema, url, out).sequenceId }
   }
 
-  async function getIdentityUpdates(requests: readonly IdentityUpdatesRequest[], call?: CallOptions): Promise<InboxLog[]> {
+  async function getIdentityUpdates(
+    requests: readonly IdentityUpdatesRequest[],
+    call?: CallOptions,
+  ): Promise<InboxLog[]> {
     const msg = create(GetIdentityUpdatesRequestSchema, {
       requests: requests.map((r) => ({ inboxId: r.inboxId, sequenceId: r.sequenceId ?? 0n })),
     })
-    const { url, bytes } = await post(NODE_PATHS.getIdentityUpdates, request(GetIdentityUpdatesRequestSchema, msg), call)
+    const { url, bytes } = await post(
+      NODE_PATHS.getIdentityUpdates,
+      request(GetIdentityUpdatesRequestSchema, msg),
+      call,
+    )
     let logs: InboxLog[]
     try {
-      logs = encoding === 'binary' ? readGetIdentityUpdatesResponse(bytes) : readGatewayJson(parseJson(fatalUtf8.decode(bytes)))
+      logs =
+        encoding === 'binary'
+          ? readGetIdentityUpdatesResponse(bytes)
+          : readGatewayJson(parseJson(fatalUtf8.decode(bytes)))
     } catch (e) {
       // LogInputError (not a response), JsonSyntaxError, invalid UTF-8.
       throw new NodeResponseError(url, e instanceof LogInputError ? e.message : messageOf(e))
@@ -264,17 +299,27 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
 
   async function getInboxIds(requests: readonly InboxIdRequest[], call?: CallOptions): Promise<InboxIdAnswer[]> {
     const msg = create(GetInboxIdsRequestSchema, {
-      requests: requests.map((r) => ({ identifier: r.identifier, identifierKind: typeof r.kind === 'number' ? r.kind : KIND_NUMBER[r.kind] })),
+      requests: requests.map((r) => ({
+        identifier: r.identifier,
+        identifierKind: typeof r.kind === 'number' ? r.kind : KIND_NUMBER[r.kind],
+      })),
     })
     const { url, bytes } = await post(NODE_PATHS.getInboxIds, request(GetInboxIdsRequestSchema, msg), call)
     const res = answer(GetInboxIdsResponseSchema, url, bytes)
-    return res.responses.map((r) => ({ identifier: r.identifier, identifierKind: r.identifierKind as number, inboxId: r.inboxId ?? null }))
+    return res.responses.map((r) => ({
+      identifier: r.identifier,
+      identifierKind: r.identifierKind as number,
+      inboxId: r.inboxId ?? null,
+    }))
   }
 
   async function queryNewest(inboxIds: readonly string[], call?: CallOptions): Promise<NewestSequenceId[]> {
     const msg = create(QueryNewestRequestSchema, { inboxIds: [...inboxIds] })
     const { url, bytes } = await post(NODE_PATHS.queryNewest, request(QueryNewestRequestSchema, msg), call)
-    return answer(QueryNewestResponseSchema, url, bytes).results.map((r) => ({ inboxId: r.inboxId, sequenceId: r.sequenceId }))
+    return answer(QueryNewestResponseSchema, url, bytes).results.map((r) => ({
+      inboxId: r.inboxId,
+      sequenceId: r.sequenceId,
+    }))
   }
 
   return { baseUrl, encoding, publishIdentityUpdate, getIdentityUpdates, getInboxLog, getInboxIds, queryNewest }

@@ -16,13 +16,22 @@ describe('virtualClock', () => {
 
   it('lets work that settles in microtasks win a race against a timer', async () => {
     const c = virtualClock()
-    await expect(withTimeout(c, 1, Promise.resolve().then(() => 'done'), () => new Error('timeout'))).resolves.toBe('done')
+    await expect(
+      withTimeout(
+        c,
+        1,
+        Promise.resolve().then(() => 'done'),
+        () => new Error('timeout'),
+      ),
+    ).resolves.toBe('done')
   })
 })
 
 describe('withTimeout', () => {
   it('rejects with the timeout error when the work does not settle in time', async () => {
-    await expect(withTimeout(systemClock, 5, new Promise(() => {}), () => new SignerError('timeout', 'late'))).rejects.toMatchObject({ code: 'timeout' })
+    await expect(
+      withTimeout(systemClock, 5, new Promise(() => {}), () => new SignerError('timeout', 'late')),
+    ).rejects.toMatchObject({ code: 'timeout' })
   })
 
   it('waits without limit when no time is given', async () => {
@@ -35,7 +44,9 @@ describe('toSignerError', () => {
     expect(toSignerError({ code: 4001 }).code).toBe('user_rejected')
     expect(toSignerError(Object.assign(new Error('x'), { code: 4100 })).code).toBe('unauthorized')
     expect(toSignerError(Object.assign(new Error('x'), { name: 'NotAllowedError' })).code).toBe('user_rejected')
-    expect(toSignerError(new Error('x', { cause: Object.assign(new Error('y'), { name: 'NotAllowedError' }) })).code).toBe('user_rejected')
+    expect(
+      toSignerError(new Error('x', { cause: Object.assign(new Error('y'), { name: 'NotAllowedError' }) })).code,
+    ).toBe('user_rejected')
     expect(toSignerError(new Error('boom'))).toMatchObject({ code: 'signer_error', message: 'boom' })
     const e = new SignerError('timeout', 't')
     expect(toSignerError(e)).toBe(e)

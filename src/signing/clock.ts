@@ -75,11 +75,21 @@ export function virtualClock(start = 1_700_000_000_000): VirtualClock {
  * Races `work` against a timer of `ms` (no timer when ms is undefined or not finite).
  * Resolves with the work's value, or rejects with `onTimeout()`; the timer is cleared either way.
  */
-export async function withTimeout<T>(clock: Clock, ms: number | undefined, work: Promise<T>, onTimeout: () => Error): Promise<T> {
+export async function withTimeout<T>(
+  clock: Clock,
+  ms: number | undefined,
+  work: Promise<T>,
+  onTimeout: () => Error,
+): Promise<T> {
   if (ms === undefined || !Number.isFinite(ms)) return work
   const t = clock.timer(ms)
   try {
-    return await Promise.race([work, t.done.then((): never => { throw onTimeout() })])
+    return await Promise.race([
+      work,
+      t.done.then((): never => {
+        throw onTimeout()
+      }),
+    ])
   } finally {
     t.cancel()
   }

@@ -23,7 +23,10 @@ function fakeWallet(key: Uint8Array, log: string[] = []): Eip1193Request {
   }
 }
 
-const counting = (s: Signer, calls: string[]): Signer => ({ ...s, sign: (t) => (calls.push(s.identifier.text), s.sign(t)) })
+const counting = (s: Signer, calls: string[]): Signer => ({
+  ...s,
+  sign: (t) => (calls.push(s.identifier.text), s.sign(t)),
+})
 const newInboxDraft = (authorizer: Signer, installation: Signer = I1) =>
   draftUpdate({ clientTimestampNs: T0, actions: [createInbox(authorizer), addMember(authorizer, installation)] })
 
@@ -35,7 +38,9 @@ describe('collectSignatures', () => {
     const changes: string[] = []
     const w1 = counting(W1, calls)
     const i1 = counting(I1, calls)
-    const r = await collectSignatures(newInboxDraft(w1, i1), [], { onStatus: (_all, c) => changes.push(`${c.key}=${c.status.state}`) })
+    const r = await collectSignatures(newInboxDraft(w1, i1), [], {
+      onStatus: (_all, c) => changes.push(`${c.key}=${c.status.state}`),
+    })
     expect(r.ok).toBe(true)
     if (!r.ok) return
     expect(calls).toEqual([W1.identifier.text, I1.identifier.text]) // the wallet signs create and add once
@@ -49,7 +54,11 @@ describe('collectSignatures', () => {
     ])
     const v = await verifyUpdate(decodeUpdate(r.signed.bytes))
     expect(v.checks.every((c) => c.verdict === 'valid')).toBe(true)
-    expect(r.signed.signatures.map((s) => s.signer?.text)).toEqual([W1.identifier.text, W1.identifier.text, I1.identifier.text])
+    expect(r.signed.signatures.map((s) => s.signer?.text)).toEqual([
+      W1.identifier.text,
+      W1.identifier.text,
+      I1.identifier.text,
+    ])
   })
 
   it('catches a wallet that signed with another account, names it, submits nothing, and asks only that role again', async () => {
@@ -123,7 +132,12 @@ describe('collectSignatures', () => {
     const draft = newInboxDraft(plannedSigner(W1.identifier))
     const r = await collectSignatures(draft, [], { continueAfterFailure: true })
     expect(r.ok).toBe(false)
-    if (!r.ok) expect(states(r.roles)).toEqual(['0:initial_identifier_signature=failed', '1:existing_member_signature=failed', '1:new_member_signature=signed'])
+    if (!r.ok)
+      expect(states(r.roles)).toEqual([
+        '0:initial_identifier_signature=failed',
+        '1:existing_member_signature=failed',
+        '1:new_member_signature=signed',
+      ])
   })
 
   it('verifies a smart contract wallet signature through the verifier port, and calls it unverifiable without one', async () => {
@@ -136,7 +150,11 @@ describe('collectSignatures', () => {
   })
 
   it('refuses drafts with test-only overrides', () => {
-    const d = draftUpdate({ inboxId: 'a'.repeat(64), clientTimestampNs: T0, actions: [claimHandle('nick', W1, { signature: { over: { text: 'x' } } })] })
+    const d = draftUpdate({
+      inboxId: 'a'.repeat(64),
+      clientTimestampNs: T0,
+      actions: [claimHandle('nick', W1, { signature: { over: { text: 'x' } } })],
+    })
     expect(() => createCollector(d)).toThrow(/test override/)
   })
 })

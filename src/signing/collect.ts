@@ -53,7 +53,12 @@ export interface CollectOptions {
 
 export type CollectResult =
   | { readonly ok: true; readonly roles: readonly RoleEntry[]; readonly signed: SignedUpdate }
-  | { readonly ok: false; readonly roles: readonly RoleEntry[]; readonly failed: readonly RoleEntry[]; readonly missing: readonly RoleEntry[] }
+  | {
+      readonly ok: false
+      readonly roles: readonly RoleEntry[]
+      readonly failed: readonly RoleEntry[]
+      readonly missing: readonly RoleEntry[]
+    }
 
 export interface Collector {
   /** Current status of every slot, in the update's order. */
@@ -70,7 +75,9 @@ export interface Collector {
 function refuseTestOverrides(r: DraftRole): void {
   const o = r.override
   if (o !== undefined && !('raw' in o)) {
-    throw new Error(`collectSignatures: action ${r.actionIndex} ${r.role} carries a test override (over/transform); sign such drafts with signDraft`)
+    throw new Error(
+      `collectSignatures: action ${r.actionIndex} ${r.role} carries a test override (over/transform); sign such drafts with signDraft`,
+    )
   }
 }
 
@@ -104,8 +111,14 @@ export function createCollector(draft: Draft, signers: readonly Signer[] = [], o
 
   async function accept(sig: WireSignature, expected: MemberId): Promise<RoleStatus> {
     const v = await verifySignature(sig, text, opts.smartWallets ? { smartWallets: opts.smartWallets } : {})
-    if (v.verdict === 'unreachable') return { state: 'failed', code: 'unverifiable', reason: `the signature could not be verified: ${v.reason}` }
-    if (v.verdict === 'invalid' || !v.signer) return { state: 'failed', code: 'invalid_signature', reason: `the signature does not verify over the signature text: ${v.reason}` }
+    if (v.verdict === 'unreachable')
+      return { state: 'failed', code: 'unverifiable', reason: `the signature could not be verified: ${v.reason}` }
+    if (v.verdict === 'invalid' || !v.signer)
+      return {
+        state: 'failed',
+        code: 'invalid_signature',
+        reason: `the signature does not verify over the signature text: ${v.reason}`,
+      }
     if (!sameIdentifier(v.signer, expected)) {
       return {
         state: 'failed',
@@ -137,8 +150,12 @@ export function createCollector(draft: Draft, signers: readonly Signer[] = [], o
       for (const r of group) set(r, { state: 'requested' })
       let result: RoleStatus
       try {
-        const sig = await withTimeout(clock, opts.timeoutMs, signer.sign(draft.text), () =>
-          new SignerError('timeout', `${describeMember(signer.identifier)} did not sign within ${opts.timeoutMs} ms`),
+        const sig = await withTimeout(
+          clock,
+          opts.timeoutMs,
+          signer.sign(draft.text),
+          () =>
+            new SignerError('timeout', `${describeMember(signer.identifier)} did not sign within ${opts.timeoutMs} ms`),
         )
         result = await accept(sig, group[0]!.signer.identifier)
       } catch (e) {
@@ -152,12 +169,20 @@ export function createCollector(draft: Draft, signers: readonly Signer[] = [], o
     const failed = roles.filter((r) => r.status.state === 'failed')
     const missing = roles.filter((r) => r.status.state !== 'signed' && r.status.state !== 'failed')
     if (failed.length > 0 || missing.length > 0) return { ok: false, roles, failed, missing }
-    const signed = await signDraft(withSignatures(draft, (key) => (status.get(key) as Extract<RoleStatus, { state: 'signed' }>).signature))
+    const signed = await signDraft(
+      withSignatures(draft, (key) => (status.get(key) as Extract<RoleStatus, { state: 'signed' }>).signature),
+    )
     const byKey = new Map(slots.map((r) => [r.key, r.signer.identifier]))
     return {
       ok: true,
       roles,
-      signed: { ...signed, signatures: signed.signatures.map((s) => ({ ...s, signer: byKey.get(`${s.actionIndex}:${s.role}`) ?? s.signer })) },
+      signed: {
+        ...signed,
+        signatures: signed.signatures.map((s) => ({
+          ...s,
+          signer: byKey.get(`${s.actionIndex}:${s.role}`) ?? s.signer,
+        })),
+      },
     }
   }
 
@@ -170,7 +195,11 @@ export function createCollector(draft: Draft, signers: readonly Signer[] = [], o
 }
 
 /** Collects every signature of `draft` (see createCollector) in one run. */
-export function collectSignatures(draft: Draft, signers: readonly Signer[] = [], opts: CollectOptions = {}): Promise<CollectResult> {
+export function collectSignatures(
+  draft: Draft,
+  signers: readonly Signer[] = [],
+  opts: CollectOptions = {},
+): Promise<CollectResult> {
   return createCollector(draft, signers, opts).run()
 }
 
@@ -182,7 +211,11 @@ function withSignatures(draft: Draft, sigOf: (key: string) => WireSignature): Dr
       case 'create_inbox':
         return { ...a, signature: raw(i, 'initial_identifier_signature') }
       case 'add':
-        return { ...a, existingSignature: raw(i, 'existing_member_signature'), newMemberSignature: raw(i, 'new_member_signature') }
+        return {
+          ...a,
+          existingSignature: raw(i, 'existing_member_signature'),
+          newMemberSignature: raw(i, 'new_member_signature'),
+        }
       case 'revoke':
         return { ...a, signature: raw(i, 'recovery_identifier_signature') }
       case 'change_recovery_address':

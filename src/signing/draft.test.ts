@@ -94,9 +94,14 @@ describe('signDraft', () => {
   it('names a passkey by its key with its origin as relying party, and a passkey recovery with kind PASSKEY', async () => {
     const s = await signUpdate({ inboxId: 'i', clientTimestampNs: T, actions: [addMember(W1, P1)] })
     const a = s.update.actions[0]!
-    expect(a.kind === 'add' && a.newMemberIdentifier).toEqual({ kind: 'passkey', key: P1.publicKey, relyingParty: 'https://inbox.example' })
+    expect(a.kind === 'add' && a.newMemberIdentifier).toEqual({
+      kind: 'passkey',
+      key: P1.publicKey,
+      relyingParty: 'https://inbox.example',
+    })
     expect(a.kind === 'add' && a.relyingParty).toBe('https://inbox.example')
-    const c = (await signUpdate({ inboxId: 'i', clientTimestampNs: T, actions: [changeRecovery(P1, W1)] })).update.actions[0]!
+    const c = (await signUpdate({ inboxId: 'i', clientTimestampNs: T, actions: [changeRecovery(P1, W1)] })).update
+      .actions[0]!
     expect(c.kind === 'change_recovery_address' && [c.newRecoveryIdentifier, c.newRecoveryIdentifierKind]).toEqual([
       P1.identifier.text,
       IdentifierKindValue.PASSKEY,
@@ -112,7 +117,10 @@ describe('signDraft', () => {
         revokeMember(I1, W1, { signature: { raw } }),
         revokeMember(W2, W1, { signature: { over: { clientTimestampNs: T + 1_000_000_000n } } }),
         revokeMember({ kind: 'ethereum', address: W2.identifier.text.toUpperCase() }, W1, {
-          signature: { transform: (sig) => (sig.kind === 'erc_191' ? { ...sig, bytes: sig.bytes.map((b, i) => (i === 64 ? b - 27 : b)) } : sig) },
+          signature: {
+            transform: (sig) =>
+              sig.kind === 'erc_191' ? { ...sig, bytes: sig.bytes.map((b, i) => (i === 64 ? b - 27 : b)) } : sig,
+          },
         }),
       ],
     })
@@ -126,7 +134,8 @@ describe('signDraft', () => {
     expect(other).not.toBe(d.text)
     expect(a1.kind === 'revoke' && a1.recoveryIdentifierSignature).toEqual(await W1.sign(other))
     const plain = await W1.sign(d.text)
-    if (plain.kind !== 'erc_191' || a2.kind !== 'revoke' || a2.recoveryIdentifierSignature.kind !== 'erc_191') throw new Error('kind')
+    if (plain.kind !== 'erc_191' || a2.kind !== 'revoke' || a2.recoveryIdentifierSignature.kind !== 'erc_191')
+      throw new Error('kind')
     expect(a2.recoveryIdentifierSignature.bytes[64]).toBe(plain.bytes[64]! - 27)
     expect(a2.memberToRevoke).toEqual({ kind: 'ethereum', address: W2.identifier.text.toUpperCase() })
     expect(d.text).toContain(`(Address: ${W2.identifier.text.toUpperCase()})`)

@@ -98,7 +98,10 @@ export type DraftAction = CreateInboxDraft | AddDraft | RevokeDraft | ChangeReco
 
 // ---- action constructors ----------------------------------------------------------------
 
-export const createInbox = (signer: Signer, options: Omit<CreateInboxDraft, 'kind' | 'signer'> = {}): CreateInboxDraft => ({
+export const createInbox = (
+  signer: Signer,
+  options: Omit<CreateInboxDraft, 'kind' | 'signer'> = {},
+): CreateInboxDraft => ({
   kind: 'create_inbox',
   signer,
   ...options,
@@ -207,7 +210,8 @@ function wireAction(a: DraftAction, sig: (role: SignatureRole) => WireSignature)
       }
     case 'add': {
       const newMemberIdentifier = a.newMemberIdentifier ?? memberIdentifierOf(a.newMember)
-      const fallbackRp = newMemberIdentifier.kind === 'passkey' ? (newMemberIdentifier.relyingParty ?? originOf(a.newMember)) : undefined
+      const fallbackRp =
+        newMemberIdentifier.kind === 'passkey' ? (newMemberIdentifier.relyingParty ?? originOf(a.newMember)) : undefined
       return {
         kind: 'add',
         newMemberIdentifier,
@@ -225,7 +229,8 @@ function wireAction(a: DraftAction, sig: (role: SignatureRole) => WireSignature)
     case 'change_recovery_address': {
       const n = a.newRecoveryIdentifier
       const text = typeof n === 'string' ? n : n.identifier.text
-      const kind = a.newRecoveryIdentifierKind ?? (typeof n === 'string' ? IdentifierKindValue.ETHEREUM : defaultKind(n))
+      const kind =
+        a.newRecoveryIdentifierKind ?? (typeof n === 'string' ? IdentifierKindValue.ETHEREUM : defaultKind(n))
       return {
         kind: 'change_recovery_address',
         newRecoveryIdentifier: text,
@@ -263,7 +268,8 @@ export function draftUpdate(input: DraftInput): Draft {
   let inboxId = input.inboxId
   if (inboxId === undefined) {
     const first = input.actions[0]
-    if (first?.kind !== 'create_inbox') throw new Error('draftUpdate: give inboxId, or start the actions with a CreateInbox')
+    if (first?.kind !== 'create_inbox')
+      throw new Error('draftUpdate: give inboxId, or start the actions with a CreateInbox')
     inboxId = deriveInboxId(first.initialIdentifier ?? first.signer.identifier.text, first.nonce ?? 0n)
   }
   const unsigned = input.actions.map((a) => wireAction(a, () => PLACEHOLDER))
@@ -272,7 +278,10 @@ export function draftUpdate(input: DraftInput): Draft {
 }
 
 /** The signature text of the draft with some of its fields changed (for "signed another text"). */
-export function draftText(draft: Draft, changes: { readonly inboxId?: string; readonly clientTimestampNs?: bigint } = {}): string {
+export function draftText(
+  draft: Draft,
+  changes: { readonly inboxId?: string; readonly clientTimestampNs?: bigint } = {},
+): string {
   return signatureText({
     inboxId: changes.inboxId ?? draft.inboxId,
     clientTimestampNs: changes.clientTimestampNs ?? draft.clientTimestampNs,

@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest'
 import { utf8 } from '../crypto'
 import { stateReport } from '../core/report'
 import { memberKey, type AssociationState } from '../core/types'
-import { addMember, changeRecovery, claimHandle, createInbox, draftUpdate, revokeMember, signDraft, type Draft } from './draft'
+import {
+  addMember,
+  changeRecovery,
+  claimHandle,
+  createInbox,
+  draftUpdate,
+  revokeMember,
+  signDraft,
+  type Draft,
+} from './draft'
 import { draftDiff, dryRun, previewClaim, previewRecoveryChain, previewRevocationCascade } from './dry-run'
 import { plannedSigner } from './roles'
 import { ethKeySigner, installationKeySigner, passkeySigner, smartWalletSigner, type Signer } from './signers'
@@ -22,7 +31,15 @@ function untouchable(s: Signer): Signer {
   const refuse = () => Promise.reject(new Error(`dry run asked ${s.identifier.text} to sign`))
   return Object.assign(Object.create(null) as object, s, { sign: refuse }) as Signer
 }
-const [w1, w2, w3, i1, i2, i3, p1] = [W1, W2, W3, I1, I2, I3, P1].map(untouchable) as [Signer, Signer, Signer, Signer, Signer, Signer, Signer]
+const [w1, w2, w3, i1, i2, i3, p1] = [W1, W2, W3, I1, I2, I3, P1].map(untouchable) as [
+  Signer,
+  Signer,
+  Signer,
+  Signer,
+  Signer,
+  Signer,
+  Signer,
+]
 
 /** W1 created the inbox; W1 added I1, W2 and P1; W2 added I2 and I3. */
 let base: AssociationState
@@ -30,13 +47,19 @@ async function baseState(): Promise<AssociationState> {
   base ??= await buildState([
     () => ({ clientTimestampNs: T0, actions: [createInbox(W1), addMember(W1, I1)] }),
     (s) => ({ inboxId: s!.inboxId, clientTimestampNs: T0 + 1n, actions: [addMember(W1, W2)] }),
-    (s) => ({ inboxId: s!.inboxId, clientTimestampNs: T0 + 2n, actions: [addMember(W2, I2), addMember(W2, I3), addMember(W1, P1)] }),
+    (s) => ({
+      inboxId: s!.inboxId,
+      clientTimestampNs: T0 + 2n,
+      actions: [addMember(W2, I2), addMember(W2, I3), addMember(W1, P1)],
+    }),
   ])
   return base
 }
 
 const on = (state: AssociationState | null, actions: Parameters<typeof draftUpdate>[0]['actions']): Draft =>
-  state ? draftUpdate({ inboxId: state.inboxId, clientTimestampNs: T0 + 100n, actions }) : draftUpdate({ clientTimestampNs: T0, actions })
+  state
+    ? draftUpdate({ inboxId: state.inboxId, clientTimestampNs: T0 + 100n, actions })
+    : draftUpdate({ clientTimestampNs: T0, actions })
 
 /** The dry run's predicted state equals what the core derives from the really signed update (seen keys aside). */
 async function expectPredictionMatchesSigning(state: AssociationState | null, draft: Draft): Promise<void> {
@@ -107,17 +130,27 @@ describe('dryRun', () => {
 
     it('fails IDENT-040 when the new member is already a member', async () => {
       const s = await baseState()
-      expect(await dryRun(s, on(s, [addMember(w1, i1)]))).toMatchObject({ ok: false, rule: 'IDENT-040', actionIndex: 0 })
+      expect(await dryRun(s, on(s, [addMember(w1, i1)]))).toMatchObject({
+        ok: false,
+        rule: 'IDENT-040',
+        actionIndex: 0,
+      })
     })
 
     it('fails IDENT-041 when an installation adds an installation', async () => {
       const s = await baseState()
-      expect(await dryRun(s, on(s, [addMember(i1, installationKeySigner(testKey('i9')))]))).toMatchObject({ ok: false, rule: 'IDENT-041', actionIndex: 0 })
+      expect(await dryRun(s, on(s, [addMember(i1, installationKeySigner(testKey('i9')))]))).toMatchObject({
+        ok: false,
+        rule: 'IDENT-041',
+        actionIndex: 0,
+      })
     })
 
     it('names the failing action of a multi-action draft (IDENT-002: nothing applies)', async () => {
       const s = await baseState()
-      expect(await dryRun(s, on(s, [addMember(w1, w3), addMember(i1, installationKeySigner(testKey('i9')))]))).toMatchObject({ ok: false, rule: 'IDENT-041', actionIndex: 1 })
+      expect(
+        await dryRun(s, on(s, [addMember(w1, w3), addMember(i1, installationKeySigner(testKey('i9')))])),
+      ).toMatchObject({ ok: false, rule: 'IDENT-041', actionIndex: 1 })
     })
 
     it('records a smart contract wallet member with its chain id, from the signer kind', async () => {
@@ -132,7 +165,12 @@ describe('dryRun', () => {
 
     it('refuses to guess the chain of a smart wallet signer that states none', async () => {
       const s = await baseState()
-      const bare = smartWalletSigner({ chainId: 1n, address: '0x' + '1'.repeat(40), blockNumber: 1n, signature: () => new Uint8Array(1) })
+      const bare = smartWalletSigner({
+        chainId: 1n,
+        address: '0x' + '1'.repeat(40),
+        blockNumber: 1n,
+        signature: () => new Uint8Array(1),
+      })
       await expect(dryRun(s, on(s, [addMember(w1, bare)]))).rejects.toThrow(/chain id/)
       const r = await dryRun(s, on(s, [addMember(w1, bare)]), { chainIdOf: () => 1n })
       expect(r.ok).toBe(true)
@@ -149,13 +187,19 @@ describe('dryRun', () => {
       expect(removed).toEqual([W2.identifier.text, I2.identifier.text, I3.identifier.text].sort())
       const preview = previewRevocationCascade(s, W2)
       expect(preview.removed.map((m) => m.id.text).sort()).toEqual(removed)
-      expect(preview.installations.map((m) => m.id.text).sort()).toEqual([I2.identifier.text, I3.identifier.text].sort())
+      expect(preview.installations.map((m) => m.id.text).sort()).toEqual(
+        [I2.identifier.text, I3.identifier.text].sort(),
+      )
       await expectPredictionMatchesSigning(s, on(s, [revokeMember(W2, W1)]))
     })
 
     it('fails IDENT-043 when the signer is not the recovery identifier', async () => {
       const s = await baseState()
-      expect(await dryRun(s, on(s, [revokeMember(I1, w2)]))).toMatchObject({ ok: false, rule: 'IDENT-043', actionIndex: 0 })
+      expect(await dryRun(s, on(s, [revokeMember(I1, w2)]))).toMatchObject({
+        ok: false,
+        rule: 'IDENT-043',
+        actionIndex: 0,
+      })
     })
   })
 
@@ -165,7 +209,10 @@ describe('dryRun', () => {
       const r = await dryRun(s, on(s, [changeRecovery(P1, w1)]))
       expect(r.ok).toBe(true)
       if (!r.ok) return
-      expect(r.diff.recovery).toMatchObject({ before: { id: W1.identifier }, after: { id: P1.identifier, chainId: null } })
+      expect(r.diff.recovery).toMatchObject({
+        before: { id: W1.identifier },
+        after: { id: P1.identifier, chainId: null },
+      })
       expect(r.diff.membersAdded).toEqual([])
       expect(r.diff.membersRemoved).toEqual([])
       await expectPredictionMatchesSigning(s, on(s, [changeRecovery(P1, W1)]))
@@ -173,12 +220,20 @@ describe('dryRun', () => {
 
     it('fails IDENT-045 when the signer is not the recovery identifier', async () => {
       const s = await baseState()
-      expect(await dryRun(s, on(s, [changeRecovery(W3, w2)]))).toMatchObject({ ok: false, rule: 'IDENT-045', actionIndex: 0 })
+      expect(await dryRun(s, on(s, [changeRecovery(W3, w2)]))).toMatchObject({
+        ok: false,
+        rule: 'IDENT-045',
+        actionIndex: 0,
+      })
     })
 
     it('fails IDENT-031 when the recovery identifier is a passkey and a wallet key signs for it', async () => {
       const s = await buildState([() => ({ clientTimestampNs: T0, actions: [createInbox(P1)] })])
-      expect(await dryRun(s, on(s, [changeRecovery(W1, w1)]))).toMatchObject({ ok: false, rule: 'IDENT-031', actionIndex: 0 })
+      expect(await dryRun(s, on(s, [changeRecovery(W1, w1)]))).toMatchObject({
+        ok: false,
+        rule: 'IDENT-031',
+        actionIndex: 0,
+      })
     })
   })
 
@@ -202,17 +257,29 @@ describe('dryRun', () => {
 
     it('fails IDENT-079 when a claim shares its update', async () => {
       const s = await baseState()
-      expect(await dryRun(s, on(s, [claimHandle('nick', w1), addMember(w1, w3)]))).toMatchObject({ ok: false, rule: 'IDENT-079', actionIndex: null })
+      expect(await dryRun(s, on(s, [claimHandle('nick', w1), addMember(w1, w3)]))).toMatchObject({
+        ok: false,
+        rule: 'IDENT-079',
+        actionIndex: null,
+      })
     })
 
     it('fails IDENT-080 at 64 claims', async () => {
       const s = { ...(await baseState()), claimCount: 64 }
-      expect(await dryRun(s, on(s, [claimHandle('nick', w1)]))).toMatchObject({ ok: false, rule: 'IDENT-080', actionIndex: 0 })
+      expect(await dryRun(s, on(s, [claimHandle('nick', w1)]))).toMatchObject({
+        ok: false,
+        rule: 'IDENT-080',
+        actionIndex: 0,
+      })
     })
 
     it('fails IDENT-081 when the signer is not a current member', async () => {
       const s = await baseState()
-      expect(await dryRun(s, on(s, [claimHandle('nick', w3)]))).toMatchObject({ ok: false, rule: 'IDENT-081', actionIndex: 0 })
+      expect(await dryRun(s, on(s, [claimHandle('nick', w3)]))).toMatchObject({
+        ok: false,
+        rule: 'IDENT-081',
+        actionIndex: 0,
+      })
     })
 
     it('fails IDENT-046 when a smart wallet member signs on another chain than it was added on', async () => {
@@ -224,14 +291,21 @@ describe('dryRun', () => {
         fakeSmartWallets,
       )
       const sameAddressOtherChain = plannedSigner(SW.identifier, { kind: 'erc_6492', chainId: 1n })
-      expect(await dryRun(s, on(s, [claimHandle('nick', sameAddressOtherChain)]))).toMatchObject({ ok: false, rule: 'IDENT-046', actionIndex: 0 })
+      expect(await dryRun(s, on(s, [claimHandle('nick', sameAddressOtherChain)]))).toMatchObject({
+        ok: false,
+        rule: 'IDENT-046',
+        actionIndex: 0,
+      })
       expect((await dryRun(s, on(s, [claimHandle('nick', SW)]))).ok).toBe(true)
     })
   })
 
   it('works with planned signers (identifier and kind only), which are never asked', async () => {
     const s = await baseState()
-    const r = await dryRun(s, on(s, [addMember(plannedSigner(W1.identifier), plannedSigner(P1.identifier, { origin: 'https://x.example' }))]))
+    const r = await dryRun(
+      s,
+      on(s, [addMember(plannedSigner(W1.identifier), plannedSigner(P1.identifier, { origin: 'https://x.example' }))]),
+    )
     expect(r).toMatchObject({ ok: false, rule: 'IDENT-040' }) // P1 is already a member
     const q = await dryRun(s, on(s, [addMember(plannedSigner(W1.identifier), plannedSigner(W3.identifier))]))
     expect(q.ok).toBe(true)
@@ -251,12 +325,17 @@ describe('dryRun', () => {
 
   it('predicts IDENT-030 for a signer the draft has sign another text', async () => {
     const s = await baseState()
-    expect(await dryRun(s, on(s, [claimHandle('nick', w1, { signature: { over: { clientTimestampNs: 5n } } })]))).toMatchObject({ ok: false, rule: 'IDENT-030', actionIndex: 0 })
+    expect(
+      await dryRun(s, on(s, [claimHandle('nick', w1, { signature: { over: { clientTimestampNs: 5n } } })])),
+    ).toMatchObject({ ok: false, rule: 'IDENT-030', actionIndex: 0 })
   })
 
   it('fails IDENT-003 when the draft names another inbox than the state', async () => {
     const s = await baseState()
-    const r = await dryRun(s, draftUpdate({ inboxId: 'f'.repeat(64), clientTimestampNs: T0, actions: [claimHandle('nick', w1)] }))
+    const r = await dryRun(
+      s,
+      draftUpdate({ inboxId: 'f'.repeat(64), clientTimestampNs: T0, actions: [claimHandle('nick', w1)] }),
+    )
     expect(r).toMatchObject({ ok: false, rule: 'IDENT-003', actionIndex: null })
   })
 
@@ -297,7 +376,10 @@ describe('previewRevocationCascade', () => {
 describe('previewRecoveryChain', () => {
   it('IDENT-045: a current member gives the role its recorded chain id', async () => {
     const s = await buildState(
-      [() => ({ clientTimestampNs: T0, actions: [createInbox(W1)] }), (st) => ({ inboxId: st!.inboxId, clientTimestampNs: T0 + 1n, actions: [addMember(W1, SW)] })],
+      [
+        () => ({ clientTimestampNs: T0, actions: [createInbox(W1)] }),
+        (st) => ({ inboxId: st!.inboxId, clientTimestampNs: T0 + 1n, actions: [addMember(W1, SW)] }),
+      ],
       fakeSmartWallets,
     )
     const p = previewRecoveryChain(s, SW)
@@ -309,22 +391,40 @@ describe('previewRecoveryChain', () => {
 
   it('IDENT-045: an identifier that is not a member gives the role no chain id', async () => {
     const s = await baseState()
-    expect(previewRecoveryChain(s, W3.identifier.text)).toMatchObject({ isMember: false, chainId: null, id: W3.identifier })
+    expect(previewRecoveryChain(s, W3.identifier.text)).toMatchObject({
+      isMember: false,
+      chainId: null,
+      id: W3.identifier,
+    })
     expect(previewRecoveryChain(s, P1)).toMatchObject({ isMember: true, chainId: null })
   })
 })
 
 describe('previewClaim', () => {
   it('IDENT-078: says why a handle is refused', () => {
-    expect(previewClaim(null, 'Nick')).toMatchObject({ valid: false, ok: false, problem: expect.stringContaining('uppercase') })
-    expect(previewClaim(null, 'nick#12')).toMatchObject({ valid: false, problem: expect.stringContaining('four digits') })
+    expect(previewClaim(null, 'Nick')).toMatchObject({
+      valid: false,
+      ok: false,
+      problem: expect.stringContaining('uppercase'),
+    })
+    expect(previewClaim(null, 'nick#12')).toMatchObject({
+      valid: false,
+      problem: expect.stringContaining('four digits'),
+    })
   })
 
   it('shows a claim of a held handle as moving it to the end (IDENT-082), and the claims left of 64 (IDENT-080)', async () => {
     let s = await baseState()
     s = { ...s, handles: ['nick', 'nick#2341'], claimCount: 2 }
     const p = previewClaim(s, 'nick')
-    expect(p).toMatchObject({ valid: true, ok: true, alreadyHeld: true, alreadyDisplay: false, claimsLeft: 62, handlesAfter: ['nick#2341', 'nick'] })
+    expect(p).toMatchObject({
+      valid: true,
+      ok: true,
+      alreadyHeld: true,
+      alreadyDisplay: false,
+      claimsLeft: 62,
+      handlesAfter: ['nick#2341', 'nick'],
+    })
     expect(p.summary).toContain('moves it to the end')
     expect(previewClaim(s, 'nick#2341')).toMatchObject({ alreadyDisplay: true, handlesAfter: ['nick', 'nick#2341'] })
     expect(previewClaim({ ...s, claimCount: 64 }, 'other')).toMatchObject({ ok: false, claimsLeft: 0 })
@@ -335,7 +435,14 @@ describe('previewClaim', () => {
 describe('draftDiff', () => {
   it('is empty between a state and itself', async () => {
     const s = await baseState()
-    expect(draftDiff(s, s)).toMatchObject({ created: false, membersAdded: [], membersRemoved: [], recovery: null, handles: null, replayKeysAdded: 0 })
+    expect(draftDiff(s, s)).toMatchObject({
+      created: false,
+      membersAdded: [],
+      membersRemoved: [],
+      recovery: null,
+      handles: null,
+      replayKeysAdded: 0,
+    })
     expect(s.members.has(memberKey(W1.identifier))).toBe(true)
   })
 })

@@ -106,7 +106,11 @@ const PLACEHOLDER_REASON = 'planned: assumes the signer signs this text validly'
  * Dry-runs `draft` against `state` (null: a new inbox). Never asks a signer.
  * @throws Error when an erc_6492 signer's chain id is unknown (give a ChainBoundSigner or `chainIdOf`).
  */
-export async function dryRun(state: AssociationState | null, draft: Draft, opts: DryRunOptions = {}): Promise<DryRunResult> {
+export async function dryRun(
+  state: AssociationState | null,
+  draft: Draft,
+  opts: DryRunOptions = {},
+): Promise<DryRunResult> {
   const text = draft.text
   const signedText = new SignedText(text, utf8(text))
   const update: UnverifiedUpdate = {
@@ -126,7 +130,14 @@ export async function dryRun(state: AssociationState | null, draft: Draft, opts:
     if (o !== undefined && 'raw' in o) {
       const v = await verifySignature(o.raw, signedText, opts.smartWallets ? { smartWallets: opts.smartWallets } : {})
       checks.push({ actionIndex: r.actionIndex, role: r.role, kind: o.raw.kind, ...v })
-      signatures.push({ actionIndex: r.actionIndex, role: r.role, kind: o.raw.kind, signer: v.signer ?? r.signer.identifier, chainId: v.chainId, source: 'carried' })
+      signatures.push({
+        actionIndex: r.actionIndex,
+        role: r.role,
+        kind: o.raw.kind,
+        signer: v.signer ?? r.signer.identifier,
+        chainId: v.chainId,
+        source: 'carried',
+      })
       continue
     }
     const chainId = chainOf(r.signer, opts)
@@ -159,7 +170,14 @@ export async function dryRun(state: AssociationState | null, draft: Draft, opts:
           evidence: {},
         }
     checks.push(check)
-    signatures.push({ actionIndex: r.actionIndex, role: r.role, kind: r.signer.kind, signer: r.signer.identifier, chainId, source: otherText ? 'other-text' : 'planned' })
+    signatures.push({
+      actionIndex: r.actionIndex,
+      role: r.role,
+      kind: r.signer.kind,
+      signer: r.signer.identifier,
+      chainId,
+      source: otherText ? 'other-text' : 'planned',
+    })
   }
   const verified: VerifiedUpdate = { update, text, checks }
   const base: DryRunBase = { text, utf8Length: signedText.bytes.length, signatures }
@@ -169,10 +187,23 @@ export async function dryRun(state: AssociationState | null, draft: Draft, opts:
     return { ...base, ok: true, after: applied.state, diff: draftDiff(state, applied.state), actions: applied.actions }
   } catch (e) {
     if (e instanceof RejectedUpdate) {
-      return { ...base, ok: false, rule: e.violation.rule, actionIndex: e.violation.actionIndex, message: e.violation.message }
+      return {
+        ...base,
+        ok: false,
+        rule: e.violation.rule,
+        actionIndex: e.violation.actionIndex,
+        message: e.violation.message,
+      }
     }
     if (e instanceof PendingUpdate) {
-      return { ...base, ok: false, rule: 'IDENT-061', actionIndex: e.checks[0]?.actionIndex ?? null, message: e.message, pending: true }
+      return {
+        ...base,
+        ok: false,
+        rule: 'IDENT-061',
+        actionIndex: e.checks[0]?.actionIndex ?? null,
+        message: e.message,
+        pending: true,
+      }
     }
     throw e
   }
@@ -255,10 +286,19 @@ export function previewRevocationCascade(state: AssociationState, member: Member
   const n = installations.length
   const parts = [
     record ? `removes ${describeMember(target)}` : `${describeMember(target)} is not a member`,
-    n === 0 ? 'and no installation it added' : `${record ? 'and' : 'but removes'} ${n} installation${n === 1 ? '' : 's'} it added`,
+    n === 0
+      ? 'and no installation it added'
+      : `${record ? 'and' : 'but removes'} ${n} installation${n === 1 ? '' : 's'} it added`,
   ]
   if (keepsRecoveryRole) parts.push('; it stays the recovery identifier')
-  return { target, member: record, installations, removed, keepsRecoveryRole, summary: parts.join(' ').replace(' ;', ';') }
+  return {
+    target,
+    member: record,
+    installations,
+    removed,
+    keepsRecoveryRole,
+    summary: parts.join(' ').replace(' ;', ';'),
+  }
 }
 
 export interface RecoveryChainPreview {
@@ -275,7 +315,11 @@ export interface RecoveryChainPreview {
  * the chain recorded for it as a current member, or none when it is not one. A string is
  * read under `kind` (default: Ethereum for 0x…, passkey otherwise).
  */
-export function previewRecoveryChain(state: AssociationState, newRecovery: string | MemberRef, kind?: number): RecoveryChainPreview {
+export function previewRecoveryChain(
+  state: AssociationState,
+  newRecovery: string | MemberRef,
+  kind?: number,
+): RecoveryChainPreview {
   let id: MemberId
   if (typeof newRecovery === 'string') {
     const k = kind ?? (newRecovery.startsWith('0x') ? IdentifierKindValue.ETHEREUM : IdentifierKindValue.PASSKEY)
@@ -326,8 +370,10 @@ export function previewClaim(state: AssociationState | null, handle: string): Cl
   if (!valid) summary = `${JSON.stringify(handle)} ${problem}`
   else if (!state) summary = 'an inbox must exist before it claims a handle'
   else if (claimsLeft === 0) summary = `the inbox has made ${claimCount} claims; a log holds at most ${MAX_CLAIMS}`
-  else if (alreadyDisplay) summary = `${handle} is already the display handle; claiming it again changes nothing but uses a claim (${claimsLeft - 1} left after it)`
-  else if (alreadyHeld) summary = `the inbox already holds ${handle}: the claim moves it to the end, making it the display handle again (${claimsLeft - 1} claims left after it)`
+  else if (alreadyDisplay)
+    summary = `${handle} is already the display handle; claiming it again changes nothing but uses a claim (${claimsLeft - 1} left after it)`
+  else if (alreadyHeld)
+    summary = `the inbox already holds ${handle}: the claim moves it to the end, making it the display handle again (${claimsLeft - 1} claims left after it)`
   else summary = `claims ${handle} as the display handle (${claimsLeft - 1} claims left after it)`
   return { handle, valid, problem, alreadyHeld, alreadyDisplay, claimCount, claimsLeft, ok, handlesAfter, summary }
 }

@@ -51,7 +51,8 @@ function nameOf(e: unknown, depth = 0): string | undefined {
   return nameOf((e as { cause?: unknown }).cause, depth + 1)
 }
 
-const messageOf = (e: unknown): string => (e instanceof Error ? e.message : typeof e === 'string' ? e : JSON.stringify(e) ?? String(e))
+const messageOf = (e: unknown): string =>
+  e instanceof Error ? e.message : typeof e === 'string' ? e : (JSON.stringify(e) ?? String(e))
 
 /**
  * Any thrown value as a SignerError: a SignerError as is; EIP-1193 4001 and WebAuthn's
@@ -61,9 +62,14 @@ export function toSignerError(e: unknown): SignerError {
   if (e instanceof SignerError) return e
   const code = codeOf(e)
   if (code === 4001) return new SignerError('user_rejected', 'user rejected the request', { cause: e })
-  if (code === 4100) return new SignerError('unauthorized', `the wallet has not authorized this account: ${messageOf(e)}`, { cause: e })
+  if (code === 4100)
+    return new SignerError('unauthorized', `the wallet has not authorized this account: ${messageOf(e)}`, { cause: e })
   const name = nameOf(e)
-  if (name === 'NotAllowedError') return new SignerError('user_rejected', `user rejected the request (or the prompt timed out): ${messageOf(e)}`, { cause: e })
-  if (name === 'AbortError') return new SignerError('user_rejected', `the request was aborted: ${messageOf(e)}`, { cause: e })
+  if (name === 'NotAllowedError')
+    return new SignerError('user_rejected', `user rejected the request (or the prompt timed out): ${messageOf(e)}`, {
+      cause: e,
+    })
+  if (name === 'AbortError')
+    return new SignerError('user_rejected', `the request was aborted: ${messageOf(e)}`, { cause: e })
   return new SignerError('signer_error', messageOf(e), { cause: e })
 }

@@ -49,7 +49,12 @@ describe('importEthereumKey / exportLocalSigningKey', () => {
   })
 
   it('IDENT-089: imports 32 bytes, or 0x + 64 hex digits of either case, to the same Ethereum identifier', async () => {
-    const forms = [SECRET, HEX, '0x' + bytesToHex(SECRET).toUpperCase(), '0x' + bytesToHex(SECRET).replace(/[a-f]/g, (c, i: number) => (i % 2 ? c.toUpperCase() : c))]
+    const forms = [
+      SECRET,
+      HEX,
+      '0x' + bytesToHex(SECRET).toUpperCase(),
+      '0x' + bytesToHex(SECRET).replace(/[a-f]/g, (c, i: number) => (i % 2 ? c.toUpperCase() : c)),
+    ]
     const keys = forms.map((f) => importEthereumKey(f))
     for (const k of keys) expect(k.identifier).toEqual({ kind: 'ethereum', text: ADDRESS })
     const sigs = await Promise.all(keys.map((k) => k.signer().sign(TEXT)))
@@ -103,7 +108,14 @@ describe('LocalKey redaction', () => {
     expect(() => expectNoSecret(inspect(toRecord(key)), SECRET)).toThrow()
     expect(String(key)).toContain(ADDRESS)
     expect(String(key)).toContain('redacted')
-    expect(JSON.parse(JSON.stringify(key))).toEqual({ id: `ethereum:${ADDRESS}`, kind: 'ethereum', identifier: ADDRESS, label: 'demo', createdAt: key.createdAt, privateKey: '[redacted]' })
+    expect(JSON.parse(JSON.stringify(key))).toEqual({
+      id: `ethereum:${ADDRESS}`,
+      kind: 'ethereum',
+      identifier: ADDRESS,
+      label: 'demo',
+      createdAt: key.createdAt,
+      privateKey: '[redacted]',
+    })
     const log = vi.spyOn(console, 'log').mockImplementation(() => {})
     try {
       console.log(key, { key })
@@ -117,8 +129,13 @@ describe('LocalKey redaction', () => {
   it('redacts installation keys too', () => {
     const key = generateInstallationKey({ label: 'this browser' })
     const secret = toRecord(key).secret
-    for (const out of [String(key), JSON.stringify(key), inspect(key, { showHidden: true })]) expectNoSecret(out, secret)
-    expect(key.redact()).toMatchObject({ kind: 'installation', privateKey: '[redacted]', identifier: key.identifier.text })
+    for (const out of [String(key), JSON.stringify(key), inspect(key, { showHidden: true })])
+      expectNoSecret(out, secret)
+    expect(key.redact()).toMatchObject({
+      kind: 'installation',
+      privateKey: '[redacted]',
+      identifier: key.identifier.text,
+    })
   })
 
   it('is frozen: its identifier cannot be changed', () => {

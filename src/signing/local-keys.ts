@@ -73,7 +73,14 @@ export class LocalKey {
   }
 
   redact(): RedactedKey {
-    return { id: this.id, kind: this.kind, identifier: this.identifier.text, label: this.label, createdAt: this.createdAt, privateKey: '[redacted]' }
+    return {
+      id: this.id,
+      kind: this.kind,
+      identifier: this.identifier.text,
+      label: this.label,
+      createdAt: this.createdAt,
+      privateKey: '[redacted]',
+    }
   }
 
   toJSON(): RedactedKey {
@@ -138,12 +145,25 @@ export interface ExportedKey<F extends 'hex' | 'bytes' = 'hex' | 'bytes'> {
 export function exportLocalSigningKey(key: LocalKey, format: 'hex'): ExportedKey<'hex'>
 export function exportLocalSigningKey(key: LocalKey, format: 'bytes'): ExportedKey<'bytes'>
 export function exportLocalSigningKey(key: LocalKey, format: 'hex' | 'bytes'): ExportedKey {
-  if (key.kind !== 'ethereum') throw new Error(`${key.id}: installation keys are not exported; they stay in this browser`)
+  if (key.kind !== 'ethereum')
+    throw new Error(`${key.id}: installation keys are not exported; they stay in this browser`)
   const local = importLocalKey(SECRETS.get(key)!)
   const warning = `This is the private key of Ethereum account ${key.identifier.text}. Anyone who has it controls that account and can approve changes to every inbox it is a member or recovery identifier of. Keep it secret.`
   return format === 'hex'
-    ? { what: 'ethereum-private-key', format, value: exportLocalKey(local, 'hex'), identifier: key.identifier.text, warning }
-    : { what: 'ethereum-private-key', format, value: exportLocalKey(local, 'bytes'), identifier: key.identifier.text, warning }
+    ? {
+        what: 'ethereum-private-key',
+        format,
+        value: exportLocalKey(local, 'hex'),
+        identifier: key.identifier.text,
+        warning,
+      }
+    : {
+        what: 'ethereum-private-key',
+        format,
+        value: exportLocalKey(local, 'bytes'),
+        identifier: key.identifier.text,
+        warning,
+      }
 }
 
 // ---- storage ----------------------------------------------------------------------------
@@ -176,7 +196,14 @@ export interface KeyStore {
 
 /** @internal for KeyRecordBackend implementations only. */
 export function toRecord(key: LocalKey): KeyRecord {
-  return { id: key.id, kind: key.kind, identifier: key.identifier.text, label: key.label, createdAt: key.createdAt, secret: new Uint8Array(SECRETS.get(key)!) }
+  return {
+    id: key.id,
+    kind: key.kind,
+    identifier: key.identifier.text,
+    label: key.label,
+    createdAt: key.createdAt,
+    secret: new Uint8Array(SECRETS.get(key)!),
+  }
 }
 
 /** @internal Rebuilds a key from its record and checks the record's identifier against the secret. */
@@ -192,7 +219,10 @@ export function createKeyStore(backend: KeyRecordBackend): KeyStore {
   return {
     async list() {
       const all = await backend.getAll()
-      return all.map(fromRecord).sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1)).map((k) => k.redact())
+      return all
+        .map(fromRecord)
+        .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1))
+        .map((k) => k.redact())
     },
     put: (key) => backend.put(toRecord(key)),
     async get(id) {
@@ -207,7 +237,9 @@ export function createKeyStore(backend: KeyRecordBackend): KeyStore {
 export const copyKeyRecord = (r: KeyRecord): KeyRecord => ({ ...r, secret: new Uint8Array(r.secret) })
 
 /** Records of any kind in a Map, copied in and out with `copy` (a session-only store; tests). */
-export function memoryRecords<R extends { readonly id: string }>(copy: (r: R) => R): {
+export function memoryRecords<R extends { readonly id: string }>(
+  copy: (r: R) => R,
+): {
   getAll(): Promise<readonly R[]>
   get(id: string): Promise<R | undefined>
   put(record: R): Promise<void>

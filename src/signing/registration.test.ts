@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest'
 import { memberKey, type AssociationState } from '../core/types'
 import { virtualClock } from './clock'
 import { addMember, createInbox, type SignedUpdate } from './draft'
-import { createSigningClient, DEFAULT_MAX_INSTALLATIONS, installationCount, registerInstallation, RegistrationError, type RegistrationProgress } from './registration'
+import {
+  createSigningClient,
+  DEFAULT_MAX_INSTALLATIONS,
+  installationCount,
+  registerInstallation,
+  RegistrationError,
+  type RegistrationProgress,
+} from './registration'
 import { ethKeySigner, installationKeySigner, type Signer } from './signers'
 import { buildState, T0, testKey } from './testkit'
 
@@ -17,7 +24,10 @@ function harness(opts: { newest?: (bigint | null | Error)[]; receipt?: bigint } 
   const events: RegistrationProgress[] = []
   const newest = [...(opts.newest ?? [opts.receipt ?? 7n])]
   const published: Uint8Array[] = []
-  const spy = <S extends Signer>(s: S, name: string): S => ({ ...s, sign: (t: string) => (log.push(`sign:${name}`), s.sign(t)) })
+  const spy = <S extends Signer>(s: S, name: string): S => ({
+    ...s,
+    sign: (t: string) => (log.push(`sign:${name}`), s.sign(t)),
+  })
   const params = {
     publish: async (bytes: Uint8Array, _u: SignedUpdate) => {
       log.push('publish')
@@ -52,7 +62,9 @@ const stateWithI1 = async () =>
 
 async function stateWithInstallations(n: number): Promise<AssociationState> {
   const keys = Array.from({ length: n }, (_, k) => installationKeySigner(testKey(`inst ${k}`)))
-  return buildState([() => ({ clientTimestampNs: T0, actions: [createInbox(W1), ...keys.map((k) => addMember(W1, k))] })])
+  return buildState([
+    () => ({ clientTimestampNs: T0, actions: [createInbox(W1), ...keys.map((k) => addMember(W1, k))] }),
+  ])
 }
 
 async function rejection(p: Promise<unknown>): Promise<RegistrationError> {
@@ -69,7 +81,12 @@ describe('createSigningClient', () => {
   it('IDENT-076: the app supplies the pre-authentication handler when it creates the client', async () => {
     const h = harness()
     const client = createSigningClient({ preAuthenticate: h.handler })
-    const r = await client.registerInstallation({ state: await stateWithI1(), installation: NEW, authorizer: W1, ...h.params })
+    const r = await client.registerInstallation({
+      state: await stateWithI1(),
+      installation: NEW,
+      authorizer: W1,
+      ...h.params,
+    })
     expect(r.status).toBe('registered')
     expect(h.log[0]).toBe('preauth:start')
     expect(client.maxInstallations).toBe(DEFAULT_MAX_INSTALLATIONS)
@@ -80,8 +97,21 @@ describe('registerInstallation', () => {
   it('IDENT-073: calls the handler and waits for it to finish before any signer is asked to sign', async () => {
     const h = harness()
     const client = createSigningClient({ preAuthenticate: h.handler })
-    const r = await client.registerInstallation({ state: await stateWithI1(), installation: h.spy(NEW, 'installation'), authorizer: h.spy(W1, 'wallet'), ...h.params })
-    expect(h.log).toEqual(['preauth:start', 'preauth:end', 'sign:wallet', 'sign:installation', 'publish', 'queryNewest:7', 'complete'])
+    const r = await client.registerInstallation({
+      state: await stateWithI1(),
+      installation: h.spy(NEW, 'installation'),
+      authorizer: h.spy(W1, 'wallet'),
+      ...h.params,
+    })
+    expect(h.log).toEqual([
+      'preauth:start',
+      'preauth:end',
+      'sign:wallet',
+      'sign:installation',
+      'publish',
+      'queryNewest:7',
+      'complete',
+    ])
     expect(h.events.map((e) => e.stage)).toEqual([
       'preauth',
       'signing:existing_member_signature',
@@ -99,7 +129,14 @@ describe('registerInstallation', () => {
 
   it('IDENT-073: also for a new inbox (CreateInbox and the installation in one update)', async () => {
     const h = harness({ receipt: 1n })
-    const r = await registerInstallation({ state: null, installation: h.spy(NEW, 'installation'), authorizer: h.spy(W3, 'wallet'), preAuthenticate: h.handler, nonce: 4n, ...h.params })
+    const r = await registerInstallation({
+      state: null,
+      installation: h.spy(NEW, 'installation'),
+      authorizer: h.spy(W3, 'wallet'),
+      preAuthenticate: h.handler,
+      nonce: 4n,
+      ...h.params,
+    })
     expect(h.log.slice(0, 4)).toEqual(['preauth:start', 'preauth:end', 'sign:wallet', 'sign:installation'])
     expect(r.signed?.update.actions.map((a) => a.kind)).toEqual(['create_inbox', 'add'])
     expect(installationCount(r.state)).toBe(1)
@@ -110,7 +147,13 @@ describe('registerInstallation', () => {
     const h = harness()
     const cause = new Error('user closed the prompt')
     const e = await rejection(
-      registerInstallation({ state: await stateWithI1(), installation: h.spy(NEW, 'installation'), authorizer: h.spy(W1, 'wallet'), preAuthenticate: async () => Promise.reject(cause), ...h.params }),
+      registerInstallation({
+        state: await stateWithI1(),
+        installation: h.spy(NEW, 'installation'),
+        authorizer: h.spy(W1, 'wallet'),
+        preAuthenticate: async () => Promise.reject(cause),
+        ...h.params,
+      }),
     )
     expect(e.code).toBe('callback_failed')
     expect(e.cause).toBe(cause)
@@ -125,7 +168,14 @@ describe('registerInstallation', () => {
         throw new Error('no UI')
       },
     })
-    const e = await rejection(client.registerInstallation({ state: await stateWithI1(), installation: h.spy(NEW, 'i'), authorizer: h.spy(W1, 'w'), ...h.params }))
+    const e = await rejection(
+      client.registerInstallation({
+        state: await stateWithI1(),
+        installation: h.spy(NEW, 'i'),
+        authorizer: h.spy(W1, 'w'),
+        ...h.params,
+      }),
+    )
     expect(e.code).toBe('callback_failed')
     expect(h.log).toEqual([])
   })
@@ -134,7 +184,13 @@ describe('registerInstallation', () => {
     const h = harness()
     let called = false
     const state = await stateWithI1()
-    const r = await registerInstallation({ state, installation: h.spy(I1, 'installation'), authorizer: h.spy(W1, 'wallet'), preAuthenticate: async () => void (called = true), ...h.params })
+    const r = await registerInstallation({
+      state,
+      installation: h.spy(I1, 'installation'),
+      authorizer: h.spy(W1, 'wallet'),
+      preAuthenticate: async () => void (called = true),
+      ...h.params,
+    })
     expect(called).toBe(false)
     expect(r).toMatchObject({ status: 'already_member', sequenceId: null, signed: null, inboxId: state.inboxId })
     expect(r.state).toBe(state)
@@ -145,7 +201,15 @@ describe('registerInstallation', () => {
     const h = harness()
     let called = false
     const state = await stateWithInstallations(10)
-    const e = await rejection(registerInstallation({ state, installation: h.spy(NEW, 'i'), authorizer: h.spy(W1, 'w'), preAuthenticate: async () => void (called = true), ...h.params }))
+    const e = await rejection(
+      registerInstallation({
+        state,
+        installation: h.spy(NEW, 'i'),
+        authorizer: h.spy(W1, 'w'),
+        preAuthenticate: async () => void (called = true),
+        ...h.params,
+      }),
+    )
     expect(e.code).toBe('installation_ceiling')
     expect(e.details).toMatchObject({ installations: 10, ceiling: 10 })
     expect(e.message).toMatch(/10 installations.*no more than 10/)
@@ -157,15 +221,28 @@ describe('registerInstallation', () => {
     const state = await stateWithInstallations(2)
     const h = harness()
     const client = createSigningClient({ maxInstallations: 2 })
-    expect((await rejection(client.registerInstallation({ state, installation: NEW, authorizer: W1, ...h.params }))).details).toMatchObject({ installations: 2, ceiling: 2 })
-    const r = await client.registerInstallation({ state, installation: NEW, authorizer: W1, maxInstallations: 3, ...h.params })
+    expect(
+      (await rejection(client.registerInstallation({ state, installation: NEW, authorizer: W1, ...h.params }))).details,
+    ).toMatchObject({ installations: 2, ceiling: 2 })
+    const r = await client.registerInstallation({
+      state,
+      installation: NEW,
+      authorizer: W1,
+      maxInstallations: 3,
+      ...h.params,
+    })
     expect(installationCount(r.state)).toBe(3)
   })
 
   it('IDENT-072: reports completion only once QueryNewest shows a sequence id not less than the receipt (3, 4, then 5)', async () => {
     const h = harness({ receipt: 5n, newest: [3n, 4n, 5n] })
     const r = await registerInstallation({ state: await stateWithI1(), installation: NEW, authorizer: W1, ...h.params })
-    expect(h.log.filter((l) => l.startsWith('queryNewest') || l === 'complete')).toEqual(['queryNewest:3', 'queryNewest:4', 'queryNewest:5', 'complete'])
+    expect(h.log.filter((l) => l.startsWith('queryNewest') || l === 'complete')).toEqual([
+      'queryNewest:3',
+      'queryNewest:4',
+      'queryNewest:5',
+      'complete',
+    ])
     expect(h.events.filter((e) => e.stage === 'confirming')).toEqual([
       { stage: 'confirming', sequenceId: 5n, newest: 3n, attempt: 1 },
       { stage: 'confirming', sequenceId: 5n, newest: 4n, attempt: 2 },
@@ -177,13 +254,26 @@ describe('registerInstallation', () => {
   it('IDENT-072: a newer sequence id than the receipt also confirms; a failed read is not a confirmation', async () => {
     const h = harness({ receipt: 5n, newest: [new Error('unavailable'), null, 9n] })
     const r = await registerInstallation({ state: await stateWithI1(), installation: NEW, authorizer: W1, ...h.params })
-    expect(h.log.filter((l) => l.startsWith('queryNewest'))).toEqual(['queryNewest:error', 'queryNewest:null', 'queryNewest:9'])
+    expect(h.log.filter((l) => l.startsWith('queryNewest'))).toEqual([
+      'queryNewest:error',
+      'queryNewest:null',
+      'queryNewest:9',
+    ])
     expect(r.visibleAt).toBe(9n)
   })
 
   it('IDENT-072: when QueryNewest never reaches the receipt, reports visibility_timeout (published, not yet visible), not success', async () => {
     const h = harness({ receipt: 5n, newest: [3n, 4n] })
-    const e = await rejection(registerInstallation({ state: await stateWithI1(), installation: NEW, authorizer: W1, ...h.params, timeoutMs: 3_000, pollIntervalMs: 500 }))
+    const e = await rejection(
+      registerInstallation({
+        state: await stateWithI1(),
+        installation: NEW,
+        authorizer: W1,
+        ...h.params,
+        timeoutMs: 3_000,
+        pollIntervalMs: 500,
+      }),
+    )
     expect(e.code).toBe('visibility_timeout')
     expect(e.details).toMatchObject({ sequenceId: 5n, newest: 4n })
     expect(e.details.signed?.bytes).toBe(h.published[0])
@@ -198,7 +288,15 @@ describe('registerInstallation', () => {
   it('refuses a registration the core rejects before the handler or any signer (authorizer not a member)', async () => {
     const h = harness()
     let called = false
-    const e = await rejection(registerInstallation({ state: await stateWithI1(), installation: h.spy(NEW, 'i'), authorizer: h.spy(W3, 'w'), preAuthenticate: async () => void (called = true), ...h.params }))
+    const e = await rejection(
+      registerInstallation({
+        state: await stateWithI1(),
+        installation: h.spy(NEW, 'i'),
+        authorizer: h.spy(W3, 'w'),
+        preAuthenticate: async () => void (called = true),
+        ...h.params,
+      }),
+    )
     expect(e.code).toBe('rejected')
     expect(e.details.rule).toBe('IDENT-040')
     expect(called).toBe(false)
@@ -207,14 +305,27 @@ describe('registerInstallation', () => {
 
   it('refuses an installation as authorizer (IDENT-041)', async () => {
     const h = harness()
-    const e = await rejection(registerInstallation({ state: await stateWithI1(), installation: NEW, authorizer: I1, ...h.params }))
+    const e = await rejection(
+      registerInstallation({ state: await stateWithI1(), installation: NEW, authorizer: I1, ...h.params }),
+    )
     expect(e).toMatchObject({ code: 'rejected', details: { rule: 'IDENT-041' } })
   })
 
   it('publishes nothing when a signer fails, and says which signature is missing', async () => {
     const h = harness()
-    const rejecting: Signer = { ...W1, sign: async () => Promise.reject(Object.assign(new Error('User rejected the request.'), { code: 4001 })) }
-    const e = await rejection(registerInstallation({ state: await stateWithI1(), installation: NEW, authorizer: rejecting, preAuthenticate: h.handler, ...h.params }))
+    const rejecting: Signer = {
+      ...W1,
+      sign: async () => Promise.reject(Object.assign(new Error('User rejected the request.'), { code: 4001 })),
+    }
+    const e = await rejection(
+      registerInstallation({
+        state: await stateWithI1(),
+        installation: NEW,
+        authorizer: rejecting,
+        preAuthenticate: h.handler,
+        ...h.params,
+      }),
+    )
     expect(e.code).toBe('signature_failed')
     expect(e.message).toMatch(/existing member signature: user rejected/)
     expect(e.details.roles?.map((r) => r.status.state)).toEqual(['failed', 'missing'])
@@ -224,7 +335,13 @@ describe('registerInstallation', () => {
   it('reports a failed publish as publish_failed, with the signed update', async () => {
     const h = harness()
     const e = await rejection(
-      registerInstallation({ state: await stateWithI1(), installation: NEW, authorizer: W1, ...h.params, publish: async () => Promise.reject(new Error('node down')) }),
+      registerInstallation({
+        state: await stateWithI1(),
+        installation: NEW,
+        authorizer: W1,
+        ...h.params,
+        publish: async () => Promise.reject(new Error('node down')),
+      }),
     )
     expect(e.code).toBe('publish_failed')
     expect(e.details.signed?.bytes.length).toBeGreaterThan(0)

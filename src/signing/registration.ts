@@ -79,9 +79,19 @@ export type RegistrationStage = 'preauth' | `signing:${SignatureRole}` | 'publis
 
 export type RegistrationProgress =
   | { readonly stage: 'preauth' }
-  | { readonly stage: `signing:${SignatureRole}`; readonly actionIndex: number; readonly signer: MemberId; readonly status: RoleStatus }
+  | {
+      readonly stage: `signing:${SignatureRole}`
+      readonly actionIndex: number
+      readonly signer: MemberId
+      readonly status: RoleStatus
+    }
   | { readonly stage: 'publishing' }
-  | { readonly stage: 'confirming'; readonly sequenceId: bigint; readonly newest: bigint | null; readonly attempt: number }
+  | {
+      readonly stage: 'confirming'
+      readonly sequenceId: bigint
+      readonly newest: bigint | null
+      readonly attempt: number
+    }
   | { readonly stage: 'complete'; readonly sequenceId: bigint | null }
 
 export interface PublishReceipt {
@@ -152,7 +162,15 @@ export async function registerInstallation(p: RegisterInstallationParams): Promi
   // signature, so nothing is signed or published and the handler is not called.
   if (state && state.members.has(memberKey(installationId))) {
     emit({ stage: 'complete', sequenceId: null })
-    return { status: 'already_member', inboxId: state.inboxId, installation: installationId, sequenceId: null, visibleAt: state.sequenceId, signed: null, state }
+    return {
+      status: 'already_member',
+      inboxId: state.inboxId,
+      installation: installationId,
+      sequenceId: null,
+      visibleAt: state.sequenceId,
+      signed: null,
+      state,
+    }
   }
 
   // CONF-044: the client-side installation ceiling, counted in the state the client resolved.
@@ -169,12 +187,18 @@ export async function registerInstallation(p: RegisterInstallationParams): Promi
   const clientTimestampNs = p.clientTimestampNs ?? BigInt(Math.floor(clock.now())) * 1_000_000n
   const draft: Draft = state
     ? draftUpdate({ inboxId: state.inboxId, clientTimestampNs, actions: [addMember(authorizer, installation)] })
-    : draftUpdate({ clientTimestampNs, actions: [createInbox(authorizer, { nonce: p.nonce ?? 0n }), addMember(authorizer, installation)] })
+    : draftUpdate({
+        clientTimestampNs,
+        actions: [createInbox(authorizer, { nonce: p.nonce ?? 0n }), addMember(authorizer, installation)],
+      })
 
   // The core judges the draft before anyone is asked anything.
   const dry = await dryRun(state, draft, p.smartWallets ? { smartWallets: p.smartWallets } : {})
   if (!dry.ok) {
-    throw new RegistrationError('rejected', `the registration would be rejected under ${dry.rule}: ${dry.message}`, { rule: dry.rule, actionIndex: dry.actionIndex })
+    throw new RegistrationError('rejected', `the registration would be rejected under ${dry.rule}: ${dry.message}`, {
+      rule: dry.rule,
+      actionIndex: dry.actionIndex,
+    })
   }
 
   // IDENT-073: the handler runs and finishes before any signer is asked to sign.
@@ -184,7 +208,12 @@ export async function registerInstallation(p: RegisterInstallationParams): Promi
       await p.preAuthenticate()
     } catch (e) {
       // IDENT-075: a failed handler ends the registration; no signer is asked.
-      throw new RegistrationError('callback_failed', `the pre-authentication handler failed: ${messageOf(e)}`, {}, { cause: e })
+      throw new RegistrationError(
+        'callback_failed',
+        `the pre-authentication handler failed: ${messageOf(e)}`,
+        {},
+        { cause: e },
+      )
     }
   }
 
@@ -192,26 +221,42 @@ export async function registerInstallation(p: RegisterInstallationParams): Promi
     clock,
     ...(p.signerTimeoutMs !== undefined ? { timeoutMs: p.signerTimeoutMs } : {}),
     ...(p.smartWallets ? { smartWallets: p.smartWallets } : {}),
-    onStatus: (_roles, r) => emit({ stage: `signing:${r.role}`, actionIndex: r.actionIndex, signer: r.signer, status: r.status }),
+    onStatus: (_roles, r) =>
+      emit({ stage: `signing:${r.role}`, actionIndex: r.actionIndex, signer: r.signer, status: r.status }),
   })
   const collected = await collector.run()
   if (!collected.ok) {
     const why = [...collected.failed, ...collected.missing]
       .map((r) => `${r.role.replaceAll('_', ' ')}: ${r.status.state === 'failed' ? r.status.reason : r.status.state}`)
       .join('; ')
-    throw new RegistrationError('signature_failed', `the registration was not signed: ${why}`, { roles: collected.roles })
+    throw new RegistrationError('signature_failed', `the registration was not signed: ${why}`, {
+      roles: collected.roles,
+    })
   }
   const signed = collected.signed
 
   // The exact bytes to publish, judged by the core once more (decode → verify → apply).
-  const verified = await verifyUpdate(decodeUpdate(signed.bytes), p.smartWallets ? { smartWallets: p.smartWallets } : {})
+  const verified = await verifyUpdate(
+    decodeUpdate(signed.bytes),
+    p.smartWallets ? { smartWallets: p.smartWallets } : {},
+  )
   try {
     applyUpdate(state, verified, dry.after.sequenceId)
   } catch (e) {
     if (e instanceof RejectedUpdate) {
-      throw new RegistrationError('rejected', `the signed registration is rejected under ${e.violation.rule}: ${e.violation.message}`, { rule: e.violation.rule, actionIndex: e.violation.actionIndex, signed }, { cause: e })
+      throw new RegistrationError(
+        'rejected',
+        `the signed registration is rejected under ${e.violation.rule}: ${e.violation.message}`,
+        { rule: e.violation.rule, actionIndex: e.violation.actionIndex, signed },
+        { cause: e },
+      )
     }
-    throw new RegistrationError('signature_failed', `the signed registration cannot be judged: ${messageOf(e)}`, { signed }, { cause: e })
+    throw new RegistrationError(
+      'signature_failed',
+      `the signed registration cannot be judged: ${messageOf(e)}`,
+      { signed },
+      { cause: e },
+    )
   }
 
   emit({ stage: 'publishing' })
@@ -219,7 +264,12 @@ export async function registerInstallation(p: RegisterInstallationParams): Promi
   try {
     receipt = await p.publish(signed.bytes, signed)
   } catch (e) {
-    throw new RegistrationError('publish_failed', `publishing the registration failed: ${messageOf(e)}`, { signed }, { cause: e })
+    throw new RegistrationError(
+      'publish_failed',
+      `publishing the registration failed: ${messageOf(e)}`,
+      { signed },
+      { cause: e },
+    )
   }
 
   // IDENT-072: complete only once QueryNewest shows a sequence id not less than the receipt.
@@ -251,7 +301,15 @@ export async function registerInstallation(p: RegisterInstallationParams): Promi
 
   const after = applyUpdate(state, verified, receipt.sequenceId).state
   emit({ stage: 'complete', sequenceId: receipt.sequenceId })
-  return { status: 'registered', inboxId, installation: installationId, sequenceId: receipt.sequenceId, visibleAt: newest, signed, state: after }
+  return {
+    status: 'registered',
+    inboxId,
+    installation: installationId,
+    sequenceId: receipt.sequenceId,
+    visibleAt: newest,
+    signed,
+    state: after,
+  }
 }
 
 export interface SigningClientOptions {

@@ -33,7 +33,11 @@ describe('replayKeyOf', () => {
     const low = await passkeySigner(key('p'), { origin: 'https://x.example' }).sign(TEXT)
     const high = await passkeySigner(key('p'), { origin: 'https://x.example', highS: true }).sign(TEXT)
     if (low.kind !== 'passkey' || high.kind !== 'passkey') throw new Error('kind')
-    const v = verifyP256Der(high.signature, concatBytes(high.authenticatorData, sha256(high.clientDataJson)), high.publicKey)
+    const v = verifyP256Der(
+      high.signature,
+      concatBytes(high.authenticatorData, sha256(high.clientDataJson)),
+      high.publicKey,
+    )
     expect(replayKeyOf(high)).toBe(bytesToHex(v.lowS))
     expect(replayKeyOf(low)).toBe(bytesToHex(v.lowS))
   })
@@ -42,7 +46,12 @@ describe('replayKeyOf', () => {
     const i = await installationKeySigner(key('i')).sign(TEXT)
     if (i.kind !== 'installation_key') throw new Error('kind')
     expect(replayKeyOf(i)).toBe(bytesToHex(i.bytes))
-    const s = await smartWalletSigner({ chainId: 1n, address: '0x' + '01'.repeat(20), blockNumber: 1n, signature: () => Uint8Array.of(1, 2, 3) }).sign(TEXT)
+    const s = await smartWalletSigner({
+      chainId: 1n,
+      address: '0x' + '01'.repeat(20),
+      blockNumber: 1n,
+      signature: () => Uint8Array.of(1, 2, 3),
+    }).sign(TEXT)
     expect(replayKeyOf(s)).toBe('010203')
   })
 })

@@ -27,7 +27,13 @@ export function draftRoles(draft: Draft): DraftRole[] {
   const out: DraftRole[] = []
   draft.actions.forEach((a, actionIndex) => {
     for (const [role, signer, override] of rolesOf(a)) {
-      out.push({ key: `${actionIndex}:${role}`, actionIndex, role, signer, ...(override !== undefined ? { override } : {}) })
+      out.push({
+        key: `${actionIndex}:${role}`,
+        actionIndex,
+        role,
+        signer,
+        ...(override !== undefined ? { override } : {}),
+      })
     }
   })
   return out

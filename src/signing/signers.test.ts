@@ -24,7 +24,8 @@ import {
 } from './signers'
 
 const key = (label: string): Uint8Array => sha256(utf8(`signing test key ${label}`))
-const TEXT = 'XMTP : Authenticate to inbox\n\nInbox ID: abc\nCurrent time: 2024-04-10T12:00:00Z\n\n- Claim handle\n  (Handle: nick)\n\nFor more info: https://xmtp.org/signatures'
+const TEXT =
+  'XMTP : Authenticate to inbox\n\nInbox ID: abc\nCurrent time: 2024-04-10T12:00:00Z\n\n- Claim handle\n  (Handle: nick)\n\nFor more info: https://xmtp.org/signatures'
 
 describe('ethKeySigner', () => {
   it('signs personal_sign (EIP-191) 65 bytes r || s || v that recover to its identifier, v 27 | 28', async () => {
@@ -90,7 +91,11 @@ describe('passkeySigner', () => {
   it('signs authenticator_data || SHA-256(client_data_json) with DER P-256, low s by default', async () => {
     const sig = await passkeySigner(key('p1'), { origin: 'https://inbox.example' }).sign(TEXT)
     if (sig.kind !== 'passkey') throw new Error('kind')
-    const v = verifyP256Der(sig.signature, concatBytes(sig.authenticatorData, sha256(sig.clientDataJson)), sig.publicKey)
+    const v = verifyP256Der(
+      sig.signature,
+      concatBytes(sig.authenticatorData, sha256(sig.clientDataJson)),
+      sig.publicKey,
+    )
     expect(v.valid).toBe(true)
     expect(v.highS).toBe(false)
   })
@@ -107,12 +112,20 @@ describe('passkeySigner', () => {
   })
 
   it('takes rpIdHash, flags, counter and a compressed key as options', async () => {
-    const s = passkeySigner(key('p1'), { origin: 'https://a.example:8443', rpIdHash: new Uint8Array(32).fill(7), flags: 0x01, counter: 258, compressed: true })
+    const s = passkeySigner(key('p1'), {
+      origin: 'https://a.example:8443',
+      rpIdHash: new Uint8Array(32).fill(7),
+      flags: 0x01,
+      counter: 258,
+      compressed: true,
+    })
     const sig = await s.sign(TEXT)
     if (sig.kind !== 'passkey') throw new Error('kind')
     expect(bytesToHex(sig.authenticatorData)).toBe('07'.repeat(32) + '01' + '00000102')
     expect(sig.publicKey.length).toBe(33)
-    expect(verifyP256Der(sig.signature, concatBytes(sig.authenticatorData, sha256(sig.clientDataJson)), sig.publicKey).valid).toBe(true)
+    expect(
+      verifyP256Der(sig.signature, concatBytes(sig.authenticatorData, sha256(sig.clientDataJson)), sig.publicKey).valid,
+    ).toBe(true)
   })
 })
 
@@ -163,7 +176,9 @@ describe('smartWalletSigner', () => {
   })
 
   it('refuses an address that is not 0x + 40 hex', () => {
-    expect(() => smartWalletSigner({ chainId: 1n, address: '0x12', blockNumber: 1n, signature: () => new Uint8Array() })).toThrow()
+    expect(() =>
+      smartWalletSigner({ chainId: 1n, address: '0x12', blockNumber: 1n, signature: () => new Uint8Array() }),
+    ).toThrow()
   })
 })
 

@@ -137,7 +137,10 @@ export interface PasskeySignerOptions {
 
 /** The host of an origin (`https://a.example:8443` → `a.example`), without URL parsing. */
 export function originHost(origin: string): string {
-  return origin.replace(/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//, '').replace(/\/.*$/, '').replace(/:\d+$/, '')
+  return origin
+    .replace(/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//, '')
+    .replace(/\/.*$/, '')
+    .replace(/:\d+$/, '')
 }
 
 /**
@@ -146,13 +149,16 @@ export function originHost(origin: string): string {
  */
 export function passkeyClientDataJson(text: string, origin: string): Uint8Array {
   const challenge = base64urlNoPad(utf8(text))
-  return utf8(`{"type":"webauthn.get","challenge":${JSON.stringify(challenge)},"origin":${JSON.stringify(origin)},"crossOrigin":false}`)
+  return utf8(
+    `{"type":"webauthn.get","challenge":${JSON.stringify(challenge)},"origin":${JSON.stringify(origin)},"crossOrigin":false}`,
+  )
 }
 
 /** 37-byte authenticator data: rpIdHash (32) || flags (1) || counter (4, big-endian). */
 export function authenticatorData(rpIdHash: Uint8Array, flags = 0x05, counter = 0): Uint8Array {
   if (rpIdHash.length !== 32) throw new Error(`rpIdHash must be 32 bytes, got ${rpIdHash.length}`)
-  if (!Number.isInteger(counter) || counter < 0 || counter > 0xffffffff) throw new Error(`counter ${counter} is not a uint32`)
+  if (!Number.isInteger(counter) || counter < 0 || counter > 0xffffffff)
+    throw new Error(`counter ${counter} is not a uint32`)
   const out = new Uint8Array(37)
   out.set(rpIdHash, 0)
   out[32] = flags & 0xff
@@ -208,7 +214,8 @@ export interface SmartWalletSignerOptions {
  */
 export function smartWalletSigner(options: SmartWalletSignerOptions): Signer {
   const address = options.address
-  if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw new Error(`smart wallet address ${JSON.stringify(address)} is not 0x + 40 hex`)
+  if (!/^0x[0-9a-fA-F]{40}$/.test(address))
+    throw new Error(`smart wallet address ${JSON.stringify(address)} is not 0x + 40 hex`)
   if (options.chainId < 0n) throw new Error(`chain id ${options.chainId} is negative`)
   const accountId = `eip155:${options.chainId.toString(10)}:${address}`
   return {

@@ -16,13 +16,21 @@ export const testKey = (label: string): Uint8Array => sha256(utf8(`signing testk
 export const T0 = 1712750400000000000n
 
 /** Applies signed bytes with the core (decode → verify → apply) at `sequenceId`. */
-export async function applySigned(state: AssociationState | null, signed: SignedUpdate, sequenceId: bigint, smartWallets?: SmartWalletVerifier): Promise<AssociationState> {
+export async function applySigned(
+  state: AssociationState | null,
+  signed: SignedUpdate,
+  sequenceId: bigint,
+  smartWallets?: SmartWalletVerifier,
+): Promise<AssociationState> {
   const v = await verifyUpdate(decodeUpdate(signed.bytes), smartWallets ? { smartWallets } : {})
   return applyUpdate(state, v, sequenceId).state
 }
 
 /** Signs each input in turn and applies it: the state after the last, as a client would derive it. */
-export async function buildState(inputs: readonly ((state: AssociationState | null) => DraftInput)[], smartWallets?: SmartWalletVerifier): Promise<AssociationState> {
+export async function buildState(
+  inputs: readonly ((state: AssociationState | null) => DraftInput)[],
+  smartWallets?: SmartWalletVerifier,
+): Promise<AssociationState> {
   let state: AssociationState | null = null
   let seq = 1n
   for (const make of inputs) {
@@ -32,7 +40,8 @@ export async function buildState(inputs: readonly ((state: AssociationState | nu
   return state
 }
 
-const walletSig = (hash: Uint8Array, account: string): Uint8Array => sha256(concatBytes(hash, utf8(account.toLowerCase())))
+const walletSig = (hash: Uint8Array, account: string): Uint8Array =>
+  sha256(concatBytes(hash, utf8(account.toLowerCase())))
 
 /** A smart wallet verifier double: valid exactly when signature = sha256(hash || account). */
 export const fakeSmartWallets: SmartWalletVerifier = {
@@ -44,5 +53,10 @@ export const fakeSmartWallets: SmartWalletVerifier = {
 /** A smart contract wallet on `chainId` whose signatures fakeSmartWallets accepts. */
 export function testSmartWallet(label: string, chainId: bigint): ChainBoundSigner {
   const address = '0x' + bytesToHex(sha256(utf8(`smart wallet ${label}`))).slice(0, 40)
-  return chainBoundSmartWalletSigner({ chainId, address, blockNumber: 100n, signature: (hash) => walletSig(hash, address) })
+  return chainBoundSmartWalletSigner({
+    chainId,
+    address,
+    blockNumber: 100n,
+    signature: (hash) => walletSig(hash, address),
+  })
 }

@@ -5,12 +5,17 @@ import { describeBackend, timedBackend, type PrimitiveTimings } from './backend-
 describe('describeBackend', () => {
   it('names a complete fast backend, and each primitive that fell back to noble with its reason', async () => {
     expect(describeBackend(await buildFastBackend(), 12.4)).toBe('fast, loaded in 12 ms')
-    const partial = await buildFastBackend({ ...defaultFastLoaders, p256: () => Promise.reject(new Error('no subtle')) })
-    expect(describeBackend(partial, 3)).toBe('fast except p256-verify (WebCrypto unavailable: no subtle), loaded in 3 ms')
+    const partial = await buildFastBackend({
+      ...defaultFastLoaders,
+      p256: () => Promise.reject(new Error('no subtle')),
+    })
+    expect(describeBackend(partial, 3)).toBe(
+      'fast except p256-verify (WebCrypto unavailable: no subtle), loaded in 3 ms',
+    )
     expect(describeBackend(nobleBackend, 0)).toBe('noble, loaded in 0 ms')
   })
 
-  it('timedBackend gives the backend\'s answers and counts each call', async () => {
+  it("timedBackend gives the backend's answers and counts each call", async () => {
     const fast = await buildFastBackend()
     const into: PrimitiveTimings = {}
     let clock = 0
@@ -21,6 +26,10 @@ describe('describeBackend', () => {
     expect(await timed.verifyEd25519ph(new Uint8Array(64), data, new Uint8Array(32), new Uint8Array(0))).toBe(
       await fast.verifyEd25519ph(new Uint8Array(64), data, new Uint8Array(32), new Uint8Array(0)),
     )
-    expect(into).toEqual({ keccak256: { calls: 1, ms: 1 }, sha256: { calls: 1, ms: 1 }, 'ed25519ph-verify': { calls: 1, ms: 1 } })
+    expect(into).toEqual({
+      keccak256: { calls: 1, ms: 1 },
+      sha256: { calls: 1, ms: 1 },
+      'ed25519ph-verify': { calls: 1, ms: 1 },
+    })
   })
 })

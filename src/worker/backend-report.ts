@@ -52,6 +52,11 @@ export function timedBackend(b: VerifyBackend, into: PrimitiveTimings, now: () =
 export function describeBackend(backend: VerifyBackend | undefined, loadMs: number): string {
   if (!backend) return `noble (no backend given), loaded in ${Math.round(loadMs)} ms`
   const slow = Object.entries(backend.primitives).filter(([, p]) => p.fallback !== undefined)
-  const what = backend.name === 'noble' ? 'noble' : slow.length === 0 ? 'fast' : `fast except ${slow.map(([name, p]) => `${name} (${p.fallback})`).join(', ')}`
+  const what =
+    backend.name === 'noble'
+      ? 'noble'
+      : slow.length === 0
+        ? 'fast'
+        : `fast except ${slow.map(([name, p]) => `${name} (${p.fallback})`).join(', ')}`
   return `${what}, loaded in ${Math.round(loadMs)} ms`
 }

@@ -52,7 +52,8 @@ export interface BrowserPoolOptions {
 }
 
 export function poolSize(): number {
-  const cores = typeof navigator !== 'undefined' && navigator.hardwareConcurrency > 0 ? navigator.hardwareConcurrency : 1
+  const cores =
+    typeof navigator !== 'undefined' && navigator.hardwareConcurrency > 0 ? navigator.hardwareConcurrency : 1
   return Math.max(1, Math.min(cores, POOL_CAP))
 }
 

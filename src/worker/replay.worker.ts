@@ -111,14 +111,26 @@ let chainVerdicts: import('../chain/cache').VerdictCache | undefined
  * one per replay, so a Retry re-checks each route's chain id against its node.
  */
 async function chainVerifier(routes: readonly ChainRouteWire[]): Promise<SmartWalletVerifier> {
-  const [{ ChainVerifier }, { VerdictCache }] = await Promise.all([import('../chain/verifier'), import('../chain/cache')])
+  const [{ ChainVerifier }, { VerdictCache }] = await Promise.all([
+    import('../chain/verifier'),
+    import('../chain/cache'),
+  ])
   chainVerdicts ??= new VerdictCache()
-  return new ChainVerifier(new Map(routes.map((r) => [BigInt(r.chainId), r.url])), { cache: chainVerdicts, timeoutMs: 5000 })
+  return new ChainVerifier(new Map(routes.map((r) => [BigInt(r.chainId), r.url])), {
+    cache: chainVerdicts,
+    timeoutMs: 5000,
+  })
 }
 
 function problemOf(e: unknown): InputProblem {
   if (e instanceof LogInputError) {
-    return { format: e.format, where: e.where, detail: e.detail, message: e.message, attempts: e.attempts.map((a) => ({ ...a })) }
+    return {
+      format: e.format,
+      where: e.where,
+      detail: e.detail,
+      message: e.message,
+      attempts: e.attempts.map((a) => ({ ...a })),
+    }
   }
   const message = e instanceof Error ? e.message : String(e)
   return { format: 'auto', where: '', detail: message, message, attempts: [] }
@@ -134,7 +146,17 @@ async function handle(m: ToWorker): Promise<void> {
       return
     }
     if (logs.length === 0) {
-      post({ type: 'input-error', id: m.id, problem: { format: 'auto', where: '', detail: `${m.name} holds no inbox log`, message: `${m.name} holds no inbox log`, attempts: [] } })
+      post({
+        type: 'input-error',
+        id: m.id,
+        problem: {
+          format: 'auto',
+          where: '',
+          detail: `${m.name} holds no inbox log`,
+          message: `${m.name} holds no inbox log`,
+          attempts: [],
+        },
+      })
       return
     }
     // A log that will use the pool: start its workers (and this thread's backend) now,
@@ -143,7 +165,12 @@ async function handle(m: ToWorker): Promise<void> {
     post({
       type: 'opened',
       id: m.id,
-      logs: logs.map((l, index) => ({ index, inboxId: l.inboxId ?? null, format: l.format, entries: l.entries.length })),
+      logs: logs.map((l, index) => ({
+        index,
+        inboxId: l.inboxId ?? null,
+        format: l.format,
+        entries: l.entries.length,
+      })),
     })
     return
   }
@@ -174,7 +201,9 @@ async function handle(m: ToWorker): Promise<void> {
     if (engine === 'fast') {
       const { ctx: loaded } = await fastContext()
       workersBefore = sumTimings(workerTimings.values())
-      const ctx = loaded.crypto ? { ...loaded, crypto: timedBackend(loaded.crypto, localTimings, () => performance.now()) } : loaded
+      const ctx = loaded.crypto
+        ? { ...loaded, crypto: timedBackend(loaded.crypto, localTimings, () => performance.now()) }
+        : loaded
       cache = m.cache === false ? null : await verdictCache()
       if (cache) cache.memory = m.cacheMemory !== false
       const local = { ...ctx, ...smartWallets }
@@ -230,7 +259,14 @@ async function handle(m: ToWorker): Promise<void> {
     workerMs: ps?.workerMs ?? 0,
     cache: cache !== null,
     waitMs: timing.waitMs(),
-    ...(workersBefore ? { timings: { workers: timingsSince(workersBefore, sumTimings(workerTimings.values())), local: timingsSince({}, localTimings) } } : {}),
+    ...(workersBefore
+      ? {
+          timings: {
+            workers: timingsSince(workersBefore, sumTimings(workerTimings.values())),
+            local: timingsSince({}, localTimings),
+          },
+        }
+      : {}),
   }
   for (let from = 0; from < trace.steps.length; from += STEP_CHUNK) {
     post({ type: 'steps', id: m.id, from, steps: trace.steps.slice(from, from + STEP_CHUNK).map(toTransferStep) })

@@ -17,7 +17,13 @@ async function traceOf(bundle: string): Promise<Trace> {
 }
 
 function member(text: string, adder: string | null = null): Member {
-  return { id: { kind: 'installation', text }, adder: adder ? { kind: 'ethereum', text: adder } : null, clientTimestampNs: 5n, chainId: null, addedAt: 2n }
+  return {
+    id: { kind: 'installation', text },
+    adder: adder ? { kind: 'ethereum', text: adder } : null,
+    clientTimestampNs: 5n,
+    chainId: null,
+    addedAt: 2n,
+  }
 }
 
 const base: AssociationState = {
@@ -96,11 +102,16 @@ describe('toTransferStep + TraceModel rebuild the Trace exactly', () => {
   it('the keys an action view says it touched give the same diff as comparing every member', async () => {
     const trace = await traceOf(await syntheticBundle(90, { rejectAt: 70 }))
     const model = new TraceModel(trace.steps.map(toTransferStep))
-    const norm = (d: ReturnType<typeof diffStates>) => ({ ...d, members: [...d.members].sort((a, b) => (a.key < b.key ? -1 : 1)) })
+    const norm = (d: ReturnType<typeof diffStates>) => ({
+      ...d,
+      members: [...d.members].sort((a, b) => (a.key < b.key ? -1 : 1)),
+    })
     trace.steps.forEach((s, k) => {
       for (let i = -1; i < (s.update?.actions.length ?? 0); i++) {
         const v = model.actionView(k, i)
-        expect(norm(diffStates(v.before, v.after, v.touched)), `update ${k} action ${i}`).toEqual(norm(diffStates(v.before, v.after)))
+        expect(norm(diffStates(v.before, v.after, v.touched)), `update ${k} action ${i}`).toEqual(
+          norm(diffStates(v.before, v.after)),
+        )
       }
     })
   })

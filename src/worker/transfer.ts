@@ -125,7 +125,8 @@ export function stateDelta(
   const bs = before?.seen
   if (bs !== after.seen && (bs ? after.seen.size !== bs.size : after.seen.size > 0)) {
     const fresh = new Set<string>()
-    for (const key of hints.replayKeys ?? []) if (key !== null && !(bs?.has(key) ?? false) && after.seen.has(key)) fresh.add(key)
+    for (const key of hints.replayKeys ?? [])
+      if (key !== null && !(bs?.has(key) ?? false) && after.seen.has(key)) fresh.add(key)
     if (fresh.size === after.seen.size - (bs?.size ?? 0)) d.seen = [...fresh]
     else d.seen = [...after.seen].filter((key) => !(bs?.has(key) ?? false))
   }
@@ -211,13 +212,41 @@ const MEMBER_KIND_NAME = { ethereum: 'wallet', passkey: 'passkey', installation:
 export function summarizeAction(a: WireAction): ActionSummary {
   switch (a.kind) {
     case 'create_inbox':
-      return { kind: a.kind, subject: { label: 'owner', text: a.initialIdentifier, kind: a.initialIdentifierKind === 2 ? 'passkey' : 'wallet' } }
+      return {
+        kind: a.kind,
+        subject: {
+          label: 'owner',
+          text: a.initialIdentifier,
+          kind: a.initialIdentifierKind === 2 ? 'passkey' : 'wallet',
+        },
+      }
     case 'add':
-      return { kind: a.kind, subject: { label: 'adds', text: memberIdentifierText(a.newMemberIdentifier), kind: MEMBER_KIND_NAME[a.newMemberIdentifier.kind] } }
+      return {
+        kind: a.kind,
+        subject: {
+          label: 'adds',
+          text: memberIdentifierText(a.newMemberIdentifier),
+          kind: MEMBER_KIND_NAME[a.newMemberIdentifier.kind],
+        },
+      }
     case 'revoke':
-      return { kind: a.kind, subject: { label: 'revokes', text: memberIdentifierText(a.memberToRevoke), kind: MEMBER_KIND_NAME[a.memberToRevoke.kind] } }
+      return {
+        kind: a.kind,
+        subject: {
+          label: 'revokes',
+          text: memberIdentifierText(a.memberToRevoke),
+          kind: MEMBER_KIND_NAME[a.memberToRevoke.kind],
+        },
+      }
     case 'change_recovery_address':
-      return { kind: a.kind, subject: { label: 'recovery →', text: a.newRecoveryIdentifier, kind: a.newRecoveryIdentifierKind === 2 ? 'passkey' : 'wallet' } }
+      return {
+        kind: a.kind,
+        subject: {
+          label: 'recovery →',
+          text: a.newRecoveryIdentifier,
+          kind: a.newRecoveryIdentifierKind === 2 ? 'passkey' : 'wallet',
+        },
+      }
     case 'claim_handle':
       return { kind: a.kind, subject: { label: 'claims', text: a.handle, kind: 'handle' } }
   }
@@ -237,7 +266,12 @@ export function toTransferStep(step: TraceStep): TransferStep {
   }))
   const u = step.update
   const update: UpdateSummary | null = u
-    ? { inboxId: u.inboxId, clientTimestampNs: u.clientTimestampNs, bytesSource: u.bytesSource, actions: u.actions.map(summarizeAction) }
+    ? {
+        inboxId: u.inboxId,
+        clientTimestampNs: u.clientTimestampNs,
+        bytesSource: u.bytesSource,
+        actions: u.actions.map(summarizeAction),
+      }
     : null
   let final: StateDelta | null = null
   if (step.status === 'applied' && step.stateAfter) {

@@ -44,7 +44,11 @@ interface IdbTransaction {
 interface IdbDatabase {
   readonly objectStoreNames: { contains(name: string): boolean }
   createObjectStore(name: string): unknown
-  transaction(store: string, mode: 'readonly' | 'readwrite', options?: { durability?: 'default' | 'strict' | 'relaxed' }): IdbTransaction
+  transaction(
+    store: string,
+    mode: 'readonly' | 'readwrite',
+    options?: { durability?: 'default' | 'strict' | 'relaxed' },
+  ): IdbTransaction
   close(): void
 }
 export interface IdbFactoryLike {
@@ -267,7 +271,11 @@ export function verdictKeysOf(u: UnverifiedUpdate): string[] {
  * once the probe is answered, to whether the cache has seen the log, and `rest`, the
  * prefetch of the other keys still going on; never rejects.
  */
-export async function prefetchLog(cache: IdbVerdictCache, updates: readonly UnverifiedUpdate[], head: number): Promise<{ readonly seen: boolean; readonly rest: Promise<void> }> {
+export async function prefetchLog(
+  cache: IdbVerdictCache,
+  updates: readonly UnverifiedUpdate[],
+  head: number,
+): Promise<{ readonly seen: boolean; readonly rest: Promise<void> }> {
   const none = Promise.resolve()
   try {
     const first = new Set(updates.slice(0, head).flatMap(verdictKeysOf))

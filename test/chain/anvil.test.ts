@@ -9,7 +9,8 @@ describe('startAnvil', () => {
     try {
       expect(node.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
       expect(node.chainId).toBe(4242)
-      if (existsSync(`/proc/${node.pid}/comm`)) expect(readFileSync(`/proc/${node.pid}/comm`, 'utf8').trim()).toBe('anvil')
+      if (existsSync(`/proc/${node.pid}/comm`))
+        expect(readFileSync(`/proc/${node.pid}/comm`, 'utf8').trim()).toBe('anvil')
       expect(node.alive()).toBe(true)
     } finally {
       await node.stop()
@@ -20,7 +21,9 @@ describe('startAnvil', () => {
   })
 
   it('a start that fails reports anvil’s stderr', async () => {
-    await expect(startAnvil({ args: ['--no-such-flag'] })).rejects.toThrow(/exited before it was ready[\s\S]*stderr[\s\S]*no-such-flag/)
+    await expect(startAnvil({ args: ['--no-such-flag'] })).rejects.toThrow(
+      /exited before it was ready[\s\S]*stderr[\s\S]*no-such-flag/,
+    )
   })
 
   it('binds a port the caller names; a second anvil on that port fails with AnvilError port_in_use, not on another port', async () => {

@@ -7,4 +7,12 @@
  *   const node = await startAnvil()
  *   afterAll(() => node.stop())
  */
-export { AnvilError, anvilBinary, freePort, portFree, startAnvil, type AnvilNode, type AnvilOptions } from '../../scripts/lib/anvil.mjs'
+export {
+  AnvilError,
+  anvilBinary,
+  freePort,
+  portFree,
+  startAnvil,
+  type AnvilNode,
+  type AnvilOptions,
+} from '../../scripts/lib/anvil.mjs'

@@ -17,7 +17,10 @@ describe('test/chain/artifacts.json', () => {
     expect(Object.keys(sources)).toEqual(['OwnedWallet.sol', 'WalletFactory.sol'])
     expect(artifacts.solcVersion).toBe(solc.version())
     expect(artifacts.settings).toEqual(SOLC_SETTINGS)
-    expect(artifacts.sourcesHash, 'contracts/ changed since test/chain/artifacts.json was built: run tsx scripts/build-contracts.ts').toBe(sourcesHash(sources))
+    expect(
+      artifacts.sourcesHash,
+      'contracts/ changed since test/chain/artifacts.json was built: run tsx scripts/build-contracts.ts',
+    ).toBe(sourcesHash(sources))
   })
 
   it('holds the ABI and paris bytecode of both contracts', () => {
@@ -26,7 +29,11 @@ describe('test/chain/artifacts.json', () => {
       expect(artifacts[name].bytecode).toMatch(/^0x(?:[0-9a-f]{2})+$/)
       expect(artifacts[name].abi.length).toBeGreaterThan(0)
     }
-    const fns = (name: 'OwnedWallet' | 'WalletFactory') => (artifacts[name].abi as { type: string; name?: string }[]).filter((x) => x.type === 'function').map((x) => x.name).sort()
+    const fns = (name: 'OwnedWallet' | 'WalletFactory') =>
+      (artifacts[name].abi as { type: string; name?: string }[])
+        .filter((x) => x.type === 'function')
+        .map((x) => x.name)
+        .sort()
     expect(fns('OwnedWallet')).toEqual(['isValidSignature', 'owner', 'setOwner'])
     expect(fns('WalletFactory')).toEqual(['addressOf', 'deploy'])
   })

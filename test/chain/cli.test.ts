@@ -11,7 +11,17 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addMember, createInbox, ethKeySigner, installationKeySigner, signUpdate } from '../../src/signing'
 import { startAnvil, type AnvilNode } from './anvil'
-import { bundleOf, counterfactualWallet, deployWallet, eoa, headNumber, salt, setupChain, walletSigner, type ChainFixture } from './fixture'
+import {
+  bundleOf,
+  counterfactualWallet,
+  deployWallet,
+  eoa,
+  headNumber,
+  salt,
+  setupChain,
+  walletSigner,
+  type ChainFixture,
+} from './fixture'
 
 const exec = promisify(execFile)
 const ROOT = join(import.meta.dirname, '..', '..')
@@ -36,17 +46,30 @@ beforeAll(async () => {
     walletAddr = w.address.toLowerCase()
     counterfactualAddr = cf.address.toLowerCase()
     const wallet = walletSigner(fx, w, { blockNumber: w.blockNumber, owner: a })
-    const u1 = await signUpdate({ clientTimestampNs: 1_700_000_000_000_000_000n, actions: [createInbox(wallet), addMember(wallet, installationKeySigner(new Uint8Array(32).fill(1)))] })
+    const u1 = await signUpdate({
+      clientTimestampNs: 1_700_000_000_000_000_000n,
+      actions: [createInbox(wallet), addMember(wallet, installationKeySigner(new Uint8Array(32).fill(1)))],
+    })
     const block = await headNumber(fx)
     const u2 = await signUpdate({
       inboxId: u1.update.inboxId,
       clientTimestampNs: 1_700_000_001_000_000_000n,
-      actions: [addMember(walletSigner(fx, w, { blockNumber: block, owner: a }), walletSigner(fx, cf, { blockNumber: block, owner: c, wrap: true }))],
+      actions: [
+        addMember(
+          walletSigner(fx, w, { blockNumber: block, owner: a }),
+          walletSigner(fx, cf, { blockNumber: block, owner: c, wrap: true }),
+        ),
+      ],
     })
     const u3 = await signUpdate({
       inboxId: u1.update.inboxId,
       clientTimestampNs: 1_700_000_002_000_000_000n,
-      actions: [addMember(walletSigner(fx, cf, { blockNumber: block, owner: c, wrap: true }), ethKeySigner(new Uint8Array(32).fill(2)))],
+      actions: [
+        addMember(
+          walletSigner(fx, cf, { blockNumber: block, owner: c, wrap: true }),
+          ethKeySigner(new Uint8Array(32).fill(2)),
+        ),
+      ],
     })
     file = join(dir, 'smart-wallets.json')
     writeFileSync(file, bundleOf(u1, u2, u3))
@@ -63,7 +86,10 @@ afterAll(async () => {
 interface Report {
   ok: boolean
   updates: { sequence_id: string; status: string; rule: string | null; message: string }[]
-  state: { members: { kind: string; identifier: string; chain_id: string | null }[]; recovery: { identifier: string; chain_id: string | null } } | null
+  state: {
+    members: { kind: string; identifier: string; chain_id: string | null }[]
+    recovery: { identifier: string; chain_id: string | null }
+  } | null
 }
 
 async function replayCli(...args: string[]): Promise<Report> {

@@ -24,7 +24,10 @@ const tmp = tempDir('demo-chain-')
 
 beforeAll(async () => {
   anvil = await startAnvil()
-  devnode = await startNode({ db: tmp.path('node.db'), args: ['--chain', `eip155:31337=${anvil.url}`, '--seed', 'demo'] })
+  devnode = await startNode({
+    db: tmp.path('node.db'),
+    args: ['--chain', `eip155:31337=${anvil.url}`, '--seed', 'demo'],
+  })
 }, 60_000)
 afterAll(async () => {
   await stopAll()
@@ -35,9 +38,16 @@ afterAll(async () => {
 describe('seedDemoChain', () => {
   it('IDENT-060, IDENT-062: deploys the demo wallet and publishes the smart-wallet inbox, deployed and counterfactual signatures, through the node’s admission', async () => {
     const demo = await seedDemoChain(anvil.url, devnode.url)
-    expect(demo).toMatchObject({ chainId: '31337', published: 2, factory: '0x5fbdb2315678afecb367f032d93f642f64180aa3' })
+    expect(demo).toMatchObject({
+      chainId: '31337',
+      published: 2,
+      factory: '0x5fbdb2315678afecb367f032d93f642f64180aa3',
+    })
     // What npm start hands the app as VITE_DEMO_CHAIN reads back there.
-    expect(parseDemoChain(JSON.stringify(demo))).toMatchObject({ inboxId: demo.inboxId, deployed: { address: demo.deployed.address } })
+    expect(parseDemoChain(JSON.stringify(demo))).toMatchObject({
+      inboxId: demo.inboxId,
+      deployed: { address: demo.deployed.address },
+    })
     // The playground's demo wallets: each owner key (a public demo key) is the wallet's owner.
     const wallets = parseDemoSmartWallets(viteDemoSmartWallets(demo))!
     expect(wallets.chainId).toBe('31337')
@@ -45,7 +55,8 @@ describe('seedDemoChain', () => {
       ['deployed wallet', demo.deployed.address],
       ['counterfactual wallet', demo.counterfactual.address],
     ])
-    for (const w of wallets.wallets) expect(privateKeyToAccount(w.ownerKey as `0x${string}`).address.toLowerCase()).toBe(w.owner)
+    for (const w of wallets.wallets)
+      expect(privateKeyToAccount(w.ownerKey as `0x${string}`).address.toLowerCase()).toBe(w.owner)
     const log = await devnode.client().getInboxLog(demo.inboxId)
     expect(log.entries).toHaveLength(2)
     const trace = await replay(log, { smartWallets: new ChainVerifier(new Map([[31337n, anvil.url]])) })
@@ -59,7 +70,12 @@ describe('seedDemoChain', () => {
     ])
     // The deployed wallet's signatures are plain ERC-1271; the counterfactual one is ERC-6492
     // wrapped (an erc_6492 replay key is the signature bytes as given, spec section 6).
-    expect(sigs.map((c) => isErc6492Signature(`0x${c.replayKey!.replace(/^0x/, '')}`))).toEqual([false, false, false, true])
+    expect(sigs.map((c) => isErc6492Signature(`0x${c.replayKey!.replace(/^0x/, '')}`))).toEqual([
+      false,
+      false,
+      false,
+      true,
+    ])
     expect(trace.head!.members.has(memberKey({ kind: 'ethereum', text: demo.counterfactual.address }))).toBe(true)
   })
 

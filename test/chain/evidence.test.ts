@@ -69,7 +69,10 @@ describe('the chain verdict cache (IDENT-060, IDENT-061)', () => {
   it('IDENT-060: a second verification of the same signature makes no RPC call', async () => {
     const owner = eoa('cache owner')
     const w = await deployWallet(fx, owner, salt(1))
-    const u = await signUpdate({ clientTimestampNs: 1n, actions: [createInbox(walletSigner(fx, w, { blockNumber: w.blockNumber, owner }))] })
+    const u = await signUpdate({
+      clientTimestampNs: 1n,
+      actions: [createInbox(walletSigner(fx, w, { blockNumber: w.blockNumber, owner }))],
+    })
     const v = new ChainVerifier(new Map([[31337n, proxy.url]]))
     const before = proxy.count()
     expect(await v.verify(requestOf(u))).toBe('valid')
@@ -91,7 +94,10 @@ describe('the chain verdict cache (IDENT-060, IDENT-061)', () => {
   it('IDENT-060: invalid is cached; concurrent identical requests share one call; cache: false always asks', async () => {
     const owner = eoa('cache invalid owner')
     const w = await deployWallet(fx, owner, salt(2))
-    const u = await signUpdate({ clientTimestampNs: 2n, actions: [createInbox(walletSigner(fx, w, { blockNumber: w.blockNumber, owner: eoa('cache stranger') }))] })
+    const u = await signUpdate({
+      clientTimestampNs: 2n,
+      actions: [createInbox(walletSigner(fx, w, { blockNumber: w.blockNumber, owner: eoa('cache stranger') }))],
+    })
     const v = new ChainVerifier(new Map([[31337n, proxy.url]]))
     const c0 = proxy.count('eth_call')
     expect(await Promise.all([1, 2, 3, 4, 5].map(() => v.verify(requestOf(u))))).toEqual(Array(5).fill('invalid'))
@@ -108,7 +114,10 @@ describe('the chain verdict cache (IDENT-060, IDENT-061)', () => {
   it('IDENT-061: an unreachable verdict is never cached: the retry asks the chain again', async () => {
     const owner = eoa('cache retry owner')
     const w = await deployWallet(fx, owner, salt(3))
-    const u = await signUpdate({ clientTimestampNs: 3n, actions: [createInbox(walletSigner(fx, w, { blockNumber: w.blockNumber, owner }))] })
+    const u = await signUpdate({
+      clientTimestampNs: 3n,
+      actions: [createInbox(walletSigner(fx, w, { blockNumber: w.blockNumber, owner }))],
+    })
     const v = new ChainVerifier(new Map([[31337n, proxy.url]]))
     expect(await v.verify({ ...requestOf(u), blockNumber: w.blockNumber - 1n })).toBe('invalid') // warms the chain id check
     proxy.mode = 'http503'
@@ -128,7 +137,10 @@ describe('smartWalletEvidence', () => {
   it('IDENT-060: a deployed wallet: chain, block and time, route, code at the block, no wrapper, and the exact eth_call (pasteable with curl)', async () => {
     const owner = eoa('evidence deployed owner')
     const w = await deployWallet(fx, owner, salt(4))
-    const u = await signUpdate({ clientTimestampNs: 4n, actions: [createInbox(walletSigner(fx, w, { blockNumber: w.blockNumber, owner }))] })
+    const u = await signUpdate({
+      clientTimestampNs: 4n,
+      actions: [createInbox(walletSigner(fx, w, { blockNumber: w.blockNumber, owner }))],
+    })
     const sig = firstSignature(u)
     const routes = new Map([[31337n, proxy.url]])
     const ev = await smartWalletEvidence({ signature: sig, hash: hashMessage(u.text) }, routes)
@@ -150,7 +162,14 @@ describe('smartWalletEvidence', () => {
     })
     expect(ev.codeSize).toBeGreaterThan(0)
     // Before the deployment block the account had no code.
-    expect((await smartWalletEvidence({ signature: { ...sig, blockNumber: w.blockNumber - 1n }, hash: hashMessage(u.text) }, routes)).hasCode).toBe(false)
+    expect(
+      (
+        await smartWalletEvidence(
+          { signature: { ...sig, blockNumber: w.blockNumber - 1n }, hash: hashMessage(u.text) },
+          routes,
+        )
+      ).hasCode,
+    ).toBe(false)
 
     // The request is exactly what ChainVerifier sends.
     const v = new ChainVerifier(routes, { cache: false })
@@ -173,8 +192,14 @@ describe('smartWalletEvidence', () => {
     const owner = eoa('evidence counterfactual owner')
     const w = counterfactualWallet(fx, owner, salt(5))
     const block = await headNumber(fx)
-    const u = await signUpdate({ clientTimestampNs: 5n, actions: [createInbox(walletSigner(fx, w, { blockNumber: block, owner, wrap: true }))] })
-    const ev = await smartWalletEvidence({ signature: firstSignature(u), hash: hexToBytes(hashMessage(u.text)) }, new Map([[31337n, node.url]]))
+    const u = await signUpdate({
+      clientTimestampNs: 5n,
+      actions: [createInbox(walletSigner(fx, w, { blockNumber: block, owner, wrap: true }))],
+    })
+    const ev = await smartWalletEvidence(
+      { signature: firstSignature(u), hash: hexToBytes(hashMessage(u.text)) },
+      new Map([[31337n, node.url]]),
+    )
     expect(ev).toMatchObject({ status: 'ok', hasCode: false, codeSize: 0, verdict: 'valid', routeUrl: node.url })
     expect(ev.wrapper).toEqual({
       factory: fx.factory.toLowerCase(),
@@ -187,12 +212,18 @@ describe('smartWalletEvidence', () => {
   it('IDENT-060: a stranger’s signature: the evidence shows the invalid verdict; a malformed account id makes no chain access', async () => {
     const owner = eoa('evidence stranger owner')
     const w = await deployWallet(fx, owner, salt(6))
-    const u = await signUpdate({ clientTimestampNs: 6n, actions: [createInbox(walletSigner(fx, w, { blockNumber: w.blockNumber, owner: eoa('evidence stranger') }))] })
+    const u = await signUpdate({
+      clientTimestampNs: 6n,
+      actions: [createInbox(walletSigner(fx, w, { blockNumber: w.blockNumber, owner: eoa('evidence stranger') }))],
+    })
     const routes = new Map([[31337n, proxy.url]])
     const ev = await smartWalletEvidence({ signature: firstSignature(u), hash: hashMessage(u.text) }, routes)
     expect(ev).toMatchObject({ status: 'ok', hasCode: true, verdict: 'invalid' })
     const before = proxy.count()
-    const bad = await smartWalletEvidence({ signature: { ...firstSignature(u), accountId: `eip155:031337:${w.address}` }, hash: hashMessage(u.text) }, routes)
+    const bad = await smartWalletEvidence(
+      { signature: { ...firstSignature(u), accountId: `eip155:031337:${w.address}` }, hash: hashMessage(u.text) },
+      routes,
+    )
     expect(bad).toMatchObject({ status: 'malformed', chainId: null, ethCall: null, curl: null })
     expect(bad.reason).toMatch(/^IDENT-060: .*leading zero/)
     expect(proxy.count()).toBe(before)
@@ -203,10 +234,24 @@ describe('smartWalletEvidence', () => {
     const w = counterfactualWallet(fx, owner, salt(7))
     const u = await signUpdate({
       clientTimestampNs: 7n,
-      actions: [createInbox(walletSigner(fx, w, { chainId: 8453n, blockNumber: 1n, owner, wrap: true })), addMember(walletSigner(fx, w, { chainId: 8453n, blockNumber: 1n, owner, wrap: true }), ethKeySigner(new Uint8Array(32).fill(5)))],
+      actions: [
+        createInbox(walletSigner(fx, w, { chainId: 8453n, blockNumber: 1n, owner, wrap: true })),
+        addMember(
+          walletSigner(fx, w, { chainId: 8453n, blockNumber: 1n, owner, wrap: true }),
+          ethKeySigner(new Uint8Array(32).fill(5)),
+        ),
+      ],
     })
     const ev = await smartWalletEvidence({ signature: firstSignature(u), hash: hashMessage(u.text) }, new Map())
-    expect(ev).toMatchObject({ status: 'unreachable', chainId: 8453n, routeUrl: null, curl: null, hasCode: null, verdict: null, blockTimestamp: null })
+    expect(ev).toMatchObject({
+      status: 'unreachable',
+      chainId: 8453n,
+      routeUrl: null,
+      curl: null,
+      hasCode: null,
+      verdict: null,
+      blockTimestamp: null,
+    })
     expect(ev.reason).toMatch(/no RPC route for chain eip155:8453/)
     expect(ev.ethCall?.params[1]).toBe('0x1')
     expect(ev.wrapper?.factory).toBe(fx.factory.toLowerCase())

@@ -48,7 +48,8 @@ export const artifacts = JSON.parse(readFileSync(new URL('./artifacts.json', imp
 export const DEPLOYER_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
 
 /** A deterministic EOA for a label (keccak256 of it as the private key). */
-export const eoa = (label: string): PrivateKeyAccount => privateKeyToAccount(keccak256(toHex(`inbox-inspector chain test: ${label}`)))
+export const eoa = (label: string): PrivateKeyAccount =>
+  privateKeyToAccount(keccak256(toHex(`inbox-inspector chain test: ${label}`)))
 
 export const salt = (n: number): Hex => toHex(n, { size: 32 })
 
@@ -70,16 +71,45 @@ const chainOf = (node: AnvilNode) =>
   })
 
 const makeWalletClient = (node: AnvilNode, account: PrivateKeyAccount) =>
-  createWalletClient({ account, chain: chainOf(node), transport: http(node.url, { retryCount: 0 }), pollingInterval: 20, cacheTime: 0 })
-const makeTestClient = (node: AnvilNode) => createTestClient({ mode: 'anvil', chain: chainOf(node), transport: http(node.url, { retryCount: 0 }), pollingInterval: 20, cacheTime: 0 })
+  createWalletClient({
+    account,
+    chain: chainOf(node),
+    transport: http(node.url, { retryCount: 0 }),
+    pollingInterval: 20,
+    cacheTime: 0,
+  })
+const makeTestClient = (node: AnvilNode) =>
+  createTestClient({
+    mode: 'anvil',
+    chain: chainOf(node),
+    transport: http(node.url, { retryCount: 0 }),
+    pollingInterval: 20,
+    cacheTime: 0,
+  })
 
 export async function setupChain(node: AnvilNode): Promise<ChainFixture> {
-  const client = createPublicClient({ chain: chainOf(node), transport: http(node.url, { retryCount: 0 }), pollingInterval: 20, cacheTime: 0 }) as PublicClient
+  const client = createPublicClient({
+    chain: chainOf(node),
+    transport: http(node.url, { retryCount: 0 }),
+    pollingInterval: 20,
+    cacheTime: 0,
+  }) as PublicClient
   const deployer = makeWalletClient(node, privateKeyToAccount(DEPLOYER_KEY))
-  const hash = await deployer.deployContract({ abi: artifacts.WalletFactory.abi, bytecode: artifacts.WalletFactory.bytecode, args: [] })
+  const hash = await deployer.deployContract({
+    abi: artifacts.WalletFactory.abi,
+    bytecode: artifacts.WalletFactory.bytecode,
+    args: [],
+  })
   const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 })
   if (receipt.status !== 'success' || !receipt.contractAddress) throw new Error('WalletFactory deployment failed')
-  return { node, chainId: BigInt(node.chainId), client, test: makeTestClient(node), factory: receipt.contractAddress, deployer }
+  return {
+    node,
+    chainId: BigInt(node.chainId),
+    client,
+    test: makeTestClient(node),
+    factory: receipt.contractAddress,
+    deployer,
+  }
 }
 
 async function mined(fx: ChainFixture, hash: Hex): Promise<bigint> {
@@ -107,13 +137,28 @@ export interface Wallet {
 }
 
 export function counterfactualWallet(fx: ChainFixture, owner: PrivateKeyAccount, s: Hex): Wallet {
-  return { address: walletAddress(fx, owner.address, s), initialOwner: owner, salt: s, factoryData: deployCalldata(owner.address, s) }
+  return {
+    address: walletAddress(fx, owner.address, s),
+    initialOwner: owner,
+    salt: s,
+    factoryData: deployCalldata(owner.address, s),
+  }
 }
 
 /** Deploys the wallet through the factory; returns it with the block of the deployment. */
-export async function deployWallet(fx: ChainFixture, owner: PrivateKeyAccount, s: Hex): Promise<Wallet & { readonly blockNumber: bigint }> {
+export async function deployWallet(
+  fx: ChainFixture,
+  owner: PrivateKeyAccount,
+  s: Hex,
+): Promise<Wallet & { readonly blockNumber: bigint }> {
   const w = counterfactualWallet(fx, owner, s)
-  const hash = await fx.deployer.writeContract({ address: fx.factory, abi: artifacts.WalletFactory.abi, functionName: 'deploy', args: [owner.address, s], gas: 1_000_000n })
+  const hash = await fx.deployer.writeContract({
+    address: fx.factory,
+    abi: artifacts.WalletFactory.abi,
+    functionName: 'deploy',
+    args: [owner.address, s],
+    gas: 1_000_000n,
+  })
   const blockNumber = await mined(fx, hash)
   const code = await fx.client.getCode({ address: w.address })
   if (!code || code === '0x') throw new Error(`no wallet code at ${w.address} after deploy`)
@@ -125,19 +170,36 @@ export async function fund(fx: ChainFixture, to: Address): Promise<void> {
 }
 
 /** setOwner(newOwner), sent by the current owner (funded first); returns the block it was mined in. */
-export async function rotateOwner(fx: ChainFixture, wallet: Address, current: PrivateKeyAccount, next: Address): Promise<bigint> {
+export async function rotateOwner(
+  fx: ChainFixture,
+  wallet: Address,
+  current: PrivateKeyAccount,
+  next: Address,
+): Promise<bigint> {
   await fund(fx, current.address)
   const w = makeWalletClient(fx.node, current)
-  const hash = await w.writeContract({ address: wallet, abi: artifacts.OwnedWallet.abi, functionName: 'setOwner', args: [next], gas: 200_000n })
+  const hash = await w.writeContract({
+    address: wallet,
+    abi: artifacts.OwnedWallet.abi,
+    functionName: 'setOwner',
+    args: [next],
+    gas: 200_000n,
+  })
   return mined(fx, hash)
 }
 
 export async function ownerOf(fx: ChainFixture, wallet: Address, blockNumber?: bigint): Promise<Address> {
-  return (await fx.client.readContract({ address: wallet, abi: artifacts.OwnedWallet.abi, functionName: 'owner', ...(blockNumber === undefined ? {} : { blockNumber }) })) as Address
+  return (await fx.client.readContract({
+    address: wallet,
+    abi: artifacts.OwnedWallet.abi,
+    functionName: 'owner',
+    ...(blockNumber === undefined ? {} : { blockNumber }),
+  })) as Address
 }
 
 /** The owner's raw ECDSA over the hash (r || s || v, v = 27 | 28), as OwnedWallet checks it. */
-export const ownerSignature = async (owner: PrivateKeyAccount, hash: Uint8Array): Promise<Uint8Array> => hexToBytes(await owner.sign({ hash: toHex(hash) }))
+export const ownerSignature = async (owner: PrivateKeyAccount, hash: Uint8Array): Promise<Uint8Array> =>
+  hexToBytes(await owner.sign({ hash: toHex(hash) }))
 
 export interface WalletSignerOptions {
   readonly chainId?: bigint
@@ -157,7 +219,9 @@ export function walletSigner(fx: ChainFixture, wallet: Wallet, o: WalletSignerOp
     signature: async (hash) => {
       const inner = await ownerSignature(o.owner, hash)
       if (!o.wrap) return inner
-      return hexToBytes(serializeErc6492Signature({ address: fx.factory, data: wallet.factoryData, signature: toHex(inner) }))
+      return hexToBytes(
+        serializeErc6492Signature({ address: fx.factory, data: wallet.factoryData, signature: toHex(inner) }),
+      )
     },
   })
 }
@@ -166,7 +230,10 @@ export const headNumber = (fx: ChainFixture): Promise<bigint> => fx.client.getBl
 
 /** A log of signed updates with sequence ids 1, 2, …, as the core reads it. */
 export function bundleOf(...updates: SignedUpdate[]): string {
-  return encodeBundleJson({ inboxId: updates[0]!.update.inboxId, updates: updates.map((u, i) => ({ sequenceId: BigInt(i + 1), bytes: u.bytes })) })
+  return encodeBundleJson({
+    inboxId: updates[0]!.update.inboxId,
+    updates: updates.map((u, i) => ({ sequenceId: BigInt(i + 1), bytes: u.bytes })),
+  })
 }
 export function logOf(...updates: SignedUpdate[]): InboxLog {
   const [log] = readLogs(bundleOf(...updates))

@@ -67,7 +67,10 @@ describe('checkFreshBlock (IDENT-062)', () => {
     const stale = await checkFreshBlock(fx.client, b)
     expect(stale).toMatchObject({ fresh: false, code: 'too_old', ageSeconds: 1801n })
     if (!stale.fresh) expect(stale.reason).toMatch(/1801 s older than the head/)
-    expect(await freshness.check({ chainId: fx.chainId, blockNumber: b })).toMatchObject({ fresh: false, code: 'too_old' })
+    expect(await freshness.check({ chainId: fx.chainId, blockNumber: b })).toMatchObject({
+      fresh: false,
+      code: 'too_old',
+    })
     // maxAgeSeconds moves the edge.
     expect(await checkFreshBlock(fx.client, b, { maxAgeSeconds: 1801 })).toMatchObject({ fresh: true })
   })
@@ -76,8 +79,13 @@ describe('checkFreshBlock (IDENT-062)', () => {
     const b = (await head()).number
     await fx.test.increaseTime({ seconds: 1801 })
     for (let i = 0; i < 3; i++) await fx.test.mine({ blocks: 1 })
-    expect(await checkFreshBlock({ chainId: fx.chainId, url: node.url }, b)).toMatchObject({ fresh: false, code: 'too_old' })
-    expect(await checkFreshBlock({ chainId: fx.chainId, url: node.url }, (await head()).number)).toMatchObject({ fresh: true })
+    expect(await checkFreshBlock({ chainId: fx.chainId, url: node.url }, b)).toMatchObject({
+      fresh: false,
+      code: 'too_old',
+    })
+    expect(await checkFreshBlock({ chainId: fx.chainId, url: node.url }, (await head()).number)).toMatchObject({
+      fresh: true,
+    })
   })
 
   it('IDENT-062: a removed owner can still sign for an old block, and replay applies it; admission’s freshness check is what refuses it', async () => {
@@ -87,7 +95,10 @@ describe('checkFreshBlock (IDENT-062)', () => {
     await fx.test.increaseTime({ seconds: 3600 })
     await fx.test.mine({ blocks: 1 })
     // A NEW update by the removed owner, naming the block from before the removal.
-    const late = await signUpdate({ clientTimestampNs: 99n, actions: [createInbox(walletSigner(fx, w, { blockNumber: w.blockNumber, owner: a }))] })
+    const late = await signUpdate({
+      clientTimestampNs: 99n,
+      actions: [createInbox(walletSigner(fx, w, { blockNumber: w.blockNumber, owner: a }))],
+    })
     const verifier = new ChainVerifier(freshness.clients)
     expect((await replay(logOf(late), { smartWallets: verifier })).steps[0]!.status).toBe('applied') // replay never checks freshness
     const r = await checkUpdateFreshness(late.update, freshness)
@@ -97,9 +108,15 @@ describe('checkFreshBlock (IDENT-062)', () => {
   it('IDENT-062: checkUpdateFreshness passes an update whose smart wallet signatures name the head, and skips other kinds', async () => {
     const a = eoa('fresh update owner')
     const w = await deployWallet(fx, a, salt(2))
-    const u = await signUpdate({ clientTimestampNs: 100n, actions: [createInbox(walletSigner(fx, w, { blockNumber: w.blockNumber, owner: a }))] })
+    const u = await signUpdate({
+      clientTimestampNs: 100n,
+      actions: [createInbox(walletSigner(fx, w, { blockNumber: w.blockNumber, owner: a }))],
+    })
     expect(await checkUpdateFreshness(u.update, freshness)).toEqual({ fresh: true, checked: 1 })
-    const eoaOnly = await signUpdate({ clientTimestampNs: 101n, actions: [createInbox(ethKeySigner(new Uint8Array(32).fill(4)))] })
+    const eoaOnly = await signUpdate({
+      clientTimestampNs: 101n,
+      actions: [createInbox(ethKeySigner(new Uint8Array(32).fill(4)))],
+    })
     expect(await checkUpdateFreshness(eoaOnly.update, freshness)).toEqual({ fresh: true, checked: 0 })
   })
 
@@ -110,6 +127,9 @@ describe('checkFreshBlock (IDENT-062)', () => {
     await expect(checkFreshBlock({ chainId: 10n, url: node.url }, 1n)).rejects.toThrow(/answers chain id 31337, not 10/)
     // The local node's admission port takes ChainFreshness as it is.
     const port: FreshnessCheck = new ChainFreshness(new ChainClients(new Map([[31337n, node.url]])))
-    expect(await port.check({ chainId: 31337n, blockNumber: (await head()).number + 1n })).toMatchObject({ fresh: false, code: 'above_head' })
+    expect(await port.check({ chainId: 31337n, blockNumber: (await head()).number + 1n })).toMatchObject({
+      fresh: false,
+      code: 'above_head',
+    })
   })
 })

@@ -14,7 +14,16 @@ import { replay } from '../../src/core/replay'
 import { addMember, createInbox, ethKeySigner, installationKeySigner, signUpdate, SignerError } from '../../src/signing'
 import { startNode, stopAll, tempDir, type RunningNode } from '../devnode/harness'
 import { startAnvil, type AnvilNode } from './anvil'
-import { counterfactualWallet, deployWallet, eoa, headNumber, logOf, salt, setupChain, type ChainFixture } from './fixture'
+import {
+  counterfactualWallet,
+  deployWallet,
+  eoa,
+  headNumber,
+  logOf,
+  salt,
+  setupChain,
+  type ChainFixture,
+} from './fixture'
 
 let anvil: AnvilNode
 let fx: ChainFixture
@@ -53,7 +62,10 @@ describe('chainSmartWalletSigner', () => {
     expect(w.initialOwner.address.toLowerCase()).toBe(owner.identifier.text)
     const signer = chainSmartWalletSigner({ route: { chainId: 31337n, url: anvil.url }, address: w.address, owner })
     const head = await headNumber(fx)
-    const u = await signUpdate({ clientTimestampNs: 1n, actions: [createInbox(signer), addMember(signer, installationKeySigner(new Uint8Array(32).fill(1)))] })
+    const u = await signUpdate({
+      clientTimestampNs: 1n,
+      actions: [createInbox(signer), addMember(signer, installationKeySigner(new Uint8Array(32).fill(1)))],
+    })
     const s = u.signatures[0]!.signature
     if (s.kind !== 'erc_6492') throw new Error('not erc_6492')
     expect(s.accountId).toBe(`eip155:31337:${w.address.toLowerCase()}`)
@@ -69,7 +81,12 @@ describe('chainSmartWalletSigner', () => {
   it('IDENT-060: a counterfactual wallet: ERC-6492 wrapped with the factory and deploy calldata, no code deployed; applies and is admitted', async () => {
     const owner = ethKeySigner(keyOf('counterfactual signer owner'))
     const plan = await ownedWalletPlan(fx.client, fx.factory, owner.identifier.text as Hex, 12)
-    const signer = chainSmartWalletSigner({ route: { chainId: 31337n, url: anvil.url }, address: plan.address, owner, deployment: plan })
+    const signer = chainSmartWalletSigner({
+      route: { chainId: 31337n, url: anvil.url },
+      address: plan.address,
+      owner,
+      deployment: plan,
+    })
     const u = await signUpdate({ clientTimestampNs: 2n, actions: [createInbox(signer)] })
     const s = u.signatures[0]!.signature
     if (s.kind !== 'erc_6492') throw new Error('not erc_6492')
@@ -103,32 +120,69 @@ describe('chainSmartWalletSigner', () => {
 
   it('IDENT-060: a key that does not own the wallet: invalid_signature before anything is published', async () => {
     const w = await deployWallet(fx, eoa('real owner'), salt(14))
-    const signer = chainSmartWalletSigner({ route: { chainId: 31337n, url: anvil.url }, address: w.address, owner: ethKeySigner(keyOf('not the owner')) })
+    const signer = chainSmartWalletSigner({
+      route: { chainId: 31337n, url: anvil.url },
+      address: w.address,
+      owner: ethKeySigner(keyOf('not the owner')),
+    })
     const err = await signUpdate({ clientTimestampNs: 4n, actions: [createInbox(signer)] }).catch((e: unknown) => e)
     expect(err).toBeInstanceOf(SignerError)
     expect(err).toMatchObject({ code: 'invalid_signature' })
-    expect((err as Error).message).toMatch(/IDENT-060: smart wallet 0x[0-9a-f]{40} does not validate the owner's signature at block \d+/)
+    expect((err as Error).message).toMatch(
+      /IDENT-060: smart wallet 0x[0-9a-f]{40} does not validate the owner's signature at block \d+/,
+    )
   })
 
   it('a counterfactual wallet without a deployment cannot sign (the validator would have no code to ask)', async () => {
     const plan = await ownedWalletPlan(fx.client, fx.factory, eoa('undeployed').address, 15)
-    const signer = chainSmartWalletSigner({ route: { chainId: 31337n, url: anvil.url }, address: plan.address, owner: ethKeySigner(keyOf('undeployed')) })
-    await expect(signUpdate({ clientTimestampNs: 5n, actions: [createInbox(signer)] })).rejects.toMatchObject({ code: 'signer_error', message: expect.stringMatching(/has no code .* no ERC-6492 deployment/) })
+    const signer = chainSmartWalletSigner({
+      route: { chainId: 31337n, url: anvil.url },
+      address: plan.address,
+      owner: ethKeySigner(keyOf('undeployed')),
+    })
+    await expect(signUpdate({ clientTimestampNs: 5n, actions: [createInbox(signer)] })).rejects.toMatchObject({
+      code: 'signer_error',
+      message: expect.stringMatching(/has no code .* no ERC-6492 deployment/),
+    })
   })
 
   it('IDENT-061: an unreachable route or a route that answers another chain id is unverifiable, with the reason', async () => {
     const owner = ethKeySigner(keyOf('unreachable owner'))
     const w = await deployWallet(fx, eoa('unreachable wallet'), salt(16))
-    const down = chainSmartWalletSigner({ route: { chainId: 31337n, url: 'http://127.0.0.1:9' }, address: w.address, owner, clientOptions: { timeoutMs: 1000 } })
-    await expect(signUpdate({ clientTimestampNs: 6n, actions: [createInbox(down)] })).rejects.toMatchObject({ code: 'unverifiable', message: expect.stringMatching(/^IDENT-061: eth_chainId at http:\/\/127\.0\.0\.1:9 failed \(transport error\)/) })
+    const down = chainSmartWalletSigner({
+      route: { chainId: 31337n, url: 'http://127.0.0.1:9' },
+      address: w.address,
+      owner,
+      clientOptions: { timeoutMs: 1000 },
+    })
+    await expect(signUpdate({ clientTimestampNs: 6n, actions: [createInbox(down)] })).rejects.toMatchObject({
+      code: 'unverifiable',
+      message: expect.stringMatching(/^IDENT-061: eth_chainId at http:\/\/127\.0\.0\.1:9 failed \(transport error\)/),
+    })
     const other = chainSmartWalletSigner({ route: { chainId: 8453n, url: anvil.url }, address: w.address, owner })
-    await expect(signUpdate({ clientTimestampNs: 7n, actions: [createInbox(other)] })).rejects.toMatchObject({ code: 'unverifiable', message: expect.stringMatching(/answers chain id 31337, not 8453/) })
+    await expect(signUpdate({ clientTimestampNs: 7n, actions: [createInbox(other)] })).rejects.toMatchObject({
+      code: 'unverifiable',
+      message: expect.stringMatching(/answers chain id 31337, not 8453/),
+    })
   })
 
   it('refuses an owner that is not an erc_191 signer, and a malformed address', async () => {
-    expect(() => chainSmartWalletSigner({ route: { chainId: 31337n, url: anvil.url }, address: '0x1234', owner: ethKeySigner(keyOf('x')) })).toThrow(/is not 0x \+ 40 hex/)
+    expect(() =>
+      chainSmartWalletSigner({
+        route: { chainId: 31337n, url: anvil.url },
+        address: '0x1234',
+        owner: ethKeySigner(keyOf('x')),
+      }),
+    ).toThrow(/is not 0x \+ 40 hex/)
     const w = await deployWallet(fx, eoa('installation owner'), salt(17))
-    const signer = chainSmartWalletSigner({ route: { chainId: 31337n, url: anvil.url }, address: w.address, owner: installationKeySigner(new Uint8Array(32).fill(3)) })
-    await expect(signUpdate({ clientTimestampNs: 8n, actions: [createInbox(signer)] })).rejects.toMatchObject({ code: 'signer_error', message: expect.stringMatching(/signs with erc_191/) })
+    const signer = chainSmartWalletSigner({
+      route: { chainId: 31337n, url: anvil.url },
+      address: w.address,
+      owner: installationKeySigner(new Uint8Array(32).fill(3)),
+    })
+    await expect(signUpdate({ clientTimestampNs: 8n, actions: [createInbox(signer)] })).rejects.toMatchObject({
+      code: 'signer_error',
+      message: expect.stringMatching(/signs with erc_191/),
+    })
   })
 })

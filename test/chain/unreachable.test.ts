@@ -13,7 +13,18 @@ import { ChainUnreachableError } from '../../src/core/errors'
 import { replay } from '../../src/core/replay'
 import { addMember, createInbox, ethKeySigner, signUpdate, type SignedUpdate } from '../../src/signing'
 import { freePort, startAnvil, type AnvilNode } from './anvil'
-import { deployWallet, eoa, logOf, rpcProxy, salt, setupChain, walletSigner, type ChainFixture, type RpcProxy, type Wallet } from './fixture'
+import {
+  deployWallet,
+  eoa,
+  logOf,
+  rpcProxy,
+  salt,
+  setupChain,
+  walletSigner,
+  type ChainFixture,
+  type RpcProxy,
+  type Wallet,
+} from './fixture'
 
 let node: AnvilNode
 let fx: ChainFixture
@@ -32,7 +43,11 @@ beforeAll(async () => {
     w = await deployWallet(fx, owner, salt(1))
     const wallet = walletSigner(fx, w, { blockNumber: w.blockNumber, owner })
     created = await signUpdate({ clientTimestampNs: 1n, actions: [createInbox(wallet)] })
-    added = await signUpdate({ inboxId: created.update.inboxId, clientTimestampNs: 2n, actions: [addMember(wallet, ethKeySigner(new Uint8Array(32).fill(3)))] })
+    added = await signUpdate({
+      inboxId: created.update.inboxId,
+      clientTimestampNs: 2n,
+      actions: [addMember(wallet, ethKeySigner(new Uint8Array(32).fill(3)))],
+    })
   } catch (e) {
     await proxy?.close()
     await node.stop()
@@ -48,7 +63,8 @@ const rows = async (v: ChainVerifier | undefined, ...u: SignedUpdate[]) => {
   const t = await replay(logOf(...u), v ? { smartWallets: v } : {})
   return t.steps.map((s) => ({ status: s.status, rule: s.rule, message: s.message }))
 }
-const only = (chainId: bigint, url: string, timeoutMs = 2000) => new ChainVerifier(new Map([[chainId, url]]), { timeoutMs })
+const only = (chainId: bigint, url: string, timeoutMs = 2000) =>
+  new ChainVerifier(new Map([[chainId, url]]), { timeoutMs })
 
 describe('unreachable is not invalid (IDENT-061)', () => {
   it('IDENT-061: the reachable baseline applies', async () => {

@@ -8,9 +8,29 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ChainVerifier } from '../../src/chain/verifier'
 import { replay } from '../../src/core/replay'
 import { memberKey } from '../../src/core/types'
-import { addMember, createInbox, ethKeySigner, inboxIdOf, installationKeySigner, revokeMember, signUpdate } from '../../src/signing'
+import {
+  addMember,
+  createInbox,
+  ethKeySigner,
+  inboxIdOf,
+  installationKeySigner,
+  revokeMember,
+  signUpdate,
+} from '../../src/signing'
 import { startAnvil, type AnvilNode } from './anvil'
-import { counterfactualWallet, deployWallet, eoa, logOf, ownerOf, rotateOwner, salt, setupChain, walletSigner, headNumber, type ChainFixture } from './fixture'
+import {
+  counterfactualWallet,
+  deployWallet,
+  eoa,
+  logOf,
+  ownerOf,
+  rotateOwner,
+  salt,
+  setupChain,
+  walletSigner,
+  headNumber,
+  type ChainFixture,
+} from './fixture'
 
 let node: AnvilNode
 let fx: ChainFixture
@@ -88,7 +108,10 @@ describe('ChainVerifier with the core replay (IDENT-060)', () => {
     const a = eoa('rotation owner A')
     const b = eoa('rotation owner B')
     const w = await deployWallet(fx, a, salt(5))
-    const created = await signUpdate({ clientTimestampNs: 5_000n, actions: [createInbox(walletSigner(fx, w, { blockNumber: w.blockNumber, owner: a }))] })
+    const created = await signUpdate({
+      clientTimestampNs: 5_000n,
+      actions: [createInbox(walletSigner(fx, w, { blockNumber: w.blockNumber, owner: a }))],
+    })
     const rotatedAt = await rotateOwner(fx, w.address, a, b.address)
     expect(rotatedAt).toBeGreaterThan(w.blockNumber)
     expect((await ownerOf(fx, w.address, w.blockNumber)).toLowerCase()).toBe(a.address.toLowerCase())
@@ -126,15 +149,26 @@ describe('ChainVerifier with the core replay (IDENT-060)', () => {
       clientTimestampNs: 5_003n,
       actions: [addMember(walletSigner(fx, w, { blockNumber: w.blockNumber, owner: b }), newMember)],
     })
-    expect(statuses(await replay(logOf(created, newOwnerOldBlock), { smartWallets: verifier }))[1]).toEqual(['rejected', 'IDENT-060'])
+    expect(statuses(await replay(logOf(created, newOwnerOldBlock), { smartWallets: verifier }))[1]).toEqual([
+      'rejected',
+      'IDENT-060',
+    ])
   })
 
   it('IDENT-060: a signature blob the validator cannot decode is invalid, not pending', async () => {
     const owner = eoa('garbage owner')
     const w = await deployWallet(fx, owner, salt(6))
-    const garbage = { kind: 'erc_6492' as const, accountId: `eip155:31337:${w.address}`, blockNumber: w.blockNumber, signature: Uint8Array.of(0x12, 0x34) }
+    const garbage = {
+      kind: 'erc_6492' as const,
+      accountId: `eip155:31337:${w.address}`,
+      blockNumber: w.blockNumber,
+      signature: Uint8Array.of(0x12, 0x34),
+    }
     const s = walletSigner(fx, w, { blockNumber: w.blockNumber, owner })
-    const u = await signUpdate({ clientTimestampNs: 6_000n, actions: [createInbox(s, { signature: { raw: garbage } })] })
+    const u = await signUpdate({
+      clientTimestampNs: 6_000n,
+      actions: [createInbox(s, { signature: { raw: garbage } })],
+    })
     expect(statuses(await replay(logOf(u), { smartWallets: verifier }))).toEqual([['rejected', 'IDENT-060']])
   })
 })
@@ -154,7 +188,11 @@ describe('attacker-chosen code under the gas cap (IDENT-060)', () => {
           signature: {
             transform: async (sig) => {
               if (sig.kind !== 'erc_6492') throw new Error('fixture')
-              const wrapped = serializeErc6492Signature({ address: looping, data: '0xdeadbeef', signature: toHex(sig.signature) })
+              const wrapped = serializeErc6492Signature({
+                address: looping,
+                data: '0xdeadbeef',
+                signature: toHex(sig.signature),
+              })
               return { ...sig, signature: hexToBytes(wrapped) }
             },
           },
@@ -162,7 +200,9 @@ describe('attacker-chosen code under the gas cap (IDENT-060)', () => {
       ],
     })
     const t0 = Date.now()
-    const t = await replay(logOf(u), { smartWallets: new ChainVerifier(new Map([[fx.chainId, node.url]]), { cache: false }) })
+    const t = await replay(logOf(u), {
+      smartWallets: new ChainVerifier(new Map([[fx.chainId, node.url]]), { cache: false }),
+    })
     expect(statuses(t)).toEqual([['rejected', 'IDENT-060']])
     expect(Date.now() - t0).toBeLessThan(5000)
   })
@@ -170,7 +210,10 @@ describe('attacker-chosen code under the gas cap (IDENT-060)', () => {
   it('IDENT-060: a validation that needs more gas than the cap is invalid: the cap is part of the rule, and asking again gives the same answer', async () => {
     const owner = eoa('gas cap owner')
     const w = counterfactualWallet(fx, owner, salt(10))
-    const u = await signUpdate({ clientTimestampNs: 10_000n, actions: [createInbox(walletSigner(fx, w, { blockNumber: await headNumber(fx), owner, wrap: true }))] })
+    const u = await signUpdate({
+      clientTimestampNs: 10_000n,
+      actions: [createInbox(walletSigner(fx, w, { blockNumber: await headNumber(fx), owner, wrap: true }))],
+    })
     // 200 k: the validator's factory call runs out of gas; 60 k: the call's intrinsic gas alone exceeds the cap.
     for (const gas of [200_000n, 60_000n]) {
       const tight = new ChainVerifier(new Map([[fx.chainId, node.url]]), { gas })
@@ -182,8 +225,16 @@ describe('attacker-chosen code under the gas cap (IDENT-060)', () => {
   it('IDENT-060: a signature too large for the node to run the validator (initcode limit) is invalid, not pending for ever', async () => {
     const owner = eoa('huge signature owner')
     const w = await deployWallet(fx, owner, salt(11))
-    const huge = { kind: 'erc_6492' as const, accountId: `eip155:31337:${w.address}`, blockNumber: w.blockNumber, signature: new Uint8Array(50_000).fill(1) }
-    const u = await signUpdate({ clientTimestampNs: 11_000n, actions: [createInbox(walletSigner(fx, w, { blockNumber: w.blockNumber, owner }), { signature: { raw: huge } })] })
+    const huge = {
+      kind: 'erc_6492' as const,
+      accountId: `eip155:31337:${w.address}`,
+      blockNumber: w.blockNumber,
+      signature: new Uint8Array(50_000).fill(1),
+    }
+    const u = await signUpdate({
+      clientTimestampNs: 11_000n,
+      actions: [createInbox(walletSigner(fx, w, { blockNumber: w.blockNumber, owner }), { signature: { raw: huge } })],
+    })
     expect(statuses(await replay(logOf(u), { smartWallets: verifier }))).toEqual([['rejected', 'IDENT-060']])
   })
 })
@@ -218,7 +269,10 @@ describe('chain binding with real chain ids (IDENT-046)', () => {
     const w = await deployWallet(fx, owner, salt(8))
     const onAnvil = walletSigner(fx, w, { blockNumber: w.blockNumber, owner })
     const inst = installationKeySigner(new Uint8Array(32).fill(11))
-    const created = await signUpdate({ clientTimestampNs: 8_000n, actions: [createInbox(onAnvil), addMember(onAnvil, inst)] })
+    const created = await signUpdate({
+      clientTimestampNs: 8_000n,
+      actions: [createInbox(onAnvil), addMember(onAnvil, inst)],
+    })
     const revoke = await signUpdate({
       inboxId: created.update.inboxId,
       clientTimestampNs: 8_001n,

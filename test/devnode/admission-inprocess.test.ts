@@ -33,7 +33,9 @@ afterAll(async () => {
 
 const PERMISSIVE: ClaimPolicy = { minHandleLength: 0, reserved: [], claimIntervalNs: 0n }
 
-function freshness(verdict: (r: FreshnessRequest) => FreshnessVerdict | Promise<FreshnessVerdict>): FreshnessCheck & { requests: FreshnessRequest[] } {
+function freshness(
+  verdict: (r: FreshnessRequest) => FreshnessVerdict | Promise<FreshnessVerdict>,
+): FreshnessCheck & { requests: FreshnessRequest[] } {
   const requests: FreshnessRequest[] = []
   return {
     requests,
@@ -45,7 +47,15 @@ function freshness(verdict: (r: FreshnessRequest) => FreshnessVerdict | Promise<
 }
 const ALWAYS_FRESH = () => freshness(() => ({ fresh: true }))
 
-function open(opts: { db?: string; policy?: ClaimPolicy; smartWallets?: SmartWalletVerifier; freshness?: FreshnessCheck; now?: () => bigint } = {}) {
+function open(
+  opts: {
+    db?: string
+    policy?: ClaimPolicy
+    smartWallets?: SmartWalletVerifier
+    freshness?: FreshnessCheck
+    now?: () => bigint
+  } = {},
+) {
   const node = new LocalNode({
     db: opts.db ?? tmp.path(`n${++n}.db`),
     policy: opts.policy ?? PERMISSIVE,
@@ -119,7 +129,7 @@ describe('IDENT-005: the fixture corpus through admission: applied updates are s
         break // the log cannot be read past it; what follows is judged against another head
       }
       // The node's head is the declared state (its sequence ids are the node's own).
-      const inboxId = (log!.inboxId ?? (expected as unknown as { inbox_id: string }).inbox_id)
+      const inboxId = log!.inboxId ?? (expected as unknown as { inbox_id: string }).inbox_id
       const head = await node.heads.get(inboxId)
       const st = expected.state
       if (st === null) {
@@ -127,12 +137,24 @@ describe('IDENT-005: the fixture corpus through admission: applied updates are s
         return
       }
       const members = [...head.state!.members.values()]
-        .map((m) => ({ kind: m.id.kind, identifier: m.id.text, adder: m.adder ? m.adder.text : null, chain_id: m.chainId === null ? null : m.chainId.toString() }))
+        .map((m) => ({
+          kind: m.id.kind,
+          identifier: m.id.text,
+          adder: m.adder ? m.adder.text : null,
+          chain_id: m.chainId === null ? null : m.chainId.toString(),
+        }))
         .sort((a, b) => (a.kind + a.identifier < b.kind + b.identifier ? -1 : 1))
-      expect(members).toEqual(st.members.map((m) => ({ kind: m.kind, identifier: m.identifier, adder: m.adder, chain_id: m.chain_id })).sort((a, b) => (a.kind + a.identifier < b.kind + b.identifier ? -1 : 1)))
+      expect(members).toEqual(
+        st.members
+          .map((m) => ({ kind: m.kind, identifier: m.identifier, adder: m.adder, chain_id: m.chain_id }))
+          .sort((a, b) => (a.kind + a.identifier < b.kind + b.identifier ? -1 : 1)),
+      )
       expect(head.state!.handles).toEqual(st.handles)
       expect(head.state!.claimCount).toBe(st.claim_count)
-      expect({ kind: head.state!.recovery.id.kind, identifier: head.state!.recovery.id.text }).toEqual({ kind: st.recovery.kind, identifier: st.recovery.identifier })
+      expect({ kind: head.state!.recovery.id.kind, identifier: head.state!.recovery.id.text }).toEqual({
+        kind: st.recovery.kind,
+        identifier: st.recovery.identifier,
+      })
     })
   }
 })
@@ -146,7 +168,7 @@ async function smartWalletInbox(sw: Signer, install: Signer) {
 }
 
 describe('IDENT-062: a fresh block for every erc_6492 signature, at admission only', () => {
-  it('IDENT-062: a fresh block is admitted; the check is asked for the signature\'s chain and block', async () => {
+  it("IDENT-062: a fresh block is admitted; the check is asked for the signature's chain and block", async () => {
     const f = ALWAYS_FRESH()
     const { publish } = open({ smartWallets: new FakeSmartWalletVerifier(), freshness: f })
     const sw = smartWallet(SW_ADDRESS, 1234n, 10n)
@@ -155,7 +177,10 @@ describe('IDENT-062: a fresh block for every erc_6492 signature, at admission on
   })
 
   it('IDENT-062: a block above the head or too old is 409 stale_block, and nothing is stored', async () => {
-    const stale = freshness(({ blockNumber }) => ({ fresh: false, reason: `block ${blockNumber} is more than 1800 s older than the head` }))
+    const stale = freshness(({ blockNumber }) => ({
+      fresh: false,
+      reason: `block ${blockNumber} is more than 1800 s older than the head`,
+    }))
     const { publish, node } = open({ smartWallets: new FakeSmartWalletVerifier(), freshness: stale })
     const built = await smartWalletInbox(smartWallet(SW_ADDRESS, 77n), installation('stale 1'))
     const r = (await publish(built.bytes)) as ApiError
@@ -169,7 +194,11 @@ describe('IDENT-062: a fresh block for every erc_6492 signature, at admission on
       throw new ChainUnreachableError(chainId, 'connection refused')
     })
     const { publish } = open({ smartWallets: new FakeSmartWalletVerifier(), freshness: down })
-    const r = (await publish((await smartWalletInbox(smartWallet(SW_ADDRESS, 5n), installation('down 1'))).bytes)) as ApiError
+    const r = (await publish(
+      (
+        await smartWalletInbox(smartWallet(SW_ADDRESS, 5n), installation('down 1'))
+      ).bytes,
+    )) as ApiError
     expect([r.status, r.code, r.rule]).toEqual([503, 'chain_unreachable', 'IDENT-061'])
   })
 
@@ -221,7 +250,11 @@ describe('two publishes to one inbox never both apply against the same head', ()
     expect(new Set(ids).size).toBe(8)
     const rows = node.store.updatesAfter(created.inboxId)
     expect(rows.map((r) => r.sequenceId)).toEqual([...rows.map((r) => r.sequenceId)].sort((a, b) => (a < b ? -1 : 1)))
-    const trace = await replay({ inboxId: created.inboxId, format: 'single-update', entries: rows.map((r) => ({ sequenceId: r.sequenceId, update: decodeUpdate(r.bytes) })) })
+    const trace = await replay({
+      inboxId: created.inboxId,
+      format: 'single-update',
+      entries: rows.map((r) => ({ sequenceId: r.sequenceId, update: decodeUpdate(r.bytes) })),
+    })
     expect(trace.ok).toBe(true)
     expect(trace.head!.claimCount).toBe(8)
   })
@@ -266,8 +299,8 @@ describe('two publishes to one inbox never both apply against the same head', ()
   })
 })
 
-describe('the claim interval uses the node\'s clock', () => {
-  it('claim_too_soon until exactly the interval has passed since the inbox\'s previous stored claim; another inbox is not affected', async () => {
+describe("the claim interval uses the node's clock", () => {
+  it("claim_too_soon until exactly the interval has passed since the inbox's previous stored claim; another inbox is not affected", async () => {
     let now = 1_800_000_000_000_000_000n
     const { publish } = open({ policy: { ...PERMISSIVE, claimIntervalNs: 10_000_000_000n }, now: () => now })
     const w = wallet('interval')

@@ -46,21 +46,94 @@ afterAll(async () => {
 })
 
 describe('IDENT-005: an update is stored only if it applies to the inbox head; otherwise 409 with its rule', () => {
-  const corrupt = { transform: (s: { kind: string; bytes?: Uint8Array }) => ({ ...s, bytes: Uint8Array.from(s.bytes!, (b, i) => (i === 5 ? b ^ 1 : b)) }) } as never
+  const corrupt = {
+    transform: (s: { kind: string; bytes?: Uint8Array }) => ({
+      ...s,
+      bytes: Uint8Array.from(s.bytes!, (b, i) => (i === 5 ? b ^ 1 : b)),
+    }),
+  } as never
   const cases: [string, string, () => Promise<Uint8Array>][] = [
-    ['IDENT-011', 'an update to an inbox with no log that does not start with CreateInbox', async () => (await claim(inboxIdOf(wallet('adm nobody')), 'ghost', wallet('adm nobody'))).bytes],
-    ['IDENT-011', 'a second CreateInbox for an inbox that exists', async () => (await update(A.inboxId, createInbox(W))).bytes],
-    ['IDENT-003', 'an update naming another inbox than its actions produce', async () => (await update('ff'.repeat(32), createInbox(wallet('adm three')))).bytes],
-    ['IDENT-040', 'an add signed by a wallet that is neither a member nor the recovery identifier', async () => (await add(A.inboxId, stranger, strangerInstall)).bytes],
-    ['IDENT-043', 'a revoke not signed by the recovery identifier', async () => (await update(A.inboxId, revokeMember(I, stranger))).bytes],
-    ['IDENT-030', 'a claim whose installation signature does not verify', async () => (await update(A.inboxId, claimHandle('adm-corrupt', I, { signature: corrupt }))).bytes],
-    ['IDENT-013', 'an add of a checksummed (uppercase) Ethereum identifier', async () =>
-      (await update(A.inboxId, addMember(W, wallet('adm upper'), { newMemberIdentifier: { kind: 'ethereum', address: '0x' + wallet('adm upper').identifier.text.slice(2).toUpperCase() } }))).bytes],
-    ['IDENT-078', 'a claim of a handle outside the grammar (uppercase)', async () => (await claim(A.inboxId, 'Adm-Upper', I)).bytes],
-    ['IDENT-079', 'a claim together with another action', async () => (await update(A.inboxId, claimHandle('adm-two', W), addMember(W, installation('adm two')))).bytes],
-    ['IDENT-081', 'a claim signed by an installation that is not a member', async () => (await claim(A.inboxId, 'adm-nonmember', strangerInstall)).bytes],
-    ['IDENT-060', 'an erc_6492 signature whose account id is not eip155 (rejected before any chain access)', async () =>
-      (await update(undefined, createInbox(smartWallet('0x' + '12'.repeat(20), 5n), { signature: { raw: { kind: 'erc_6492', accountId: 'cosmos:1:0x' + '12'.repeat(20), blockNumber: 5n, signature: new Uint8Array(65) } } }))).bytes],
+    [
+      'IDENT-011',
+      'an update to an inbox with no log that does not start with CreateInbox',
+      async () => (await claim(inboxIdOf(wallet('adm nobody')), 'ghost', wallet('adm nobody'))).bytes,
+    ],
+    [
+      'IDENT-011',
+      'a second CreateInbox for an inbox that exists',
+      async () => (await update(A.inboxId, createInbox(W))).bytes,
+    ],
+    [
+      'IDENT-003',
+      'an update naming another inbox than its actions produce',
+      async () => (await update('ff'.repeat(32), createInbox(wallet('adm three')))).bytes,
+    ],
+    [
+      'IDENT-040',
+      'an add signed by a wallet that is neither a member nor the recovery identifier',
+      async () => (await add(A.inboxId, stranger, strangerInstall)).bytes,
+    ],
+    [
+      'IDENT-043',
+      'a revoke not signed by the recovery identifier',
+      async () => (await update(A.inboxId, revokeMember(I, stranger))).bytes,
+    ],
+    [
+      'IDENT-030',
+      'a claim whose installation signature does not verify',
+      async () => (await update(A.inboxId, claimHandle('adm-corrupt', I, { signature: corrupt }))).bytes,
+    ],
+    [
+      'IDENT-013',
+      'an add of a checksummed (uppercase) Ethereum identifier',
+      async () =>
+        (
+          await update(
+            A.inboxId,
+            addMember(W, wallet('adm upper'), {
+              newMemberIdentifier: {
+                kind: 'ethereum',
+                address: '0x' + wallet('adm upper').identifier.text.slice(2).toUpperCase(),
+              },
+            }),
+          )
+        ).bytes,
+    ],
+    [
+      'IDENT-078',
+      'a claim of a handle outside the grammar (uppercase)',
+      async () => (await claim(A.inboxId, 'Adm-Upper', I)).bytes,
+    ],
+    [
+      'IDENT-079',
+      'a claim together with another action',
+      async () => (await update(A.inboxId, claimHandle('adm-two', W), addMember(W, installation('adm two')))).bytes,
+    ],
+    [
+      'IDENT-081',
+      'a claim signed by an installation that is not a member',
+      async () => (await claim(A.inboxId, 'adm-nonmember', strangerInstall)).bytes,
+    ],
+    [
+      'IDENT-060',
+      'an erc_6492 signature whose account id is not eip155 (rejected before any chain access)',
+      async () =>
+        (
+          await update(
+            undefined,
+            createInbox(smartWallet('0x' + '12'.repeat(20), 5n), {
+              signature: {
+                raw: {
+                  kind: 'erc_6492',
+                  accountId: 'cosmos:1:0x' + '12'.repeat(20),
+                  blockNumber: 5n,
+                  signature: new Uint8Array(65),
+                },
+              },
+            }),
+          )
+        ).bytes,
+    ],
   ]
   for (const [rule, what, build] of cases) {
     it(`${rule}: ${what} is 409 with rule ${rule}, and nothing is stored`, async () => {
@@ -106,7 +179,7 @@ describe('IDENT-005: an update is stored only if it applies to the inbox head; o
 })
 
 describe('the claim policy, at admission only: 422 with rule null and a code naming the policy', () => {
-  it('handle_taken: a handle another inbox\'s log claimed; the holder itself may claim it again', async () => {
+  it("handle_taken: a handle another inbox's log claimed; the holder itself may claim it again", async () => {
     expect((await publish((await claim(A.inboxId, 'adm-shared', I)).bytes)).status).toBe(200)
     const r = await publish((await claim(B.inboxId, 'adm-shared', IB)).bytes)
     expect(r.status).toBe(422)
@@ -139,10 +212,16 @@ describe('IDENT-084: the claim policy is admission only', () => {
   it('after a restart with a stricter policy, stored claims still replay and resolve and their inboxes keep admitting updates; new claims meet the new policy, claim_too_soon included', async () => {
     // The node above stored A's claims adm-once and adm-shared and B's claim abc.
     expect(await node.stop()).toBe(0)
-    node = await startNode({ db: tmp.path('adm.db'), args: ['--min-handle-length', '5', '--reserved', 'abc,adm-once,root', '--claim-interval-s', '60'] })
+    node = await startNode({
+      db: tmp.path('adm.db'),
+      args: ['--min-handle-length', '5', '--reserved', 'abc,adm-once,root', '--claim-interval-s', '60'],
+    })
     const s = node.client()
     // Claims of names now too short and now reserved still resolve and replay.
-    const found = await s.getInboxIds([{ identifier: 'ABC', kind: 'handle' }, { identifier: 'adm-once', kind: 'handle' }])
+    const found = await s.getInboxIds([
+      { identifier: 'ABC', kind: 'handle' },
+      { identifier: 'adm-once', kind: 'handle' },
+    ])
     expect(found.map((f) => f.inboxId)).toEqual([B.inboxId, A.inboxId])
     const traceA = await replay(await s.getInboxLog(A.inboxId))
     expect(traceA.ok).toBe(true)
@@ -154,8 +233,14 @@ describe('IDENT-084: the claim policy is admission only', () => {
     // New claims meet the new policy.
     const C = await newInbox(wallet('adm 84 C'))
     expect((await publish(C.bytes)).status).toBe(200)
-    expect((await publish((await claim(C.inboxId, 'abcd', wallet('adm 84 C'))).bytes)).json()).toMatchObject({ code: 'handle_too_short', rule: null })
-    expect((await publish((await claim(C.inboxId, 'adm-once#0001', wallet('adm 84 C'))).bytes)).json()).toMatchObject({ code: 'handle_reserved', rule: null })
+    expect((await publish((await claim(C.inboxId, 'abcd', wallet('adm 84 C'))).bytes)).json()).toMatchObject({
+      code: 'handle_too_short',
+      rule: null,
+    })
+    expect((await publish((await claim(C.inboxId, 'adm-once#0001', wallet('adm 84 C'))).bytes)).json()).toMatchObject({
+      code: 'handle_reserved',
+      rule: null,
+    })
     // The interval counts from the stored claims: A claimed moments ago.
     const soon = await publish((await claim(A.inboxId, 'abcdef', W)).bytes)
     expect(soon.status).toBe(422)
@@ -163,7 +248,9 @@ describe('IDENT-084: the claim policy is admission only', () => {
     expect(soon.json().message).toMatch(/retry in \d+ ms/)
     // C never claimed: admitted once, then too soon.
     expect((await publish((await claim(C.inboxId, 'carla', wallet('adm 84 C'))).bytes)).status).toBe(200)
-    expect((await publish((await claim(C.inboxId, 'carla2', wallet('adm 84 C'))).bytes)).json()).toMatchObject({ code: 'claim_too_soon' })
+    expect((await publish((await claim(C.inboxId, 'carla2', wallet('adm 84 C'))).bytes)).json()).toMatchObject({
+      code: 'claim_too_soon',
+    })
     // The stored bytes are served unchanged after the restart.
     const served = (await s.getInboxLog(A.inboxId)).entries[0]!.update
     expect('bytes' in served && bytesToHex(served.bytes!)).toBe(bytesToHex(A.bytes))

@@ -56,7 +56,7 @@ describe('the process', () => {
 })
 
 describe('publish-identity-update (IDENT-005)', () => {
-  it('binary: the receipt is the sequence id, ids only grow, and the served bytes are exactly the request\'s inner update bytes', async () => {
+  it("binary: the receipt is the sequence id, ids only grow, and the served bytes are exactly the request's inner update bytes", async () => {
     expect(seqA).toEqual([...seqA].sort((a, b) => (a < b ? -1 : 1)))
     expect(new Set(seqA).size).toBe(seqA.length)
     // A valid update whose encoding is not canonical: a node that re-encodes changes it.
@@ -64,7 +64,9 @@ describe('publish-identity-update (IDENT-005)', () => {
     const canonical = (await newInbox(w)).bytes
     const odd = reorderFields(canonical)
     expect(bytesToHex(odd)).not.toBe(bytesToHex(canonical))
-    expect(bytesToHex(toBinary(IdentityUpdateSchema, fromBinary(IdentityUpdateSchema, odd)))).toBe(bytesToHex(canonical))
+    expect(bytesToHex(toBinary(IdentityUpdateSchema, fromBinary(IdentityUpdateSchema, odd)))).toBe(
+      bytesToHex(canonical),
+    )
     const { sequenceId } = await node.client().publishIdentityUpdate(odd)
     expect(sequenceId).toBeGreaterThan(seqA[seqA.length - 1]!)
     const log = await node.client().getInboxLog((await newInbox(w)).inboxId)
@@ -78,7 +80,11 @@ describe('publish-identity-update (IDENT-005)', () => {
     const built = await newInbox(wallet('api json publish'))
     const update = fromBinary(IdentityUpdateSchema, built.bytes)
     const { toJson } = await import('@bufbuild/protobuf')
-    const r = await node.post(NODE_PATHS.publish, JSON.stringify({ identity_update: toJson(IdentityUpdateSchema, update, { useProtoFieldName: true }) }), 'application/json')
+    const r = await node.post(
+      NODE_PATHS.publish,
+      JSON.stringify({ identity_update: toJson(IdentityUpdateSchema, update, { useProtoFieldName: true }) }),
+      'application/json',
+    )
     expect(r.status).toBe(200)
     expect(r.headers.get('content-type')).toBe('application/json')
     const body = r.json() as unknown as { sequenceId: string }
@@ -95,14 +101,22 @@ describe('publish-identity-update (IDENT-005)', () => {
 
   it('IDENT-001: garbage, a truncated update and an update with no actions are 400 malformed_update with rule IDENT-001, and nothing is stored', async () => {
     const before = await node.client().queryNewest([inboxA.inboxId])
-    for (const inner of [Uint8Array.of(0xff, 0xff, 0xff), inboxA.bytes.subarray(0, inboxA.bytes.length - 3), Uint8Array.of(0x1a, 0x01, 0x61)]) {
+    for (const inner of [
+      Uint8Array.of(0xff, 0xff, 0xff),
+      inboxA.bytes.subarray(0, inboxA.bytes.length - 3),
+      Uint8Array.of(0x1a, 0x01, 0x61),
+    ]) {
       const r = await node.post(NODE_PATHS.publish, frameField1(inner))
       expect(r.status).toBe(400)
       expect(r.headers.get('content-type')).toBe('application/json')
       expect(r.json()).toMatchObject({ code: 'malformed_update', rule: 'IDENT-001' })
       expect(r.json().message).toMatch(/cannot be decoded/)
     }
-    const empty = await node.post(NODE_PATHS.publish, JSON.stringify({ identityUpdate: { inboxId: inboxA.inboxId, actions: [] } }), 'application/json')
+    const empty = await node.post(
+      NODE_PATHS.publish,
+      JSON.stringify({ identityUpdate: { inboxId: inboxA.inboxId, actions: [] } }),
+      'application/json',
+    )
     expect(empty.status).toBe(400)
     expect(empty.json()).toMatchObject({ code: 'malformed_update', rule: 'IDENT-001' })
     expect(await node.client().queryNewest([inboxA.inboxId])).toEqual(before)
@@ -151,7 +165,11 @@ describe('get-identity-updates', () => {
     expect(all!.entries.map((e) => e.sequenceId)).toEqual(seqA)
     expect(after!.entries.map((e) => e.sequenceId)).toEqual(seqA.slice(2))
     expect(unknown).toMatchObject({ inboxId: 'ab'.repeat(32), entries: [] })
-    expect(all!.entries.every((e) => typeof e.serverTimestampNs === 'bigint' && e.serverTimestampNs > 1_600_000_000_000_000_000n)).toBe(true)
+    expect(
+      all!.entries.every(
+        (e) => typeof e.serverTimestampNs === 'bigint' && e.serverTimestampNs > 1_600_000_000_000_000_000n,
+      ),
+    ).toBe(true)
     // The fetched log replays with the core and holds the claims.
     const trace = await replay(all!)
     expect(trace.ok).toBe(true)
@@ -164,7 +182,12 @@ describe('get-identity-updates', () => {
     const req = JSON.stringify({ requests: [{ inbox_id: inboxA.inboxId, sequence_id: String(seqA[2]) }] })
     const r = await node.post(NODE_PATHS.getIdentityUpdates, req, 'application/json')
     expect(r.status).toBe(200)
-    const j = r.json() as unknown as { responses: { inboxId: string; updates: { sequenceId: string; serverTimestampNs: string; update: { inboxId: string } }[] }[] }
+    const j = r.json() as unknown as {
+      responses: {
+        inboxId: string
+        updates: { sequenceId: string; serverTimestampNs: string; update: { inboxId: string } }[]
+      }[]
+    }
     expect(j.responses).toHaveLength(1)
     expect(j.responses[0]!.inboxId).toBe(inboxA.inboxId)
     expect(j.responses[0]!.updates.map((u) => u.sequenceId)).toEqual([String(seqA[3])])
@@ -173,7 +196,10 @@ describe('get-identity-updates', () => {
     const logs = await node.client('json').getIdentityUpdates([{ inboxId: inboxA.inboxId }])
     expect(logs[0]!.entries.map((e) => e.sequenceId)).toEqual(seqA)
     // binary, raw
-    const b = await node.post(NODE_PATHS.getIdentityUpdates, Uint8Array.of(0x0a, 0x42, 0x0a, 0x40, ...new TextEncoder().encode(inboxA.inboxId)))
+    const b = await node.post(
+      NODE_PATHS.getIdentityUpdates,
+      Uint8Array.of(0x0a, 0x42, 0x0a, 0x40, ...new TextEncoder().encode(inboxA.inboxId)),
+    )
     expect(b.headers.get('content-type')).toBe('application/x-protobuf')
     const msg = fromBinary(GetIdentityUpdatesResponseSchema, b.bytes)
     expect(msg.responses[0]!.updates.map((u) => u.sequenceId)).toEqual(seqA)
@@ -205,7 +231,14 @@ describe('get-inbox-ids (section 9, API-299)', () => {
       { identifier: '0x' + '00'.repeat(20), kind: 'ethereum' },
       { identifier: I.identifier.text, kind: 99 },
     ])
-    expect(answers.map((a) => a.inboxId)).toEqual([inboxA.inboxId, inboxA.inboxId, inboxA.inboxId, inboxA.inboxId, null, null])
+    expect(answers.map((a) => a.inboxId)).toEqual([
+      inboxA.inboxId,
+      inboxA.inboxId,
+      inboxA.inboxId,
+      inboxA.inboxId,
+      null,
+      null,
+    ])
     expect(answers.map((a) => a.identifierKind)).toEqual([1, 0, 2, 3, 1, 99])
     expect(answers[1]!.identifier).toBe(W.identifier.text.toUpperCase().replace('0X', '0x'))
   })
@@ -226,7 +259,12 @@ describe('get-inbox-ids (section 9, API-299)', () => {
   it('JSON: enum names or numbers and both key spellings in; lowerCamelCase, enum names, and no inboxId for a miss out', async () => {
     const r = await node.post(
       NODE_PATHS.getInboxIds,
-      JSON.stringify({ requests: [{ identifier: 'apia', identifier_kind: 'IDENTIFIER_KIND_HANDLE' }, { identifier: 'zzz', identifierKind: 3 }] }),
+      JSON.stringify({
+        requests: [
+          { identifier: 'apia', identifier_kind: 'IDENTIFIER_KIND_HANDLE' },
+          { identifier: 'zzz', identifierKind: 3 },
+        ],
+      }),
       'application/json',
     )
     expect(r.status).toBe(200)
@@ -246,7 +284,11 @@ describe('query-newest', () => {
     const c = node.client()
     const ids = [inboxB.inboxId, inboxA.inboxId, 'cd'.repeat(32)]
     expect(await c.queryNewest(ids)).toEqual([{ inboxId: inboxA.inboxId, sequenceId: seqA[3] }])
-    const r = await node.post(NODE_PATHS.queryNewest, JSON.stringify({ inbox_ids: ids }), 'application/json; charset=utf-8')
+    const r = await node.post(
+      NODE_PATHS.queryNewest,
+      JSON.stringify({ inbox_ids: ids }),
+      'application/json; charset=utf-8',
+    )
     expect(r.status).toBe(200)
     expect(r.json()).toEqual({ results: [{ inboxId: inboxA.inboxId, sequenceId: String(seqA[3]) }] })
     // a receipt is visible at once
@@ -292,7 +334,12 @@ describe('bad requests: clear errors, and the node keeps serving', () => {
         ctl.close()
       },
     })
-    const s = await fetch(node.url + NODE_PATHS.getIdentityUpdates, { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit)
+    const s = await fetch(node.url + NODE_PATHS.getIdentityUpdates, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit)
     expect(s.status).toBe(413)
     expect(await s.json()).toMatchObject({ code: 'body_too_large' })
     // exactly at the limit is read (and refused for what it is)
@@ -303,7 +350,10 @@ describe('bad requests: clear errors, and the node keeps serving', () => {
 
   it('an unreachable node is a NodeUnreachableError naming the URL', async () => {
     const port = await freePort()
-    const c = (await import('../../src/network/client')).createNodeClient({ baseUrl: `http://127.0.0.1:${port}/`, fetch })
+    const c = (await import('../../src/network/client')).createNodeClient({
+      baseUrl: `http://127.0.0.1:${port}/`,
+      fetch,
+    })
     const err = await c.queryNewest(['x']).catch((e: unknown) => e)
     expect(err).toBeInstanceOf(NodeUnreachableError)
     expect((err as NodeUnreachableError).url).toBe(`http://127.0.0.1:${port}${NODE_PATHS.queryNewest}`)
@@ -315,13 +365,19 @@ describe('CORS for the app', () => {
   it('OPTIONS preflight is 204 with the allowed method and headers; every answer, errors included, allows any origin', async () => {
     const pre = await fetch(node.url + NODE_PATHS.getInboxIds, {
       method: 'OPTIONS',
-      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      headers: {
+        origin: 'http://localhost:5173',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
     })
     expect(pre.status).toBe(204)
     expect(pre.headers.get('access-control-allow-origin')).toBe('*')
     expect(pre.headers.get('access-control-allow-methods')).toContain('POST')
     expect(pre.headers.get('access-control-allow-headers')).toBe('content-type')
-    const ok = await node.post(NODE_PATHS.queryNewest, '{}', 'application/json', { headers: { origin: 'http://localhost:5173' } })
+    const ok = await node.post(NODE_PATHS.queryNewest, '{}', 'application/json', {
+      headers: { origin: 'http://localhost:5173' },
+    })
     expect(ok.status).toBe(200)
     expect(ok.headers.get('access-control-allow-origin')).toBe('*')
     const bad = await node.post(NODE_PATHS.queryNewest, 'x', 'text/plain')

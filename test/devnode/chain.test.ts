@@ -46,9 +46,14 @@ beforeAll(async () => {
       else if (method === 'eth_getBlockByNumber') {
         const tag = params[0] as string
         const n = tag === 'latest' ? HEAD.number : BigInt(tag)
-        result = n > HEAD.number ? null : { number: hex(n), timestamp: hex(chain.timestampOf(n)), hash: '0x' + n.toString(16).padStart(64, '0') }
+        result =
+          n > HEAD.number
+            ? null
+            : { number: hex(n), timestamp: hex(chain.timestampOf(n)), hash: '0x' + n.toString(16).padStart(64, '0') }
       } else {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32601, message: 'method not found' } }))
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32601, message: 'method not found' } }))
         return
       }
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, result }))
@@ -68,7 +73,10 @@ afterAll(async () => {
 let n = 0
 const address = () => '0x' + (++n).toString(16).padStart(40, 'c')
 const publishSmartWalletInbox = async (blockNumber: bigint, chainId = 1n) =>
-  node.post(NODE_PATHS.publish, frameField1((await update(undefined, createInbox(smartWallet(address(), blockNumber, chainId)))).bytes))
+  node.post(
+    NODE_PATHS.publish,
+    frameField1((await update(undefined, createInbox(smartWallet(address(), blockNumber, chainId)))).bytes),
+  )
 
 describe('erc_6492 admission through --chain (IDENT-060, IDENT-061, IDENT-062)', () => {
   it('IDENT-062: a valid signature at a block 60 s below the head is stored; the node asked the route for the head and the block', async () => {

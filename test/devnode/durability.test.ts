@@ -75,7 +75,9 @@ describe('concurrent publishes to one inbox (IDENT-005)', () => {
     expect(await q.client().queryNewest([created.inboxId])).toHaveLength(1)
     const target = installation('two procs target')
     const adds = await Promise.all(Array.from({ length: 10 }, () => add(created.inboxId, w, target)))
-    const outcomes = await Promise.all(adds.map((u, i) => attempt((i % 2 ? q : p).client().publishIdentityUpdate(u.bytes))))
+    const outcomes = await Promise.all(
+      adds.map((u, i) => attempt((i % 2 ? q : p).client().publishIdentityUpdate(u.bytes))),
+    )
     expect(outcomes.filter((o) => o.ok)).toHaveLength(1)
     for (const o of outcomes) {
       if (!o.ok) {
@@ -127,7 +129,10 @@ describe('durability: synchronous=FULL in WAL mode', () => {
     const logs = await again.client().getIdentityUpdates(acked.map((a) => ({ inboxId: a.inboxId })))
     for (const [i, a] of acked.entries()) {
       const entries = logs[i]!.entries
-      expect(entries.map((e) => e.sequenceId), a.inboxId).toEqual([a.sequenceId])
+      expect(
+        entries.map((e) => e.sequenceId),
+        a.inboxId,
+      ).toEqual([a.sequenceId])
       const u = entries[0]!.update
       expect(isDecoded(u) && bytesToHex(u.bytes)).toBe(bytesToHex(a.bytes))
     }

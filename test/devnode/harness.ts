@@ -51,11 +51,26 @@ const running = new Set<ChildProcess>()
 
 export async function startNode(opts: { db: string; args?: readonly string[]; port?: number }): Promise<RunningNode> {
   const port = opts.port ?? (await freePort())
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/devnode/main.ts', '--port', String(port), '--db', opts.db, '--host', '127.0.0.1', ...(opts.args ?? [])], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_NO_WARNINGS: '1' },
-  })
+  const proc = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'src/devnode/main.ts',
+      '--port',
+      String(port),
+      '--db',
+      opts.db,
+      '--host',
+      '127.0.0.1',
+      ...(opts.args ?? []),
+    ],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NODE_NO_WARNINGS: '1' },
+    },
+  )
   running.add(proc)
   let out = ''
   let err = ''
@@ -69,7 +84,10 @@ export async function startNode(opts: { db: string; args?: readonly string[]; po
   )
   const line = `listening on http://127.0.0.1:${port}\n`
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the node did not print ${JSON.stringify(line)} within 30 s; stderr:\n${err}`)), 30_000)
+    const timer = setTimeout(
+      () => reject(new Error(`the node did not print ${JSON.stringify(line)} within 30 s; stderr:\n${err}`)),
+      30_000,
+    )
     const check = () => {
       if (out.includes(line)) {
         clearTimeout(timer)

@@ -20,8 +20,10 @@ let X: Built // S, nonce 0
 let Y: Built // S, nonce 1
 let Z: Built // T's inbox, S added later
 
-const resolveS = async (client = c) => (await client.getInboxIds([{ identifier: S.identifier.text, kind: 'ethereum' }]))[0]!.inboxId
-const resolveP = async (client = c) => (await client.getInboxIds([{ identifier: P.identifier.text, kind: 'passkey' }]))[0]!.inboxId
+const resolveS = async (client = c) =>
+  (await client.getInboxIds([{ identifier: S.identifier.text, kind: 'ethereum' }]))[0]!.inboxId
+const resolveP = async (client = c) =>
+  (await client.getInboxIds([{ identifier: P.identifier.text, kind: 'passkey' }]))[0]!.inboxId
 
 beforeAll(async () => {
   node = await startNode({ db: tmp.path('res.db') })

@@ -26,11 +26,37 @@ describe('flags', () => {
     const c = parseNodeArgs(['--port', '0', '--db', 'x.db'])
     expect(c).toMatchObject({ host: '127.0.0.1', port: 0, db: 'x.db', seed: null, maxBodyBytes: 1024 * 1024 })
     expect(c.policy).toEqual(DEFAULT_POLICY)
-    const p = parseNodeArgs(['--port', '5555', '--db', 'x.db', '--min-handle-length', '5', '--reserved', 'a, b,,c', '--claim-interval-s', '1.5', '--max-body-bytes', '100', '--chain', 'eip155:1=http://127.0.0.1:8545', '--seed', 'demo'])
+    const p = parseNodeArgs([
+      '--port',
+      '5555',
+      '--db',
+      'x.db',
+      '--min-handle-length',
+      '5',
+      '--reserved',
+      'a, b,,c',
+      '--claim-interval-s',
+      '1.5',
+      '--max-body-bytes',
+      '100',
+      '--chain',
+      'eip155:1=http://127.0.0.1:8545',
+      '--seed',
+      'demo',
+    ])
     expect(p.policy).toEqual({ minHandleLength: 5, reserved: ['a', 'b', 'c'], claimIntervalNs: 1_500_000_000n })
     expect(p.routes.get(1n)).toBe('http://127.0.0.1:8545')
     expect(p.seed).toBe('demo')
-    for (const bad of [[], ['--db', 'x'], ['--port', '1'], ['--port', 'x', '--db', 'd'], ['--port', '70000', '--db', 'd'], ['--port', '1', '--db', 'd', '--claim-interval-s', '-1'], ['--port', '1', '--db', 'd', '--chain', 'eip155:01=http://x'], ['--port', '1', '--db', 'd', '--bogus']]) {
+    for (const bad of [
+      [],
+      ['--db', 'x'],
+      ['--port', '1'],
+      ['--port', 'x', '--db', 'd'],
+      ['--port', '70000', '--db', 'd'],
+      ['--port', '1', '--db', 'd', '--claim-interval-s', '-1'],
+      ['--port', '1', '--db', 'd', '--chain', 'eip155:01=http://x'],
+      ['--port', '1', '--db', 'd', '--bogus'],
+    ]) {
       expect(() => parseNodeArgs(bad), bad.join(' ')).toThrow(UsageError)
     }
   })
@@ -58,14 +84,20 @@ describe('seeding', () => {
   })
 
   it('--seed <file>: a fixture log is stored in sequence id order and replays to its declared state', async () => {
-    const node = new LocalNode({ db: tmp.path('fixture.db'), policy: { minHandleLength: 0, reserved: [], claimIntervalNs: 0n } })
+    const node = new LocalNode({
+      db: tmp.path('fixture.db'),
+      policy: { minHandleLength: 0, reserved: [], claimIntervalNs: 0n },
+    })
     nodes.push(node)
     const file = join(ROOT, 'test/fixtures/valid-full-life.json')
     const updates = await seedUpdates(file, (p) => new Uint8Array(readFileSync(p)))
     const r = await node.seed(updates)
     expect(r.refused).toEqual([])
     expect(r.stored).toBe(updates.length)
-    const expected = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/valid-full-life.expected.json'), 'utf8')) as { inbox_id: string; state: { handles: string[] } }
+    const expected = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/valid-full-life.expected.json'), 'utf8')) as {
+      inbox_id: string
+      state: { handles: string[] }
+    }
     const head = await node.heads.get(expected.inbox_id)
     expect(head.state!.handles).toEqual(expected.state.handles)
   })

@@ -2,7 +2,7 @@
  * Signed updates for the devnode tests, built with src/signing from deterministic test
  * keys (SHA-256 of a label). Each test file uses its own labels so inboxes never collide.
  */
-import { BinaryReader, BinaryWriter, WireType } from '@bufbuild/protobuf/wire'
+import { BinaryReader, BinaryWriter, type WireType } from '@bufbuild/protobuf/wire'
 import { sha256, utf8 } from '../../src/crypto'
 import {
   addMember,
@@ -28,7 +28,12 @@ export const passkey = (label: string) => passkeySigner(key(`passkey ${label}`),
 
 /** A smart contract wallet the fixture corpus's fake verifier accepts (test/fixtures/fake-smart-wallet.ts). */
 export function smartWallet(address: string, blockNumber: bigint, chainId = 1n): Signer {
-  return smartWalletSigner({ chainId, address, blockNumber, signature: (hash) => fakeSmartWalletSignature(hash, address) })
+  return smartWalletSigner({
+    chainId,
+    address,
+    blockNumber,
+    signature: (hash) => fakeSmartWalletSignature(hash, address),
+  })
 }
 
 let clock = 1_720_000_000_000_000_000n
@@ -40,7 +45,11 @@ export interface Built {
 }
 
 export async function update(inboxId: string | undefined, ...actions: DraftAction[]): Promise<Built> {
-  const u = await signUpdate({ ...(inboxId === undefined ? {} : { inboxId }), clientTimestampNs: nextTimestamp(), actions })
+  const u = await signUpdate({
+    ...(inboxId === undefined ? {} : { inboxId }),
+    clientTimestampNs: nextTimestamp(),
+    actions,
+  })
   return { inboxId: u.update.inboxId, bytes: u.bytes }
 }
 
@@ -56,7 +65,8 @@ export async function newInbox(w: Signer, opts: { nonce?: bigint; install?: Sign
 
 export const claim = (inboxId: string, handle: string, signer: Signer) => update(inboxId, claimHandle(handle, signer))
 export const add = (inboxId: string, existing: Signer, member: Signer) => update(inboxId, addMember(existing, member))
-export const revoke = (inboxId: string, member: Signer, recovery: Signer) => update(inboxId, revokeMember(member, recovery))
+export const revoke = (inboxId: string, member: Signer, recovery: Signer) =>
+  update(inboxId, revokeMember(member, recovery))
 
 /**
  * The same IdentityUpdate with its top-level fields in descending field order (inbox_id,

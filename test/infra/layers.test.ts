@@ -28,7 +28,7 @@ describe('the import scanner', () => {
       'import {',
       '  c,',
       '  d as e,',
-      "} from \"./c\"",
+      '} from "./c"',
       "import './side-effect'",
       "export * from './re'",
       "export { f } from './f'",
@@ -39,7 +39,14 @@ describe('the import scanner', () => {
       "const s = 'not an import'",
     ].join('\n')
     expect(findImports(src).map((r) => r.specifier)).toEqual([
-      './a', '../b', './c', './side-effect', './re', './f', './g', 'h',
+      './a',
+      '../b',
+      './c',
+      './side-effect',
+      './re',
+      './f',
+      './g',
+      'h',
     ])
   })
 })
@@ -64,7 +71,8 @@ describe('the layer checker', () => {
   })
 
   it('allows src/gen only in the wire modules', () => {
-    const imp = (depth: number) => `import { IdentityUpdateSchema } from '${'../'.repeat(depth)}gen/identity/associations/association_pb'`
+    const imp = (depth: number) =>
+      `import { IdentityUpdateSchema } from '${'../'.repeat(depth)}gen/identity/associations/association_pb'`
     expect(check('src/core/decode/binary.ts', imp(2))).toEqual([])
     expect(check('src/core/encode/binary.ts', imp(2))).toEqual([])
     expect(check('src/network/client.ts', imp(1))).toEqual([])
@@ -89,7 +97,9 @@ describe('the layer checker', () => {
   })
 
   it('rejects one app feature importing another', () => {
-    expect(check('src/app/features/timeline/components/Step.tsx', "import { X } from '../../state/components/X'")).toHaveLength(1)
+    expect(
+      check('src/app/features/timeline/components/Step.tsx', "import { X } from '../../state/components/X'"),
+    ).toHaveLength(1)
     expect(check('src/app/features/timeline/components/Step.tsx', "import { Y } from '../hooks/useStep'")).toEqual([])
     expect(check('src/app/features/timeline/components/Step.tsx', "import { Z } from '../../../shell/Z'")).toEqual([])
   })

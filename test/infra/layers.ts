@@ -21,7 +21,15 @@ export interface Violation {
 /** Layers that the pure core and crypto must never import. */
 const ABOVE_CORE = ['chain', 'network', 'app', 'cli', 'devnode', 'worker', 'signing']
 /** The wire modules: the only importers of src/gen (besides src/gen itself). */
-const GEN_IMPORTERS = ['src/core/decode', 'src/core/encode', 'src/network', 'src/devnode', 'src/cli', 'src/app/features/raw/wire-tree.ts', 'src/gen']
+const GEN_IMPORTERS = [
+  'src/core/decode',
+  'src/core/encode',
+  'src/network',
+  'src/devnode',
+  'src/cli',
+  'src/app/features/raw/wire-tree.ts',
+  'src/gen',
+]
 /** Chain clients: the core reaches a chain only through its SmartWalletVerifier port. */
 const CHAIN_CLIENTS = /^(viem|wagmi|ox|@wagmi\/[^/]+|@tanstack\/[^/]+)(\/|$)/
 
@@ -93,7 +101,11 @@ export function checkLayers(files: SourceFile[]): Violation[] {
         add(ref.line, ref.text, 'src/core must not import React')
       }
       if (pure && CHAIN_CLIENTS.test(spec)) {
-        add(ref.line, ref.text, `src/${layer} must not import a chain or network client (use the SmartWalletVerifier port)`)
+        add(
+          ref.line,
+          ref.text,
+          `src/${layer} must not import a chain or network client (use the SmartWalletVerifier port)`,
+        )
       }
     }
     if (inCore) {
@@ -101,7 +113,11 @@ export function checkLayers(files: SourceFile[]): Violation[] {
       const re = /(?<![\w$.])fetch\s*\(|\b(?:globalThis|window|self)\s*\.\s*fetch\b/g
       for (let m = re.exec(code); m; m = re.exec(code)) {
         const line = code.slice(0, m.index).split('\n').length
-        add(line, f.source.split('\n')[line - 1]!.trim(), 'src/core must not use fetch (I/O goes through injected ports)')
+        add(
+          line,
+          f.source.split('\n')[line - 1]!.trim(),
+          'src/core must not use fetch (I/O goes through injected ports)',
+        )
       }
     }
   }
@@ -113,8 +129,46 @@ export function formatViolations(vs: Violation[]): string {
 }
 
 const NODE_BUILTINS = new Set([
-  'assert', 'async_hooks', 'buffer', 'child_process', 'cluster', 'console', 'constants', 'crypto', 'dgram',
-  'diagnostics_channel', 'dns', 'domain', 'events', 'fs', 'http', 'http2', 'https', 'inspector', 'module', 'net',
-  'os', 'path', 'perf_hooks', 'process', 'punycode', 'querystring', 'readline', 'repl', 'stream', 'string_decoder',
-  'sys', 'timers', 'tls', 'trace_events', 'tty', 'url', 'util', 'v8', 'vm', 'wasi', 'worker_threads', 'zlib',
+  'assert',
+  'async_hooks',
+  'buffer',
+  'child_process',
+  'cluster',
+  'console',
+  'constants',
+  'crypto',
+  'dgram',
+  'diagnostics_channel',
+  'dns',
+  'domain',
+  'events',
+  'fs',
+  'http',
+  'http2',
+  'https',
+  'inspector',
+  'module',
+  'net',
+  'os',
+  'path',
+  'perf_hooks',
+  'process',
+  'punycode',
+  'querystring',
+  'readline',
+  'repl',
+  'stream',
+  'string_decoder',
+  'sys',
+  'timers',
+  'tls',
+  'trace_events',
+  'tty',
+  'url',
+  'util',
+  'v8',
+  'vm',
+  'wasi',
+  'worker_threads',
+  'zlib',
 ])

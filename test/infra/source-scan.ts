@@ -10,7 +10,16 @@ import { fileURLToPath } from 'node:url'
 /** Absolute path of the repository root (this file lives in test/infra/). */
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/[\\/]$/, '')
 
-const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', 'reports', 'test-results', 'playwright-report', 'coverage', '.vite'])
+const SKIP_DIRS = new Set([
+  'node_modules',
+  '.git',
+  'dist',
+  'reports',
+  'test-results',
+  'playwright-report',
+  'coverage',
+  '.vite',
+])
 
 /** Every file under `dir` (repo-relative, POSIX separators) whose name passes `keep`. */
 export function listFiles(dir: string, keep: (rel: string) => boolean): string[] {

@@ -12,8 +12,7 @@ import { RULES } from '../../src/core/rules'
 import { findTestTitles, listFiles, readRepoFile, REPO_ROOT } from './source-scan'
 
 /** Rules whose tests belong to work not landed yet: rule id → the issue that owns it. */
-const PENDING: Record<string, string> = {
-}
+const PENDING: Record<string, string> = {}
 
 const SPEC_PATH = join(REPO_ROOT, '..', 'shared', 'spec', 'identity-updates.txt')
 const RULE_RE = /IDENT-\d{3}(?!\d)/g
@@ -21,15 +20,15 @@ const THIS_FILE = 'test/infra/traceability.test.ts'
 
 function specRuleIds(): string[] {
   if (!existsSync(SPEC_PATH)) {
-    throw new Error(`spec not found at ${SPEC_PATH}: shared/ must sit beside the repository (../shared/spec/identity-updates.txt)`)
+    throw new Error(
+      `spec not found at ${SPEC_PATH}: shared/ must sit beside the repository (../shared/spec/identity-updates.txt)`,
+    )
   }
   return [...new Set(readFileSync(SPEC_PATH, 'utf8').match(RULE_RE) ?? [])].sort()
 }
 
 function testFiles(): string[] {
-  return listFiles('.', (p) =>
-    /\.test\.[cm]?tsx?$/.test(p) || /^e2e\/.*\.spec\.tsx?$/.test(p),
-  )
+  return listFiles('.', (p) => /\.test\.[cm]?tsx?$/.test(p) || /^e2e\/.*\.spec\.tsx?$/.test(p))
 }
 
 /** rule id → the test files whose titles name it. */
@@ -63,7 +62,9 @@ describe('traceability of the spec rules to tests', () => {
     const done = Object.keys(PENDING).filter((id) => named.has(id))
     expect(
       done,
-      'rules on the PENDING list that tests now name; remove them from PENDING in ' + THIS_FILE + ':\n' +
+      'rules on the PENDING list that tests now name; remove them from PENDING in ' +
+        THIS_FILE +
+        ':\n' +
         done.map((id) => `  ${id} (${PENDING[id]}) named in ${named.get(id)!.join(', ')}`).join('\n'),
     ).toEqual([])
   })
@@ -97,7 +98,7 @@ describe('the test title scanner', () => {
       "  it.prop([fc.nat()])('IDENT-050 property', () => {})",
       "  // it('IDENT-099 in a comment does not count')",
       "  expect(x).test('nope')",
-      "  it(titleVar, () => {})",
+      '  it(titleVar, () => {})',
       '  const s = "describe(\'IDENT-098 in a string is not a call\')"',
       '})',
     ].join('\n')

@@ -35,7 +35,12 @@ export function fixtureLogs(): FixtureLog[] {
   for (const f of index.fixtures) {
     for (const file of Object.values(f.files)) {
       for (const log of readLogs(new Uint8Array(readFileSync(join(ROOT, 'test/fixtures', file))), file)) {
-        out.push({ name: f.name, file, log, ctx: f.verifier === 'fake' ? { smartWallets: new FakeSmartWalletVerifier() } : {} })
+        out.push({
+          name: f.name,
+          file,
+          log,
+          ctx: f.verifier === 'fake' ? { smartWallets: new FakeSmartWalletVerifier() } : {},
+        })
       }
     }
   }
@@ -70,7 +75,10 @@ export interface FakeWorkerControl {
  * Verification workers in this thread: every message is structured-cloned both ways and
  * delivered on a later macrotask, as postMessage does.
  */
-export function inProcessWorkers(ctx: UpdateVerifyOptions = {}): { spawn: SpawnVerifyWorker; control: FakeWorkerControl } {
+export function inProcessWorkers(ctx: UpdateVerifyOptions = {}): {
+  spawn: SpawnVerifyWorker
+  control: FakeWorkerControl
+} {
   const received: ToVerifyWorker[][] = []
   const crash = new Set<number>()
   const spawn: SpawnVerifyWorker = (index, events) => {

@@ -11,7 +11,11 @@ export function hashQueryKey(key: readonly unknown[]): string {
       : v instanceof Uint8Array
         ? { $bytes: Array.from(v, (b) => b.toString(16).padStart(2, '0')).join('') }
         : v && typeof v === 'object' && !Array.isArray(v)
-          ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, (v as Record<string, unknown>)[k]]))
+          ? Object.fromEntries(
+              Object.keys(v)
+                .sort()
+                .map((k) => [k, (v as Record<string, unknown>)[k]]),
+            )
           : v,
   )
 }

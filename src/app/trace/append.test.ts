@@ -5,7 +5,14 @@ const b = (...xs: number[]) => new Uint8Array(xs)
 
 describe('appendToBundle', () => {
   it('keeps every earlier update’s bytes and gives the new one the next sequence id', () => {
-    const r = appendToBundle([{ sequenceId: 1n, bytes: b(1, 2) }, { sequenceId: 5n, bytes: b(3) }], 'ab'.repeat(32), b(9, 9))
+    const r = appendToBundle(
+      [
+        { sequenceId: 1n, bytes: b(1, 2) },
+        { sequenceId: 5n, bytes: b(3) },
+      ],
+      'ab'.repeat(32),
+      b(9, 9),
+    )
     expect(r.sequenceId).toBe(6n)
     expect(r.entries).toBe(3)
     expect(JSON.parse(r.bundle)).toEqual({
@@ -24,7 +31,9 @@ describe('appendToBundle', () => {
   })
   it('refuses a log with an entry that has no bytes, naming it', () => {
     expect(() => appendToBundle([{ sequenceId: 2n, bytes: null }], null, b(1))).toThrow(AppendError)
-    expect(() => appendToBundle([{ sequenceId: 2n, bytes: null }], null, b(1))).toThrow(/sequence id 2 carries no bytes/)
+    expect(() => appendToBundle([{ sequenceId: 2n, bytes: null }], null, b(1))).toThrow(
+      /sequence id 2 carries no bytes/,
+    )
     expect(() => appendToBundle([], null, b())).toThrow(/no bytes/)
   })
 })

@@ -34,7 +34,11 @@ export interface AppendedLog {
  * The bundle of `entries` followed by `bytes` at the next sequence id.
  * @throws AppendError('missing_bytes') when an earlier entry has no bytes to keep.
  */
-export function appendToBundle(entries: readonly LogEntryBytes[], inboxId: string | null, bytes: Uint8Array): AppendedLog {
+export function appendToBundle(
+  entries: readonly LogEntryBytes[],
+  inboxId: string | null,
+  bytes: Uint8Array,
+): AppendedLog {
   if (bytes.length === 0) throw new AppendError('empty_update', 'the update to append has no bytes')
   let max = 0n
   for (const e of entries) if (e.sequenceId > max) max = e.sequenceId

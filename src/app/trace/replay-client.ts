@@ -89,10 +89,24 @@ export class ReplayClient {
     throw new Error(m.type === 'failed' ? m.message : `unexpected answer ${m.type}`)
   }
 
-  async replay(logIndex: number, file: string, verifier: Verifier, onProgress: (done: number, total: number) => void): Promise<ReplayDone | { problem: InputProblem }> {
+  async replay(
+    logIndex: number,
+    file: string,
+    verifier: Verifier,
+    onProgress: (done: number, total: number) => void,
+  ): Promise<ReplayDone | { problem: InputProblem }> {
     const steps: TransferStep[] = []
     const m = await this.request({ type: 'replay', logIndex, file, verifier }, { onProgress, steps })
-    if (m.type === 'done') return { inboxId: m.inboxId, ok: m.ok, stepCount: m.stepCount, report: m.report, replayMs: m.replayMs, verify: m.verify, steps }
+    if (m.type === 'done')
+      return {
+        inboxId: m.inboxId,
+        ok: m.ok,
+        stepCount: m.stepCount,
+        report: m.report,
+        replayMs: m.replayMs,
+        verify: m.verify,
+        steps,
+      }
     if (m.type === 'input-error') return { problem: m.problem }
     throw new Error(m.type === 'failed' ? m.message : `unexpected answer ${m.type}`)
   }

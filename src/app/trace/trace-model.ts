@@ -132,9 +132,15 @@ export class TraceModel {
     }
     const act = step.actions.find((a) => a.index === i)
     const isLast = step.update ? i === step.update.actions.length - 1 : true
-    if (step.status === 'applied' && isLast) return { before: s, after: this.stateAfter(k), tentative: false, touched: touchedBy([act?.delta, step.final]) }
+    if (step.status === 'applied' && isLast)
+      return { before: s, after: this.stateAfter(k), tentative: false, touched: touchedBy([act?.delta, step.final]) }
     if (!act?.delta) return { before: s, after: s, tentative: step.status !== 'applied', touched: [] }
-    return { before: s, after: applyDelta(s, act.delta), tentative: step.status !== 'applied', touched: touchedBy([act.delta]) }
+    return {
+      before: s,
+      after: applyDelta(s, act.delta),
+      tentative: step.status !== 'applied',
+      touched: touchedBy([act.delta]),
+    }
   }
 
   actionStatus(k: number, i: number): ActionStatus {
@@ -147,7 +153,8 @@ export class TraceModel {
       case 'pending':
         return step.actionIndex === i ? 'pending' : 'not_reached'
       case 'rejected': {
-        if (step.actionIndex === null) return i >= 0 && step.actions.some((a) => a.index === i && a.delta) ? 'rolled_back' : 'rejected'
+        if (step.actionIndex === null)
+          return i >= 0 && step.actions.some((a) => a.index === i && a.delta) ? 'rolled_back' : 'rejected'
         if (i === step.actionIndex) return 'rejected'
         return i < step.actionIndex ? 'rolled_back' : 'not_reached'
       }

@@ -98,7 +98,9 @@ export function initialSelection(model: TraceModel, rows: readonly Row[], wish?:
  * stays pending, IDENT-061); 'fixture-fake' examples keep their fake wallet.
  */
 export function verifierOf(verifier: Verifier, chainRoutes: readonly ChainRouteWire[]): Verifier {
-  return verifier === 'none' && chainRoutes.length > 0 ? { kind: 'chain', routes: chainRoutes.map((r) => ({ chainId: r.chainId, url: r.url })) } : verifier
+  return verifier === 'none' && chainRoutes.length > 0
+    ? { kind: 'chain', routes: chainRoutes.map((r) => ({ chainId: r.chainId, url: r.url })) }
+    : verifier
 }
 
 export interface InspectorOptions {
@@ -123,7 +125,8 @@ export function useInspector(options: InspectorOptions = {}) {
   useEffect(() => {
     if (!loaded) return
     let handle = 0
-    const ric = (cb: () => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(cb, { timeout: 500 }) : window.setTimeout(cb, 16))
+    const ric = (cb: () => void) =>
+      typeof requestIdleCallback === 'function' ? requestIdleCallback(cb, { timeout: 500 }) : window.setTimeout(cb, 16)
     const cancel = typeof cancelIdleCallback === 'function' ? cancelIdleCallback : window.clearTimeout
     const tick = () => {
       if (loaded.model.warm(8)) handle = ric(tick)
@@ -137,62 +140,71 @@ export function useInspector(options: InspectorOptions = {}) {
     return () => client.current?.dispose()
   }, [])
 
-  const open = useCallback(async (source: Source, options: OpenOptions = {}): Promise<boolean> => {
-    const c = (client.current ??= new ReplayClient())
-    c.cancel()
-    const mine = ++run.current
-    setNotice(null)
-    progress.set(0, 0)
-    setBusy({ phase: 'reading', label: source.label, total: 0 })
-    try {
-      const opened = await c.open(source.input, source.name)
-      if (mine !== run.current) return false
-      if ('problem' in opened) {
-        setProblem({ label: source.label, problem: opened.problem })
+  const open = useCallback(
+    async (source: Source, options: OpenOptions = {}): Promise<boolean> => {
+      const c = (client.current ??= new ReplayClient())
+      c.cancel()
+      const mine = ++run.current
+      setNotice(null)
+      progress.set(0, 0)
+      setBusy({ phase: 'reading', label: source.label, total: 0 })
+      try {
+        const opened = await c.open(source.input, source.name)
+        if (mine !== run.current) return false
+        if ('problem' in opened) {
+          setProblem({ label: source.label, problem: opened.problem })
+          return false
+        }
+        const logIndex = Math.min(Math.max(options.logIndex ?? 0, 0), opened.logs.length - 1)
+        progress.set(0, opened.logs[logIndex]!.entries)
+        setBusy({ phase: 'replaying', label: source.label, total: opened.logs[logIndex]!.entries })
+        const r = await c.replay(
+          logIndex,
+          source.name,
+          verifierOf(source.verifier, chainRoutes.current),
+          (done, total) => {
+            if (mine === run.current) progress.set(done, total)
+          },
+        )
+        if (mine !== run.current) return false
+        if ('problem' in r) {
+          setProblem({ label: source.label, problem: r.problem })
+          return false
+        }
+        const model = new TraceModel(r.steps)
+        const rows = allRows(r.steps)
+        // A transition: React renders the new log in time slices, so mounting a large
+        // timeline and its panels never blocks the page in one long task.
+        const loadId = ++loadCount.current
+        startTransition(() => {
+          setLoaded({
+            loadId,
+            source,
+            logs: opened.logs,
+            logIndex,
+            model,
+            rows,
+            report: r.report,
+            ok: r.ok,
+            inboxId: r.inboxId,
+            replayMs: r.replayMs,
+          })
+          setSelection(initialSelection(model, rows, options.step))
+          setProblem(null)
+        })
+        return true
+      } catch (e) {
+        if (mine !== run.current) return false
+        if (e instanceof ReplayCancelled)
+          setNotice(`Stopped reading ${source.label}.${loaded ? ' The log shown before is still open.' : ''}`)
+        else setProblem({ label: source.label, message: e instanceof Error ? e.message : String(e) })
         return false
+      } finally {
+        if (mine === run.current) setBusy(null)
       }
-      const logIndex = Math.min(Math.max(options.logIndex ?? 0, 0), opened.logs.length - 1)
-      progress.set(0, opened.logs[logIndex]!.entries)
-      setBusy({ phase: 'replaying', label: source.label, total: opened.logs[logIndex]!.entries })
-      const r = await c.replay(logIndex, source.name, verifierOf(source.verifier, chainRoutes.current), (done, total) => {
-        if (mine === run.current) progress.set(done, total)
-      })
-      if (mine !== run.current) return false
-      if ('problem' in r) {
-        setProblem({ label: source.label, problem: r.problem })
-        return false
-      }
-      const model = new TraceModel(r.steps)
-      const rows = allRows(r.steps)
-      // A transition: React renders the new log in time slices, so mounting a large
-      // timeline and its panels never blocks the page in one long task.
-      const loadId = ++loadCount.current
-      startTransition(() => {
-      setLoaded({
-        loadId,
-        source,
-        logs: opened.logs,
-        logIndex,
-        model,
-        rows,
-        report: r.report,
-        ok: r.ok,
-        inboxId: r.inboxId,
-        replayMs: r.replayMs,
-      })
-      setSelection(initialSelection(model, rows, options.step))
-      setProblem(null)
-      })
-      return true
-    } catch (e) {
-      if (mine !== run.current) return false
-      if (e instanceof ReplayCancelled) setNotice(`Stopped reading ${source.label}.${loaded ? ' The log shown before is still open.' : ''}`)
-      else setProblem({ label: source.label, message: e instanceof Error ? e.message : String(e) })
-      return false
-    } finally {
-      if (mine === run.current) setBusy(null)
-    }
-  }, [loaded, progress])
+    },
+    [loaded, progress],
+  )
 
   const cancel = useCallback(() => {
     client.current?.cancel()
@@ -207,7 +219,10 @@ export function useInspector(options: InspectorOptions = {}) {
    * selects the new step. `newLog`: the bytes open a log of their own (a CreateInbox).
    */
   const append = useCallback(
-    async (bytes: Uint8Array, options: { readonly newLog?: boolean; readonly inboxId?: string } = {}): Promise<{ ok: true; sequenceId: bigint } | { ok: false; message: string }> => {
+    async (
+      bytes: Uint8Array,
+      options: { readonly newLog?: boolean; readonly inboxId?: string } = {},
+    ): Promise<{ ok: true; sequenceId: bigint } | { ok: false; message: string }> => {
       const cur = options.newLog ? null : loadedRef.current
       let log
       try {
@@ -223,7 +238,12 @@ export function useInspector(options: InspectorOptions = {}) {
         verifier: cur?.source.verifier ?? 'none',
       }
       const ok = await open(source, { step: { sequenceId: log.sequenceId, action: 0 } })
-      return ok ? { ok: true, sequenceId: log.sequenceId } : { ok: false, message: 'the log with the new update could not be replayed (see the error shown above the timeline)' }
+      return ok
+        ? { ok: true, sequenceId: log.sequenceId }
+        : {
+            ok: false,
+            message: 'the log with the new update could not be replayed (see the error shown above the timeline)',
+          }
     },
     [open],
   )
@@ -248,10 +268,30 @@ export function useInspector(options: InspectorOptions = {}) {
     const cur = loadedRef.current
     if (!cur) return false
     const step = selectionRef.current ? cur.model.steps[selectionRef.current.k] : undefined
-    return open(cur.source, { logIndex: cur.logIndex, ...(step && selectionRef.current ? { step: { sequenceId: step.sequenceId, action: selectionRef.current.i } } : {}) })
+    return open(cur.source, {
+      logIndex: cur.logIndex,
+      ...(step && selectionRef.current
+        ? { step: { sequenceId: step.sequenceId, action: selectionRef.current.i } }
+        : {}),
+    })
   }, [open])
 
-  return { loaded, busy, progress, problem, notice, selection, select: setSelection, open, cancel, setProblem, setNotice, append, newestApplied, retry }
+  return {
+    loaded,
+    busy,
+    progress,
+    problem,
+    notice,
+    selection,
+    select: setSelection,
+    open,
+    cancel,
+    setProblem,
+    setNotice,
+    append,
+    newestApplied,
+    retry,
+  }
 }
 
 export type Inspector = ReturnType<typeof useInspector>

@@ -9,7 +9,10 @@ export function CopyButton({ text, what, label = 'copy' }: { text: string; what:
       setTimeout(() => setState('idle'), 1500)
     }
     if (!navigator.clipboard) return done('failed')
-    navigator.clipboard.writeText(text).then(() => done('copied'), () => done('failed'))
+    navigator.clipboard.writeText(text).then(
+      () => done('copied'),
+      () => done('failed'),
+    )
   }
   return (
     <button type="button" className="copy" onClick={copy} aria-label={`Copy ${what}`} title={`Copy ${what}`}>

@@ -26,14 +26,19 @@ describe('nodeVerifyPool (worker_threads under tsx)', () => {
 
   it('replays every fixture and a 300-update synthetic log with the same Trace as one thread', async () => {
     const [big] = readLogs(await syntheticBundle(300, { rejectAt: 290 }))
-    const logs = [...fixtureLogs().filter((f) => f.file.endsWith('.json')), { file: 'synthetic-300', log: big!, ctx: {} as UpdateVerifyOptions }]
+    const logs = [
+      ...fixtureLogs().filter((f) => f.file.endsWith('.json')),
+      { file: 'synthetic-300', log: big!, ctx: {} as UpdateVerifyOptions },
+    ]
     const pool = nodeVerifyPool({}, { size: 2 })
     try {
       for (const f of logs) {
         // The local verification carries the fixture's smart wallet verifier (erc_6492 stays on this thread).
         const p = f.ctx.smartWallets ? nodeVerifyPool(f.ctx, { size: 0 }) : pool
         const fast = await replay(f.log, { ...f.ctx, verify: p.verify, verifyAhead: p.ahead, verifyAfterStop: true })
-        expect(comparableTrace(fast), f.file).toEqual(comparableTrace(await replay(f.log, { ...f.ctx, verifyAfterStop: true })))
+        expect(comparableTrace(fast), f.file).toEqual(
+          comparableTrace(await replay(f.log, { ...f.ctx, verifyAfterStop: true })),
+        )
       }
       const s = pool.stats()
       expect(s.failures).toEqual([])
@@ -46,12 +51,15 @@ describe('nodeVerifyPool (worker_threads under tsx)', () => {
 
   it('falls back to the main thread when worker threads cannot start', async () => {
     const [log] = readLogs(await syntheticBundle(12))
-    const pool = nodeVerifyPool({}, {
-      size: 2,
-      spawn: () => {
-        throw new Error('ERR_WORKER_INIT_FAILED (test)')
+    const pool = nodeVerifyPool(
+      {},
+      {
+        size: 2,
+        spawn: () => {
+          throw new Error('ERR_WORKER_INIT_FAILED (test)')
+        },
       },
-    })
+    )
     const t = await replay(log!, { verify: pool.verify, verifyAhead: pool.ahead })
     expect(comparableTrace(t)).toEqual(comparableTrace(await replay(log!)))
     expect(pool.stats()).toMatchObject({ live: 0, local: 12 })
@@ -64,7 +72,11 @@ describe('fastReplayOptions', () => {
     const small = fastReplayOptions([log!], {})
     expect(small.pool).toBeNull()
     expect(small.replay.verify).toBeUndefined()
-    const big = fastReplayOptions([log!], {}, { threshold: 3, size: 1, spawn: () => ({ post: () => undefined, terminate: () => undefined }) })
+    const big = fastReplayOptions(
+      [log!],
+      {},
+      { threshold: 3, size: 1, spawn: () => ({ post: () => undefined, terminate: () => undefined }) },
+    )
     expect(big.pool).not.toBeNull()
     expect(big.replay.verify).toBe(big.pool!.verify)
     big.close()

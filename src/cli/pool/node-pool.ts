@@ -35,7 +35,9 @@ let bootstrap: string | undefined
  */
 function bootstrapScript(): string {
   if (bootstrap) return bootstrap
-  const api = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist', 'esm', 'api', 'index.mjs')).href
+  const api = pathToFileURL(
+    join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist', 'esm', 'api', 'index.mjs'),
+  ).href
   bootstrap = `import(${JSON.stringify(api)}).then((t) => t.tsImport(${JSON.stringify(WORKER_URL.href)}, ${JSON.stringify(WORKER_URL.href)})).catch((e) => { throw e })`
   return bootstrap
 }
@@ -80,7 +82,8 @@ export function nodeVerifyPool(ctx: UpdateVerifyOptions, options: NodePoolOption
 }
 
 /** The entries of the logs that would be verified (decoded updates). */
-const decodedCount = (logs: readonly InboxLog[]): number => logs.reduce((n, l) => n + l.entries.filter((e) => !('error' in e.update)).length, 0)
+const decodedCount = (logs: readonly InboxLog[]): number =>
+  logs.reduce((n, l) => n + l.entries.filter((e) => !('error' in e.update)).length, 0)
 
 /**
  * The replay options of the fast path for a set of logs: a pool when they hold at least
@@ -92,8 +95,16 @@ export function fastReplayOptions(
   options: NodePoolOptions & { readonly threshold?: number } = {},
 ): { readonly replay: ReplayOptions; readonly pool: VerifyPool | null; close(): void } {
   if (decodedCount(logs) < (options.threshold ?? POOL_THRESHOLD)) {
-    return { replay: { ...ctx, ...(options.verdicts ? { verdicts: options.verdicts } : {}) }, pool: null, close: () => undefined }
+    return {
+      replay: { ...ctx, ...(options.verdicts ? { verdicts: options.verdicts } : {}) },
+      pool: null,
+      close: () => undefined,
+    }
   }
   const pool = nodeVerifyPool(ctx, options)
-  return { replay: { ...ctx, verify: pool.verify, verifyAhead: pool.ahead }, pool, close: () => pool.close('the command finished') }
+  return {
+    replay: { ...ctx, verify: pool.verify, verifyAhead: pool.ahead },
+    pool,
+    close: () => pool.close('the command finished'),
+  }
 }

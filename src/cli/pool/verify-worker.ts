@@ -11,5 +11,8 @@ import { fastContext } from '../../core/verify/fast'
 
 if (!parentPort) throw new Error('src/cli/pool/verify-worker.ts runs only as a worker thread')
 const port = parentPort
-const handle = verifyWorkerHandler({ post: (m: FromVerifyWorker) => port.postMessage(m), now: () => performance.now() }, fastContext())
+const handle = verifyWorkerHandler(
+  { post: (m: FromVerifyWorker) => port.postMessage(m), now: () => performance.now() },
+  fastContext(),
+)
 port.on('message', (m: ToVerifyWorker) => void handle(m))

@@ -18,7 +18,12 @@ type Action<K extends WireAction['kind']> = Extract<WireAction, { kind: K }>
 
 function requireState(state: AssociationState | null, action: WireAction, i: number): AssociationState {
   // IDENT-011: the first action applied to an inbox with no association state is a CreateInbox.
-  if (!state) throw new RuleViolation('IDENT-011', i, `the inbox has no association state, so its first action must be a CreateInbox, found ${action.kind}`)
+  if (!state)
+    throw new RuleViolation(
+      'IDENT-011',
+      i,
+      `the inbox has no association state, so its first action must be a CreateInbox, found ${action.kind}`,
+    )
   return state
 }
 
@@ -34,16 +39,30 @@ function requireRecoveryChain(state: AssociationState, s: Signed, i: number): vo
 }
 
 /** IDENT-010, IDENT-011, IDENT-012, IDENT-013, IDENT-077. */
-export function applyCreateInbox(state: AssociationState | null, a: Action<'create_inbox'>, i: number, ctx: ApplyContext): AssociationState {
+export function applyCreateInbox(
+  state: AssociationState | null,
+  a: Action<'create_inbox'>,
+  i: number,
+  ctx: ApplyContext,
+): AssociationState {
   // IDENT-011: a CreateInbox is never applied to an inbox that has association state.
-  if (state) throw new RuleViolation('IDENT-011', i, `CreateInbox applied to inbox ${state.inboxId}, which already has association state`)
+  if (state)
+    throw new RuleViolation(
+      'IDENT-011',
+      i,
+      `CreateInbox applied to inbox ${state.inboxId}, which already has association state`,
+    )
   const kind = signingKind(a.initialIdentifierKind, 'initial_identifier_kind', i)
   const initial = identifierOf(a.initialIdentifier, kind, 'initial_identifier', i)
   requireKindFor(ctx.check(i, 'initial_identifier_signature'), kind, 'initial identifier', i)
   const s = requireSigned(ctx, i, 'initial_identifier_signature')
   // IDENT-012: the creator's signature names the initial identifier.
   if (!sameMember(s.signer, initial)) {
-    throw new RuleViolation('IDENT-012', i, `initial identifier signature signer ${describeMember(s.signer)} differs from initial_identifier ${describeMember(initial)}`)
+    throw new RuleViolation(
+      'IDENT-012',
+      i,
+      `initial identifier signature signer ${describeMember(s.signer)} differs from initial_identifier ${describeMember(initial)}`,
+    )
   }
   requireFresh(ctx, s, i)
   const member: Member = {
@@ -67,7 +86,12 @@ export function applyCreateInbox(state: AssociationState | null, a: Action<'crea
 }
 
 /** IDENT-013, IDENT-031, IDENT-040, IDENT-041, IDENT-042, IDENT-046, IDENT-050. */
-export function applyAdd(prev: AssociationState | null, a: Action<'add'>, i: number, ctx: ApplyContext): AssociationState {
+export function applyAdd(
+  prev: AssociationState | null,
+  a: Action<'add'>,
+  i: number,
+  ctx: ApplyContext,
+): AssociationState {
   const state = requireState(prev, a, i)
   requireMemberForm(a.newMemberIdentifier, 'new_member_identifier', i)
   const newId = memberIdOf(a.newMemberIdentifier)
@@ -76,29 +100,46 @@ export function applyAdd(prev: AssociationState | null, a: Action<'add'>, i: num
   const added = requireSigned(ctx, i, 'new_member_signature')
   // IDENT-040: both parties approve an add.
   if (!sameMember(added.signer, newId)) {
-    throw new RuleViolation('IDENT-040', i, `new member signature signer ${describeMember(added.signer)} differs from new_member_identifier ${describeMember(newId)}`)
+    throw new RuleViolation(
+      'IDENT-040',
+      i,
+      `new member signature signer ${describeMember(added.signer)} differs from new_member_identifier ${describeMember(newId)}`,
+    )
   }
   const existingMember = state.members.get(memberKey(existing.signer))
   const existingIsRecovery = sameMember(existing.signer, state.recovery.id)
   if (!existingMember && !existingIsRecovery) {
-    throw new RuleViolation('IDENT-040', i, `existing member signature signer ${describeMember(existing.signer)} is neither a member nor the recovery identifier`)
+    throw new RuleViolation(
+      'IDENT-040',
+      i,
+      `existing member signature signer ${describeMember(existing.signer)} is neither a member nor the recovery identifier`,
+    )
   }
   if (sameMember(existing.signer, added.signer)) {
-    throw new RuleViolation('IDENT-040', i, `existing member and new member signatures are both by ${describeMember(added.signer)}; an add needs two parties`)
+    throw new RuleViolation(
+      'IDENT-040',
+      i,
+      `existing member and new member signatures are both by ${describeMember(added.signer)}; an add needs two parties`,
+    )
   }
   if (state.members.has(memberKey(newId))) {
     throw new RuleViolation('IDENT-040', i, `new_member_identifier ${describeMember(newId)} is already a member`)
   }
   // IDENT-041: an installation never adds an installation.
   if (existing.signer.kind === 'installation' && newId.kind === 'installation') {
-    throw new RuleViolation('IDENT-041', i, `installation ${existing.signer.text} cannot add installation ${newId.text}: an installation adds only Ethereum or passkey members`)
+    throw new RuleViolation(
+      'IDENT-041',
+      i,
+      `installation ${existing.signer.text} cannot add installation ${newId.text}: an installation adds only Ethereum or passkey members`,
+    )
   }
   // IDENT-046: the existing signer keeps its chain, as a member and as the recovery identifier.
   if (existingMember) requireChain(existing, existingMember.chainId, `member ${describeMember(existingMember.id)}`, i)
   if (existingIsRecovery) requireRecoveryChain(state, existing, i)
   requireFresh(ctx, existing, i)
   requireFresh(ctx, added, i)
-  const relyingParty = a.newMemberIdentifier.kind === 'passkey' ? (a.newMemberIdentifier.relyingParty ?? a.relyingParty) : undefined
+  const relyingParty =
+    a.newMemberIdentifier.kind === 'passkey' ? (a.newMemberIdentifier.relyingParty ?? a.relyingParty) : undefined
   // IDENT-042: the new member with its adder, time and chain id.
   const member: Member = {
     id: newId,
@@ -117,7 +158,12 @@ export function applyAdd(prev: AssociationState | null, a: Action<'add'>, i: num
 }
 
 /** IDENT-013, IDENT-031, IDENT-043, IDENT-044, IDENT-046, IDENT-050. */
-export function applyRevoke(prev: AssociationState | null, a: Action<'revoke'>, i: number, ctx: ApplyContext): AssociationState {
+export function applyRevoke(
+  prev: AssociationState | null,
+  a: Action<'revoke'>,
+  i: number,
+  ctx: ApplyContext,
+): AssociationState {
   const state = requireState(prev, a, i)
   requireMemberForm(a.memberToRevoke, 'member_to_revoke', i)
   const target = memberIdOf(a.memberToRevoke)
@@ -125,7 +171,11 @@ export function applyRevoke(prev: AssociationState | null, a: Action<'revoke'>, 
   const s = requireSigned(ctx, i, 'recovery_identifier_signature')
   // IDENT-043: only the recovery identifier revokes.
   if (!sameMember(s.signer, state.recovery.id)) {
-    throw new RuleViolation('IDENT-043', i, `recovery identifier signature signer ${describeMember(s.signer)} differs from the recovery identifier ${describeMember(state.recovery.id)}`)
+    throw new RuleViolation(
+      'IDENT-043',
+      i,
+      `recovery identifier signature signer ${describeMember(s.signer)} differs from the recovery identifier ${describeMember(state.recovery.id)}`,
+    )
   }
   requireRecoveryChain(state, s, i)
   requireMemberChain(state, s, i)
@@ -144,15 +194,29 @@ export function applyRevoke(prev: AssociationState | null, a: Action<'revoke'>, 
 }
 
 /** IDENT-013, IDENT-031, IDENT-045, IDENT-046, IDENT-050, IDENT-077. */
-export function applyChangeRecovery(prev: AssociationState | null, a: Action<'change_recovery_address'>, i: number, ctx: ApplyContext): AssociationState {
+export function applyChangeRecovery(
+  prev: AssociationState | null,
+  a: Action<'change_recovery_address'>,
+  i: number,
+  ctx: ApplyContext,
+): AssociationState {
   const state = requireState(prev, a, i)
   const kind = signingKind(a.newRecoveryIdentifierKind, 'new_recovery_identifier_kind', i)
   const next: MemberId = identifierOf(a.newRecoveryIdentifier, kind, 'new_recovery_identifier', i)
-  requireKindFor(ctx.check(i, 'existing_recovery_identifier_signature'), state.recovery.id.kind, 'recovery identifier', i)
+  requireKindFor(
+    ctx.check(i, 'existing_recovery_identifier_signature'),
+    state.recovery.id.kind,
+    'recovery identifier',
+    i,
+  )
   const s = requireSigned(ctx, i, 'existing_recovery_identifier_signature')
   // IDENT-045: only the recovery identifier changes recovery.
   if (!sameMember(s.signer, state.recovery.id)) {
-    throw new RuleViolation('IDENT-045', i, `existing recovery identifier signature signer ${describeMember(s.signer)} differs from the recovery identifier ${describeMember(state.recovery.id)}`)
+    throw new RuleViolation(
+      'IDENT-045',
+      i,
+      `existing recovery identifier signature signer ${describeMember(s.signer)} differs from the recovery identifier ${describeMember(state.recovery.id)}`,
+    )
   }
   requireRecoveryChain(state, s, i)
   requireMemberChain(state, s, i)
@@ -163,25 +227,45 @@ export function applyChangeRecovery(prev: AssociationState | null, a: Action<'ch
 }
 
 /** IDENT-078, IDENT-080, IDENT-081, IDENT-082, IDENT-046, IDENT-050. (IDENT-079 is checked per update.) */
-export function applyClaimHandle(prev: AssociationState | null, a: Action<'claim_handle'>, i: number, ctx: ApplyContext): AssociationState {
+export function applyClaimHandle(
+  prev: AssociationState | null,
+  a: Action<'claim_handle'>,
+  i: number,
+  ctx: ApplyContext,
+): AssociationState {
   const state = requireState(prev, a, i)
   // IDENT-078: the handle grammar, matched in full; never rewritten.
-  if (!isValidHandle(a.handle)) throw new RuleViolation('IDENT-078', i, `handle ${JSON.stringify(a.handle)} ${handleProblem(a.handle)}`)
+  if (!isValidHandle(a.handle))
+    throw new RuleViolation('IDENT-078', i, `handle ${JSON.stringify(a.handle)} ${handleProblem(a.handle)}`)
   // IDENT-080: at most 64 claims in one log.
   if (state.claimCount >= MAX_CLAIMS) {
-    throw new RuleViolation('IDENT-080', i, `the inbox has made ${state.claimCount} claims; a log holds at most ${MAX_CLAIMS}`)
+    throw new RuleViolation(
+      'IDENT-080',
+      i,
+      `the inbox has made ${state.claimCount} claims; a log holds at most ${MAX_CLAIMS}`,
+    )
   }
   const s = requireSigned(ctx, i, 'signature')
   // IDENT-081: a current member signs a claim.
   const member = state.members.get(memberKey(s.signer))
-  if (!member) throw new RuleViolation('IDENT-081', i, `claim signer ${describeMember(s.signer)} is not a member of the inbox`)
+  if (!member)
+    throw new RuleViolation('IDENT-081', i, `claim signer ${describeMember(s.signer)} is not a member of the inbox`)
   requireChain(s, member.chainId, `member ${describeMember(member.id)}`, i)
   requireFresh(ctx, s, i)
   // IDENT-082: the handle moves to (or joins at) the end; the claim count grows by one.
-  return { ...state, handles: [...state.handles.filter((h) => h !== a.handle), a.handle], claimCount: state.claimCount + 1 }
+  return {
+    ...state,
+    handles: [...state.handles.filter((h) => h !== a.handle), a.handle],
+    claimCount: state.claimCount + 1,
+  }
 }
 
-export function applyAction(state: AssociationState | null, action: WireAction, i: number, ctx: ApplyContext): AssociationState {
+export function applyAction(
+  state: AssociationState | null,
+  action: WireAction,
+  i: number,
+  ctx: ApplyContext,
+): AssociationState {
   switch (action.kind) {
     case 'create_inbox':
       return applyCreateInbox(state, action, i, ctx)

@@ -9,7 +9,13 @@ import { add, build, by, claim, create, eth, inst, pk, recover, revoke } from '.
 const ids: MemberId[] = [eth(1), eth(2), eth(3), inst(1), inst(2), pk(1)]
 const ID = deriveInboxId(eth(1).text, 0n)
 const id = fc.constantFrom(...ids)
-const sig = fc.record({ signer: id, verdict: fc.constantFrom('valid', 'valid', 'valid', 'invalid' as const), key: fc.constantFrom(undefined, '01', '02') }).map((s) => by(s.signer, { verdict: s.verdict, ...(s.key ? { key: s.key } : {}) }))
+const sig = fc
+  .record({
+    signer: id,
+    verdict: fc.constantFrom('valid', 'valid', 'valid', 'invalid' as const),
+    key: fc.constantFrom(undefined, '01', '02'),
+  })
+  .map((s) => by(s.signer, { verdict: s.verdict, ...(s.key ? { key: s.key } : {}) }))
 const draft = fc.oneof(
   fc.tuple(id, sig).map(([m, s]) => add(m, s)),
   fc.tuple(id, sig, sig).map(([m, s, t]) => add(m, s, t)),
@@ -68,12 +74,18 @@ describe('apply properties', () => {
         const { state } = fold(us.map((u) => build(ID, u)))
         if (!state) return
         expect(state.inboxId).toBe(ID)
-        for (const m of state.members.values()) if (m.id.kind === 'installation') expect(m.adder?.kind).not.toBe('installation')
+        for (const m of state.members.values())
+          if (m.id.kind === 'installation') expect(m.adder?.kind).not.toBe('installation')
         expect(state.handles.length).toBeLessThanOrEqual(state.claimCount)
         expect(new Set(state.handles).size).toBe(state.handles.length)
         // the cascade index holds exactly the installation members, under their adders
-        const indexed = [...state.installationsByAdder.entries()].flatMap(([adder, set]) => [...set].map((k) => `${adder}>${k}`)).sort()
-        const scanned = [...state.members.entries()].filter(([, m]) => m.id.kind === 'installation').map(([k, m]) => `${m.adder!.kind}:${m.adder!.text}>${k}`).sort()
+        const indexed = [...state.installationsByAdder.entries()]
+          .flatMap(([adder, set]) => [...set].map((k) => `${adder}>${k}`))
+          .sort()
+        const scanned = [...state.members.entries()]
+          .filter(([, m]) => m.id.kind === 'installation')
+          .map(([k, m]) => `${m.adder!.kind}:${m.adder!.text}>${k}`)
+          .sort()
         expect(indexed).toEqual(scanned)
       }),
       { numRuns: 300 },

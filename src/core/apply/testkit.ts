@@ -31,11 +31,22 @@ function wireSig(kind: SignatureKind): WireSignature {
     case 'erc_191':
       return { kind, bytes: new Uint8Array(65) }
     case 'erc_6492':
-      return { kind, accountId: 'eip155:1:0x0000000000000000000000000000000000000000', blockNumber: 1n, signature: new Uint8Array(1) }
+      return {
+        kind,
+        accountId: 'eip155:1:0x0000000000000000000000000000000000000000',
+        blockNumber: 1n,
+        signature: new Uint8Array(1),
+      }
     case 'installation_key':
       return { kind, bytes: new Uint8Array(64), publicKey: new Uint8Array(32) }
     case 'passkey':
-      return { kind, publicKey: new Uint8Array(65), signature: new Uint8Array(8), authenticatorData: new Uint8Array(37), clientDataJson: new Uint8Array(2) }
+      return {
+        kind,
+        publicKey: new Uint8Array(65),
+        signature: new Uint8Array(8),
+        authenticatorData: new Uint8Array(37),
+        clientDataJson: new Uint8Array(2),
+      }
   }
 }
 
@@ -56,17 +67,35 @@ type Draft =
   | { kind: 'recover'; to: MemberId; recovery: Sig; identifierKind?: number; identifierText?: string }
   | { kind: 'claim'; handle: string; sig: Sig }
 
-export const create = (id: MemberId, extra: Partial<Omit<Extract<Draft, { kind: 'create' }>, 'kind' | 'id'>> = {}): Draft => ({ kind: 'create', id, ...extra })
-export const add = (member: MemberId, existing: Sig, added?: Sig, identifierText?: string): Draft => ({ kind: 'add', member, existing, ...(added ? { added } : {}), ...(identifierText ? { identifierText } : {}) })
+export const create = (
+  id: MemberId,
+  extra: Partial<Omit<Extract<Draft, { kind: 'create' }>, 'kind' | 'id'>> = {},
+): Draft => ({ kind: 'create', id, ...extra })
+export const add = (member: MemberId, existing: Sig, added?: Sig, identifierText?: string): Draft => ({
+  kind: 'add',
+  member,
+  existing,
+  ...(added ? { added } : {}),
+  ...(identifierText ? { identifierText } : {}),
+})
 export const revoke = (member: MemberId, recovery: Sig): Draft => ({ kind: 'revoke', member, recovery })
-export const recover = (to: MemberId, recovery: Sig, identifierKind?: number): Draft => ({ kind: 'recover', to, recovery, ...(identifierKind !== undefined ? { identifierKind } : {}) })
+export const recover = (to: MemberId, recovery: Sig, identifierKind?: number): Draft => ({
+  kind: 'recover',
+  to,
+  recovery,
+  ...(identifierKind !== undefined ? { identifierKind } : {}),
+})
 export const claim = (handle: string, sig: Sig): Draft => ({ kind: 'claim', handle, sig })
 export const by = (signer: MemberId, more: Omit<Sig, 'signer'> = {}): Sig => ({ signer, ...more })
 
 const kindNumber = (id: MemberId) => (id.kind === 'passkey' ? 2 : 1)
 
 /** The inbox id a create of `id` with `nonce` derives: computed by the caller with deriveInboxId. */
-export function build(inboxId: string, drafts: readonly Draft[], clientTimestampNs = 1_700_000_000_000_000_000n): VerifiedUpdate {
+export function build(
+  inboxId: string,
+  drafts: readonly Draft[],
+  clientTimestampNs = 1_700_000_000_000_000_000n,
+): VerifiedUpdate {
   const sigs: [number, SignatureRole, Sig][] = []
   const actions: WireAction[] = drafts.map((d, i): WireAction => {
     switch (d.kind) {
@@ -84,7 +113,10 @@ export function build(inboxId: string, drafts: readonly Draft[], clientTimestamp
       case 'add': {
         const added = d.added ?? by(d.member)
         sigs.push([i, 'existing_member_signature', d.existing], [i, 'new_member_signature', added])
-        const wire = d.identifierText !== undefined ? { kind: 'ethereum' as const, address: d.identifierText } : memberWire(d.member)
+        const wire =
+          d.identifierText !== undefined
+            ? { kind: 'ethereum' as const, address: d.identifierText }
+            : memberWire(d.member)
         return {
           kind: 'add',
           newMemberIdentifier: wire,
@@ -96,7 +128,8 @@ export function build(inboxId: string, drafts: readonly Draft[], clientTimestamp
         sigs.push([i, 'recovery_identifier_signature', d.recovery])
         return {
           kind: 'revoke',
-          memberToRevoke: d.identifierText !== undefined ? { kind: 'ethereum', address: d.identifierText } : memberWire(d.member),
+          memberToRevoke:
+            d.identifierText !== undefined ? { kind: 'ethereum', address: d.identifierText } : memberWire(d.member),
           recoveryIdentifierSignature: wireSig(d.recovery.kind ?? defaultKind(d.recovery.signer)),
         }
       case 'recover':
@@ -112,7 +145,13 @@ export function build(inboxId: string, drafts: readonly Draft[], clientTimestamp
         return { kind: 'claim_handle', handle: d.handle, signature: wireSig(d.sig.kind ?? defaultKind(d.sig.signer)) }
     }
   })
-  const update: UnverifiedUpdate = { inboxId, clientTimestampNs, actions, bytes: new Uint8Array(0), bytesSource: 'input' }
+  const update: UnverifiedUpdate = {
+    inboxId,
+    clientTimestampNs,
+    actions,
+    bytes: new Uint8Array(0),
+    bytesSource: 'input',
+  }
   const text = signatureText(update)
   const keys = new WeakMap<Sig, string>()
   const checks: SignatureCheck[] = sigs.map(([actionIndex, role, s]) => {
@@ -129,7 +168,8 @@ export function build(inboxId: string, drafts: readonly Draft[], clientTimestamp
       chainId: s.chainId ?? null,
       replayKey: verdict === 'invalid' ? null : key,
       failRule: verdict === 'invalid' ? (kind === 'erc_6492' ? 'IDENT-060' : 'IDENT-030') : null,
-      reason: verdict === 'invalid' ? 'test: does not verify' : verdict === 'unreachable' ? 'test: chain unreachable' : '',
+      reason:
+        verdict === 'invalid' ? 'test: does not verify' : verdict === 'unreachable' ? 'test: chain unreachable' : '',
       evidence: {},
     }
   })

@@ -24,11 +24,16 @@ function chain(...updates: Draft[][]): AssociationState {
   return s!
 }
 
-function rejects(state: AssociationState | null, drafts: Draft[], inboxId: string = state?.inboxId ?? ID): { rule: string; actionIndex: number | null; message: string } {
+function rejects(
+  state: AssociationState | null,
+  drafts: Draft[],
+  inboxId: string = state?.inboxId ?? ID,
+): { rule: string; actionIndex: number | null; message: string } {
   try {
     applyUpdate(state, build(inboxId, drafts), 99n)
   } catch (e) {
-    if (e instanceof RejectedUpdate) return { rule: e.violation.rule, actionIndex: e.violation.actionIndex, message: e.violation.message }
+    if (e instanceof RejectedUpdate)
+      return { rule: e.violation.rule, actionIndex: e.violation.actionIndex, message: e.violation.message }
     throw e
   }
   throw new Error('expected a rejection')
@@ -43,7 +48,11 @@ describe('applyUpdate', () => {
   })
 
   it('IDENT-010 / IDENT-012: a CreateInbox makes the initial identifier the only member and the recovery identifier, with its chain id', () => {
-    const s = applyUpdate(null, build(deriveInboxId(A.text, 7n), [create(A, { nonce: 7n, sig: by(A, { kind: 'erc_6492', chainId: 10n }) })]), 1n).state
+    const s = applyUpdate(
+      null,
+      build(deriveInboxId(A.text, 7n), [create(A, { nonce: 7n, sig: by(A, { kind: 'erc_6492', chainId: 10n }) })]),
+      1n,
+    ).state
     expect(s.inboxId).toBe(deriveInboxId(A.text, 7n))
     expect([...s.members.keys()]).toEqual([memberKey(A)])
     expect(s.members.get(memberKey(A))).toMatchObject({ adder: null, chainId: 10n, addedAt: 1n })
@@ -70,7 +79,10 @@ describe('applyUpdate', () => {
   })
 
   it('IDENT-003: an update naming another inbox than its actions produce is rejected, action index null', () => {
-    expect(rejects(null, [create(A)], deriveInboxId(A.text, 1n))).toMatchObject({ rule: 'IDENT-003', actionIndex: null })
+    expect(rejects(null, [create(A)], deriveInboxId(A.text, 1n))).toMatchObject({
+      rule: 'IDENT-003',
+      actionIndex: null,
+    })
     expect(rejects(created(), [add(B, by(A))], 'ff'.repeat(32))).toMatchObject({ rule: 'IDENT-003', actionIndex: null })
   })
 
@@ -78,8 +90,12 @@ describe('applyUpdate', () => {
     const upper = `0x${'A'.repeat(40)}`
     expect(rejects(null, [create(A, { identifierText: upper })])).toMatchObject({ rule: 'IDENT-013', actionIndex: 0 })
     expect(rejects(created(), [add(B, by(A), by(B), upper)])).toMatchObject({ rule: 'IDENT-013', actionIndex: 0 })
-    expect(rejects(created(), [{ kind: 'revoke', member: B, recovery: by(A), identifierText: '0x1234' }])).toMatchObject({ rule: 'IDENT-013', actionIndex: 0 })
-    expect(rejects(created(), [{ kind: 'recover', to: B, recovery: by(A), identifierText: B.text.slice(2) }])).toMatchObject({ rule: 'IDENT-013', actionIndex: 0 })
+    expect(
+      rejects(created(), [{ kind: 'revoke', member: B, recovery: by(A), identifierText: '0x1234' }]),
+    ).toMatchObject({ rule: 'IDENT-013', actionIndex: 0 })
+    expect(
+      rejects(created(), [{ kind: 'recover', to: B, recovery: by(A), identifierText: B.text.slice(2) }]),
+    ).toMatchObject({ rule: 'IDENT-013', actionIndex: 0 })
   })
 
   it('IDENT-077: a CreateInbox or ChangeRecoveryAddress of kind HANDLE or an unlisted value is rejected', () => {
@@ -94,21 +110,38 @@ describe('applyUpdate', () => {
   })
 
   it('IDENT-030: a signature that does not verify rejects the update at its action', () => {
-    expect(rejects(created(), [add(B, by(A)), add(C, by(A, { verdict: 'invalid' }))])).toMatchObject({ rule: 'IDENT-030', actionIndex: 1 })
+    expect(rejects(created(), [add(B, by(A)), add(C, by(A, { verdict: 'invalid' }))])).toMatchObject({
+      rule: 'IDENT-030',
+      actionIndex: 1,
+    })
   })
 
   it('IDENT-060: an erc_6492 signature the wallet does not validate is rejected under IDENT-060', () => {
-    expect(rejects(created(), [add(B, by(A), by(B, { kind: 'erc_6492', verdict: 'invalid' }))])).toMatchObject({ rule: 'IDENT-060', actionIndex: 0 })
+    expect(rejects(created(), [add(B, by(A), by(B, { kind: 'erc_6492', verdict: 'invalid' }))])).toMatchObject({
+      rule: 'IDENT-060',
+      actionIndex: 0,
+    })
   })
 
   it('IDENT-031: a signature kind that cannot stand for the member kind is rejected', () => {
     // an installation key signature standing for an Ethereum new member
-    expect(rejects(created(), [add(B, by(A), by(B, { kind: 'installation_key' }))])).toMatchObject({ rule: 'IDENT-031', actionIndex: 0 })
+    expect(rejects(created(), [add(B, by(A), by(B, { kind: 'installation_key' }))])).toMatchObject({
+      rule: 'IDENT-031',
+      actionIndex: 0,
+    })
     // a passkey signature for an Ethereum recovery identifier
-    expect(rejects(created(), [revoke(I1, by(A, { kind: 'passkey' }))])).toMatchObject({ rule: 'IDENT-031', actionIndex: 0 })
-    expect(rejects(created(), [recover(B, by(A, { kind: 'installation_key' }))])).toMatchObject({ rule: 'IDENT-031', actionIndex: 0 })
+    expect(rejects(created(), [revoke(I1, by(A, { kind: 'passkey' }))])).toMatchObject({
+      rule: 'IDENT-031',
+      actionIndex: 0,
+    })
+    expect(rejects(created(), [recover(B, by(A, { kind: 'installation_key' }))])).toMatchObject({
+      rule: 'IDENT-031',
+      actionIndex: 0,
+    })
     // an erc_191 signature for a passkey creator
-    expect(rejects(null, [create(P1, { sig: by(P1, { kind: 'erc_191' }) })], deriveInboxId(P1.text, 0n))).toMatchObject({ rule: 'IDENT-031', actionIndex: 0 })
+    expect(rejects(null, [create(P1, { sig: by(P1, { kind: 'erc_191' }) })], deriveInboxId(P1.text, 0n))).toMatchObject(
+      { rule: 'IDENT-031', actionIndex: 0 },
+    )
   })
 
   it('IDENT-040: the new member signature signer must be the new member', () => {
@@ -140,7 +173,11 @@ describe('applyUpdate', () => {
   })
 
   it('IDENT-042: an add records the adder, the client time and the new member signature chain id', () => {
-    const s = applyUpdate(created(), build(ID, [add(B, by(A), by(B, { kind: 'erc_6492', chainId: 8453n }))], 42n), 5n).state
+    const s = applyUpdate(
+      created(),
+      build(ID, [add(B, by(A), by(B, { kind: 'erc_6492', chainId: 8453n }))], 42n),
+      5n,
+    ).state
     expect(s.members.get(memberKey(B))).toMatchObject({ adder: A, clientTimestampNs: 42n, chainId: 8453n, addedAt: 5n })
   })
 
@@ -168,7 +205,10 @@ describe('applyUpdate', () => {
   })
 
   it('IDENT-044: the recovery identifier may revoke itself as a member and keeps its role and chain id', () => {
-    const s = chain([create(A, { sig: by(A, { kind: 'erc_6492', chainId: 1n }) }), add(I1, by(A, { kind: 'erc_6492', chainId: 1n }))])
+    const s = chain([
+      create(A, { sig: by(A, { kind: 'erc_6492', chainId: 1n }) }),
+      add(I1, by(A, { kind: 'erc_6492', chainId: 1n })),
+    ])
     const after = applyUpdate(s, build(ID, [revoke(A, by(A, { kind: 'erc_6492', chainId: 1n }))]), 3n).state
     expect(has(after, A)).toBe(false)
     expect(has(after, I1)).toBe(false)
@@ -177,7 +217,10 @@ describe('applyUpdate', () => {
 
   it('IDENT-045: only the recovery identifier changes recovery; the new one signs nothing and gets its member chain or none', () => {
     const s = chain([create(A), add(B, by(A), by(B, { kind: 'erc_6492', chainId: 5n }))])
-    expect(rejects(s, [recover(C, by(B, { kind: 'erc_6492', chainId: 5n }))])).toMatchObject({ rule: 'IDENT-045', actionIndex: 0 })
+    expect(rejects(s, [recover(C, by(B, { kind: 'erc_6492', chainId: 5n }))])).toMatchObject({
+      rule: 'IDENT-045',
+      actionIndex: 0,
+    })
     const toMember = applyUpdate(s, build(ID, [recover(B, by(A))]), 3n).state
     expect(toMember.recovery).toEqual({ id: B, chainId: 5n })
     expect(toMember.members).toBe(s.members)
@@ -190,15 +233,27 @@ describe('applyUpdate', () => {
 
   it('IDENT-046: a member signing on another chain than it was added on is rejected', () => {
     const s = created() // A added via erc_191: chain none
-    expect(rejects(s, [add(B, by(A, { kind: 'erc_6492', chainId: 1n }))])).toMatchObject({ rule: 'IDENT-046', actionIndex: 0 })
+    expect(rejects(s, [add(B, by(A, { kind: 'erc_6492', chainId: 1n }))])).toMatchObject({
+      rule: 'IDENT-046',
+      actionIndex: 0,
+    })
     const onChain = chain([create(A, { sig: by(A, { kind: 'erc_6492', chainId: 1n }) })])
-    expect(rejects(onChain, [add(B, by(A, { kind: 'erc_6492', chainId: 10n }))])).toMatchObject({ rule: 'IDENT-046', actionIndex: 0 })
+    expect(rejects(onChain, [add(B, by(A, { kind: 'erc_6492', chainId: 10n }))])).toMatchObject({
+      rule: 'IDENT-046',
+      actionIndex: 0,
+    })
     expect(rejects(onChain, [claim('nick', by(A))])).toMatchObject({ rule: 'IDENT-046', actionIndex: 0 })
   })
 
   it('IDENT-046: the recovery identifier keeps its chain after its revocation as a member', () => {
-    const s = chain([create(A, { sig: by(A, { kind: 'erc_6492', chainId: 1n }) })], [revoke(A, by(A, { kind: 'erc_6492', chainId: 1n }))])
-    expect(rejects(s, [revoke(B, by(A, { kind: 'erc_6492', chainId: 2n }))])).toMatchObject({ rule: 'IDENT-046', actionIndex: 0 })
+    const s = chain(
+      [create(A, { sig: by(A, { kind: 'erc_6492', chainId: 1n }) })],
+      [revoke(A, by(A, { kind: 'erc_6492', chainId: 1n }))],
+    )
+    expect(rejects(s, [revoke(B, by(A, { kind: 'erc_6492', chainId: 2n }))])).toMatchObject({
+      rule: 'IDENT-046',
+      actionIndex: 0,
+    })
     expect(rejects(s, [recover(B, by(A))])).toMatchObject({ rule: 'IDENT-046', actionIndex: 0 })
     expect(rejects(s, [add(B, by(A))])).toMatchObject({ rule: 'IDENT-046', actionIndex: 0 })
     expect(() => applyUpdate(s, build(ID, [add(B, by(A, { kind: 'erc_6492', chainId: 1n }))]), 3n)).not.toThrow()
@@ -223,13 +278,20 @@ describe('applyUpdate', () => {
   })
 
   it('IDENT-079: a claim with any other action in one update is rejected, action index null', () => {
-    expect(rejects(created(), [add(B, by(A)), claim('nick', by(A))])).toMatchObject({ rule: 'IDENT-079', actionIndex: null })
-    expect(rejects(created(), [claim('nick', by(A)), claim('nock', by(A))])).toMatchObject({ rule: 'IDENT-079', actionIndex: null })
+    expect(rejects(created(), [add(B, by(A)), claim('nick', by(A))])).toMatchObject({
+      rule: 'IDENT-079',
+      actionIndex: null,
+    })
+    expect(rejects(created(), [claim('nick', by(A)), claim('nock', by(A))])).toMatchObject({
+      rule: 'IDENT-079',
+      actionIndex: null,
+    })
   })
 
   it('IDENT-080: the 65th claim is rejected; re-claims count', () => {
     let s = created()
-    for (let n = 0; n < 64; n++) s = applyUpdate(s, build(ID, [claim(n % 2 ? 'nick' : 'nock', by(A))]), BigInt(10 + n)).state
+    for (let n = 0; n < 64; n++)
+      s = applyUpdate(s, build(ID, [claim(n % 2 ? 'nick' : 'nock', by(A))]), BigInt(10 + n)).state
     expect(s.claimCount).toBe(64)
     expect(rejects(s, [claim('other', by(A))])).toMatchObject({ rule: 'IDENT-080', actionIndex: 0 })
   })
@@ -240,7 +302,13 @@ describe('applyUpdate', () => {
   })
 
   it('IDENT-081: any current member signs a claim: installation, wallet or passkey', () => {
-    const s = chain([create(A), add(I1, by(A))], [add(P1, by(A))], [claim('one', by(I1))], [claim('two', by(P1))], [claim('three', by(A))])
+    const s = chain(
+      [create(A), add(I1, by(A))],
+      [add(P1, by(A))],
+      [claim('one', by(I1))],
+      [claim('two', by(P1))],
+      [claim('three', by(A))],
+    )
     expect(s.handles).toEqual(['one', 'two', 'three'])
   })
 
@@ -255,7 +323,13 @@ describe('applyUpdate', () => {
 
   it('IDENT-083: a CreateInbox starts with no handles; other actions leave handles and claim count', () => {
     const s = chain([create(A), add(I1, by(A))], [claim('nick', by(A))])
-    const after = chain([create(A), add(I1, by(A))], [claim('nick', by(A))], [add(B, by(A))], [recover(B, by(A))], [revoke(I1, by(B))])
+    const after = chain(
+      [create(A), add(I1, by(A))],
+      [claim('nick', by(A))],
+      [add(B, by(A))],
+      [recover(B, by(A))],
+      [revoke(I1, by(B))],
+    )
     expect(created().handles).toEqual([])
     expect(created().claimCount).toBe(0)
     expect(after.handles).toEqual(s.handles)
@@ -277,14 +351,22 @@ describe('applyUpdate', () => {
   })
 
   it('IDENT-004: actions apply in order, each from the state the previous one produced', () => {
-    const s = applyUpdate(null, build(ID, [create(A), add(B, by(A)), add(I1, by(B)), recover(B, by(A)), revoke(A, by(B))]), 1n).state
+    const s = applyUpdate(
+      null,
+      build(ID, [create(A), add(B, by(A)), add(I1, by(B)), recover(B, by(A)), revoke(A, by(B))]),
+      1n,
+    ).state
     expect([...s.members.keys()].sort()).toEqual([memberKey(B), memberKey(I1)].sort())
     expect(s.recovery.id).toEqual(B)
   })
 
   it('IDENT-061: an unreachable smart wallet signature makes the update pending, not rejected', () => {
     try {
-      applyUpdate(created(), build(ID, [add(B, by(A), by(B, { kind: 'erc_6492', verdict: 'unreachable', chainId: 1n }))]), 3n)
+      applyUpdate(
+        created(),
+        build(ID, [add(B, by(A), by(B, { kind: 'erc_6492', verdict: 'unreachable', chainId: 1n }))]),
+        3n,
+      )
       throw new Error('expected pending')
     } catch (e) {
       expect(e).toBeInstanceOf(PendingUpdate)
@@ -292,7 +374,12 @@ describe('applyUpdate', () => {
   })
 
   it('IDENT-061: an update that fails a rule is rejected even if it also holds a signature that cannot be judged', () => {
-    expect(rejects(created(), [add(B, by(A), by(B, { kind: 'erc_6492', verdict: 'unreachable', chainId: 1n })), add(C, by(C))])).toMatchObject({ rule: 'IDENT-040', actionIndex: 1 })
+    expect(
+      rejects(created(), [
+        add(B, by(A), by(B, { kind: 'erc_6492', verdict: 'unreachable', chainId: 1n })),
+        add(C, by(C)),
+      ]),
+    ).toMatchObject({ rule: 'IDENT-040', actionIndex: 1 })
   })
 
   it('reports the first rule met, checking actions in order', () => {

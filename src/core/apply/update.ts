@@ -45,7 +45,11 @@ export interface AppliedUpdate {
  * Throws RejectedUpdate (a rule failed; the state is as it was) or PendingUpdate.
  * `state` is never mutated: the returned state shares structure with it.
  */
-export function applyUpdate(state: AssociationState | null, verified: VerifiedUpdate, sequenceId: bigint): AppliedUpdate {
+export function applyUpdate(
+  state: AssociationState | null,
+  verified: VerifiedUpdate,
+  sequenceId: bigint,
+): AppliedUpdate {
   const { update } = verified
   const ctx: ApplyContext = {
     sequenceId,
@@ -62,7 +66,11 @@ export function applyUpdate(state: AssociationState | null, verified: VerifiedUp
     // IDENT-079: an update that carries a claim carries no other action.
     if (update.actions.length > 1 && update.actions.some((a) => a.kind === 'claim_handle')) {
       const at = update.actions.findIndex((a) => a.kind === 'claim_handle')
-      throw new RuleViolation('IDENT-079', null, `the update carries a ClaimHandle (action ${at}) and ${update.actions.length - 1} other action(s); a claim stands alone`)
+      throw new RuleViolation(
+        'IDENT-079',
+        null,
+        `the update carries a ClaimHandle (action ${at}) and ${update.actions.length - 1} other action(s); a claim stands alone`,
+      )
     }
     let current = state
     update.actions.forEach((action, i) => {
@@ -73,7 +81,11 @@ export function applyUpdate(state: AssociationState | null, verified: VerifiedUp
     const after = current!
     // IDENT-003: the state's inbox id is the update's inbox_id.
     if (after.inboxId !== update.inboxId) {
-      throw new RuleViolation('IDENT-003', null, `the update names inbox ${JSON.stringify(update.inboxId)}, but its actions produce the state of inbox ${after.inboxId}`)
+      throw new RuleViolation(
+        'IDENT-003',
+        null,
+        `the update names inbox ${JSON.stringify(update.inboxId)}, but its actions produce the state of inbox ${after.inboxId}`,
+      )
     }
     if (ctx.unreachable.length > 0) throw new PendingUpdate(ctx.unreachable, steps)
     // IDENT-050: record the replay key of every signature the update carried.
@@ -84,7 +96,12 @@ export function applyUpdate(state: AssociationState | null, verified: VerifiedUp
       const failedAt = e.actionIndex ?? update.actions.length
       const done = steps.filter((s) => s.index < failedAt)
       if (e.actionIndex !== null && update.actions[e.actionIndex]) {
-        done.push({ index: e.actionIndex, kind: update.actions[e.actionIndex]!.kind, before: current_(steps, state, e.actionIndex), after: null })
+        done.push({
+          index: e.actionIndex,
+          kind: update.actions[e.actionIndex]!.kind,
+          before: current_(steps, state, e.actionIndex),
+          after: null,
+        })
       }
       throw new RejectedUpdate(e, done)
     }
@@ -92,6 +109,10 @@ export function applyUpdate(state: AssociationState | null, verified: VerifiedUp
   }
 }
 
-function current_(steps: readonly ActionStep[], initial: AssociationState | null, index: number): AssociationState | null {
+function current_(
+  steps: readonly ActionStep[],
+  initial: AssociationState | null,
+  index: number,
+): AssociationState | null {
   return index === 0 ? initial : (steps[index - 1]?.after ?? null)
 }

@@ -21,8 +21,26 @@ describe('uint64FromJson', () => {
     expect(uint64FromJson(new JsonBigInt('18446744073709551615'))).toBe(UINT64_MAX)
   })
   it('refuses rounded numbers above 2^53 with advice, and everything else with a reason', () => {
-    expect(uint64FromJson(9007199254740993)).toEqual({ reason: expect.stringMatching(/above 2\^53.*decimal string/) as string })
-    for (const v of ['18446744073709551616', '-1', '1.0', ' 1', '', '0x10', -1, 1.5, NaN, null, true, {}, [], new JsonBigInt('-9007199254740993'), new JsonBigInt('18446744073709551616')]) {
+    expect(uint64FromJson(9007199254740993)).toEqual({
+      reason: expect.stringMatching(/above 2\^53.*decimal string/) as string,
+    })
+    for (const v of [
+      '18446744073709551616',
+      '-1',
+      '1.0',
+      ' 1',
+      '',
+      '0x10',
+      -1,
+      1.5,
+      NaN,
+      null,
+      true,
+      {},
+      [],
+      new JsonBigInt('-9007199254740993'),
+      new JsonBigInt('18446744073709551616'),
+    ]) {
       expect(typeof uint64FromJson(v), String(v)).toBe('object')
     }
   })
@@ -33,14 +51,20 @@ describe('assertUniqueSequenceIds', () => {
   it('IDENT-004: passes distinct ids in any order and refuses a repeated one with both places', () => {
     const log: InboxLog = { entries: [entry(2n, ok), entry(1n, ok)], format: 'bundle-json' }
     expect(() => assertUniqueSequenceIds(log, (i) => `#${i}`)).not.toThrow()
-    const dup: InboxLog = { inboxId: 'abc', entries: [entry(1n, ok), entry(2n, ok), entry(1n, ok)], format: 'bundle-json' }
+    const dup: InboxLog = {
+      inboxId: 'abc',
+      entries: [entry(1n, ok), entry(2n, ok), entry(1n, ok)],
+      format: 'bundle-json',
+    }
     try {
       assertUniqueSequenceIds(dup, (i) => `$.updates[${i}]`)
       expect.unreachable()
     } catch (e) {
       expect(e).toBeInstanceOf(LogInputError)
       expect((e as LogInputError).where).toBe('$.updates[2]')
-      expect((e as LogInputError).detail).toMatch(/sequence id 1 appears twice in the log of inbox abc \(also at \$\.updates\[0\]\)/)
+      expect((e as LogInputError).detail).toMatch(
+        /sequence id 1 appears twice in the log of inbox abc \(also at \$\.updates\[0\]\)/,
+      )
     }
   })
 })
@@ -50,7 +74,11 @@ describe('decodeOrError', () => {
     const bytes = new Uint8Array([0x0a, 0x00])
     const u = decodeOrError(bytes)
     expect(isDecoded(u)).toBe(false)
-    expect(u).toEqual({ error: expect.stringMatching(/^IDENT-001: actions\[0\]: kind is unset/) as string, actionIndex: 0, bytes })
+    expect(u).toEqual({
+      error: expect.stringMatching(/^IDENT-001: actions\[0\]: kind is unset/) as string,
+      actionIndex: 0,
+      bytes,
+    })
   })
 })
 

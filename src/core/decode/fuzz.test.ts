@@ -23,7 +23,10 @@ const ROWS = CSV.replace(/^\uFEFF/, '')
     return { seq: BigInt(seq!), inbox: inbox!.slice(2), ts: BigInt(ts!), bytes: hexToBytes(upd!.trim().slice(2)) }
   })
 const RESPONSE = encodeGetIdentityUpdatesResponse([
-  { inboxId: ROWS[5]!.inbox, updates: [5, 6].map((i) => ({ sequenceId: ROWS[i]!.seq, serverTimestampNs: ROWS[i]!.ts, bytes: ROWS[i]!.bytes })) },
+  {
+    inboxId: ROWS[5]!.inbox,
+    updates: [5, 6].map((i) => ({ sequenceId: ROWS[i]!.seq, serverTimestampNs: ROWS[i]!.ts, bytes: ROWS[i]!.bytes })),
+  },
   { inboxId: ROWS[7]!.inbox, updates: [{ sequenceId: ROWS[7]!.seq, bytes: ROWS[7]!.bytes }] },
 ])
 
@@ -38,7 +41,11 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('flip' as const), at: fc.nat(), bit: fc.integer({ min: 0, max: 7 }) }),
   fc.record({ kind: fc.constant('set' as const), at: fc.nat(), value: fc.integer({ min: 0, max: 255 }) }),
   fc.record({ kind: fc.constant('truncate' as const), at: fc.nat() }),
-  fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), bytes: fc.uint8Array({ minLength: 1, maxLength: 8 }) }),
+  fc.record({
+    kind: fc.constant('insert' as const),
+    at: fc.nat(),
+    bytes: fc.uint8Array({ minLength: 1, maxLength: 8 }),
+  }),
   fc.record({ kind: fc.constant('delete' as const), at: fc.nat(), n: fc.integer({ min: 1, max: 8 }) }),
 )
 
@@ -73,7 +80,9 @@ function mutate(input: Uint8Array, ms: readonly Mutation[]): Uint8Array {
 }
 
 const mutated = (bases: Uint8Array[]) =>
-  fc.tuple(fc.constantFrom(...bases), fc.array(mutation, { minLength: 1, maxLength: 4 })).map(([b, ms]) => mutate(b, ms))
+  fc
+    .tuple(fc.constantFrom(...bases), fc.array(mutation, { minLength: 1, maxLength: 4 }))
+    .map(([b, ms]) => mutate(b, ms))
 
 /** Runs f; passes when it returns or throws an allowed error, rethrows anything else. */
 function onlyThrows(f: () => unknown, allowed: (e: unknown) => boolean): void {
@@ -159,11 +168,22 @@ describe('readLogs (property)', () => {
       fc
         .record({
           inbox_id: fc.oneof(fc.string(), fc.integer(), fc.constant(undefined)),
-          updates: fc.array(fc.dictionary(fc.constantFrom('sequence_id', 'update_hex', 'update_base64', 'x'), fc.jsonValue({ maxDepth: 1 })), { maxLength: 3 }),
+          updates: fc.array(
+            fc.dictionary(
+              fc.constantFrom('sequence_id', 'update_hex', 'update_base64', 'x'),
+              fc.jsonValue({ maxDepth: 1 }),
+            ),
+            { maxLength: 3 },
+          ),
         })
         .map((v) => JSON.stringify(v)),
       fc
-        .record({ responses: fc.array(fc.record({ inboxId: fc.jsonValue({ maxDepth: 1 }), updates: fc.jsonValue({ maxDepth: 2 }) }), { maxLength: 2 }) })
+        .record({
+          responses: fc.array(
+            fc.record({ inboxId: fc.jsonValue({ maxDepth: 1 }), updates: fc.jsonValue({ maxDepth: 2 }) }),
+            { maxLength: 2 },
+          ),
+        })
         .map((v) => JSON.stringify(v)),
     )
     fc.assert(

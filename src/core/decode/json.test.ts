@@ -18,7 +18,9 @@ describe('parseJson', () => {
   })
 
   it('keeps integers beyond 2^53 exactly, and safe ones as numbers', () => {
-    const v = parseJson('{"a": 9007199254740993, "b": 18446744073709551615, "c": 9007199254740991, "d": -9007199254740993, "e": 1e21}') as Record<string, unknown>
+    const v = parseJson(
+      '{"a": 9007199254740993, "b": 18446744073709551615, "c": 9007199254740991, "d": -9007199254740993, "e": 1e21}',
+    ) as Record<string, unknown>
     expect(v['a']).toEqual(new JsonBigInt('9007199254740993'))
     expect((v['b'] as JsonBigInt).toBigInt()).toBe(18446744073709551615n)
     expect(v['c']).toBe(9007199254740991)
@@ -50,7 +52,22 @@ describe('parseJson', () => {
   })
 
   it('refuses what RFC 8259 refuses', () => {
-    for (const bad of ['', '{', '[1,]', '{"a":1,}', "{'a':1}", '01', '1.', '.5', '+1', '"\\x"', '"a\nb"', 'NaN', '[1] x', '"\\u12"']) {
+    for (const bad of [
+      '',
+      '{',
+      '[1,]',
+      '{"a":1,}',
+      "{'a':1}",
+      '01',
+      '1.',
+      '.5',
+      '+1',
+      '"\\x"',
+      '"a\nb"',
+      'NaN',
+      '[1] x',
+      '"\\u12"',
+    ]) {
       expect(() => parseJson(bad), bad).toThrow(JsonSyntaxError)
     }
   })

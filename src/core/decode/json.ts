@@ -208,7 +208,8 @@ class Reader {
     }
     for (;;) {
       this.ws()
-      if (this.s.charCodeAt(this.pos) !== 0x22) this.fail(`unexpected ${this.describe(this.pos)}, expected a key string`)
+      if (this.s.charCodeAt(this.pos) !== 0x22)
+        this.fail(`unexpected ${this.describe(this.pos)}, expected a key string`)
       const keyAt = this.pos
       const key = this.string()
       if (keys.has(key)) this.fail(`duplicate key ${JSON.stringify(key)} in the object at ${path}`, keyAt)

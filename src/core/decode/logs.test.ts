@@ -7,7 +7,13 @@ import { fromBinary } from '@bufbuild/protobuf'
 import { bytesToBase64, bytesToBase64url, bytesToHex, concatBytes, utf8 } from '../../crypto/bytes'
 import { LogInputError } from '../errors'
 import type { InboxLog, UnverifiedUpdate } from '../types'
-import { encodeBundleJson, encodeGetIdentityUpdatesResponse, encodeUpdate, toGatewayJson, type ResponseLog } from '../encode/update'
+import {
+  encodeBundleJson,
+  encodeGetIdentityUpdatesResponse,
+  encodeUpdate,
+  toGatewayJson,
+  type ResponseLog,
+} from '../encode/update'
 import { isDecoded } from './entry'
 import { readBundleJson, readGatewayJson, readGetIdentityUpdatesResponse, readLogs, readSingleUpdate } from './logs'
 import { readPostgresCsvLog } from './pg-csv'
@@ -19,7 +25,11 @@ const bytesOf = (u: InboxLog['entries'][number]['update']): Uint8Array => u.byte
 const ROWS = CSV_LOGS.flatMap((l) => l.entries).map((e) => ({ seq: e.sequenceId, bytes: bytesOf(e.update) }))
 const RESPONSE_LOGS: ResponseLog[] = CSV_LOGS.map((l) => ({
   inboxId: l.inboxId!,
-  updates: l.entries.map((e) => ({ sequenceId: e.sequenceId, serverTimestampNs: e.serverTimestampNs!, bytes: bytesOf(e.update) })),
+  updates: l.entries.map((e) => ({
+    sequenceId: e.sequenceId,
+    serverTimestampNs: e.serverTimestampNs!,
+    bytes: bytesOf(e.update),
+  })),
 }))
 
 const ld = (no: number, body: Uint8Array) => new BinaryWriter().tag(no, WireType.LengthDelimited).bytes(body).finish()
@@ -47,7 +57,12 @@ function view(logs: InboxLog[], withBytes: boolean) {
     entries: l.entries.map((e) => {
       const u = e.update
       if (isDecoded(u)) return { seq: e.sequenceId, update: domain(u), ...(withBytes ? { bytes: u.bytes } : {}) }
-      return { seq: e.sequenceId, rejected: u.error.startsWith('IDENT-001: '), actionIndex: u.actionIndex, ...(withBytes ? { bytes: u.bytes } : {}) }
+      return {
+        seq: e.sequenceId,
+        rejected: u.error.startsWith('IDENT-001: '),
+        actionIndex: u.actionIndex,
+        ...(withBytes ? { bytes: u.bytes } : {}),
+      }
     }),
   }))
 }
@@ -59,7 +74,15 @@ describe('readLogs', () => {
     it('bundle JSON, hex and base64', () => {
       for (const enc of ['hex', 'base64'] as const) {
         const got = CSV_LOGS.flatMap((l) =>
-          readLogs(encodeBundleJson({ inboxId: l.inboxId!, updates: l.entries.map((e) => ({ sequenceId: e.sequenceId, bytes: bytesOf(e.update) })) }, enc)),
+          readLogs(
+            encodeBundleJson(
+              {
+                inboxId: l.inboxId!,
+                updates: l.entries.map((e) => ({ sequenceId: e.sequenceId, bytes: bytesOf(e.update) })),
+              },
+              enc,
+            ),
+          ),
         )
         expect(got.every((l) => l.format === 'bundle-json')).toBe(true)
         expect(view(got, true)).toEqual(expected)
@@ -136,7 +159,14 @@ describe('readLogs', () => {
       for (const row of ROWS) {
         const wrapped76 = bytesToBase64(row.bytes).replace(/(.{76})/g, '$1\n')
         const hexLines = bytesToHex(row.bytes).replace(/(.{60})/g, '$1\n')
-        for (const input of [row.bytes, bytesToHex(row.bytes), '0x' + bytesToHex(row.bytes).toUpperCase(), wrapped76, hexLines, bytesToBase64url(row.bytes).replace(/=+$/, '')]) {
+        for (const input of [
+          row.bytes,
+          bytesToHex(row.bytes),
+          '0x' + bytesToHex(row.bytes).toUpperCase(),
+          wrapped76,
+          hexLines,
+          bytesToBase64url(row.bytes).replace(/=+$/, ''),
+        ]) {
           const [log, ...rest] = readLogs(input)
           expect(rest).toEqual([])
           expect(log!.format).toBe('single-update')
@@ -178,7 +208,10 @@ describe('readLogs', () => {
           },
         ],
       })
-      const onlyActions = ld(1, ld(1, concatBytes(ld(1, utf8('0x' + '11'.repeat(20))), ld(3, ld(1, ld(1, utf8('a'.repeat(65))))))))
+      const onlyActions = ld(
+        1,
+        ld(1, concatBytes(ld(1, utf8('0x' + '11'.repeat(20))), ld(3, ld(1, ld(1, utf8('a'.repeat(65))))))),
+      )
       for (const b of [update, onlyActions]) {
         expect(readGetIdentityUpdatesResponse(b)).toHaveLength(1) // structurally a response
         const [log] = readLogs(b)
@@ -196,7 +229,10 @@ describe('readLogs', () => {
       const [log] = readLogs(bytes)
       expect(log!.format).toBe('single-update')
       const u = log!.entries[0]!.update
-      expect(!isDecoded(u) && [u.actionIndex, u.error]).toEqual([0, expect.stringMatching(/initial_identifier_signature is missing/)])
+      expect(!isDecoded(u) && [u.actionIndex, u.error]).toEqual([
+        0,
+        expect.stringMatching(/initial_identifier_signature is missing/),
+      ])
     })
 
     it('IDENT-001: a well-formed update that fails IDENT-001 is a single-update error entry', () => {
@@ -265,7 +301,11 @@ describe('readLogs', () => {
 
     it('lists a JSON syntax error (duplicate key) first', () => {
       const e = inputError(() => readLogs('{"updates": [], "updates": []}'))
-      expect(e.attempts[0]).toEqual({ format: 'json', where: 'line 1 column 17', detail: 'duplicate key "updates" in the object at $' })
+      expect(e.attempts[0]).toEqual({
+        format: 'json',
+        where: 'line 1 column 17',
+        detail: 'duplicate key "updates" in the object at $',
+      })
     })
 
     it('lists a JSON object that is not a log', () => {
@@ -303,9 +343,16 @@ describe('readBundleJson', () => {
     })
     const us = log.entries.map((e) => e.update)
     const [a, b, c, d] = [us[0]!, us[1]!, us[2]!, us[3]!]
-    expect(!isDecoded(a) && [a.error, a.bytes]).toEqual(['IDENT-001: $.updates[0].update_hex is not valid hex: hex: odd number of hex digits (3)', undefined])
+    expect(!isDecoded(a) && [a.error, a.bytes]).toEqual([
+      'IDENT-001: $.updates[0].update_hex is not valid hex: hex: odd number of hex digits (3)',
+      undefined,
+    ])
     expect(!isDecoded(b) && b.error).toMatch(/^IDENT-001: \$\.updates\[1\]\.update_base64 is not valid base64/)
-    expect(!isDecoded(c) && [c.error, c.actionIndex, c.bytes]).toEqual(['IDENT-001: update has no actions: expected at least one IdentityAction', null, new Uint8Array(0)])
+    expect(!isDecoded(c) && [c.error, c.actionIndex, c.bytes]).toEqual([
+      'IDENT-001: update has no actions: expected at least one IdentityAction',
+      null,
+      new Uint8Array(0),
+    ])
     expect(!isDecoded(d) && [d.actionIndex, d.bytes]).toEqual([0, raw(0x0a, 0x00)])
   })
 
@@ -320,11 +367,24 @@ describe('readBundleJson', () => {
       [{ updates: [{ sequence_id: 'one', update_hex: hex }] }, '$.updates[0].sequence_id', /not a decimal string/],
       [{ updates: [{ sequence_id: -1, update_hex: hex }] }, '$.updates[0].sequence_id', /negative/],
       [{ updates: [{ sequence_id: 9007199254740993, update_hex: hex }] }, '$.updates[0].sequence_id', /above 2\^53/],
-      [{ updates: [{ sequence_id: '18446744073709551616', update_hex: hex }] }, '$.updates[0].sequence_id', /above 2\^64/],
+      [
+        { updates: [{ sequence_id: '18446744073709551616', update_hex: hex }] },
+        '$.updates[0].sequence_id',
+        /above 2\^64/,
+      ],
       [{ updates: [{ sequence_id: '1' }] }, '$.updates[0]', /neither update_hex nor update_base64/],
       [{ updates: [{ sequence_id: '1', update_hex: hex, update_base64: 'Cg==' }] }, '$.updates[0]', /both/],
       [{ updates: [{ sequence_id: '1', update_hex: 10 }] }, '$.updates[0].update_hex', /expected a string/],
-      [{ updates: [{ sequence_id: '1', update_hex: hex }, { sequence_id: 1, update_hex: hex }] }, '$.updates[1]', /appears twice/],
+      [
+        {
+          updates: [
+            { sequence_id: '1', update_hex: hex },
+            { sequence_id: 1, update_hex: hex },
+          ],
+        },
+        '$.updates[1]',
+        /appears twice/,
+      ],
     ]
     for (const [json, where, detail] of cases) {
       const e = inputError(() => readBundleJson(json))
@@ -369,9 +429,15 @@ describe('readGatewayJson', () => {
   it('refuses a malformed container with the JSON path', () => {
     expect(inputError(() => readGatewayJson({ responses: 1 })).where).toBe('$.responses')
     expect(inputError(() => readGatewayJson({ responses: [1] })).where).toBe('$.responses[0]')
-    expect(inputError(() => readGatewayJson({ responses: [{ inboxId: 'a', inbox_id: 'a' }] })).detail).toMatch(/both "inboxId" and "inbox_id"/)
-    expect(inputError(() => readGatewayJson({ responses: [{ updates: [{ sequenceId: 'x' }] }] })).where).toBe('$.responses[0].updates[0].sequenceId')
-    expect(inputError(() => readGatewayJson({ responses: [{ updates: [{ sequenceId: '1' }, { sequence_id: 1 }] }] })).detail).toMatch(/appears twice/)
+    expect(inputError(() => readGatewayJson({ responses: [{ inboxId: 'a', inbox_id: 'a' }] })).detail).toMatch(
+      /both "inboxId" and "inbox_id"/,
+    )
+    expect(inputError(() => readGatewayJson({ responses: [{ updates: [{ sequenceId: 'x' }] }] })).where).toBe(
+      '$.responses[0].updates[0].sequenceId',
+    )
+    expect(
+      inputError(() => readGatewayJson({ responses: [{ updates: [{ sequenceId: '1' }, { sequence_id: 1 }] }] })).detail,
+    ).toMatch(/appears twice/)
   })
 })
 
@@ -379,9 +445,15 @@ describe('readGetIdentityUpdatesResponse', () => {
   it('names the byte offset of a malformed container', () => {
     const e = inputError(() => readGetIdentityUpdatesResponse(ld(1, ld(2, ld(1, raw(1))))))
     expect([e.format, e.where]).toEqual(['get-identity-updates-binary', 'byte 4'])
-    expect(e.detail).toBe('responses[0].updates[0]: field 1 (sequence_id) has wire type length-delimited, expected varint')
-    expect(inputError(() => readGetIdentityUpdatesResponse(raw(0x0a, 0x05, 0x0a))).detail).toMatch(/declares 5 bytes, 1 remain/)
-    expect(inputError(() => readGetIdentityUpdatesResponse(ld(1, ld(1, raw(0xc3, 0x28))))).detail).toMatch(/inbox_id\) is not valid UTF-8/)
+    expect(e.detail).toBe(
+      'responses[0].updates[0]: field 1 (sequence_id) has wire type length-delimited, expected varint',
+    )
+    expect(inputError(() => readGetIdentityUpdatesResponse(raw(0x0a, 0x05, 0x0a))).detail).toMatch(
+      /declares 5 bytes, 1 remain/,
+    )
+    expect(inputError(() => readGetIdentityUpdatesResponse(ld(1, ld(1, raw(0xc3, 0x28))))).detail).toMatch(
+      /inbox_id\) is not valid UTF-8/,
+    )
     expect(inputError(() => readGetIdentityUpdatesResponse(raw(0x0b, 0x0c))).detail).toMatch(/group wire type/)
   })
 

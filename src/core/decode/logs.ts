@@ -79,7 +79,7 @@ function isObject(v: unknown): v is JsonObject {
 }
 
 function has(o: JsonObject, k: string): boolean {
-  return Object.prototype.hasOwnProperty.call(o, k) && o[k] !== undefined
+  return Object.hasOwn(o, k) && o[k] !== undefined
 }
 
 function errMsg(e: unknown): string {
@@ -107,7 +107,13 @@ export function readBundleJson(json: unknown): InboxLog {
   }
   const updates = json['updates']
   if (!Array.isArray(updates)) {
-    throw new LogInputError(BUNDLE, '$.updates', updates === undefined ? 'missing: a log bundle has an "updates" array' : `expected an array, found ${describeJson(updates)}`)
+    throw new LogInputError(
+      BUNDLE,
+      '$.updates',
+      updates === undefined
+        ? 'missing: a log bundle has an "updates" array'
+        : `expected an array, found ${describeJson(updates)}`,
+    )
   }
   const entries = updates.map((u, i): LogEntry => {
     const p = `$.updates[${i}]`
@@ -121,7 +127,8 @@ export function readBundleJson(json: unknown): InboxLog {
     if (!hasHex && !hasB64) throw new LogInputError(BUNDLE, p, 'has neither update_hex nor update_base64')
     const key = hasHex ? 'update_hex' : 'update_base64'
     const text = u[key]
-    if (typeof text !== 'string') throw new LogInputError(BUNDLE, `${p}.${key}`, `expected a string, found ${describeJson(text)}`)
+    if (typeof text !== 'string')
+      throw new LogInputError(BUNDLE, `${p}.${key}`, `expected a string, found ${describeJson(text)}`)
     let bytes: Uint8Array
     try {
       bytes = hasHex ? hexToBytes(text) : base64ToBytes(text)
@@ -131,7 +138,8 @@ export function readBundleJson(json: unknown): InboxLog {
     }
     return entry(seq, decodeOrError(bytes))
   })
-  const log: InboxLog = typeof inboxId === 'string' && inboxId !== '' ? { inboxId, entries, format: BUNDLE } : { entries, format: BUNDLE }
+  const log: InboxLog =
+    typeof inboxId === 'string' && inboxId !== '' ? { inboxId, entries, format: BUNDLE } : { entries, format: BUNDLE }
   assertUniqueSequenceIds(log, (i) => `$.updates[${i}]`)
   return log
 }
@@ -169,7 +177,13 @@ interface Container {
 
 type Field =
   | { readonly no: number; readonly wt: WireType.Varint; readonly at: number; readonly value: bigint }
-  | { readonly no: number; readonly wt: WireType.LengthDelimited; readonly at: number; readonly body: Uint8Array; readonly bodyAt: number }
+  | {
+      readonly no: number
+      readonly wt: WireType.LengthDelimited
+      readonly at: number
+      readonly body: Uint8Array
+      readonly bodyAt: number
+    }
   | { readonly no: number; readonly wt: WireType.Bit32 | WireType.Bit64; readonly at: number }
 
 /** The fields of one message body, framing checked strictly (groups refused). */
@@ -196,7 +210,9 @@ function* fields(buf: Uint8Array, base: number, what: string): Generator<Field> 
         try {
           v = r.uint64()
         } catch (e) {
-          throw fail(e instanceof RangeError ? 'is a varint that runs past the end' : 'is a varint longer than 10 bytes')
+          throw fail(
+            e instanceof RangeError ? 'is a varint that runs past the end' : 'is a varint longer than 10 bytes',
+          )
         }
         yield { no, wt, at: base + at, value: BigInt(v) }
         break
@@ -230,7 +246,10 @@ function* fields(buf: Uint8Array, base: number, what: string): Generator<Field> 
 
 function expectWt(f: Field, wt: WireType, what: string, name: string): void {
   if (f.wt !== wt) {
-    throw new ContainerError(f.at, `${what}: field ${f.no} (${name}) has wire type ${wireTypeName(f.wt)}, expected ${wireTypeName(wt)}`)
+    throw new ContainerError(
+      f.at,
+      `${what}: field ${f.no} (${name}) has wire type ${wireTypeName(f.wt)}, expected ${wireTypeName(wt)}`,
+    )
   }
 }
 
@@ -298,11 +317,17 @@ function containerLogs(c: Container): InboxLog[] {
           joined.set(u, o)
           o += u.length
         }
-        update = undecodable(`${where} carries field 3 (update) ${l.updates.length} times; expected one IdentityUpdate`, null, joined)
+        update = undecodable(
+          `${where} carries field 3 (update) ${l.updates.length} times; expected one IdentityUpdate`,
+          null,
+          joined,
+        )
       } else update = decodeOrError(l.updates[0]!)
       return entry(l.sequenceId, update, l.serverTimestampNs)
     })
-    const log: InboxLog = r.inboxId ? { inboxId: r.inboxId, entries, format: GATEWAY_BIN } : { entries, format: GATEWAY_BIN }
+    const log: InboxLog = r.inboxId
+      ? { inboxId: r.inboxId, entries, format: GATEWAY_BIN }
+      : { entries, format: GATEWAY_BIN }
     assertUniqueSequenceIds(log, (i) => `byte ${r.logs[i]!.at}`)
     return log
   })
@@ -351,14 +376,17 @@ export function readGatewayJson(json: unknown): InboxLog[] {
   const F = GATEWAY_JSON
   if (!isObject(json)) throw new LogInputError(F, '$', `expected a JSON object, found ${describeJson(json)}`)
   const responses = pick(json, '$', 'responses') ?? []
-  if (!Array.isArray(responses)) throw new LogInputError(F, '$.responses', `expected an array, found ${describeJson(responses)}`)
+  if (!Array.isArray(responses))
+    throw new LogInputError(F, '$.responses', `expected an array, found ${describeJson(responses)}`)
   return responses.map((r, ri) => {
     const rp = `$.responses[${ri}]`
     if (!isObject(r)) throw new LogInputError(F, rp, `expected an object, found ${describeJson(r)}`)
     const inboxId = pick(r, rp, 'inboxId', 'inbox_id') ?? ''
-    if (typeof inboxId !== 'string') throw new LogInputError(F, `${rp}.inboxId`, `expected a string, found ${describeJson(inboxId)}`)
+    if (typeof inboxId !== 'string')
+      throw new LogInputError(F, `${rp}.inboxId`, `expected a string, found ${describeJson(inboxId)}`)
     const updates = pick(r, rp, 'updates') ?? []
-    if (!Array.isArray(updates)) throw new LogInputError(F, `${rp}.updates`, `expected an array, found ${describeJson(updates)}`)
+    if (!Array.isArray(updates))
+      throw new LogInputError(F, `${rp}.updates`, `expected an array, found ${describeJson(updates)}`)
     const entries = updates.map((l, li): LogEntry => {
       const lp = `${rp}.updates[${li}]`
       if (!isObject(l)) throw new LogInputError(F, lp, `expected an object, found ${describeJson(l)}`)
@@ -444,7 +472,13 @@ function responseReading(bytes: Uint8Array): Reading | Attempt {
     logs = containerLogs(c)
   } catch (e) {
     // A repeated sequence id: still a response, but an unreadable one.
-    if (e instanceof LogInputError) return { tier: 2, logs: () => { throw e } }
+    if (e instanceof LogInputError)
+      return {
+        tier: 2,
+        logs: () => {
+          throw e
+        },
+      }
     throw e
   }
   const decoded = logs.some((l) => l.entries.some((e) => isDecoded(e.update)))
@@ -455,7 +489,11 @@ function responseReading(bytes: Uint8Array): Reading | Attempt {
 function singleReading(bytes: Uint8Array): Reading | Attempt {
   const problem = checkWire(IdentityUpdateSchema, bytes)
   if (problem) {
-    return { format: 'single-update', where: `byte ${problem.offset}`, detail: `${problem.path ? `${problem.path}: ` : ''}${problem.detail}` }
+    return {
+      format: 'single-update',
+      where: `byte ${problem.offset}`,
+      detail: `${problem.path ? `${problem.path}: ` : ''}${problem.detail}`,
+    }
   }
   try {
     decodeUpdate(bytes)
@@ -464,7 +502,11 @@ function singleReading(bytes: Uint8Array): Reading | Attempt {
     if (!(e instanceof RuleViolation)) throw e
     const m = fromBinary(IdentityUpdateSchema, bytes)
     if (m.actions.length === 0 && m.inboxId === '' && m.clientTimestampNs === 0n) {
-      return { format: 'single-update', where: 'byte 0', detail: 'no IdentityUpdate field present: only unknown fields' }
+      return {
+        format: 'single-update',
+        where: 'byte 0',
+        detail: 'no IdentityUpdate field present: only unknown fields',
+      }
     }
     return { tier: 3, logs: () => [readSingleUpdate(bytes)] }
   }
@@ -488,7 +530,11 @@ function readJsonValue(json: unknown): InboxLog[] | Attempt {
   const bundle = has(json, 'updates')
   const gateway = has(json, 'responses')
   if (bundle && gateway) {
-    throw new LogInputError('json', '$', 'has both "updates" (a log bundle) and "responses" (a GetIdentityUpdatesResponse)')
+    throw new LogInputError(
+      'json',
+      '$',
+      'has both "updates" (a log bundle) and "responses" (a GetIdentityUpdatesResponse)',
+    )
   }
   if (bundle) return [readBundleJson(json)]
   if (gateway) return readGatewayJson(json)
@@ -496,7 +542,8 @@ function readJsonValue(json: unknown): InboxLog[] | Attempt {
   return {
     format: 'json',
     where: '$',
-    detail: 'a JSON object with neither "updates" (a log bundle) nor "responses" (a GetIdentityUpdatesResponse) nor "actions" (an IdentityUpdate)',
+    detail:
+      'a JSON object with neither "updates" (a log bundle) nor "responses" (a GetIdentityUpdatesResponse) nor "actions" (an IdentityUpdate)',
   }
 }
 
@@ -522,7 +569,8 @@ export function readLogs(input: Uint8Array | string, name?: string): InboxLog[] 
   }
   // Whitespace-only bytes are no protobuf of these messages either (0x20 is an unknown
   // varint field, 0x09 / 0x0d a wrong wire type for field 1, 0x0a a truncated length).
-  if (text === '' || (typeof input !== 'string' && input.length === 0)) throw new LogInputError('auto', '', 'empty input')
+  if (text === '' || (typeof input !== 'string' && input.length === 0))
+    throw new LogInputError('auto', '', 'empty input')
 
   if (text !== null) {
     // JSON first: text that parses as a JSON object is JSON and nothing else.
@@ -541,7 +589,11 @@ export function readLogs(input: Uint8Array | string, name?: string): InboxLog[] 
       attempts.push(r)
     }
     if (looksLikePostgresCsv(text)) return readPostgresCsvLog(text)
-    attempts.push({ format: 'postgres-csv', where: 'line 1', detail: `the first line is not a CSV header naming ${PG_CSV_UPDATE_COLUMN}` })
+    attempts.push({
+      format: 'postgres-csv',
+      where: 'line 1',
+      detail: `the first line is not a CSV header naming ${PG_CSV_UPDATE_COLUMN}`,
+    })
   }
 
   const candidates: { source: string; bytes: Uint8Array }[] = []

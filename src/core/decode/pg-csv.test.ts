@@ -25,7 +25,24 @@ describe('readPostgresCsvLog', () => {
     expect(logs).toHaveLength(18)
     expect(logs.every((l) => l.format === 'postgres-csv')).toBe(true)
     expect(logs.map((l) => l.entries.map((e) => Number(e.sequenceId)))).toEqual([
-      [1], [2], [3], [4], [5], [6, 7], [8], [9], [10], [11], [12], [13], [14], [15], [16], [17], [18], [19],
+      [1],
+      [2],
+      [3],
+      [4],
+      [5],
+      [6, 7],
+      [8],
+      [9],
+      [10],
+      [11],
+      [12],
+      [13],
+      [14],
+      [15],
+      [16],
+      [17],
+      [18],
+      [19],
     ])
     expect(logs[0]!.inboxId).toBe('01177004c63739c1298c8edbbc09b2017999e1368b972307cd3e167b1bcb23c6')
     expect(logs[0]!.entries[0]!.serverTimestampNs).toBe(1717194528366073123n)
@@ -71,9 +88,13 @@ describe('readPostgresCsvLog', () => {
   it('refuses a malformed file with the line', () => {
     expect(inputError(() => readPostgresCsvLog(`${HEADER}\nx,\\xab,5,\\x0a00\n`)).where).toBe('line 2')
     expect(inputError(() => readPostgresCsvLog(`${HEADER}\n1,\\xab,5\n`)).detail).toMatch(/expected 4 columns/)
-    expect(inputError(() => readPostgresCsvLog(`a,b\n1,2\n`)).detail).toMatch(/does not name a identity_update_proto column/)
+    expect(inputError(() => readPostgresCsvLog(`a,b\n1,2\n`)).detail).toMatch(
+      /does not name a identity_update_proto column/,
+    )
     expect(inputError(() => readPostgresCsvLog(`${HEADER}\n1,\\xab,5,"\\x0a00\n`)).detail).toMatch(/unterminated/)
-    expect(inputError(() => readPostgresCsvLog(`${HEADER}\n1,\\xab,5,\\x0a00\n1,\\xab,6,\\x0a00\n`)).detail).toMatch(/sequence id 1 appears twice/)
+    expect(inputError(() => readPostgresCsvLog(`${HEADER}\n1,\\xab,5,\\x0a00\n1,\\xab,6,\\x0a00\n`)).detail).toMatch(
+      /sequence id 1 appears twice/,
+    )
     expect(inputError(() => readPostgresCsvLog('')).detail).toMatch(/empty/)
   })
 })

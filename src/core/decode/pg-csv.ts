@@ -147,7 +147,11 @@ export function readPostgresCsvLog(text: string): InboxLog[] {
   for (const row of rows.slice(1)) {
     const where = `line ${row.line}`
     if (row.fields.length !== names.length) {
-      throw new LogInputError(FORMAT, where, `expected ${names.length} columns as in the header, found ${row.fields.length}`)
+      throw new LogInputError(
+        FORMAT,
+        where,
+        `expected ${names.length} columns as in the header, found ${row.fields.length}`,
+      )
     }
     const cell = (c: number) => row.fields[c]!.trim()
     const sequenceId = uint64Cell(cell(seqCol), where, names[seqCol]!)
@@ -159,7 +163,11 @@ export function readPostgresCsvLog(text: string): InboxLog[] {
           inboxId = raw.slice(2).toLowerCase()
           hexToBytes(inboxId)
         } catch (e) {
-          throw new LogInputError(FORMAT, where, `inbox_id is not valid bytea hex: ${e instanceof Error ? e.message : String(e)}`)
+          throw new LogInputError(
+            FORMAT,
+            where,
+            `inbox_id is not valid bytea hex: ${e instanceof Error ? e.message : String(e)}`,
+          )
         }
       } else inboxId = raw
       if (inboxId === '') inboxId = undefined
@@ -172,7 +180,10 @@ export function readPostgresCsvLog(text: string): InboxLog[] {
       update = decodeOrError(bytea(cell(updCol)))
     } catch (e) {
       // Not valid hex: an IDENT-001 entry, not a file error (as for a log bundle).
-      update = undecodable(`${PG_CSV_UPDATE_COLUMN} on ${where} is not valid bytea hex: ${e instanceof Error ? e.message : String(e)}`, null)
+      update = undecodable(
+        `${PG_CSV_UPDATE_COLUMN} on ${where} is not valid bytea hex: ${e instanceof Error ? e.message : String(e)}`,
+        null,
+      )
     }
     const key = inboxId ?? ''
     let g = groups.get(key)
@@ -185,7 +196,9 @@ export function readPostgresCsvLog(text: string): InboxLog[] {
   }
   return [...groups.values()].map((g) => {
     const log: InboxLog =
-      g.inboxId === undefined ? { entries: g.entries, format: FORMAT } : { inboxId: g.inboxId, entries: g.entries, format: FORMAT }
+      g.inboxId === undefined
+        ? { entries: g.entries, format: FORMAT }
+        : { inboxId: g.inboxId, entries: g.entries, format: FORMAT }
     assertUniqueSequenceIds(log, (i) => g.wheres[i]!)
     return log
   })

@@ -58,7 +58,11 @@ const ROWS = CSV.replace(/^\uFEFF/, '')
 
 // --- domain fixtures ----------------------------------------------------------------------
 const sigE: WireSignature = { kind: 'erc_191', bytes: new Uint8Array(65).fill(1) }
-const sigI: WireSignature = { kind: 'installation_key', bytes: new Uint8Array(64).fill(2), publicKey: new Uint8Array(32).fill(3) }
+const sigI: WireSignature = {
+  kind: 'installation_key',
+  bytes: new Uint8Array(64).fill(2),
+  publicKey: new Uint8Array(32).fill(3),
+}
 const sigS: WireSignature = {
   kind: 'erc_6492',
   accountId: 'eip155:1:0x' + '44'.repeat(20),
@@ -73,7 +77,13 @@ const sigP: WireSignature = {
   clientDataJson: utf8('{"type":"webauthn.get"}'),
 }
 const ALL_ACTIONS: WireAction[] = [
-  { kind: 'create_inbox', initialIdentifier: ADDR, nonce: 7n, initialIdentifierKind: 1, initialIdentifierSignature: sigE },
+  {
+    kind: 'create_inbox',
+    initialIdentifier: ADDR,
+    nonce: 7n,
+    initialIdentifierKind: 1,
+    initialIdentifierSignature: sigE,
+  },
   {
     kind: 'create_inbox',
     initialIdentifier: 'aa'.repeat(33),
@@ -95,7 +105,12 @@ const ALL_ACTIONS: WireAction[] = [
     newMemberSignature: sigP,
     relyingParty: 'example.com',
   },
-  { kind: 'add', newMemberIdentifier: { kind: 'passkey', key: new Uint8Array(33).fill(4) }, existingMemberSignature: sigI, newMemberSignature: sigP },
+  {
+    kind: 'add',
+    newMemberIdentifier: { kind: 'passkey', key: new Uint8Array(33).fill(4) },
+    existingMemberSignature: sigI,
+    newMemberSignature: sigP,
+  },
   { kind: 'revoke', memberToRevoke: { kind: 'ethereum', address: ADDR }, recoveryIdentifierSignature: sigS },
   {
     kind: 'change_recovery_address',
@@ -232,10 +247,18 @@ describe('decodeUpdate', () => {
 
   describe('IDENT-001 Signature signature unset', () => {
     const cases: [string, (s: Uint8Array) => Uint8Array, RegExp][] = [
-      ['create_inbox.initial_identifier_signature', (s) => action(1, createBody(s)), /create_inbox\.initial_identifier_signature/],
+      [
+        'create_inbox.initial_identifier_signature',
+        (s) => action(1, createBody(s)),
+        /create_inbox\.initial_identifier_signature/,
+      ],
       ['add.existing_member_signature', (s) => action(2, addBody(instMember, s)), /add\.existing_member_signature/],
       ['add.new_member_signature', (s) => action(2, addBody(instMember, erc191Sig, s)), /add\.new_member_signature/],
-      ['revoke.recovery_identifier_signature', (s) => action(3, revokeBody(instMember, s)), /revoke\.recovery_identifier_signature/],
+      [
+        'revoke.recovery_identifier_signature',
+        (s) => action(3, revokeBody(instMember, s)),
+        /revoke\.recovery_identifier_signature/,
+      ],
       [
         'change_recovery_address.existing_recovery_identifier_signature',
         (s) => action(4, changeBody(s)),
@@ -292,12 +315,16 @@ describe('decodeUpdate', () => {
       const bytes = cat(ld(1, action(1, createBody())), vi(2, 1), raw(0x18, 0x00))
       const v = violation(bytes)
       expect([v.rule, v.actionIndex]).toEqual(['IDENT-001', null])
-      expect(v.message).toBe(`field 3 (inbox_id) has wire type varint, expected length-delimited, at byte ${bytes.length - 2}`)
+      expect(v.message).toBe(
+        `field 3 (inbox_id) has wire type varint, expected length-delimited, at byte ${bytes.length - 2}`,
+      )
     })
     it('IDENT-001 rejects client_timestamp_ns sent length-delimited (12 01 00), actionIndex null', () => {
       const v = violation(cat(ld(1, action(1, createBody())), raw(0x12, 0x01, 0x00), str(3, INBOX)))
       expect([v.rule, v.actionIndex]).toEqual(['IDENT-001', null])
-      expect(v.message).toMatch(/^field 2 \(client_timestamp_ns\) has wire type length-delimited, expected varint, at byte \d+$/)
+      expect(v.message).toMatch(
+        /^field 2 \(client_timestamp_ns\) has wire type length-delimited, expected varint, at byte \d+$/,
+      )
     })
     it('IDENT-001 names the path, field, wire types and byte offset inside an action', () => {
       const member = ld(1, instMember)
@@ -317,7 +344,9 @@ describe('decodeUpdate', () => {
       expect(bytes[offset]).toBe(0x18)
     })
     it('IDENT-001 rejects a group wire type, also on an unknown field', () => {
-      expect(violation(cat(ld(1, action(1, createBody())), raw(0x4b, 0x4c))).message).toMatch(/group wire type start-group/)
+      expect(violation(cat(ld(1, action(1, createBody())), raw(0x4b, 0x4c))).message).toMatch(
+        /group wire type start-group/,
+      )
       const v = violation(update([action(1, cat(createBody(), raw(0x0b)))]))
       expect(v.actionIndex).toBe(0)
       expect(v.message).toMatch(/field 1 \(initial_identifier\) has the group wire type start-group/)
@@ -373,7 +402,9 @@ describe('decodeUpdate', () => {
       for (const bad of [raw(0xed, 0xa0, 0x80), raw(0xc0, 0xaf), raw(0xff)]) {
         const v = violation(update([action(1, createBody()), action(3, revokeBody(ld(1, bad)))]))
         expect([v.rule, v.actionIndex]).toEqual(['IDENT-001', 1])
-        expect(v.message).toMatch(/^actions\[1\]\.revoke\.member_to_revoke: field 1 \(ethereum_address\) is not valid UTF-8/)
+        expect(v.message).toMatch(
+          /^actions\[1\]\.revoke\.member_to_revoke: field 1 \(ethereum_address\) is not valid UTF-8/,
+        )
       }
     })
     it('keeps a leading U+FEFF in a string as text', () => {
@@ -489,9 +520,23 @@ describe('decodeUpdateFromJson', () => {
   })
 
   it('a message built with create() decodes the same way', () => {
-    const m = create(IdentityUpdateSchema, { inboxId: INBOX, actions: [{ kind: { case: 'claimHandle', value: { handle: 'x', signature: { signature: { case: 'erc191', value: { bytes: new Uint8Array(65) } } } } } }] })
+    const m = create(IdentityUpdateSchema, {
+      inboxId: INBOX,
+      actions: [
+        {
+          kind: {
+            case: 'claimHandle',
+            value: { handle: 'x', signature: { signature: { case: 'erc191', value: { bytes: new Uint8Array(65) } } } },
+          },
+        },
+      ],
+    })
     const j = decodeUpdateFromJson(toJson(IdentityUpdateSchema, m), '$.update')
-    expect(j.actions[0]).toEqual({ kind: 'claim_handle', handle: 'x', signature: { kind: 'erc_191', bytes: new Uint8Array(65) } })
+    expect(j.actions[0]).toEqual({
+      kind: 'claim_handle',
+      handle: 'x',
+      signature: { kind: 'erc_191', bytes: new Uint8Array(65) },
+    })
   })
 })
 

@@ -56,7 +56,10 @@ function fieldList(nos: number[]): string {
 /** IDENT-001: a Signature whose signature is unset (or missing) rejects the update. */
 function mapSignature(sig: Signature | undefined, path: string, i: number): WireSignature {
   if (sig === undefined) {
-    throw violation(i, `${path} is missing: expected a Signature with one of erc_191, erc_6492, installation_key, passkey`)
+    throw violation(
+      i,
+      `${path} is missing: expected a Signature with one of erc_191, erc_6492, installation_key, passkey`,
+    )
   }
   const s = sig.signature
   switch (s.case) {
@@ -96,7 +99,10 @@ function mapSignature(sig: Signature | undefined, path: string, i: number): Wire
         )
       }
       if (nos.length > 0) {
-        throw violation(i, `${path}: signature is unset: the Signature holds only unknown ${fieldList(nos)}; ${expected}`)
+        throw violation(
+          i,
+          `${path}: signature is unset: the Signature holds only unknown ${fieldList(nos)}; ${expected}`,
+        )
       }
       throw violation(i, `${path}: signature is unset (empty Signature); ${expected}`)
     }
@@ -120,7 +126,8 @@ function mapMember(m: MemberIdentifier | undefined, path: string, i: number): Wi
         : { kind: 'passkey', key: k.value.key, relyingParty: k.value.relyingParty }
     case undefined: {
       const nos = unknownNumbers(m.$unknown)
-      const found = nos.length > 0 ? `the MemberIdentifier holds only unknown ${fieldList(nos)}` : 'empty MemberIdentifier'
+      const found =
+        nos.length > 0 ? `the MemberIdentifier holds only unknown ${fieldList(nos)}` : 'empty MemberIdentifier'
       throw violation(i, `${path}: kind is unset (${found}); ${expected}`)
     }
   }
@@ -144,7 +151,11 @@ function mapAction(a: IdentityAction, i: number): WireAction {
           nonce: v.nonce,
           // Kept as a number: the enum is open on the wire, IDENT-077 checks it.
           initialIdentifierKind: v.initialIdentifierKind as number,
-          initialIdentifierSignature: mapSignature(v.initialIdentifierSignature, `${p}.create_inbox.initial_identifier_signature`, i),
+          initialIdentifierSignature: mapSignature(
+            v.initialIdentifierSignature,
+            `${p}.create_inbox.initial_identifier_signature`,
+            i,
+          ),
         },
         v.relyingParty,
       )
@@ -264,7 +275,13 @@ function fieldForKey(desc: DescMessage, key: string): DescField | undefined {
  * - a string holding a lone surrogate (not representable as UTF-8) is refused.
  * `ai` is the index of the action the value is inside, for the RuleViolation.
  */
-function prepareJson(v: unknown, desc: DescMessage | undefined, int64: boolean, path: string, ai: number | null): unknown {
+function prepareJson(
+  v: unknown,
+  desc: DescMessage | undefined,
+  int64: boolean,
+  path: string,
+  ai: number | null,
+): unknown {
   if (v instanceof JsonBigInt) return int64 ? v.text : Number(v.text)
   if (typeof v === 'number') {
     if (Number.isInteger(v) && !Number.isSafeInteger(v)) {
@@ -276,7 +293,8 @@ function prepareJson(v: unknown, desc: DescMessage | undefined, int64: boolean, 
     return v
   }
   if (typeof v === 'string') {
-    if (LONE_SURROGATE.test(v)) throw violation(ai, `${path}: string holds a lone UTF-16 surrogate, which is not UTF-8 text`)
+    if (LONE_SURROGATE.test(v))
+      throw violation(ai, `${path}: string holds a lone UTF-16 surrogate, which is not UTF-8 text`)
     return v
   }
   if (Array.isArray(v)) return v.map((x, i) => prepareJson(x, desc, int64, `${path}[${i}]`, ai))
@@ -326,7 +344,10 @@ function failingActionIndex(prepared: unknown): number | null {
  */
 export function decodeUpdateFromJson(json: unknown, path: string): UnverifiedUpdate {
   if (json === null || typeof json !== 'object' || Array.isArray(json)) {
-    throw violation(null, `${path}: expected a JSON object (an IdentityUpdate), found ${json === null ? 'null' : Array.isArray(json) ? 'an array' : typeof json}`)
+    throw violation(
+      null,
+      `${path}: expected a JSON object (an IdentityUpdate), found ${json === null ? 'null' : Array.isArray(json) ? 'an array' : typeof json}`,
+    )
   }
   const prepared = prepareJson(json, IdentityUpdateSchema, false, path, null)
   let msg: IdentityUpdate

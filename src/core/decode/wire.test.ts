@@ -23,7 +23,14 @@ describe('checkWire', () => {
     const m = create(IdentityUpdateSchema, {
       inboxId: 'x',
       clientTimestampNs: 5n,
-      actions: [{ kind: { case: 'claimHandle', value: { handle: 'h', signature: { signature: { case: 'erc191', value: { bytes: new Uint8Array(65) } } } } } }],
+      actions: [
+        {
+          kind: {
+            case: 'claimHandle',
+            value: { handle: 'h', signature: { signature: { case: 'erc191', value: { bytes: new Uint8Array(65) } } } },
+          },
+        },
+      ],
     })
     expect(checkWire(IdentityUpdateSchema, toBinary(IdentityUpdateSchema, m))).toBeNull()
     expect(checkWire(IdentityUpdateSchema, new Uint8Array(0))).toBeNull()
@@ -37,7 +44,9 @@ describe('checkWire', () => {
     expect(p.segments).toEqual([{ name: 'actions', index: 1 }, { name: 'claim_handle' }])
     expect(p.detail).toBe('field 1 (handle) has wire type varint, expected length-delimited')
     expect(p.offset).toBe(bad.length - 2)
-    expect(p.message).toBe(`actions[1].claim_handle: field 1 (handle) has wire type varint, expected length-delimited, at byte ${bad.length - 2}`)
+    expect(p.message).toBe(
+      `actions[1].claim_handle: field 1 (handle) has wire type varint, expected length-delimited, at byte ${bad.length - 2}`,
+    )
   })
 
   it('adds baseOffset to every offset', () => {
@@ -45,13 +54,22 @@ describe('checkWire', () => {
   })
 
   it('skips unknown fields of every non-group wire type without reading them', () => {
-    const unknown = cat(vi(20, 1), raw(0xa9, 0x01, 1, 2, 3, 4, 5, 6, 7, 8), ld(22, raw(0xff, 0xfe)), raw(0xbd, 0x01, 1, 2, 3, 4))
+    const unknown = cat(
+      vi(20, 1),
+      raw(0xa9, 0x01, 1, 2, 3, 4, 5, 6, 7, 8),
+      ld(22, raw(0xff, 0xfe)),
+      raw(0xbd, 0x01, 1, 2, 3, 4),
+    )
     expect(checkWire(IdentityUpdateSchema, unknown)).toBeNull()
   })
 
   it('refuses group wire types (3 and 4), known or unknown', () => {
-    expect(checkWire(IdentityUpdateSchema, raw(0xa3, 0x01, 0xa4, 0x01))!.detail).toMatch(/field 20 has the group wire type start-group/)
-    expect(checkWire(IdentityUpdateSchema, raw(0x0c))!.detail).toMatch(/field 1 \(actions\) has the group wire type end-group/)
+    expect(checkWire(IdentityUpdateSchema, raw(0xa3, 0x01, 0xa4, 0x01))!.detail).toMatch(
+      /field 20 has the group wire type start-group/,
+    )
+    expect(checkWire(IdentityUpdateSchema, raw(0x0c))!.detail).toMatch(
+      /field 1 \(actions\) has the group wire type end-group/,
+    )
   })
 
   it('refuses invalid tags: field 0, wire types 6 and 7, a tag overflowing uint32', () => {
@@ -62,17 +80,29 @@ describe('checkWire', () => {
 
   it('refuses truncation: a cut tag, varint, length, body and fixed-width value', () => {
     expect(checkWire(IdentityUpdateSchema, raw(0x80))!.detail).toMatch(/truncated: the input ends inside a field tag/)
-    expect(checkWire(IdentityUpdateSchema, raw(0x10, 0x80))!.detail).toMatch(/truncated: field 2 \(client_timestamp_ns\) is a varint/)
-    expect(checkWire(IdentityUpdateSchema, raw(0x1a, 0x85))!.detail).toMatch(/truncated: the length of field 3 \(inbox_id\)/)
-    expect(checkWire(IdentityUpdateSchema, raw(0x1a, 0x05, 0x61))!.detail).toBe('truncated: field 3 (inbox_id) declares 5 bytes, 1 byte remains')
-    expect(checkWire(DoubleValueSchema, raw(0x09, 1, 2, 3))!.detail).toBe('truncated: field 1 (value) needs 8 bytes, 3 bytes remain')
-    expect(checkWire(IdentityUpdateSchema, raw(0xa9, 0x01, 1))!.detail).toMatch(/truncated: unknown field 21 needs 8 bytes/)
+    expect(checkWire(IdentityUpdateSchema, raw(0x10, 0x80))!.detail).toMatch(
+      /truncated: field 2 \(client_timestamp_ns\) is a varint/,
+    )
+    expect(checkWire(IdentityUpdateSchema, raw(0x1a, 0x85))!.detail).toMatch(
+      /truncated: the length of field 3 \(inbox_id\)/,
+    )
+    expect(checkWire(IdentityUpdateSchema, raw(0x1a, 0x05, 0x61))!.detail).toBe(
+      'truncated: field 3 (inbox_id) declares 5 bytes, 1 byte remains',
+    )
+    expect(checkWire(DoubleValueSchema, raw(0x09, 1, 2, 3))!.detail).toBe(
+      'truncated: field 1 (value) needs 8 bytes, 3 bytes remain',
+    )
+    expect(checkWire(IdentityUpdateSchema, raw(0xa9, 0x01, 1))!.detail).toMatch(
+      /truncated: unknown field 21 needs 8 bytes/,
+    )
   })
 
   it('refuses a varint longer than 10 bytes, also in an unknown field', () => {
     const long = [...new Array(10).fill(0x80), 0x01]
     expect(checkWire(IdentityUpdateSchema, raw(0x10, ...long))!.detail).toMatch(/longer than 10 bytes/)
-    expect(checkWire(IdentityUpdateSchema, raw(0xa0, 0x01, ...long))!.detail).toMatch(/unknown field 20 is a varint longer than 10 bytes/)
+    expect(checkWire(IdentityUpdateSchema, raw(0xa0, 0x01, ...long))!.detail).toMatch(
+      /unknown field 20 is a varint longer than 10 bytes/,
+    )
   })
 
   it('refuses a length above the remaining bytes even when it overflows 32 bits', () => {
@@ -82,7 +112,9 @@ describe('checkWire', () => {
 
   it('checks the wire type of fixed-width fields', () => {
     expect(checkWire(DoubleValueSchema, raw(0x09, 0, 0, 0, 0, 0, 0, 0xf0, 0x3f))).toBeNull()
-    expect(checkWire(DoubleValueSchema, raw(0x08, 0x01))!.detail).toBe('field 1 (value) has wire type varint, expected 64-bit')
+    expect(checkWire(DoubleValueSchema, raw(0x08, 0x01))!.detail).toBe(
+      'field 1 (value) has wire type varint, expected 64-bit',
+    )
     expect(checkWire(FloatValueSchema, raw(0x0d, 0, 0, 0x80, 0x3f))).toBeNull()
     expect(checkWire(FloatValueSchema, raw(0x09, 0, 0, 0, 0, 0, 0, 0, 0))!.detail).toMatch(/expected 32-bit/)
   })
@@ -93,18 +125,24 @@ describe('checkWire', () => {
     expect(checkWire(SourceCodeInfo_LocationSchema, unpacked)).toBeNull()
     expect(checkWire(SourceCodeInfo_LocationSchema, packed)).toBeNull()
     expect(fromBinary(SourceCodeInfo_LocationSchema, packed).path).toEqual([1, 300])
-    expect(checkWire(SourceCodeInfo_LocationSchema, ld(1, raw(0x01, 0xac)))!.detail).toMatch(/element of packed field 1 \(path\)/)
+    expect(checkWire(SourceCodeInfo_LocationSchema, ld(1, raw(0x01, 0xac)))!.detail).toMatch(
+      /element of packed field 1 \(path\)/,
+    )
     expect(checkWire(SourceCodeInfo_LocationSchema, raw(0x0d, 1, 2, 3, 4))!.detail).toBe(
       'field 1 (path) has wire type 32-bit, expected varint or packed length-delimited',
     )
   })
 
   it('checks UTF-8 in repeated strings and in map entries, and recurses into map values', () => {
-    expect(checkWire(SourceCodeInfo_LocationSchema, ld(6, raw(0xc3, 0x28)))!.detail).toBe('field 6 (leading_detached_comments)[0] is not valid UTF-8')
+    expect(checkWire(SourceCodeInfo_LocationSchema, ld(6, raw(0xc3, 0x28)))!.detail).toBe(
+      'field 6 (leading_detached_comments)[0] is not valid UTF-8',
+    )
     const entry = (k: Uint8Array, v: Uint8Array) => ld(1, cat(ld(1, k), ld(2, v)))
     const okValue = ld(3, utf8('s')) // Value.string_value
     expect(checkWire(StructSchema, entry(utf8('k'), okValue))).toBeNull()
-    expect(checkWire(StructSchema, entry(raw(0xff), okValue))!.detail).toMatch(/map entry key of fields is not valid UTF-8/)
+    expect(checkWire(StructSchema, entry(raw(0xff), okValue))!.detail).toMatch(
+      /map entry key of fields is not valid UTF-8/,
+    )
     const badValue = vi(3, 1) // Value.string_value as a varint
     const p = checkWire(StructSchema, entry(utf8('k'), badValue))!
     expect(p.path).toBe('fields[0]')
@@ -113,12 +151,16 @@ describe('checkWire', () => {
 
   it('checks nested messages of a Value (oneof members)', () => {
     expect(checkWire(ValueSchema, ld(5, ld(1, ld(1, utf8('k')))))).toBeNull()
-    expect(checkWire(ValueSchema, vi(5, 1))!.detail).toBe('field 5 (struct_value) has wire type varint, expected length-delimited')
+    expect(checkWire(ValueSchema, vi(5, 1))!.detail).toBe(
+      'field 5 (struct_value) has wire type varint, expected length-delimited',
+    )
   })
 
   it('walks the container message but does not look inside unknown fields', () => {
     expect(checkWire(GetIdentityUpdatesResponseSchema, ld(1, ld(2, vi(1, 9))))).toBeNull()
-    expect(checkWire(GetIdentityUpdatesResponseSchema, ld(1, ld(2, ld(1, raw(1)))))!.path).toBe('responses[0].updates[0]')
+    expect(checkWire(GetIdentityUpdatesResponseSchema, ld(1, ld(2, ld(1, raw(1)))))!.path).toBe(
+      'responses[0].updates[0]',
+    )
     expect(checkWire(IdentityUpdateSchema, ld(99, raw(0x0e, 0xff)))).toBeNull()
   })
 
@@ -159,7 +201,13 @@ describe('isValidUtf8', () => {
   it('accepts well-formed UTF-8 and refuses the classic invalid forms', () => {
     expect(isValidUtf8(utf8('héllo \u{1F600}'))).toBe(true)
     expect(isValidUtf8(raw(0xef, 0xbb, 0xbf))).toBe(true)
-    for (const b of [raw(0xc3, 0x28), raw(0xed, 0xa0, 0x80), raw(0xc0, 0x80), raw(0xf4, 0x90, 0x80, 0x80), raw(0xe2, 0x82)]) {
+    for (const b of [
+      raw(0xc3, 0x28),
+      raw(0xed, 0xa0, 0x80),
+      raw(0xc0, 0x80),
+      raw(0xf4, 0x90, 0x80, 0x80),
+      raw(0xe2, 0x82),
+    ]) {
       expect(isValidUtf8(b)).toBe(false)
     }
   })

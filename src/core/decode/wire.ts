@@ -207,7 +207,9 @@ function walkMessage(
     if (wt === WireType.StartGroup || wt === WireType.EndGroup) {
       const f = table.get(no)
       const name = f ? `field ${no} (${f.name})` : `field ${no}`
-      return here(new Fail(base + tagAt, `${name} has the group wire type ${wireTypeName(wt)}, which proto3 does not use`))
+      return here(
+        new Fail(base + tagAt, `${name} has the group wire type ${wireTypeName(wt)}, which proto3 does not use`),
+      )
     }
     const field = table.get(no)
     if (!field) {
@@ -306,7 +308,14 @@ function checkLengthDelimited(
         return f ? here(f) : null
       }
     case 'map': {
-      const f = checkMapEntry(field, body, base + bodyAt, [...segs, { name: field.name, index: occurrence }], depth + 1, w)
+      const f = checkMapEntry(
+        field,
+        body,
+        base + bodyAt,
+        [...segs, { name: field.name, index: occurrence }],
+        depth + 1,
+        w,
+      )
       return f
     }
   }
@@ -346,7 +355,9 @@ function checkMapEntry(
             ? WireType.Varint
             : WireType.LengthDelimited
     if (wt !== expected) {
-      return here(new Fail(base + tagAt, `${label} has wire type ${wireTypeName(wt)}, expected ${wireTypeName(expected)}`))
+      return here(
+        new Fail(base + tagAt, `${label} has wire type ${wireTypeName(wt)}, expected ${wireTypeName(expected)}`),
+      )
     }
     if (wt === WireType.Varint) {
       const v = readVarint(r, base, tagAt, label)
@@ -364,7 +375,8 @@ function checkMapEntry(
       const at = r.pos
       const sub = body.subarray(at, at + Number(len))
       r.pos += Number(len)
-      const isString = no === 1 ? field.mapKey === ScalarType.STRING : field.mapKind === 'scalar' && field.scalar === ScalarType.STRING
+      const isString =
+        no === 1 ? field.mapKey === ScalarType.STRING : field.mapKind === 'scalar' && field.scalar === ScalarType.STRING
       if (isString && !isValidUtf8(sub)) return here(new Fail(base + tagAt, `${label} is not valid UTF-8`))
       if (no === 2 && field.mapKind === 'message') {
         const f = walkMessage(field.message, sub, base + at, segs, depth + 1, w)
@@ -386,7 +398,8 @@ function skipUnknown(r: BinaryReader, wt: WireType, no: number, base: number, ta
     case WireType.Bit64:
     case WireType.Bit32: {
       const size = wt === WireType.Bit64 ? 8 : 4
-      if (r.pos + size > r.len) return new Fail(base + tagAt, `truncated: ${label} needs ${size} bytes, ${remain(r.len - r.pos)}`)
+      if (r.pos + size > r.len)
+        return new Fail(base + tagAt, `truncated: ${label} needs ${size} bytes, ${remain(r.len - r.pos)}`)
       r.pos += size
       return null
     }

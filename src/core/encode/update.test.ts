@@ -64,7 +64,13 @@ describe('encodeGetIdentityUpdatesResponse', () => {
   it('equals toBinary of the same response for canonical update bytes', () => {
     const logs = [
       { inboxId: 'a', updates: [{ sequenceId: 1n, serverTimestampNs: 5n, bytes: ROW_BYTES[0]! }] },
-      { inboxId: 'b', updates: [{ sequenceId: 2n, bytes: ROW_BYTES[1]! }, { sequenceId: 3n, serverTimestampNs: 0n, bytes: ROW_BYTES[2]! }] },
+      {
+        inboxId: 'b',
+        updates: [
+          { sequenceId: 2n, bytes: ROW_BYTES[1]! },
+          { sequenceId: 3n, serverTimestampNs: 0n, bytes: ROW_BYTES[2]! },
+        ],
+      },
     ]
     const msg = create(GetIdentityUpdatesResponseSchema, {
       responses: logs.map((l) => ({
@@ -82,7 +88,15 @@ describe('encodeGetIdentityUpdatesResponse', () => {
   it('splices non-canonical and malformed update bytes in unchanged', () => {
     const weird = concatBytes(new Uint8Array([0x1a, 0x01, 0x41]), ROW_BYTES[0]!) // inbox_id first, then the rest
     const broken = new Uint8Array([0x0a, 0x00, 0xff])
-    const bin = encodeGetIdentityUpdatesResponse([{ inboxId: 'x', updates: [{ sequenceId: 1n, bytes: weird }, { sequenceId: 2n, bytes: broken }] }])
+    const bin = encodeGetIdentityUpdatesResponse([
+      {
+        inboxId: 'x',
+        updates: [
+          { sequenceId: 1n, bytes: weird },
+          { sequenceId: 2n, bytes: broken },
+        ],
+      },
+    ])
     expect(indexOf(bin, weird)).toBeGreaterThan(0)
     const [log] = readLogs(bin)
     expect(equalBytes(log!.entries[0]!.update.bytes!, weird)).toBe(true)
@@ -91,14 +105,16 @@ describe('encodeGetIdentityUpdatesResponse', () => {
 
   it('writes an empty inbox id and zero values canonically (omitted), and nothing for no logs', () => {
     expect(encodeGetIdentityUpdatesResponse([])).toEqual(new Uint8Array(0))
-    expect(encodeGetIdentityUpdatesResponse([{ inboxId: '', updates: [{ sequenceId: 0n, bytes: new Uint8Array(0) }] }])).toEqual(
-      new Uint8Array([0x0a, 0x04, 0x12, 0x02, 0x1a, 0x00]),
-    )
+    expect(
+      encodeGetIdentityUpdatesResponse([{ inboxId: '', updates: [{ sequenceId: 0n, bytes: new Uint8Array(0) }] }]),
+    ).toEqual(new Uint8Array([0x0a, 0x04, 0x12, 0x02, 0x1a, 0x00]))
   })
 })
 
 describe('toGatewayJson', () => {
-  const logs = [{ inboxId: 'a', updates: [{ sequenceId: 18446744073709551615n, serverTimestampNs: 5n, bytes: ROW_BYTES[0]! }] }]
+  const logs = [
+    { inboxId: 'a', updates: [{ sequenceId: 18446744073709551615n, serverTimestampNs: 5n, bytes: ROW_BYTES[0]! }] },
+  ]
 
   it('is the proto3 JSON form: camelCase, uint64 as decimal strings, parseable by fromJson', () => {
     const j = toGatewayJson(logs) as { responses: { inboxId: string; updates: { sequenceId: string }[] }[] }
@@ -121,10 +137,16 @@ describe('toGatewayJson', () => {
 })
 
 describe('encodeBundleJson', () => {
-  const updates = [{ sequenceId: 1n, bytes: ROW_BYTES[0]! }, { sequenceId: 2n, bytes: new Uint8Array([0xfb, 0xff]) }]
+  const updates = [
+    { sequenceId: 1n, bytes: ROW_BYTES[0]! },
+    { sequenceId: 2n, bytes: new Uint8Array([0xfb, 0xff]) },
+  ]
 
   it('writes hex by default, with decimal string sequence ids', () => {
-    const doc = JSON.parse(encodeBundleJson({ inboxId: 'x', updates })) as { inbox_id: string; updates: Record<string, string>[] }
+    const doc = JSON.parse(encodeBundleJson({ inboxId: 'x', updates })) as {
+      inbox_id: string
+      updates: Record<string, string>[]
+    }
     expect(doc.inbox_id).toBe('x')
     expect(doc.updates[0]).toEqual({ sequence_id: '1', update_hex: bytesToHex(ROW_BYTES[0]!) })
     expect(doc.updates[1]).toEqual({ sequence_id: '2', update_hex: 'fbff' })

@@ -19,15 +19,13 @@
  */
 import { create, fromBinary, toBinary, toJson, type JsonValue, type MessageInitShape } from '@bufbuild/protobuf'
 import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire'
+import { GetIdentityUpdatesResponseSchema } from '../../gen/identity/api/v1/identity_pb'
 import {
-  GetIdentityUpdatesResponseSchema,
-} from '../../gen/identity/api/v1/identity_pb'
-import {
-  IdentityActionSchema,
+  type IdentityActionSchema,
   IdentityUpdateSchema,
-  MemberIdentifierSchema,
+  type MemberIdentifierSchema,
 } from '../../gen/identity/associations/association_pb'
-import { SignatureSchema } from '../../gen/identity/associations/signature_pb'
+import type { SignatureSchema } from '../../gen/identity/associations/signature_pb'
 import { bytesToBase64, bytesToHex } from '../../crypto/bytes'
 import type { WireAction, WireMemberIdentifier, WireSignature } from '../types'
 
@@ -41,7 +39,11 @@ export interface UpdateFields {
 /** One inbox's log for a GetIdentityUpdatesResponse. */
 export interface ResponseLog {
   readonly inboxId: string
-  readonly updates: readonly { readonly sequenceId: bigint; readonly serverTimestampNs?: bigint; readonly bytes: Uint8Array }[]
+  readonly updates: readonly {
+    readonly sequenceId: bigint
+    readonly serverTimestampNs?: bigint
+    readonly bytes: Uint8Array
+  }[]
 }
 
 /** A log for a bundle file. */

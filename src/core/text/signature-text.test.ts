@@ -26,14 +26,44 @@ describe('formatTimestamp', () => {
 describe('signatureText', () => {
   it('IDENT-020: builds the template byte-exact with every action kind', () => {
     const actions: WireAction[] = [
-      { kind: 'create_inbox', initialIdentifier: A, nonce: 0n, initialIdentifierKind: 1, initialIdentifierSignature: sig },
-      { kind: 'add', newMemberIdentifier: { kind: 'installation', key: new Uint8Array(32).fill(0xab) }, existingMemberSignature: sig, newMemberSignature: sig },
-      { kind: 'add', newMemberIdentifier: { kind: 'ethereum', address: A }, existingMemberSignature: sig, newMemberSignature: sig },
-      { kind: 'add', newMemberIdentifier: { kind: 'passkey', key: Uint8Array.of(2, 0xff), relyingParty: 'example.com' }, existingMemberSignature: sig, newMemberSignature: sig },
-      { kind: 'revoke', memberToRevoke: { kind: 'installation', key: new Uint8Array(32) }, recoveryIdentifierSignature: sig },
+      {
+        kind: 'create_inbox',
+        initialIdentifier: A,
+        nonce: 0n,
+        initialIdentifierKind: 1,
+        initialIdentifierSignature: sig,
+      },
+      {
+        kind: 'add',
+        newMemberIdentifier: { kind: 'installation', key: new Uint8Array(32).fill(0xab) },
+        existingMemberSignature: sig,
+        newMemberSignature: sig,
+      },
+      {
+        kind: 'add',
+        newMemberIdentifier: { kind: 'ethereum', address: A },
+        existingMemberSignature: sig,
+        newMemberSignature: sig,
+      },
+      {
+        kind: 'add',
+        newMemberIdentifier: { kind: 'passkey', key: Uint8Array.of(2, 0xff), relyingParty: 'example.com' },
+        existingMemberSignature: sig,
+        newMemberSignature: sig,
+      },
+      {
+        kind: 'revoke',
+        memberToRevoke: { kind: 'installation', key: new Uint8Array(32) },
+        recoveryIdentifierSignature: sig,
+      },
       { kind: 'revoke', memberToRevoke: { kind: 'ethereum', address: A }, recoveryIdentifierSignature: sig },
       { kind: 'revoke', memberToRevoke: { kind: 'passkey', key: Uint8Array.of(3) }, recoveryIdentifierSignature: sig },
-      { kind: 'change_recovery_address', newRecoveryIdentifier: A, newRecoveryIdentifierKind: 1, existingRecoveryIdentifierSignature: sig },
+      {
+        kind: 'change_recovery_address',
+        newRecoveryIdentifier: A,
+        newRecoveryIdentifierKind: 1,
+        existingRecoveryIdentifierSignature: sig,
+      },
       { kind: 'claim_handle', handle: 'nick#2341', signature: sig },
     ]
     const text = signatureText({ inboxId: 'ab'.repeat(32), clientTimestampNs: 1712750400_000000000n, actions })
@@ -74,7 +104,19 @@ describe('signatureText', () => {
   })
 
   it('IDENT-020: matches the 253-byte text of the shared Ed25519ph vector', () => {
-    const t = signatureText({ inboxId: 'ab'.repeat(32), clientTimestampNs: 1712750400_000000000n, actions: [{ kind: 'create_inbox', initialIdentifier: A, nonce: 0n, initialIdentifierKind: 0, initialIdentifierSignature: sig }] })
+    const t = signatureText({
+      inboxId: 'ab'.repeat(32),
+      clientTimestampNs: 1712750400_000000000n,
+      actions: [
+        {
+          kind: 'create_inbox',
+          initialIdentifier: A,
+          nonce: 0n,
+          initialIdentifierKind: 0,
+          initialIdentifierSignature: sig,
+        },
+      ],
+    })
     expect(new TextEncoder().encode(t).length).toBe(253)
   })
 })

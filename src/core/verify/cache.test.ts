@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import type { WireSignature } from '../types'
 import { fixtureLogs } from '../../../test/verify/kit'
-import { LruVerdictCache, readVerdictEntry, textDigest, verdictKey, type VerdictCache, type VerdictEntry } from './cache'
+import {
+  LruVerdictCache,
+  readVerdictEntry,
+  textDigest,
+  verdictKey,
+  type VerdictCache,
+  type VerdictEntry,
+} from './cache'
 import { rememberVerdicts, verifyFromCache, verifyUpdate } from './update'
 import type { SmartWalletVerifier } from './port'
 
@@ -10,8 +17,20 @@ const h = textDigest('some text')
 const sigs: WireSignature[] = [
   { kind: 'erc_191', bytes: new Uint8Array([1, 2]) },
   { kind: 'installation_key', bytes: new Uint8Array([1, 2]), publicKey: new Uint8Array([3]) },
-  { kind: 'passkey', publicKey: new Uint8Array([3]), signature: new Uint8Array([1, 2]), authenticatorData: new Uint8Array([4]), clientDataJson: new Uint8Array([5]) },
-  { kind: 'passkey', publicKey: new Uint8Array([3]), signature: new Uint8Array([1, 2]), authenticatorData: new Uint8Array([4]), clientDataJson: new Uint8Array([6]) },
+  {
+    kind: 'passkey',
+    publicKey: new Uint8Array([3]),
+    signature: new Uint8Array([1, 2]),
+    authenticatorData: new Uint8Array([4]),
+    clientDataJson: new Uint8Array([5]),
+  },
+  {
+    kind: 'passkey',
+    publicKey: new Uint8Array([3]),
+    signature: new Uint8Array([1, 2]),
+    authenticatorData: new Uint8Array([4]),
+    clientDataJson: new Uint8Array([6]),
+  },
 ]
 
 describe('verdictKey', () => {
@@ -22,13 +41,26 @@ describe('verdictKey', () => {
     expect(keys[1]).toBe(`v1|installation_key|03|0102|${h}`)
   })
   it('leaves erc_6492 out (src/chain keeps its own verdicts; IDENT-061)', () => {
-    expect(verdictKey({ kind: 'erc_6492', accountId: 'eip155:1:0x' + '1'.repeat(40), blockNumber: 1n, signature: new Uint8Array(1) }, h)).toBeNull()
+    expect(
+      verdictKey(
+        { kind: 'erc_6492', accountId: 'eip155:1:0x' + '1'.repeat(40), blockNumber: 1n, signature: new Uint8Array(1) },
+        h,
+      ),
+    ).toBeNull()
   })
 })
 
 const valid: VerdictEntry = {
   key: 'k',
-  verdict: { verdict: 'valid', signer: { kind: 'ethereum', text: '0x' + 'a'.repeat(40) }, chainId: null, replayKey: 'ab', failRule: null, reason: '', evidence: { x: 'y' } },
+  verdict: {
+    verdict: 'valid',
+    signer: { kind: 'ethereum', text: '0x' + 'a'.repeat(40) },
+    chainId: null,
+    replayKey: 'ab',
+    failRule: null,
+    reason: '',
+    evidence: { x: 'y' },
+  },
 }
 
 describe('readVerdictEntry', () => {
@@ -123,7 +155,10 @@ describe('verifyUpdate with a verdict cache', () => {
     // Flip every stored verdict to a plausible lie for another key, and to garbage.
     for (const [i, k] of keys.entries()) {
       const e = store.data.get(k) as VerdictEntry
-      store.data.set(k, i % 2 ? { ...e, key: `${k}x` } : { key: k, verdict: { ...e.verdict, verdict: 'valid', replayKey: null } })
+      store.data.set(
+        k,
+        i % 2 ? { ...e, key: `${k}x` } : { key: k, verdict: { ...e.verdict, verdict: 'valid', replayKey: null } },
+      )
     }
     expect(await verifyUpdate(u, { verdicts: store })).toEqual(good)
     expect(await verifyFromCache(u, store)).toEqual(good)
@@ -143,7 +178,11 @@ describe('verifyUpdate with a verdict cache', () => {
   })
 
   it('never keeps an unreachable verdict (IDENT-061) nor any erc_6492 verdict', async () => {
-    const withSw = updates.filter((x) => x.u.actions.some((a) => JSON.stringify(a, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v)).includes('erc_6492')))
+    const withSw = updates.filter((x) =>
+      x.u.actions.some((a) =>
+        JSON.stringify(a, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v)).includes('erc_6492'),
+      ),
+    )
     expect(withSw.length).toBeGreaterThan(0)
     const store = new RawStore()
     let unreachable = 0

@@ -74,7 +74,11 @@ export function readVerdictEntry(stored: unknown, key: string): CachedVerdict | 
   if (!isRecord(v)) return null
   if (v.verdict !== 'valid' && v.verdict !== 'invalid') return null
   const signer = v.signer
-  if (signer !== null && !(isRecord(signer) && typeof signer.text === 'string' && MEMBER_KINDS.includes(signer.kind as MemberKind))) return null
+  if (
+    signer !== null &&
+    !(isRecord(signer) && typeof signer.text === 'string' && MEMBER_KINDS.includes(signer.kind as MemberKind))
+  )
+    return null
   if (v.chainId !== null && typeof v.chainId !== 'bigint') return null
   if (!isStringOrNull(v.replayKey) || typeof v.reason !== 'string') return null
   if (v.failRule !== null && v.failRule !== 'IDENT-030' && v.failRule !== 'IDENT-060') return null
@@ -85,7 +89,8 @@ export function readVerdictEntry(stored: unknown, key: string): CachedVerdict | 
   if (!isRecord(evidence) || !Object.values(evidence).every((e) => typeof e === 'string')) return null
   return {
     verdict: v.verdict,
-    signer: signer === null ? null : { kind: (signer as { kind: MemberKind }).kind, text: (signer as { text: string }).text },
+    signer:
+      signer === null ? null : { kind: (signer as { kind: MemberKind }).kind, text: (signer as { text: string }).text },
     chainId: v.chainId as bigint | null,
     replayKey: v.replayKey,
     failRule: v.failRule as CachedVerdict['failRule'],
@@ -101,7 +106,8 @@ export class LruVerdictCache implements VerdictCache {
   misses = 0
 
   constructor(readonly capacity = 50_000) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`verdict cache capacity ${capacity} is not a positive integer`)
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new RangeError(`verdict cache capacity ${capacity} is not a positive integer`)
   }
 
   get size(): number {

@@ -17,7 +17,12 @@ function poolFor(ctx: UpdateVerifyOptions, extra: Partial<ConstructorParameters<
   return { pool, control }
 }
 
-async function both(log: InboxLog, ctx: UpdateVerifyOptions, opts: Partial<ReplayOptions> = {}, extra: Partial<ConstructorParameters<typeof VerifyPool>[0]> = {}) {
+async function both(
+  log: InboxLog,
+  ctx: UpdateVerifyOptions,
+  opts: Partial<ReplayOptions> = {},
+  extra: Partial<ConstructorParameters<typeof VerifyPool>[0]> = {},
+) {
   const plain = await replay(log, { ...ctx, ...opts })
   const { pool, control } = poolFor(ctx, extra)
   try {
@@ -30,8 +35,12 @@ async function both(log: InboxLog, ctx: UpdateVerifyOptions, opts: Partial<Repla
 
 /** A synthetic log with one update made undecodable (IDENT-001) and the entries shuffled (IDENT-004). */
 function damaged(log: InboxLog, undecodableAt: number | null, seed: number): InboxLog {
-  const entries: LogEntry[] = log.entries.map((e, i) => (i === undecodableAt ? { sequenceId: e.sequenceId, update: { error: 'IDENT-001: test: not an update' } } : e))
-  const shuffled = [...entries].sort((a, b) => ((Number(a.sequenceId) * 7919 + seed) % 101) - ((Number(b.sequenceId) * 7919 + seed) % 101))
+  const entries: LogEntry[] = log.entries.map((e, i) =>
+    i === undecodableAt ? { sequenceId: e.sequenceId, update: { error: 'IDENT-001: test: not an update' } } : e,
+  )
+  const shuffled = [...entries].sort(
+    (a, b) => ((Number(a.sequenceId) * 7919 + seed) % 101) - ((Number(b.sequenceId) * 7919 + seed) % 101),
+  )
   return { ...log, entries: shuffled }
 }
 
@@ -88,7 +97,10 @@ describe('VerifyPool: scheduling and fallback', () => {
     const t = await replay(log!, { verify: pool.verify, verifyAhead: pool.ahead })
     expect(comparableTrace(t)).toEqual(comparableTrace(await replay(log!)))
     expect(pool.stats()).toMatchObject({ live: 0, local: 8, remote: 0 })
-    expect(pool.stats().failures).toEqual(['worker 0 could not start: Worker is not defined', 'worker 1 could not start: Worker is not defined'])
+    expect(pool.stats().failures).toEqual([
+      'worker 0 could not start: Worker is not defined',
+      'worker 1 could not start: Worker is not defined',
+    ])
   })
 
   it('a worker that crashes mid-replay hands its jobs back: the others (then this thread) verify them', async () => {
@@ -106,7 +118,8 @@ describe('VerifyPool: scheduling and fallback', () => {
   it('a batch the worker reports failed is verified on this thread', async () => {
     const [log] = readLogs(await syntheticBundle(6))
     const spawn: SpawnVerifyWorker = (_i, events) => ({
-      post: (m) => setTimeout(() => events.message({ type: 'failed', batch: m.batch, message: 'out of memory (test)' }), 0),
+      post: (m) =>
+        setTimeout(() => events.message({ type: 'failed', batch: m.batch, message: 'out of memory (test)' }), 0),
       terminate: () => undefined,
     })
     const pool = new VerifyPool({ spawn, size: 1, local: (u) => verifyUpdate(u) })
@@ -135,7 +148,9 @@ describe('VerifyPool: scheduling and fallback', () => {
     pool.close('cancelled by the test')
     await expect(running).rejects.toBeInstanceOf(VerifyPoolClosed)
     expect(terminated).toBe(3)
-    await expect(pool.verify(log!.entries[0]!.update as UnverifiedUpdate, 0)).rejects.toThrow('verification stopped: cancelled by the test')
+    await expect(pool.verify(log!.entries[0]!.update as UnverifiedUpdate, 0)).rejects.toThrow(
+      'verification stopped: cancelled by the test',
+    )
   })
 
   it('with a verdict cache: a warm replay is served from the cache alone and gives the same Trace', async () => {

@@ -104,7 +104,8 @@ interface Slot {
 /** Cache misses in a row after which a replay stops looking up (see verify). */
 export const MISS_STREAK = 64
 
-const needsChain = (u: UnverifiedUpdate): boolean => u.actions.some((a) => signaturesOf(a).some(([, s]) => s.kind === 'erc_6492'))
+const needsChain = (u: UnverifiedUpdate): boolean =>
+  u.actions.some((a) => signaturesOf(a).some(([, s]) => s.kind === 'erc_6492'))
 
 export class VerifyPool {
   private readonly slots: Slot[] = []
@@ -270,10 +271,12 @@ export class VerifyPool {
         this.helping = false
         return
       }
-      this.runLocal(j.update).then(j.resolve, j.reject).finally(() => {
-        this.helping = false
-        this.flush()
-      })
+      this.runLocal(j.update)
+        .then(j.resolve, j.reject)
+        .finally(() => {
+          this.helping = false
+          this.flush()
+        })
     })
   }
 

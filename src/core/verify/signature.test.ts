@@ -24,14 +24,26 @@ const edKey = new Uint8Array(32).fill(0x22)
 const pKey = new Uint8Array(32).fill(0x33)
 
 function passkeySig(opts: { challenge?: string; highS?: boolean; clientData?: string } = {}): WireSignature {
-  const clientDataJson = utf8(opts.clientData ?? JSON.stringify({ type: 'webauthn.get', challenge: opts.challenge ?? base64urlNoPad(utf8(text)), origin: 'http://localhost:5173' }))
+  const clientDataJson = utf8(
+    opts.clientData ??
+      JSON.stringify({
+        type: 'webauthn.get',
+        challenge: opts.challenge ?? base64urlNoPad(utf8(text)),
+        origin: 'http://localhost:5173',
+      }),
+  )
   const authenticatorData = concatBytes(sha256(utf8('localhost')), Uint8Array.of(5, 0, 0, 0, 1))
-  const signature = signP256Der(pKey, concatBytes(authenticatorData, sha256(clientDataJson)), { highS: opts.highS ?? false })
+  const signature = signP256Der(pKey, concatBytes(authenticatorData, sha256(clientDataJson)), {
+    highS: opts.highS ?? false,
+  })
   return { kind: 'passkey', publicKey: p256PublicKey(pKey), signature, authenticatorData, clientDataJson }
 }
 
 // Every vector runs against both crypto backends: the verdicts must not depend on the backend.
-const BACKENDS = [['noble', nobleBackend], ['fast', await loadFastBackend()]] as const
+const BACKENDS = [
+  ['noble', nobleBackend],
+  ['fast', await loadFastBackend()],
+] as const
 
 describe.each(BACKENDS)('verifySignature — %s backend', (_name, crypto) => {
   it('IDENT-030: erc_191 recovers the signer from the EIP-191 hash, with recovery bytes 0, 1, 27 and 28', async () => {
@@ -53,7 +65,17 @@ describe.each(BACKENDS)('verifySignature — %s backend', (_name, crypto) => {
     const bytes = signEip191(ethKey, utf8(text))
     const n = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
     const s = BigInt(`0x${bytesToHex(bytes.slice(32, 64))}`)
-    const high = concatBytes(bytes.slice(0, 32), Uint8Array.from((n - s).toString(16).padStart(64, '0').match(/../g)!.map((h) => parseInt(h, 16))), Uint8Array.of(bytes[64]! === 27 ? 28 : 27))
+    const high = concatBytes(
+      bytes.slice(0, 32),
+      Uint8Array.from(
+        (n - s)
+          .toString(16)
+          .padStart(64, '0')
+          .match(/../g)!
+          .map((h) => parseInt(h, 16)),
+      ),
+      Uint8Array.of(bytes[64]! === 27 ? 28 : 27),
+    )
     const a = await verifySignature({ kind: 'erc_191', bytes }, signed(), { crypto })
     const b = await verifySignature({ kind: 'erc_191', bytes: high }, signed(), { crypto })
     expect(b.verdict).toBe('valid')
@@ -72,7 +94,9 @@ describe.each(BACKENDS)('verifySignature — %s backend', (_name, crypto) => {
   })
 
   it('IDENT-030: erc_191 over another text recovers another signer (the rule compares it)', async () => {
-    const r = await verifySignature({ kind: 'erc_191', bytes: signEip191(ethKey, utf8(`${text}!`)) }, signed(), { crypto })
+    const r = await verifySignature({ kind: 'erc_191', bytes: signEip191(ethKey, utf8(`${text}!`)) }, signed(), {
+      crypto,
+    })
     expect(r.signer?.text).not.toBe(ethAddressFromPrivateKey(ethKey))
   })
 
@@ -80,10 +104,20 @@ describe.each(BACKENDS)('verifySignature — %s backend', (_name, crypto) => {
     const bytes = signEd25519ph(edKey, utf8(text), IDENTITY_UPDATE_CONTEXT)
     const publicKey = ed25519PublicKey(edKey)
     const ok = await verifySignature({ kind: 'installation_key', bytes, publicKey }, signed(), { crypto })
-    expect(ok).toMatchObject({ verdict: 'valid', signer: { kind: 'installation', text: bytesToHex(publicKey) }, replayKey: bytesToHex(bytes) })
-    const noCtx = await verifySignature({ kind: 'installation_key', bytes: signEd25519ph(edKey, utf8(text), new Uint8Array(0)), publicKey }, signed(), { crypto })
+    expect(ok).toMatchObject({
+      verdict: 'valid',
+      signer: { kind: 'installation', text: bytesToHex(publicKey) },
+      replayKey: bytesToHex(bytes),
+    })
+    const noCtx = await verifySignature(
+      { kind: 'installation_key', bytes: signEd25519ph(edKey, utf8(text), new Uint8Array(0)), publicKey },
+      signed(),
+      { crypto },
+    )
     expect(noCtx).toMatchObject({ verdict: 'invalid', failRule: 'IDENT-030' })
-    const short = await verifySignature({ kind: 'installation_key', bytes: bytes.slice(1), publicKey }, signed(), { crypto })
+    const short = await verifySignature({ kind: 'installation_key', bytes: bytes.slice(1), publicKey }, signed(), {
+      crypto,
+    })
     expect(short.verdict).toBe('invalid')
   })
 
@@ -97,17 +131,36 @@ describe.each(BACKENDS)('verifySignature — %s backend', (_name, crypto) => {
   })
 
   it('IDENT-030: a passkey whose challenge is another text, or whose client data is not JSON, is invalid', async () => {
-    expect(await verifySignature(passkeySig({ challenge: base64urlNoPad(utf8('other')) }), signed(), { crypto })).toMatchObject({ verdict: 'invalid', failRule: 'IDENT-030' })
-    expect(await verifySignature(passkeySig({ clientData: 'not json' }), signed(), { crypto })).toMatchObject({ verdict: 'invalid' })
-    expect(await verifySignature(passkeySig({ clientData: '{"challenge":1}' }), signed(), { crypto })).toMatchObject({ verdict: 'invalid' })
+    expect(
+      await verifySignature(passkeySig({ challenge: base64urlNoPad(utf8('other')) }), signed(), { crypto }),
+    ).toMatchObject({ verdict: 'invalid', failRule: 'IDENT-030' })
+    expect(await verifySignature(passkeySig({ clientData: 'not json' }), signed(), { crypto })).toMatchObject({
+      verdict: 'invalid',
+    })
+    expect(await verifySignature(passkeySig({ clientData: '{"challenge":1}' }), signed(), { crypto })).toMatchObject({
+      verdict: 'invalid',
+    })
   })
 
-  const sw = (account = `eip155:8453:0x${'ab'.repeat(20)}`): WireSignature => ({ kind: 'erc_6492', accountId: account, blockNumber: 77n, signature: Uint8Array.of(1, 2, 3) })
+  const sw = (account = `eip155:8453:0x${'ab'.repeat(20)}`): WireSignature => ({
+    kind: 'erc_6492',
+    accountId: account,
+    blockNumber: 77n,
+    signature: Uint8Array.of(1, 2, 3),
+  })
 
   it('IDENT-060: the account id form is checked before any chain access', async () => {
     let calls = 0
     const port: SmartWalletVerifier = { verify: async () => (calls++, 'valid') }
-    for (const bad of [`cosmos:1:0x${'ab'.repeat(20)}`, `eip155:08453:0x${'ab'.repeat(20)}`, `eip155:-1:0x${'ab'.repeat(20)}`, `eip155:1:0x${'ab'.repeat(19)}`, `eip155:1:${'ab'.repeat(20)}`, 'eip155:1', `eip155:+1:0x${'ab'.repeat(20)}`]) {
+    for (const bad of [
+      `cosmos:1:0x${'ab'.repeat(20)}`,
+      `eip155:08453:0x${'ab'.repeat(20)}`,
+      `eip155:-1:0x${'ab'.repeat(20)}`,
+      `eip155:1:0x${'ab'.repeat(19)}`,
+      `eip155:1:${'ab'.repeat(20)}`,
+      'eip155:1',
+      `eip155:+1:0x${'ab'.repeat(20)}`,
+    ]) {
       const r = await verifySignature(sw(bad), signed(), { smartWallets: port, crypto })
       expect(r, bad).toMatchObject({ verdict: 'invalid', failRule: 'IDENT-060' })
     }
@@ -118,7 +171,12 @@ describe.each(BACKENDS)('verifySignature — %s backend', (_name, crypto) => {
     const seen: unknown[] = []
     const port: SmartWalletVerifier = { verify: async (req) => (seen.push(req), 'valid') }
     const r = await verifySignature(sw(`eip155:8453:0x${'AB'.repeat(20)}`), signed(), { smartWallets: port, crypto })
-    expect(r).toMatchObject({ verdict: 'valid', signer: { kind: 'ethereum', text: `0x${'ab'.repeat(20)}` }, chainId: 8453n, replayKey: '010203' })
+    expect(r).toMatchObject({
+      verdict: 'valid',
+      signer: { kind: 'ethereum', text: `0x${'ab'.repeat(20)}` },
+      chainId: 8453n,
+      replayKey: '010203',
+    })
     expect(seen[0]).toMatchObject({ chainId: 8453n, blockNumber: 77n, hash: personalMessageHash(utf8(text)) })
     const no = await verifySignature(sw(), signed(), { smartWallets: { verify: async () => 'invalid' }, crypto })
     expect(no).toMatchObject({ verdict: 'invalid', failRule: 'IDENT-060', chainId: 8453n })
@@ -126,10 +184,23 @@ describe.each(BACKENDS)('verifySignature — %s backend', (_name, crypto) => {
 
   it('IDENT-061: no route, an unreachable chain or a failing call is unreachable, never invalid', async () => {
     expect(await verifySignature(sw(), signed(), { crypto })).toMatchObject({ verdict: 'unreachable', chainId: 8453n })
-    const down: SmartWalletVerifier = { verify: async () => { throw new ChainUnreachableError(8453n, 'connection refused') } }
-    expect(await verifySignature(sw(), signed(), { smartWallets: down, crypto })).toMatchObject({ verdict: 'unreachable', reason: 'connection refused' })
-    const odd: SmartWalletVerifier = { verify: async () => { throw new Error('boom') } }
-    expect(await verifySignature(sw(), signed(), { smartWallets: odd, crypto })).toMatchObject({ verdict: 'unreachable' })
+    const down: SmartWalletVerifier = {
+      verify: async () => {
+        throw new ChainUnreachableError(8453n, 'connection refused')
+      },
+    }
+    expect(await verifySignature(sw(), signed(), { smartWallets: down, crypto })).toMatchObject({
+      verdict: 'unreachable',
+      reason: 'connection refused',
+    })
+    const odd: SmartWalletVerifier = {
+      verify: async () => {
+        throw new Error('boom')
+      },
+    }
+    expect(await verifySignature(sw(), signed(), { smartWallets: odd, crypto })).toMatchObject({
+      verdict: 'unreachable',
+    })
   })
 })
 
@@ -150,7 +221,8 @@ describe('the crypto backends on whole logs', () => {
     for (const log of readLogs(text, f.files.bundle)) logs.push({ name: f.name, log, fake: f.verifier === 'fake' })
   }
   const csv = readFileSync(new URL('../../../../shared/vectors/xmtpd-inbox-log.csv', import.meta.url), 'utf8')
-  for (const [i, log] of readPostgresCsvLog(csv).entries()) logs.push({ name: `real network rows, inbox ${i}`, log, fake: false })
+  for (const [i, log] of readPostgresCsvLog(csv).entries())
+    logs.push({ name: `real network rows, inbox ${i}`, log, fake: false })
 
   it('IDENT-030: every fixture, the real network rows and a mixed synthetic log replay to the same Trace under both backends', async () => {
     const [synthetic] = readLogs(syntheticBundle(await syntheticLog(48)), 'synthetic-48.json')

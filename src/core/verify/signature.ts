@@ -93,7 +93,10 @@ export async function verifySignature(
 /** erc_191: recover secp256k1 from the EIP-191 personal-message hash of the text. */
 async function verifyErc191(bytes: Uint8Array, text: SignedText, backend: VerifyBackend): Promise<SignatureVerdict> {
   const digest = text.personalMessageHash(backend.keccak256)
-  const evidence: Record<string, string> = { 'EIP-191 digest': bytesToHex(digest), 'signature bytes': bytesToHex(bytes) }
+  const evidence: Record<string, string> = {
+    'EIP-191 digest': bytesToHex(digest),
+    'signature bytes': bytesToHex(bytes),
+  }
   try {
     const r = await backend.recoverEip191(bytes, digest)
     evidence['recovery byte'] = String(r.recoveryByte)
@@ -114,20 +117,27 @@ async function verifyErc191(bytes: Uint8Array, text: SignedText, backend: Verify
 }
 
 /** installation_key: Ed25519ph (RFC 8032 §5.1) with the context IDENTITY UPDATE SIGNATURE. */
-async function verifyInstallationKey(bytes: Uint8Array, publicKey: Uint8Array, text: SignedText, backend: VerifyBackend): Promise<SignatureVerdict> {
+async function verifyInstallationKey(
+  bytes: Uint8Array,
+  publicKey: Uint8Array,
+  text: SignedText,
+  backend: VerifyBackend,
+): Promise<SignatureVerdict> {
   // The Ed25519ph prehash (SHA-512 of the text) is not repeated here: views derive it
   // from the text, so replay pays for no hash beyond the verification itself.
   const evidence: Record<string, string> = { context: 'IDENTITY UPDATE SIGNATURE', 'public key': bytesToHex(publicKey) }
   const signer: MemberId | null = publicKey.length === 32 ? { kind: 'installation', text: bytesToHex(publicKey) } : null
   if (bytes.length !== 64) return invalid(`installation_key signature is ${bytes.length} bytes, expected 64`, evidence)
-  if (publicKey.length !== 32) return invalid(`installation_key public_key is ${publicKey.length} bytes, expected 32`, evidence)
+  if (publicKey.length !== 32)
+    return invalid(`installation_key public_key is ${publicKey.length} bytes, expected 32`, evidence)
   let ok: boolean
   try {
     ok = await backend.verifyEd25519ph(bytes, text.bytes, publicKey, IDENTITY_UPDATE_CONTEXT)
   } catch (e) {
     return invalid(`installation_key signature does not verify: ${messageOf(e)}`, evidence)
   }
-  if (!ok) return invalid(`installation_key signature does not verify under public key ${bytesToHex(publicKey)}`, evidence)
+  if (!ok)
+    return invalid(`installation_key signature does not verify under public key ${bytesToHex(publicKey)}`, evidence)
   return { verdict: 'valid', signer, chainId: null, replayKey: bytesToHex(bytes), failRule: null, reason: '', evidence }
 }
 
@@ -139,7 +149,11 @@ const fatalUtf8 = new TextDecoder('utf-8', { fatal: true })
  * under the SEC1 key (WebAuthn Level 2 §6.1, §7.2 step 20). Nothing else of the
  * assertion is checked (spec Known limitations).
  */
-async function verifyPasskey(sig: Extract<WireSignature, { kind: 'passkey' }>, text: SignedText, backend: VerifyBackend): Promise<SignatureVerdict> {
+async function verifyPasskey(
+  sig: Extract<WireSignature, { kind: 'passkey' }>,
+  text: SignedText,
+  backend: VerifyBackend,
+): Promise<SignatureVerdict> {
   const expected = base64urlNoPad(text.bytes)
   const evidence: Record<string, string> = { 'expected challenge': expected, 'public key': bytesToHex(sig.publicKey) }
   let clientData: unknown
@@ -155,7 +169,10 @@ async function verifyPasskey(sig: Extract<WireSignature, { kind: 'passkey' }>, t
   if (typeof origin === 'string') evidence['client data origin'] = origin
   if (typeof challenge !== 'string') return invalid('passkey client data has no string challenge', evidence)
   if (challenge !== expected)
-    return invalid(`passkey challenge ${JSON.stringify(challenge)} is not base64url of the signature text (${JSON.stringify(expected)})`, evidence)
+    return invalid(
+      `passkey challenge ${JSON.stringify(challenge)} is not base64url of the signature text (${JSON.stringify(expected)})`,
+      evidence,
+    )
   const clientDataHash = backend.sha256(sig.clientDataJson)
   const signed = concatBytes(sig.authenticatorData, clientDataHash)
   evidence['SHA-256 of client_data_json'] = bytesToHex(clientDataHash)
@@ -163,7 +180,8 @@ async function verifyPasskey(sig: Extract<WireSignature, { kind: 'passkey' }>, t
   try {
     const v = await backend.verifyP256Der(sig.signature, signed, sig.publicKey)
     if (v.highS) evidence['s'] = 'upper half (canonicalised to the lower half in the replay key)'
-    if (!v.valid) return invalid(`passkey P-256 signature does not verify under key ${bytesToHex(sig.publicKey)}`, evidence)
+    if (!v.valid)
+      return invalid(`passkey P-256 signature does not verify under key ${bytesToHex(sig.publicKey)}`, evidence)
     return {
       verdict: 'valid',
       signer: { kind: 'passkey', text: bytesToHex(sig.publicKey) },
@@ -220,7 +238,8 @@ async function verifyErc6492(
       hash,
       signature: sig.signature,
     })
-    if (v === 'valid') return { verdict: 'valid', signer, chainId: account.chainId, replayKey, failRule: null, reason: '', evidence }
+    if (v === 'valid')
+      return { verdict: 'valid', signer, chainId: account.chainId, replayKey, failRule: null, reason: '', evidence }
     return invalid(
       `smart contract wallet ${account.address} on chain ${account.chainId} does not validate the signature at block ${sig.blockNumber}`,
       evidence,

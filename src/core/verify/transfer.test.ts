@@ -18,7 +18,9 @@ describe('toJob / jobUpdate', () => {
       const job = structuredClone(toJob(7, u))
       expect(job.seq).toBe(7)
       const arrays: Uint8Array[] = []
-      JSON.stringify(job.update, (_k, v: unknown) => (v instanceof Uint8Array ? (arrays.push(v), null) : typeof v === 'bigint' ? String(v) : v))
+      JSON.stringify(job.update, (_k, v: unknown) =>
+        v instanceof Uint8Array ? (arrays.push(v), null) : typeof v === 'bigint' ? String(v) : v,
+      )
       for (const a of arrays) expect(a.byteLength).toBe(a.buffer.byteLength)
       const there = await verifyUpdate(jobUpdate(job), f.ctx)
       const here = await verifyUpdate(u, f.ctx)
@@ -33,7 +35,7 @@ describe('toJob / jobUpdate', () => {
 })
 
 describe('toResult / fromResult', () => {
-  it('round-trips a VerifiedUpdate through structuredClone: same text and checks, the sender\'s own update', async () => {
+  it("round-trips a VerifiedUpdate through structuredClone: same text and checks, the sender's own update", async () => {
     for (const { f, u } of decoded()) {
       const v = await verifyUpdate(u, f.ctx)
       const back = fromResult(u, structuredClone(toResult(3, v)))

@@ -36,7 +36,9 @@ export function ownedCopy<T>(value: T): T {
   if (value !== null && typeof value === 'object') {
     const proto = Object.getPrototypeOf(value) as unknown
     if (proto !== Object.prototype && proto !== null) {
-      throw new TypeError(`verify transfer: a ${(value as object).constructor?.name ?? 'class'} instance cannot cross a worker boundary`)
+      throw new TypeError(
+        `verify transfer: a ${(value as object).constructor?.name ?? 'class'} instance cannot cross a worker boundary`,
+      )
     }
     const out: Record<string, unknown> = {}
     for (const [k, v] of Object.entries(value)) out[k] = ownedCopy(v)
@@ -72,5 +74,10 @@ export type ToVerifyWorker = { readonly type: 'verify'; readonly batch: number; 
 export type FromVerifyWorker =
   /** Sent once, when the worker has loaded its crypto backend. */
   | { readonly type: 'ready'; readonly backend: string }
-  | { readonly type: 'verified'; readonly batch: number; readonly results: readonly VerifyResult[]; readonly cpuMs: number }
+  | {
+      readonly type: 'verified'
+      readonly batch: number
+      readonly results: readonly VerifyResult[]
+      readonly cpuMs: number
+    }
   | { readonly type: 'failed'; readonly batch: number; readonly message: string }

@@ -86,7 +86,12 @@ function remember(cache: VerdictCache, key: string | null, v: SignatureVerdict):
   }
 }
 
-async function verifyOne(sig: WireSignature, signed: SignedText, ctx: UpdateVerifyOptions, textHash: string): Promise<SignatureVerdict> {
+async function verifyOne(
+  sig: WireSignature,
+  signed: SignedText,
+  ctx: UpdateVerifyOptions,
+  textHash: string,
+): Promise<SignatureVerdict> {
   const cache = ctx.verdicts
   const key = cache ? verdictKey(sig, textHash) : null
   if (cache && key !== null) {
@@ -122,7 +127,9 @@ export async function verifyFromCache(update: UnverifiedUpdate, cache: VerdictCa
   update.actions.forEach((action, i) => {
     for (const [role, sig] of signaturesOf(action)) {
       const key = verdictKey(sig, textHash)
-      jobs.push(key === null ? Promise.resolve(null) : lookup(cache, key).then((v) => (v ? toCheck(i, role, sig, v) : null)))
+      jobs.push(
+        key === null ? Promise.resolve(null) : lookup(cache, key).then((v) => (v ? toCheck(i, role, sig, v) : null)),
+      )
     }
   })
   const checks = await Promise.all(jobs)

@@ -31,7 +31,9 @@ export function verifyWorkerHandler(
       const ctx = await ready
       const t0 = host.now()
       // All at once: an asynchronous backend (WebCrypto) overlaps its calls.
-      const results: VerifyResult[] = await Promise.all(m.jobs.map(async (job) => toResult(job.seq, await verifyUpdate(jobUpdate(job), ctx))))
+      const results: VerifyResult[] = await Promise.all(
+        m.jobs.map(async (job) => toResult(job.seq, await verifyUpdate(jobUpdate(job), ctx))),
+      )
       host.post({ type: 'verified', batch: m.batch, results, cpuMs: host.now() - t0 })
     } catch (e) {
       host.post({ type: 'failed', batch: m.batch, message: e instanceof Error ? e.message : String(e) })

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest'
-import { base64ToBytes, base64urlNoPad, bytesToHex, concatBytes, hexToBytes, p256PublicKey, sha256, signP256Der, utf8 } from '../../crypto'
+import {
+  base64ToBytes,
+  base64urlNoPad,
+  bytesToHex,
+  concatBytes,
+  hexToBytes,
+  p256PublicKey,
+  sha256,
+  signP256Der,
+  utf8,
+} from '../../crypto'
 import { SignedText, verifySignature } from '../../core/verify/signature'
 import { collectSignatures } from '../collect'
 import { addMember, createInbox, draftUpdate } from '../draft'
@@ -8,19 +18,30 @@ import { SignerError } from '../errors'
 import { installationKeySigner } from '../signers'
 import { buildState, T0, testKey } from '../testkit'
 import { COSE_ES256, createPasskey, P256_SPKI_PREFIX, passkeySignerFromStored, sec1FromSpki } from './passkey'
-import type { AuthenticationResponseJSONLike, CreationOptionsJSON, RegistrationResponseJSONLike, RequestOptionsJSON, StartAuthentication, StartRegistration } from './webauthn-types'
+import type {
+  AuthenticationResponseJSONLike,
+  CreationOptionsJSON,
+  RegistrationResponseJSONLike,
+  RequestOptionsJSON,
+  StartAuthentication,
+  StartRegistration,
+} from './webauthn-types'
 
 const b64 = (b: Uint8Array) => base64urlNoPad(b)
 const ORIGIN = 'http://localhost:5173'
 const RP_ID = 'localhost'
-const TEXT = 'XMTP : Authenticate to inbox\n\nInbox ID: abc\nCurrent time: 2024-04-10T12:00:00Z\n\n- Claim handle\n  (Handle: nick)\n\nFor more info: https://xmtp.org/signatures'
+const TEXT =
+  'XMTP : Authenticate to inbox\n\nInbox ID: abc\nCurrent time: 2024-04-10T12:00:00Z\n\n- Claim handle\n  (Handle: nick)\n\nFor more info: https://xmtp.org/signatures'
 
 /**
  * A fake authenticator behind @simplewebauthn/browser's call shapes: a real P-256 key,
  * real DER signatures over authenticatorData || SHA-256(clientDataJSON), client data with
  * the extra field Chromium sometimes adds, and high-S signatures on request.
  */
-function fakeAuthenticator(label: string, opts: { highS?: boolean; origin?: string; spki?: Uint8Array; credentialId?: string; answerId?: string } = {}) {
+function fakeAuthenticator(
+  label: string,
+  opts: { highS?: boolean; origin?: string; spki?: Uint8Array; credentialId?: string; answerId?: string } = {},
+) {
   const sk = testKey(`passkey ${label}`)
   const sec1 = p256PublicKey(sk)
   const credentialId = opts.credentialId ?? b64(sha256(utf8(`cred ${label}`)).slice(0, 16))
@@ -36,7 +57,11 @@ function fakeAuthenticator(label: string, opts: { highS?: boolean; origin?: stri
       rawId: credentialId,
       type: 'public-key',
       response: {
-        clientDataJSON: b64(utf8(JSON.stringify({ type: 'webauthn.create', challenge: optionsJSON.challenge, origin, crossOrigin: false }))),
+        clientDataJSON: b64(
+          utf8(
+            JSON.stringify({ type: 'webauthn.create', challenge: optionsJSON.challenge, origin, crossOrigin: false }),
+          ),
+        ),
         attestationObject: b64(new Uint8Array([0xa0])),
         publicKey: b64(opts.spki ?? concatBytes(P256_SPKI_PREFIX, sec1)),
         publicKeyAlgorithm: COSE_ES256,
@@ -63,12 +88,25 @@ function fakeAuthenticator(label: string, opts: { highS?: boolean; origin?: stri
       id,
       rawId: id,
       type: 'public-key',
-      response: { clientDataJSON: b64(clientData), authenticatorData: b64(authData), signature: b64(signature), userHandle: b64(utf8('user-1')) },
+      response: {
+        clientDataJSON: b64(clientData),
+        authenticatorData: b64(authData),
+        signature: b64(signature),
+        userHandle: b64(utf8('user-1')),
+      },
     }
     returned.push(res)
     return res
   }
-  return { sk, sec1, credentialId, registrations, authentications, returned, fns: { startRegistration, startAuthentication } }
+  return {
+    sk,
+    sec1,
+    credentialId,
+    registrations,
+    authentications,
+    returned,
+    fns: { startRegistration, startAuthentication },
+  }
 }
 
 describe('createPasskey', () => {
@@ -91,18 +129,26 @@ describe('createPasskey', () => {
 
   it('refuses a public key that is not a 91-byte P-256 SubjectPublicKeyInfo', async () => {
     const wrongLength = fakeAuthenticator('b', { spki: new Uint8Array(65).fill(4) })
-    await expect(createPasskey(wrongLength.fns, { rpId: RP_ID })).rejects.toMatchObject({ code: 'bad_response', message: expect.stringContaining('91-byte') })
+    await expect(createPasskey(wrongLength.fns, { rpId: RP_ID })).rejects.toMatchObject({
+      code: 'bad_response',
+      message: expect.stringContaining('91-byte'),
+    })
     const secp256k1Oid = hexToBytes('3056301006072a8648ce3d020106052b8104000a034200') // 23-byte prefix: 88 bytes in all
     const k1 = fakeAuthenticator('c', { spki: concatBytes(secp256k1Oid, new Uint8Array(65).fill(4)) })
     await expect(createPasskey(k1.fns, { rpId: RP_ID })).rejects.toBeInstanceOf(SignerError)
     const otherPrefix = concatBytes(new Uint8Array(26).fill(0x30), new Uint8Array(65).fill(4))
     const c = fakeAuthenticator('d', { spki: otherPrefix })
-    await expect(createPasskey(c.fns, { rpId: RP_ID })).rejects.toMatchObject({ code: 'bad_response', message: expect.stringContaining('not a P-256') })
+    await expect(createPasskey(c.fns, { rpId: RP_ID })).rejects.toMatchObject({
+      code: 'bad_response',
+      message: expect.stringContaining('not a P-256'),
+    })
   })
 
   it('maps a cancelled ceremony (NotAllowedError) to user_rejected', async () => {
     const a = fakeAuthenticator('e')
-    const cancel = Object.assign(new Error('The operation either timed out or was not allowed.'), { name: 'NotAllowedError' })
+    const cancel = Object.assign(new Error('The operation either timed out or was not allowed.'), {
+      name: 'NotAllowedError',
+    })
     const fns = { ...a.fns, startRegistration: async () => Promise.reject(cancel) }
     await expect(createPasskey(fns, { rpId: RP_ID })).rejects.toMatchObject({ code: 'user_rejected' })
   })
@@ -124,7 +170,11 @@ describe('WebAuthn passkey signer', () => {
       const req = a.authentications[0]!
       expect(req.challenge).toBe(base64urlNoPad(utf8(TEXT)))
       expect(req.challenge).not.toContain('=')
-      expect(req).toMatchObject({ rpId: RP_ID, allowCredentials: [{ id: a.credentialId, type: 'public-key' }], userVerification: 'required' })
+      expect(req).toMatchObject({
+        rpId: RP_ID,
+        allowCredentials: [{ id: a.credentialId, type: 'public-key' }],
+        userVerification: 'required',
+      })
       if (sig.kind !== 'passkey') throw new Error('kind')
       // Raw bytes as the authenticator returned them, never rebuilt.
       const res = a.returned[0]!.response
@@ -161,7 +211,10 @@ describe('WebAuthn passkey signer', () => {
   it('maps NotAllowedError at signing to user_rejected', async () => {
     const a = fakeAuthenticator('g')
     const pk = passkeySignerFromStored(
-      { startAuthentication: async () => Promise.reject(Object.assign(new Error('not allowed'), { name: 'NotAllowedError' })) },
+      {
+        startAuthentication: async () =>
+          Promise.reject(Object.assign(new Error('not allowed'), { name: 'NotAllowedError' })),
+      },
       { credentialId: a.credentialId, publicKey: bytesToHex(a.sec1), rpId: RP_ID, origin: ORIGIN },
     )
     await expect(pk.sign(TEXT)).rejects.toMatchObject({ name: 'SignerError', code: 'user_rejected' })

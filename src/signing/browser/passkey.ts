@@ -64,7 +64,9 @@ function b64(field: string, value: unknown): Uint8Array {
   try {
     return base64ToBytes(value)
   } catch (e) {
-    throw new SignerError('bad_response', `WebAuthn response: ${field} is not base64url: ${(e as Error).message}`, { cause: e })
+    throw new SignerError('bad_response', `WebAuthn response: ${field} is not base64url: ${(e as Error).message}`, {
+      cause: e,
+    })
   }
 }
 
@@ -73,12 +75,20 @@ function b64(field: string, value: unknown): Uint8Array {
  * @throws SignerError('bad_response') for any other key (another curve or algorithm, a compressed point, COSE).
  */
 export function sec1FromSpki(spki: Uint8Array): Uint8Array {
-  if (spki.length !== 91) throw new SignerError('bad_response', `passkey public key: expected a 91-byte P-256 SubjectPublicKeyInfo, got ${spki.length} bytes`)
+  if (spki.length !== 91)
+    throw new SignerError(
+      'bad_response',
+      `passkey public key: expected a 91-byte P-256 SubjectPublicKeyInfo, got ${spki.length} bytes`,
+    )
   if (!equalBytes(spki.subarray(0, 26), P256_SPKI_PREFIX)) {
-    throw new SignerError('bad_response', `passkey public key: not a P-256 (ES256) SubjectPublicKeyInfo (prefix ${bytesToHex(spki.subarray(0, 26))})`)
+    throw new SignerError(
+      'bad_response',
+      `passkey public key: not a P-256 (ES256) SubjectPublicKeyInfo (prefix ${bytesToHex(spki.subarray(0, 26))})`,
+    )
   }
   const point = spki.slice(26)
-  if (point[0] !== 0x04) throw new SignerError('bad_response', 'passkey public key: the point is not uncompressed (0x04)')
+  if (point[0] !== 0x04)
+    throw new SignerError('bad_response', 'passkey public key: the point is not uncompressed (0x04)')
   return point
 }
 
@@ -98,7 +108,14 @@ function parseClientData(bytes: Uint8Array): ClientData {
   throw new SignerError('bad_response', 'WebAuthn response: clientDataJSON is not a UTF-8 JSON object')
 }
 
-function signerOf(fns: WebAuthnFunctions, credentialId: string, publicKey: Uint8Array, rpId: string, origin: string, timeoutMs: number): WebAuthnPasskeySigner {
+function signerOf(
+  fns: WebAuthnFunctions,
+  credentialId: string,
+  publicKey: Uint8Array,
+  rpId: string,
+  origin: string,
+  timeoutMs: number,
+): WebAuthnPasskeySigner {
   const identifierText = bytesToHex(publicKey)
   return {
     kind: 'passkey',
@@ -125,14 +142,20 @@ function signerOf(fns: WebAuthnFunctions, credentialId: string, publicKey: Uint8
         throw toSignerError(e)
       }
       if (res.id !== credentialId && res.rawId !== credentialId) {
-        throw new SignerError('wrong_signer', `the authenticator answered with credential ${res.id}, not this passkey's ${credentialId}`)
+        throw new SignerError(
+          'wrong_signer',
+          `the authenticator answered with credential ${res.id}, not this passkey's ${credentialId}`,
+        )
       }
       const clientDataJson = b64('clientDataJSON', res.response.clientDataJSON)
       const authenticatorData = b64('authenticatorData', res.response.authenticatorData)
       const signature = b64('signature', res.response.signature)
       const cd = parseClientData(clientDataJson)
       if (cd.challenge !== challenge) {
-        throw new SignerError('bad_response', `the assertion's challenge ${JSON.stringify(cd.challenge)} is not base64url of the signature text`)
+        throw new SignerError(
+          'bad_response',
+          `the assertion's challenge ${JSON.stringify(cd.challenge)} is not base64url of the signature text`,
+        )
       }
       if (signature[0] !== 0x30) throw new SignerError('bad_response', 'the assertion signature is not ASN.1 DER')
       // Raw bytes as the authenticator produced them: never rebuilt.
@@ -142,7 +165,10 @@ function signerOf(fns: WebAuthnFunctions, credentialId: string, publicKey: Uint8
 }
 
 /** Creates a passkey (a WebAuthn registration ceremony) and returns its Signer. */
-export async function createPasskey(fns: WebAuthnFunctions, options: CreatePasskeyOptions): Promise<WebAuthnPasskeySigner> {
+export async function createPasskey(
+  fns: WebAuthnFunctions,
+  options: CreatePasskeyOptions,
+): Promise<WebAuthnPasskeySigner> {
   const timeoutMs = options.timeoutMs ?? 60_000
   const userId = options.userId ?? randomSecretKey().slice(0, 16)
   const userName = options.userName ?? 'Inbox Inspector passkey'
@@ -164,18 +190,32 @@ export async function createPasskey(fns: WebAuthnFunctions, options: CreatePassk
     throw toSignerError(e)
   }
   const alg = reg.response.publicKeyAlgorithm
-  if (alg !== undefined && alg !== COSE_ES256) throw new SignerError('bad_response', `the authenticator created a key of COSE algorithm ${alg}, not ES256 (-7)`)
+  if (alg !== undefined && alg !== COSE_ES256)
+    throw new SignerError('bad_response', `the authenticator created a key of COSE algorithm ${alg}, not ES256 (-7)`)
   const publicKey = sec1FromSpki(b64('publicKey', reg.response.publicKey))
   const cd = parseClientData(b64('clientDataJSON', reg.response.clientDataJSON))
   const origin = typeof cd.origin === 'string' ? cd.origin : options.origin
-  if (origin === undefined) throw new SignerError('bad_response', 'the registration client data names no origin, and none was given')
+  if (origin === undefined)
+    throw new SignerError('bad_response', 'the registration client data names no origin, and none was given')
   return signerOf(fns, reg.id, publicKey, options.rpId, origin, timeoutMs)
 }
 
 /** A passkey Signer for a credential created earlier (see WebAuthnPasskeySigner.stored). */
-export function passkeySignerFromStored(fns: Pick<WebAuthnFunctions, 'startAuthentication'>, stored: StoredPasskey, timeoutMs = 60_000): WebAuthnPasskeySigner {
+export function passkeySignerFromStored(
+  fns: Pick<WebAuthnFunctions, 'startAuthentication'>,
+  stored: StoredPasskey,
+  timeoutMs = 60_000,
+): WebAuthnPasskeySigner {
   const publicKey = hexToBytes(stored.publicKey)
-  if (publicKey.length !== 65 || publicKey[0] !== 0x04) throw new Error(`stored passkey ${stored.credentialId}: public key is not a 65-byte SEC1 point`)
+  if (publicKey.length !== 65 || publicKey[0] !== 0x04)
+    throw new Error(`stored passkey ${stored.credentialId}: public key is not a 65-byte SEC1 point`)
   const unused: StartRegistration = () => Promise.reject(new Error('not used'))
-  return signerOf({ startRegistration: unused, ...fns }, stored.credentialId, publicKey, stored.rpId, stored.origin, timeoutMs)
+  return signerOf(
+    { startRegistration: unused, ...fns },
+    stored.credentialId,
+    publicKey,
+    stored.rpId,
+    stored.origin,
+    timeoutMs,
+  )
 }

@@ -9,7 +9,8 @@ import { requestWalletSigners, utf8Hex, walletSigner, type Eip1193Request } from
 const KEY = testKey('wallet')
 const ADDRESS = ethAddressFromPrivateKey(KEY)
 const CHECKSUMMED = checksumAddress(ADDRESS)
-const TEXT = 'XMTP : Authenticate to inbox\n\nInbox ID: abc\nCurrent time: 2024-04-10T12:00:00Z\n\n- Claim handle\n  (Handle: é ✓ 🚀)  \n\nFor more info: https://xmtp.org/signatures'
+const TEXT =
+  'XMTP : Authenticate to inbox\n\nInbox ID: abc\nCurrent time: 2024-04-10T12:00:00Z\n\n- Claim handle\n  (Handle: é ✓ 🚀)  \n\nFor more info: https://xmtp.org/signatures'
 
 /** A fake EIP-1193 provider that answers personal_sign with src/crypto signEip191. */
 function fakeProvider(key = KEY) {
@@ -37,7 +38,9 @@ describe('walletSigner', () => {
     expect(sig.bytes.length).toBe(65)
     const v = await verifySignature(sig, new SignedText(TEXT, utf8(TEXT)), {})
     expect(v).toMatchObject({ verdict: 'valid', signer: { kind: 'ethereum', text: ADDRESS } })
-    expect((await recoverMessageAddress({ message: TEXT, signature: `0x${bytesToHex(sig.bytes)}` })).toLowerCase()).toBe(ADDRESS)
+    expect(
+      (await recoverMessageAddress({ message: TEXT, signature: `0x${bytesToHex(sig.bytes)}` })).toLowerCase(),
+    ).toBe(ADDRESS)
   })
 
   it('utf8Hex equals viem stringToHex for multi-line UTF-8 text', () => {
@@ -46,11 +49,17 @@ describe('walletSigner', () => {
   })
 
   it('maps EIP-1193 4001 to user rejected, 4100 to unauthorized', async () => {
-    const rejecting: Eip1193Request = async () => Promise.reject(Object.assign(new Error('User rejected the request.'), { code: 4001 }))
-    await expect(walletSigner(rejecting, ADDRESS).sign(TEXT)).rejects.toMatchObject({ name: 'SignerError', code: 'user_rejected', message: 'user rejected the request' })
+    const rejecting: Eip1193Request = async () =>
+      Promise.reject(Object.assign(new Error('User rejected the request.'), { code: 4001 }))
+    await expect(walletSigner(rejecting, ADDRESS).sign(TEXT)).rejects.toMatchObject({
+      name: 'SignerError',
+      code: 'user_rejected',
+      message: 'user rejected the request',
+    })
     const nested: Eip1193Request = async () => Promise.reject({ message: 'wrapped', cause: { code: 4001 } })
     await expect(walletSigner(nested, ADDRESS).sign(TEXT)).rejects.toMatchObject({ code: 'user_rejected' })
-    const unauthorized: Eip1193Request = async () => Promise.reject(Object.assign(new Error('Unauthorized'), { code: 4100 }))
+    const unauthorized: Eip1193Request = async () =>
+      Promise.reject(Object.assign(new Error('Unauthorized'), { code: 4100 }))
     await expect(walletSigner(unauthorized, ADDRESS).sign(TEXT)).rejects.toMatchObject({ code: 'unauthorized' })
   })
 

@@ -13,7 +13,10 @@ import { SignerError, toSignerError } from '../errors'
 import type { Signer } from '../signers'
 
 /** EIP-1193 `request`, structurally. */
-export type Eip1193Request = (args: { readonly method: string; readonly params?: readonly unknown[] | object }) => Promise<unknown>
+export type Eip1193Request = (args: {
+  readonly method: string
+  readonly params?: readonly unknown[] | object
+}) => Promise<unknown>
 
 export interface Eip1193ProviderLike {
   request: Eip1193Request
@@ -48,7 +51,10 @@ export function walletSigner(provider: Eip1193ProviderLike | Eip1193Request, add
         throw toSignerError(e)
       }
       if (typeof result !== 'string' || !/^0x[0-9a-fA-F]{130}$/.test(result)) {
-        throw new SignerError('bad_response', `personal_sign answered ${typeof result === 'string' ? `${result.length} characters` : typeof result}, not 0x + 65 bytes of hex`)
+        throw new SignerError(
+          'bad_response',
+          `personal_sign answered ${typeof result === 'string' ? `${result.length} characters` : typeof result}, not 0x + 65 bytes of hex`,
+        )
       }
       return { kind: 'erc_191', bytes: hexToBytes(result) }
     },

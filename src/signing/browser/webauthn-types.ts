@@ -65,4 +65,6 @@ export interface AuthenticationResponseJSONLike {
 export type StartRegistration = (options: { optionsJSON: CreationOptionsJSON }) => Promise<RegistrationResponseJSONLike>
 
 /** `startAuthentication` of @simplewebauthn/browser 14 (structurally). */
-export type StartAuthentication = (options: { optionsJSON: RequestOptionsJSON }) => Promise<AuthenticationResponseJSONLike>
+export type StartAuthentication = (options: {
+  optionsJSON: RequestOptionsJSON
+}) => Promise<AuthenticationResponseJSONLike>

@@ -62,7 +62,12 @@ function form(state: AssociationState | null, parties: readonly Party[], f: Part
   return withDefaults({ ...EMPTY_FORM, ...f }, state, parties)
 }
 
-async function gateOf(state: AssociationState | null, parties: readonly Party[], f: ComposeForm, confirmedFor: string | null = null) {
+async function gateOf(
+  state: AssociationState | null,
+  parties: readonly Party[],
+  f: ComposeForm,
+  confirmedFor: string | null = null,
+) {
   const build = buildDraft(f, { state, parties, clientTimestampNs: T0 + 10n })
   const dry = build.draft ? await dryRun(state, build.draft) : null
   const slots = build.draft ? slotViews(build.draft, parties, null) : []
@@ -92,7 +97,11 @@ describe('partiesOf', () => {
   it('lists the registry first, then the members this browser holds no signer for', async () => {
     const state = await inbox()
     const parties = partiesOf(state, [I2, W])
-    expect(parties.map((p) => p.ref)).toEqual([`signer:${I2.id}`, `signer:${W.id}`, `member:${memberKey(inst1.identifier)}`])
+    expect(parties.map((p) => p.ref)).toEqual([
+      `signer:${I2.id}`,
+      `signer:${W.id}`,
+      `member:${memberKey(inst1.identifier)}`,
+    ])
     const w = parties[1]!
     expect([w.isMember, w.isRecovery, w.app]).toEqual([true, true, W])
     expect(parties[0]!.isMember).toBe(false)
@@ -143,7 +152,10 @@ describe('buildDraft: CreateInbox', () => {
   it('says what is missing: a creator, a valid nonce', () => {
     const b = buildDraft(form(null, [], { nonce: 'x' }), { state: null, parties: [], clientTimestampNs: T0 })
     expect(b.draft).toBeNull()
-    expect(b.problems).toEqual([expect.stringMatching(/choose the wallet or local key/), expect.stringMatching(/not a decimal whole number/)])
+    expect(b.problems).toEqual([
+      expect.stringMatching(/choose the wallet or local key/),
+      expect.stringMatching(/not a decimal whole number/),
+    ])
   })
   it('creates with a passkey as initial identifier of kind passkey', async () => {
     const parties = partiesOf(null, [W, P])
@@ -169,13 +181,20 @@ describe('buildDraft: AddAssociation', () => {
   it('refuses the same party on both sides (IDENT-040)', async () => {
     const state = await inbox()
     const parties = partiesOf(state, [W])
-    const b = buildDraft({ ...form(state, parties, { action: 'add' }), newMember: `signer:${W.id}` }, { state, parties, clientTimestampNs: T0 })
+    const b = buildDraft(
+      { ...form(state, parties, { action: 'add' }), newMember: `signer:${W.id}` },
+      { state, parties, clientTimestampNs: T0 },
+    )
     expect(b.problems).toContainEqual(expect.stringMatching(/IDENT-040/))
   })
   it('shows the core rule when an installation approves an installation (IDENT-041)', async () => {
     const state = await inbox()
     const parties = partiesOf(state, [I2])
-    const f = { ...form(state, parties, { action: 'add' }), existing: `member:${memberKey(inst1.identifier)}`, newMember: `signer:${I2.id}` }
+    const f = {
+      ...form(state, parties, { action: 'add' }),
+      existing: `member:${memberKey(inst1.identifier)}`,
+      newMember: `signer:${I2.id}`,
+    }
     const { dry, gate } = await gateOf(state, parties, f)
     expect(dry!.ok).toBe(false)
     if (!dry!.ok) expect(dry!.rule).toBe('IDENT-041')
@@ -184,10 +203,16 @@ describe('buildDraft: AddAssociation', () => {
   it('keeps Sign disabled and names the missing signer when this browser holds none for the approver', async () => {
     const state = await inbox()
     const parties = partiesOf(state, [P])
-    const f = { ...form(state, parties, { action: 'add' }), existing: `member:${memberKey(wallet.identifier)}`, newMember: `signer:${P.id}` }
+    const f = {
+      ...form(state, parties, { action: 'add' }),
+      existing: `member:${memberKey(wallet.identifier)}`,
+      newMember: `signer:${P.id}`,
+    }
     const { dry, slots, gate } = await gateOf(state, parties, f)
     expect(dry!.ok).toBe(true)
-    expect(unavailable(slots)).toEqual([expect.stringContaining(`ethereum ${wallet.identifier.text} (no signer for it in this browser`)])
+    expect(unavailable(slots)).toEqual([
+      expect.stringContaining(`ethereum ${wallet.identifier.text} (no signer for it in this browser`),
+    ])
     expect(gate.enabled).toBe(false)
     expect(gate.reason).toMatch(/existing member’s approval/)
   })
@@ -200,14 +225,17 @@ describe('buildDraft: RevokeAssociation', () => {
     const f = form(state, parties, { action: 'revoke', revokeTarget: memberKey(wallet.identifier) })
     const before = await gateOf(state, parties, f)
     expect(before.build.cascade!.installations.map((m) => m.id.text)).toEqual([inst1.identifier.text])
-    expect(before.build.confirmation).toMatch(/removes ethereum .* and 1 installation it added; it stays the recovery identifier/)
+    expect(before.build.confirmation).toMatch(
+      /removes ethereum .* and 1 installation it added; it stays the recovery identifier/,
+    )
     expect(before.build.draft!.text).toContain(`- Unlink address from inbox\n  (Address: ${wallet.identifier.text})`)
     expect(before.gate).toEqual({ enabled: false, reason: expect.stringMatching(/confirm the consequence/) })
     const confirmed = await gateOf(state, parties, f, before.build.draft!.text)
     expect(confirmed.gate.enabled).toBe(true)
     // A confirmation of another text (an older draft) does not count.
     expect((await gateOf(state, parties, f, before.build.draft!.text + ' ')).gate.enabled).toBe(false)
-    if (confirmed.dry!.ok) expect(confirmed.dry!.diff.membersRemoved.map((m) => m.id.kind).sort()).toEqual(['ethereum', 'installation'])
+    if (confirmed.dry!.ok)
+      expect(confirmed.dry!.diff.membersRemoved.map((m) => m.id.kind).sort()).toEqual(['ethereum', 'installation'])
   })
   it('revokes an installation by its key', async () => {
     const state = await inbox()
@@ -264,7 +292,11 @@ describe('buildDraft: ClaimHandle', () => {
     const base = await inbox()
     const state: AssociationState = { ...base, handles: ['nick', 'nick#2341'], claimCount: 2 }
     const parties = partiesOf(state, [W])
-    const { build, dry } = await gateOf(state, parties, form(state, parties, { action: 'claim_handle', handle: 'nick' }))
+    const { build, dry } = await gateOf(
+      state,
+      parties,
+      form(state, parties, { action: 'claim_handle', handle: 'nick' }),
+    )
     expect(build.claim!.alreadyHeld).toBe(true)
     expect(build.claim!.handlesAfter).toEqual(['nick#2341', 'nick'])
     expect(build.claim!.summary).toMatch(/moves it to the end/)

@@ -11,7 +11,15 @@
  */
 import { hexToBytes } from '../../../crypto/bytes'
 import { describeMember } from '../../../core/text/identifier'
-import { memberKey, IdentifierKindValue, type AssociationState, type MemberId, type MemberKind, type SignatureRole, type WireMemberIdentifier } from '../../../core/types'
+import {
+  memberKey,
+  IdentifierKindValue,
+  type AssociationState,
+  type MemberId,
+  type MemberKind,
+  type SignatureRole,
+  type WireMemberIdentifier,
+} from '../../../core/types'
 import {
   addMember,
   changeRecovery,
@@ -67,7 +75,13 @@ export interface Party {
 const KIND_WORD: Record<MemberKind, string> = { ethereum: 'Ethereum', passkey: 'passkey', installation: 'installation' }
 
 function standing(isMember: boolean, isRecovery: boolean): string {
-  return isMember && isRecovery ? 'member, recovery' : isMember ? 'member' : isRecovery ? 'recovery, not a member' : 'not a member'
+  return isMember && isRecovery
+    ? 'member, recovery'
+    : isMember
+      ? 'member'
+      : isRecovery
+        ? 'recovery, not a member'
+        : 'not a member'
 }
 
 /** Every party, the registry's signers first, then the state's members and recovery identifier this browser holds no signer for. */
@@ -80,7 +94,15 @@ export function partiesOf(state: AssociationState | null, signers: readonly AppS
     const isMember = !!state?.members.has(key)
     const isRecovery = key === recoveryKey
     held.add(key)
-    out.push({ ref: `signer:${app.id}`, identifier: app.identifier, label: state ? `${app.label} (${standing(isMember, isRecovery)})` : app.label, app, signer: app.signer, isMember, isRecovery })
+    out.push({
+      ref: `signer:${app.id}`,
+      identifier: app.identifier,
+      label: state ? `${app.label} (${standing(isMember, isRecovery)})` : app.label,
+      app,
+      signer: app.signer,
+      isMember,
+      isRecovery,
+    })
   }
   if (!state) return out
   const planned = (id: MemberId, chainId: bigint | null, isMember: boolean, isRecovery: boolean): void => {
@@ -104,7 +126,11 @@ export function partiesOf(state: AssociationState | null, signers: readonly AppS
 }
 
 /** The parties that may take a slot of an action (the core judges the rest in the dry run). */
-export function eligible(parties: readonly Party[], slot: 'creator' | 'existing' | 'new_member' | 'claimer' | 'recovery_target', createKind: 'ethereum' | 'passkey' = 'ethereum'): Party[] {
+export function eligible(
+  parties: readonly Party[],
+  slot: 'creator' | 'existing' | 'new_member' | 'claimer' | 'recovery_target',
+  createKind: 'ethereum' | 'passkey' = 'ethereum',
+): Party[] {
   switch (slot) {
     case 'creator':
       return parties.filter((p) => p.app !== null && p.identifier.kind === createKind)
@@ -172,9 +198,11 @@ const UINT64_MAX = (1n << 64n) - 1n
 export function parseNonce(text: string): { ok: true; value: bigint } | { ok: false; problem: string } {
   const t = text.trim()
   if (t === '') return { ok: false, problem: 'the nonce is empty; give a whole number such as 0' }
-  if (!/^[0-9]+$/.test(t)) return { ok: false, problem: `the nonce ${JSON.stringify(t)} is not a decimal whole number (0, 1, 2, …)` }
+  if (!/^[0-9]+$/.test(t))
+    return { ok: false, problem: `the nonce ${JSON.stringify(t)} is not a decimal whole number (0, 1, 2, …)` }
   const value = BigInt(t)
-  if (value > UINT64_MAX) return { ok: false, problem: `the nonce ${t} is above 18446744073709551615, the largest uint64` }
+  if (value > UINT64_MAX)
+    return { ok: false, problem: `the nonce ${t} is above 18446744073709551615, the largest uint64` }
   return { ok: true, value }
 }
 
@@ -184,14 +212,20 @@ export function partyOf(parties: readonly Party[], ref: string): Party | null {
 }
 
 /** The slot refs of a form filled with the first eligible party wherever the form names none that fits. */
-export function withDefaults(form: ComposeForm, state: AssociationState | null, parties: readonly Party[]): ComposeForm {
+export function withDefaults(
+  form: ComposeForm,
+  state: AssociationState | null,
+  parties: readonly Party[],
+): ComposeForm {
   const actions = actionsFor(state)
   const action = actions.includes(form.action) ? form.action : actions[0]!
   const pick = (ref: string, list: readonly Party[], avoid?: string): string =>
     list.some((p) => p.ref === ref) ? ref : (list.find((p) => p.ref !== avoid)?.ref ?? '')
   const creator = pick(form.creator, eligible(parties, 'creator', form.createKind))
   // Prefer a signer this browser holds for the approving member.
-  const existingList = [...eligible(parties, 'existing')].sort((a, b) => Number(b.app !== null) - Number(a.app !== null))
+  const existingList = [...eligible(parties, 'existing')].sort(
+    (a, b) => Number(b.app !== null) - Number(a.app !== null),
+  )
   const existing = pick(form.existing, existingList)
   const newMember = pick(form.newMember, eligible(parties, 'new_member'), existing)
   const claimerList = [...eligible(parties, 'claimer')].sort((a, b) => Number(b.app !== null) - Number(a.app !== null))
@@ -236,7 +270,9 @@ export function wireIdOf(state: AssociationState, id: MemberId): WireMemberIdent
       return { kind: 'installation', key: hexToBytes(id.text) }
     case 'passkey': {
       const rp = state.members.get(memberKey(id))?.relyingParty
-      return rp === undefined ? { kind: 'passkey', key: hexToBytes(id.text) } : { kind: 'passkey', key: hexToBytes(id.text), relyingParty: rp }
+      return rp === undefined
+        ? { kind: 'passkey', key: hexToBytes(id.text) }
+        : { kind: 'passkey', key: hexToBytes(id.text), relyingParty: rp }
     }
   }
 }
@@ -259,33 +295,53 @@ export function buildDraft(form: ComposeForm, ctx: ComposeContext): ComposeBuild
   const done = (actions: DraftAction[], extra: Partial<ComposeBuild> = {}): ComposeBuild => {
     if (problems.length > 0) return { action, draft: null, problems, confirmation: null, ...extra }
     try {
-      const draft = state ? draftUpdate({ inboxId: state.inboxId, clientTimestampNs, actions }) : draftUpdate({ clientTimestampNs, actions })
+      const draft = state
+        ? draftUpdate({ inboxId: state.inboxId, clientTimestampNs, actions })
+        : draftUpdate({ clientTimestampNs, actions })
       return { action, draft, problems: [], confirmation: null, ...extra }
     } catch (e) {
-      return { action, draft: null, problems: [e instanceof Error ? e.message : String(e)], confirmation: null, ...extra }
+      return {
+        action,
+        draft: null,
+        problems: [e instanceof Error ? e.message : String(e)],
+        confirmation: null,
+        ...extra,
+      }
     }
   }
   if (action === 'create_inbox') {
     if (state) problems.push('an inbox is open: CreateInbox opens a new one (choose “new inbox”)')
     const creator = partyOf(parties, form.creator)
-    if (!creator) problems.push(`choose the ${form.createKind === 'passkey' ? 'passkey' : 'wallet or local key'} that creates the inbox (add one in Signers…)`)
-    else if (creator.identifier.kind !== form.createKind) problems.push(`${creator.label} is not a ${form.createKind === 'passkey' ? 'passkey' : 'Ethereum signer'}`)
+    if (!creator)
+      problems.push(
+        `choose the ${form.createKind === 'passkey' ? 'passkey' : 'wallet or local key'} that creates the inbox (add one in Signers…)`,
+      )
+    else if (creator.identifier.kind !== form.createKind)
+      problems.push(`${creator.label} is not a ${form.createKind === 'passkey' ? 'passkey' : 'Ethereum signer'}`)
     const nonce = parseNonce(form.nonce)
     if (!nonce.ok) problems.push(nonce.problem)
     const inboxId = creator && nonce.ok ? inboxIdOf(creator.identifier.text, nonce.value) : undefined
     if (problems.length > 0 || !creator || !nonce.ok) return done([], inboxId ? { inboxId } : {})
     const kind = form.createKind === 'passkey' ? IdentifierKindValue.PASSKEY : IdentifierKindValue.ETHEREUM
-    return done([createInbox(creator.signer, { nonce: nonce.value, initialIdentifierKind: kind })], { inboxId: inboxId! })
+    return done([createInbox(creator.signer, { nonce: nonce.value, initialIdentifierKind: kind })], {
+      inboxId: inboxId!,
+    })
   }
   if (!state) return { action, draft: null, problems: ['open a log first, or create a new inbox'], confirmation: null }
   switch (action) {
     case 'add': {
       const existing = partyOf(parties, form.existing)
       const newMember = partyOf(parties, form.newMember)
-      if (!existing) problems.push('choose the existing member (or the recovery identifier) who approves the new member')
-      if (!newMember) problems.push('choose the new member: generate an installation key, or pick a wallet, passkey or local key')
-      else if (!newMember.app) problems.push(`${newMember.label}: the new member must sign too, and this browser holds no signer for it`)
-      if (existing && newMember && memberKey(existing.identifier) === memberKey(newMember.identifier)) problems.push('the new member and the approving member are the same; an add needs two different signers (IDENT-040)')
+      if (!existing)
+        problems.push('choose the existing member (or the recovery identifier) who approves the new member')
+      if (!newMember)
+        problems.push('choose the new member: generate an installation key, or pick a wallet, passkey or local key')
+      else if (!newMember.app)
+        problems.push(`${newMember.label}: the new member must sign too, and this browser holds no signer for it`)
+      if (existing && newMember && memberKey(existing.identifier) === memberKey(newMember.identifier))
+        problems.push(
+          'the new member and the approving member are the same; an add needs two different signers (IDENT-040)',
+        )
       if (!existing || !newMember) return done([])
       return done([addMember(existing.signer, newMember.signer)])
     }
@@ -305,12 +361,16 @@ export function buildDraft(form: ComposeForm, ctx: ComposeContext): ComposeBuild
       let next: { text: string; kind: 'ethereum' | 'passkey'; signer?: Signer } | null = null
       if (form.recoveryTarget === TYPED) {
         const t = form.recoveryTyped.trim()
-        if (t === '') problems.push(`type the new recovery identifier (${form.recoveryTypedKind === 'ethereum' ? '0x and 40 lowercase hex characters' : 'the passkey key as lowercase hex'})`)
+        if (t === '')
+          problems.push(
+            `type the new recovery identifier (${form.recoveryTypedKind === 'ethereum' ? '0x and 40 lowercase hex characters' : 'the passkey key as lowercase hex'})`,
+          )
         else next = { text: t, kind: form.recoveryTypedKind }
       } else {
         const p = partyOf(parties, form.recoveryTarget)
         if (!p) problems.push('choose the new recovery identifier: a wallet or a passkey')
-        else if (p.identifier.kind === 'installation') problems.push('an installation cannot be the recovery identifier: choose a wallet or a passkey (IDENT-077)')
+        else if (p.identifier.kind === 'installation')
+          problems.push('an installation cannot be the recovery identifier: choose a wallet or a passkey (IDENT-077)')
         else next = { text: p.identifier.text, kind: p.identifier.kind, ...(p.app ? { signer: p.signer } : {}) }
       }
       if (!next) return done([])
@@ -383,7 +443,9 @@ export function slotViews(draft: Draft, parties: readonly Party[], roles: readon
 
 /** The slots no signer of this browser can sign, in words. */
 export function unavailable(slots: readonly SlotView[]): string[] {
-  return slots.filter((s) => s.signerLabel === null && s.state !== 'signed').map((s) => `${s.label}: ${s.who} (no signer for it in this browser; add or connect it in Signers…)`)
+  return slots
+    .filter((s) => s.signerLabel === null && s.state !== 'signed')
+    .map((s) => `${s.label}: ${s.who} (no signer for it in this browser; add or connect it in Signers…)`)
 }
 
 // ---- the Sign gate ------------------------------------------------------------------------
@@ -411,7 +473,8 @@ export function signGate(g: GateInput): Gate {
   if (!g.build.draft) return no(g.build.problems[0] ?? 'the draft is incomplete')
   if (!g.dry) return no('the dry run is still running')
   if (!g.dry.ok) return no(`the core would reject this update under ${g.dry.rule}: ${g.dry.message}`)
-  if (g.build.confirmation !== null && g.confirmedFor !== g.build.draft.text) return no('confirm the consequence first (the checkbox below)')
+  if (g.build.confirmation !== null && g.confirmedFor !== g.build.draft.text)
+    return no('confirm the consequence first (the checkbox below)')
   const missing = unavailable(g.slots)
   if (missing.length > 0) return no(missing[0]!)
   return { enabled: true, reason: '' }

@@ -11,7 +11,17 @@ import {
   type Signer,
 } from '../../../signing'
 import { T0, testKey } from '../../../signing/testkit'
-import { CEILING_KEY, createPreAuthGate, describeOutcome, describeProgress, loadCeiling, parseCeiling, PreAuthCancelled, saveCeiling, type PreAuthPrompt } from './registration-flow'
+import {
+  CEILING_KEY,
+  createPreAuthGate,
+  describeOutcome,
+  describeProgress,
+  loadCeiling,
+  parseCeiling,
+  PreAuthCancelled,
+  saveCeiling,
+  type PreAuthPrompt,
+} from './registration-flow'
 
 const wallet = ethKeySigner(testKey('reg wallet'))
 const installation = installationKeySigner(testKey('reg installation'))
@@ -27,7 +37,10 @@ function wired(log: string[], answer: (gate: ReturnType<typeof createPreAuthGate
     log.push(p ? `prompt ${p.message}` : 'prompt closed')
     if (p) queueMicrotask(() => answer(gate, p))
   })
-  const client = createSigningClient({ preAuthenticate: gate.handler(() => 'the wallet will be asked next'), clock: virtualClock() })
+  const client = createSigningClient({
+    preAuthenticate: gate.handler(() => 'the wallet will be asked next'),
+    clock: virtualClock(),
+  })
   let stored = 0n
   const run = (state: Parameters<typeof client.registerInstallation>[0]['state']) =>
     client.registerInstallation({
@@ -58,7 +71,9 @@ describe('createPreAuthGate as the registration handler', () => {
     expect(prompt).toBeLessThan(closed)
     expect(closed).toBeLessThan(asked)
     expect(log).toContain('Registration complete at sequence id 1')
-    expect(describeOutcome({ ok: true, result: r })).toMatch(/^Registered installation .* at sequence id 1; visible at 1 \(IDENT-072\)/)
+    expect(describeOutcome({ ok: true, result: r })).toMatch(
+      /^Registered installation .* at sequence id 1; visible at 1 \(IDENT-072\)/,
+    )
   })
 
   it('IDENT-075: cancelling the prompt signs nothing and reports a callback failure', async () => {
@@ -69,7 +84,9 @@ describe('createPreAuthGate as the registration handler', () => {
     expect((err as RegistrationError).code).toBe('callback_failed')
     expect((err as RegistrationError).cause).toBeInstanceOf(PreAuthCancelled)
     expect(log.filter((l) => l.endsWith('asked') || l === 'published')).toEqual([])
-    expect(describeOutcome({ ok: false, error: err })).toBe('Callback failure (IDENT-075): the pre-authentication handler failed: the user cancelled the pre-authentication prompt. Nothing was signed.')
+    expect(describeOutcome({ ok: false, error: err })).toBe(
+      'Callback failure (IDENT-075): the pre-authentication handler failed: the user cancelled the pre-authentication prompt. Nothing was signed.',
+    )
   })
 
   it('IDENT-074: an installation already a member shows no prompt and signs nothing', async () => {
@@ -93,10 +110,18 @@ describe('createPreAuthGate as the registration handler', () => {
     log.length = 0
     const gate = createPreAuthGate(() => log.push('prompt'))
     const err = await createSigningClient({ preAuthenticate: gate.handler(() => 'x'), maxInstallations: 1 })
-      .registerInstallation({ state: r.state, installation: other, authorizer: wallet, publish: async () => ({ sequenceId: 2n }), queryNewest: async () => 2n })
+      .registerInstallation({
+        state: r.state,
+        installation: other,
+        authorizer: wallet,
+        publish: async () => ({ sequenceId: 2n }),
+        queryNewest: async () => 2n,
+      })
       .catch((e: unknown) => e)
     expect((err as RegistrationError).code).toBe('installation_ceiling')
-    expect(describeOutcome({ ok: false, error: err })).toMatch(/^Stopped by the installation ceiling: .*already has 1 installation, and this client registers no more than 1 \(CONF-044\)/)
+    expect(describeOutcome({ ok: false, error: err })).toMatch(
+      /^Stopped by the installation ceiling: .*already has 1 installation, and this client registers no more than 1 \(CONF-044\)/,
+    )
     expect(log).toEqual([]) // no prompt was shown, no signer asked
     expect(gate.current).toBeNull()
   })
@@ -114,8 +139,18 @@ describe('createPreAuthGate as the registration handler', () => {
 })
 
 describe('parseCeiling, loadCeiling, saveCeiling', () => {
-  it.each([['10', 10], [' 3 ', 3], ['1000', 1000]])('accepts %j', (t, v) => expect(parseCeiling(t)).toEqual({ ok: true, value: v }))
-  it.each([['0', /at least 1/], ['1001', /at most 1000/], ['ten', /not a whole number/], ['', /not a whole number/], ['2.5', /not a whole number/]])('refuses %j', (t, why) => {
+  it.each([
+    ['10', 10],
+    [' 3 ', 3],
+    ['1000', 1000],
+  ])('accepts %j', (t, v) => expect(parseCeiling(t)).toEqual({ ok: true, value: v }))
+  it.each([
+    ['0', /at least 1/],
+    ['1001', /at most 1000/],
+    ['ten', /not a whole number/],
+    ['', /not a whole number/],
+    ['2.5', /not a whole number/],
+  ])('refuses %j', (t, why) => {
     const r = parseCeiling(t)
     expect(r.ok).toBe(false)
     if (!r.ok) expect(r.problem).toMatch(why)
@@ -130,7 +165,14 @@ describe('parseCeiling, loadCeiling, saveCeiling', () => {
     expect(loadCeiling(storage)).toBe(3)
     m.set(CEILING_KEY, 'garbage')
     expect(loadCeiling(storage)).toBe(10)
-    const throwing = { getItem: () => { throw new Error('denied') }, setItem: () => { throw new Error('denied') } }
+    const throwing = {
+      getItem: () => {
+        throw new Error('denied')
+      },
+      setItem: () => {
+        throw new Error('denied')
+      },
+    }
     expect(loadCeiling(throwing)).toBe(10)
     expect(() => saveCeiling(throwing, 4)).not.toThrow()
   })

@@ -13,7 +13,12 @@
  *   registration's log, in the order they happened.
  */
 import { describeMember } from '../../../core/text/identifier'
-import { DEFAULT_MAX_INSTALLATIONS, RegistrationError, type RegistrationProgress, type RegistrationResult } from '../../../signing'
+import {
+  DEFAULT_MAX_INSTALLATIONS,
+  RegistrationError,
+  type RegistrationProgress,
+  type RegistrationResult,
+} from '../../../signing'
 
 // ---- the pre-authentication gate ----------------------------------------------------------
 
@@ -86,7 +91,8 @@ export const MAX_CEILING = 1000
 /** The ceiling as typed: a whole number from 1 to MAX_CEILING, or why it is not one. */
 export function parseCeiling(text: string): { ok: true; value: number } | { ok: false; problem: string } {
   const t = text.trim()
-  if (!/^[0-9]+$/.test(t)) return { ok: false, problem: `the installation ceiling ${JSON.stringify(t)} is not a whole number` }
+  if (!/^[0-9]+$/.test(t))
+    return { ok: false, problem: `the installation ceiling ${JSON.stringify(t)} is not a whole number` }
   const value = Number(t)
   if (value < 1) return { ok: false, problem: 'the installation ceiling must be at least 1' }
   if (value > MAX_CEILING) return { ok: false, problem: `the installation ceiling must be at most ${MAX_CEILING}` }
@@ -138,7 +144,9 @@ export function describeProgress(e: RegistrationProgress): string | null {
         ? `Visible: the newest sequence id is ${e.newest}, not less than the receipt ${e.sequenceId} (IDENT-072)`
         : `Waiting until the update is visible: receipt ${e.sequenceId}, newest ${e.newest ?? 'none'} (read ${e.attempt}, IDENT-072)`
     case 'complete':
-      return e.sequenceId === null ? 'Complete: nothing needed signing' : `Registration complete at sequence id ${e.sequenceId}`
+      return e.sequenceId === null
+        ? 'Complete: nothing needed signing'
+        : `Registration complete at sequence id ${e.sequenceId}`
     default: {
       const role = e.stage.slice('signing:'.length)
       const who = `${ROLE_WORDS[role] ?? role.replaceAll('_', ' ')} (${describeMember(e.signer)})`

@@ -9,19 +9,42 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { AssociationState } from '../../../core/types'
 import type { SmartWalletVerifier } from '../../../core/verify/port'
-import { createCollector, dryRun, type Collector, type DryRunResult, type RoleEntry, type SignedUpdate } from '../../../signing'
+import {
+  createCollector,
+  dryRun,
+  type Collector,
+  type DryRunResult,
+  type RoleEntry,
+  type SignedUpdate,
+} from '../../../signing'
 import type { SignerRegistry } from '../../model/app-signer'
 import { buildDraft, EMPTY_FORM, partiesOf, signGate, slotViews, withDefaults, type ComposeForm } from './compose-model'
 
 /** What the node answered a publish (the shape of features/network's PublishAnswer). */
 export type PublishAnswerLike =
-  | { readonly kind: 'stored'; readonly sequenceId: bigint; readonly visible: boolean | null; readonly visibility?: string }
-  | { readonly kind: 'refused'; readonly status: number; readonly code: string; readonly rule: string | null; readonly message: string }
+  | {
+      readonly kind: 'stored'
+      readonly sequenceId: bigint
+      readonly visible: boolean | null
+      readonly visibility?: string
+    }
+  | {
+      readonly kind: 'refused'
+      readonly status: number
+      readonly code: string
+      readonly rule: string | null
+      readonly message: string
+    }
   | { readonly kind: 'unreachable'; readonly message: string }
 
-export type AppendOutcome = { readonly ok: true; readonly sequenceId: bigint } | { readonly ok: false; readonly message: string }
+export type AppendOutcome =
+  | { readonly ok: true; readonly sequenceId: bigint }
+  | { readonly ok: false; readonly message: string }
 
-export type AppendUpdate = (bytes: Uint8Array, options: { readonly newLog: boolean; readonly inboxId: string }) => Promise<AppendOutcome>
+export type AppendUpdate = (
+  bytes: Uint8Array,
+  options: { readonly newLog: boolean; readonly inboxId: string },
+) => Promise<AppendOutcome>
 
 export const nowNs = (): bigint => BigInt(Date.now()) * 1_000_000n
 
@@ -45,7 +68,10 @@ export function useComposer(opts: {
   const [confirmedFor, setConfirmedFor] = useState<string | null>(null)
   const parties = useMemo(() => partiesOf(state, registry.signers), [state, registry.signers])
   const form = useMemo(() => withDefaults(rawForm, state, parties), [rawForm, state, parties])
-  const build = useMemo(() => buildDraft(form, { state, parties, clientTimestampNs }), [form, state, parties, clientTimestampNs])
+  const build = useMemo(
+    () => buildDraft(form, { state, parties, clientTimestampNs }),
+    [form, state, parties, clientTimestampNs],
+  )
   const draft = build.draft
   const text = draft?.text ?? null
 
@@ -56,7 +82,8 @@ export function useComposer(opts: {
     let live = true
     dryRun(state, draft, swOpts).then(
       (result) => live && setDry({ text: draft.text, result }),
-      (e: unknown) => live && setDry({ text: draft.text, result: null, error: e instanceof Error ? e.message : String(e) }),
+      (e: unknown) =>
+        live && setDry({ text: draft.text, result: null, error: e instanceof Error ? e.message : String(e) }),
     )
     return () => {
       live = false
@@ -79,7 +106,10 @@ export function useComposer(opts: {
     let cur = collector.current
     if (!cur || cur.text !== draft.text) {
       const t = draft.text
-      cur = { text: t, c: createCollector(draft, [], { ...swOpts, onStatus: (all) => setRoles({ text: t, roles: all }) }) }
+      cur = {
+        text: t,
+        c: createCollector(draft, [], { ...swOpts, onStatus: (all) => setRoles({ text: t, roles: all }) }),
+      }
       collector.current = cur
     }
     setBusy(true)
@@ -90,7 +120,9 @@ export function useComposer(opts: {
       const newLog = state === null
       const inboxId = draft.inboxId
       setOutcome({ signed: r.signed, inboxId, appended: null })
-      const appended = await onAppend(r.signed.bytes, { newLog, inboxId }).catch((e: unknown): AppendOutcome => ({ ok: false, message: e instanceof Error ? e.message : String(e) }))
+      const appended = await onAppend(r.signed.bytes, { newLog, inboxId }).catch(
+        (e: unknown): AppendOutcome => ({ ok: false, message: e instanceof Error ? e.message : String(e) }),
+      )
       setOutcome({ signed: r.signed, inboxId, appended })
       // A new draft gets a new client time (the signed one is in the log now).
       setTimestamp(nowNs())

@@ -24,19 +24,42 @@ export const Exports = memo(function Exports({ steps, inboxId, selected, report,
       <button
         type="button"
         onClick={() =>
-          download(`${base}.bundle.json`, encodeBundleJson({ ...(inboxId ? { inboxId } : {}), updates: withBytes.map((s) => ({ sequenceId: s.sequenceId, bytes: s.bytes! })) }), 'application/json')
+          download(
+            `${base}.bundle.json`,
+            encodeBundleJson({
+              ...(inboxId ? { inboxId } : {}),
+              updates: withBytes.map((s) => ({ sequenceId: s.sequenceId, bytes: s.bytes! })),
+            }),
+            'application/json',
+          )
         }
-        title={missing ? `${missing} update(s) without bytes are left out` : 'The log as a log bundle (exact update bytes)'}
+        title={
+          missing ? `${missing} update(s) without bytes are left out` : 'The log as a log bundle (exact update bytes)'
+        }
       >
         Bundle JSON
       </button>
-      <button type="button" disabled={!selected?.bytes} onClick={() => download(`${base}.update-${seq}.hex`, bytesToHex(selected!.bytes!) + '\n', 'text/plain')} aria-label={`Selected update ${seq} as hex`}>
+      <button
+        type="button"
+        disabled={!selected?.bytes}
+        onClick={() => download(`${base}.update-${seq}.hex`, bytesToHex(selected!.bytes!) + '\n', 'text/plain')}
+        aria-label={`Selected update ${seq} as hex`}
+      >
         Update hex
       </button>
-      <button type="button" disabled={!selected?.bytes} onClick={() => download(`${base}.update-${seq}.b64`, bytesToBase64(selected!.bytes!) + '\n', 'text/plain')} aria-label={`Selected update ${seq} as base64`}>
+      <button
+        type="button"
+        disabled={!selected?.bytes}
+        onClick={() => download(`${base}.update-${seq}.b64`, bytesToBase64(selected!.bytes!) + '\n', 'text/plain')}
+        aria-label={`Selected update ${seq} as base64`}
+      >
         Update base64
       </button>
-      <button type="button" onClick={() => download(`${base}.report.json`, report, 'application/json')} title="The report the command line prints (replay --json)">
+      <button
+        type="button"
+        onClick={() => download(`${base}.report.json`, report, 'application/json')}
+        title="The report the command line prints (replay --json)"
+      >
         Report JSON
       </button>
     </div>

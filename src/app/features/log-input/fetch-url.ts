@@ -12,7 +12,8 @@ export async function fetchLog(url: string, signal?: AbortSignal): Promise<Uint8
   } catch {
     throw new FetchLogError(`${JSON.stringify(url)} is not a URL`)
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new FetchLogError(`${u.protocol} URLs cannot be opened; use http or https`)
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new FetchLogError(`${u.protocol} URLs cannot be opened; use http or https`)
   let res: Response
   try {
     res = await fetch(u, { signal: signal ?? null, credentials: 'omit', redirect: 'follow' })
@@ -24,7 +25,8 @@ export async function fetchLog(url: string, signal?: AbortSignal): Promise<Uint8
   }
   if (!res.ok) throw new FetchLogError(`${u.href} answered ${res.status} ${res.statusText || ''}`.trim())
   const declared = Number(res.headers.get('content-length') ?? '0')
-  if (declared > MAX_BYTES) throw new FetchLogError(`${u.href} is ${declared} bytes; the inspector opens logs up to ${MAX_BYTES} bytes`)
+  if (declared > MAX_BYTES)
+    throw new FetchLogError(`${u.href} is ${declared} bytes; the inspector opens logs up to ${MAX_BYTES} bytes`)
   const bytes = new Uint8Array(await res.arrayBuffer())
   if (bytes.length === 0) throw new FetchLogError(`${u.href} answered with an empty body`)
   return bytes

@@ -28,14 +28,18 @@ interface FixtureIndex {
   }[]
 }
 
-const indexModules = import.meta.glob<FixtureIndex>('../../../../test/fixtures/index.json', { eager: true, import: 'default' })
+const indexModules = import.meta.glob<FixtureIndex>('../../../../test/fixtures/index.json', {
+  eager: true,
+  import: 'default',
+})
 const fixtureIndex: FixtureIndex = Object.values(indexModules)[0] ?? {}
 
 export const REAL_WORLD = 'xmtpd-rows-6-7'
 
 const realWorld: Example = {
   name: REAL_WORLD,
-  description: 'Real-world: one inbox of the public xmtpd test data (a wallet creates the inbox with an installation, then adds a second installation); two updates, both apply.',
+  description:
+    'Real-world: one inbox of the public xmtpd test data (a wallet creates the inbox with an installation, then adds a second installation); two updates, both apply.',
   ok: true,
   rules: ['IDENT-012', 'IDENT-040'],
   verifier: 'none',
@@ -54,12 +58,19 @@ export const EXAMPLES: readonly Example[] = [
       file: f.files!.bundle!,
     }))
     // valid logs first (the full life leads), then the rejected ones by rule
-    .sort((a, b) => Number(b.name === 'valid-full-life') - Number(a.name === 'valid-full-life') || Number(b.ok) - Number(a.ok) || a.name.localeCompare(b.name)),
+    .sort(
+      (a, b) =>
+        Number(b.name === 'valid-full-life') - Number(a.name === 'valid-full-life') ||
+        Number(b.ok) - Number(a.ok) ||
+        a.name.localeCompare(b.name),
+    ),
   realWorld,
 ]
 
 /** The log the app opens on. */
-export const DEFAULT_EXAMPLE: string = EXAMPLES.some((e) => e.name === 'valid-full-life') ? 'valid-full-life' : REAL_WORLD
+export const DEFAULT_EXAMPLE: string = EXAMPLES.some((e) => e.name === 'valid-full-life')
+  ? 'valid-full-life'
+  : REAL_WORLD
 
 export function findExample(name: string): Example | undefined {
   return EXAMPLES.find((e) => e.name === name)

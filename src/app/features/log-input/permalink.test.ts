@@ -3,7 +3,9 @@ import { compressLog, decompressLog, formatFragment, parseFragment, PermalinkErr
 
 describe('permalink codec', () => {
   it('round-trips a log through deflate-raw and base64url, URL-safe', async () => {
-    const text = new TextEncoder().encode(JSON.stringify({ updates: [{ sequence_id: '1', update_hex: 'ab'.repeat(500) }] }))
+    const text = new TextEncoder().encode(
+      JSON.stringify({ updates: [{ sequence_id: '1', update_hex: 'ab'.repeat(500) }] }),
+    )
     const z = (await compressLog(text))!
     expect(await compressLog(text, 10)).toBeNull()
     expect(z).toMatch(/^[A-Za-z0-9_-]+$/)
@@ -19,7 +21,10 @@ describe('permalink codec', () => {
     const h = formatFragment(f)
     expect(h).toBe('#log=abc_-&bin=1&inbox=2&step=18446744073709551615.1')
     expect(parseFragment(h)).toEqual(f)
-    expect(parseFragment('#example=valid-full-life&step=3')).toEqual({ example: 'valid-full-life', step: { sequenceId: 3n, action: 0 } })
+    expect(parseFragment('#example=valid-full-life&step=3')).toEqual({
+      example: 'valid-full-life',
+      step: { sequenceId: 3n, action: 0 },
+    })
   })
   it('drops malformed parts and refuses a damaged log with a clear error', async () => {
     expect(parseFragment('#step=abc&inbox=-1&x=1')).toEqual({})

@@ -43,8 +43,10 @@ function toBase64url(b: Uint8Array): string {
 }
 
 function fromBase64url(s: string): Uint8Array {
-  if (!/^[A-Za-z0-9_-]*$/.test(s)) throw new PermalinkError('the log in the link is not base64url text (it was cut or edited)')
-  if (s.length % 4 === 1) throw new PermalinkError('the log in the link is cut short (its base64url length is impossible)')
+  if (!/^[A-Za-z0-9_-]*$/.test(s))
+    throw new PermalinkError('the log in the link is not base64url text (it was cut or edited)')
+  if (s.length % 4 === 1)
+    throw new PermalinkError('the log in the link is cut short (its base64url length is impossible)')
   const bin = atob(s.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (s.length % 4)) % 4))
   const out = new Uint8Array(bin.length)
   for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i)

@@ -18,8 +18,19 @@ import { NodeError, NodeUnreachableError } from '../../../network/client'
 import { nodeClient } from './queries'
 
 export type PublishAnswer =
-  | { readonly kind: 'stored'; readonly sequenceId: bigint; readonly visible: boolean | null; readonly visibility?: string }
-  | { readonly kind: 'refused'; readonly status: number; readonly code: string; readonly rule: RuleId | null; readonly message: string }
+  | {
+      readonly kind: 'stored'
+      readonly sequenceId: bigint
+      readonly visible: boolean | null
+      readonly visibility?: string
+    }
+  | {
+      readonly kind: 'refused'
+      readonly status: number
+      readonly code: string
+      readonly rule: RuleId | null
+      readonly message: string
+    }
   | { readonly kind: 'unreachable'; readonly message: string }
 
 export interface PublishOptions {
@@ -44,7 +55,11 @@ export async function awaitVisible(baseUrl: string, inboxId: string, receipt: bi
   return false
 }
 
-export async function publishUpdate(baseUrl: string, bytes: Uint8Array, options: PublishOptions = {}): Promise<PublishAnswer> {
+export async function publishUpdate(
+  baseUrl: string,
+  bytes: Uint8Array,
+  options: PublishOptions = {},
+): Promise<PublishAnswer> {
   try {
     const { sequenceId } = await nodeClient(baseUrl).publishIdentityUpdate(bytes)
     if (!options.inboxId) return { kind: 'stored', sequenceId, visible: null }
@@ -58,7 +73,8 @@ export async function publishUpdate(baseUrl: string, bytes: Uint8Array, options:
         : `QueryNewest did not yet show sequence id ${sequenceId} for inbox ${options.inboxId}: not complete (IDENT-072)`,
     }
   } catch (e) {
-    if (e instanceof NodeError) return { kind: 'refused', status: e.status, code: e.code, rule: e.rule, message: e.message }
+    if (e instanceof NodeError)
+      return { kind: 'refused', status: e.status, code: e.code, rule: e.rule, message: e.message }
     if (e instanceof NodeUnreachableError) return { kind: 'unreachable', message: e.message }
     return { kind: 'unreachable', message: e instanceof Error ? e.message : String(e) }
   }

@@ -31,13 +31,19 @@ export function hashNodeKey(key: readonly unknown[]): string {
     typeof v === 'bigint'
       ? { $bigint: v.toString() }
       : v && typeof v === 'object' && !Array.isArray(v)
-        ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, (v as Record<string, unknown>)[k]]))
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, (v as Record<string, unknown>)[k]]),
+          )
         : v,
   )
 }
 
 export function createNetworkQueryClient(): QueryClient {
-  return new QueryClient({ defaultOptions: { queries: { queryKeyHashFn: hashNodeKey, retry: false, refetchOnWindowFocus: false } } })
+  return new QueryClient({
+    defaultOptions: { queries: { queryKeyHashFn: hashNodeKey, retry: false, refetchOnWindowFocus: false } },
+  })
 }
 
 export function nodeClient(baseUrl: string): NodeClient {
@@ -45,7 +51,8 @@ export function nodeClient(baseUrl: string): NodeClient {
 }
 
 export function describeNodeError(e: unknown): string {
-  if (e instanceof NodeError) return `the node refused (HTTP ${e.status}, ${e.code}${e.rule ? `, ${e.rule}` : ''}): ${e.message}`
+  if (e instanceof NodeError)
+    return `the node refused (HTTP ${e.status}, ${e.code}${e.rule ? `, ${e.rule}` : ''}): ${e.message}`
   if (e instanceof NodeUnreachableError) return e.message
   return e instanceof Error ? e.message : String(e)
 }
@@ -64,7 +71,9 @@ export function useNodeStatus(baseUrl: string) {
 
 /** The log as a log bundle the inspector opens: the node's exact update bytes, in hex. */
 export function bundleOf(log: InboxLog, inboxId: string): string {
-  const updates = log.entries.flatMap((e) => ('error' in e.update ? [] : [{ sequence_id: e.sequenceId.toString(), update_hex: bytesToHex(e.update.bytes) }]))
+  const updates = log.entries.flatMap((e) =>
+    'error' in e.update ? [] : [{ sequence_id: e.sequenceId.toString(), update_hex: bytesToHex(e.update.bytes) }],
+  )
   return JSON.stringify({ inbox_id: inboxId, updates }, null, 1)
 }
 
@@ -96,7 +105,14 @@ async function fetchState(node: NodeClient, inboxId: string, signal?: AbortSigna
  * Looks an identifier up. `known` are inbox ids seen before (candidates for an identifier
  * live in several inboxes: GetInboxIds names one, so the app checks the ones it knows).
  */
-export async function lookup(baseUrl: string, by: LookupBy, raw: string, known: readonly string[], signal?: AbortSignal, smartWallets?: SmartWalletVerifier): Promise<LookupResult> {
+export async function lookup(
+  baseUrl: string,
+  by: LookupBy,
+  raw: string,
+  known: readonly string[],
+  signal?: AbortSignal,
+  smartWallets?: SmartWalletVerifier,
+): Promise<LookupResult> {
   const node = nodeClient(baseUrl)
   const identifier = by === 'handle' ? raw.trim() : by === 'inbox' ? raw.trim().toLowerCase() : raw.trim().toLowerCase()
   let inboxId = identifier
@@ -147,7 +163,9 @@ export function useLookup(
   chain?: { readonly verifier: SmartWalletVerifier; readonly key: string },
 ) {
   return useQuery({
-    queryKey: wish ? [...nodeKeys.lookup(baseUrl, wish.by, wish.identifier), wish.nonce, chain?.key ?? 'no-chain'] : ['node', baseUrl, 'lookup', 'idle'],
+    queryKey: wish
+      ? [...nodeKeys.lookup(baseUrl, wish.by, wish.identifier), wish.nonce, chain?.key ?? 'no-chain']
+      : ['node', baseUrl, 'lookup', 'idle'],
     queryFn: ({ signal }) => lookup(baseUrl, wish!.by, wish!.identifier, known, signal, chain?.verifier),
     enabled: wish !== null,
     staleTime: 0,

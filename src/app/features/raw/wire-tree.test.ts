@@ -7,13 +7,24 @@ const ADDR = '0x' + 'ab'.repeat(20)
 
 function legacyUpdate(): Uint8Array {
   // IdentityUpdate { actions: [ { create_inbox: { initial_identifier, initial_identifier_signature: Signature { #4 } } } ], inbox_id, #9 }
-  const sig = new BinaryWriter().tag(4, WireType.LengthDelimited).bytes(new Uint8Array([1, 2, 3])).finish()
-  const create = new BinaryWriter().tag(1, WireType.LengthDelimited).string(ADDR).tag(3, WireType.LengthDelimited).bytes(sig).finish()
+  const sig = new BinaryWriter()
+    .tag(4, WireType.LengthDelimited)
+    .bytes(new Uint8Array([1, 2, 3]))
+    .finish()
+  const create = new BinaryWriter()
+    .tag(1, WireType.LengthDelimited)
+    .string(ADDR)
+    .tag(3, WireType.LengthDelimited)
+    .bytes(sig)
+    .finish()
   const action = new BinaryWriter().tag(1, WireType.LengthDelimited).bytes(create).finish()
   return new BinaryWriter()
-    .tag(1, WireType.LengthDelimited).bytes(action)
-    .tag(3, WireType.LengthDelimited).string('inbox')
-    .tag(9, WireType.Varint).uint32(7)
+    .tag(1, WireType.LengthDelimited)
+    .bytes(action)
+    .tag(3, WireType.LengthDelimited)
+    .string('inbox')
+    .tag(9, WireType.Varint)
+    .uint32(7)
     .finish()
 }
 
@@ -22,7 +33,17 @@ describe('wireTree', () => {
     const bytes = encodeUpdate({
       inboxId: 'cd'.repeat(32),
       clientTimestampNs: 1_700_000_000_000_000_000n,
-      actions: [{ kind: 'claim_handle', handle: 'alice', signature: { kind: 'installation_key', bytes: new Uint8Array(64).fill(7), publicKey: new Uint8Array(32).fill(9) } }],
+      actions: [
+        {
+          kind: 'claim_handle',
+          handle: 'alice',
+          signature: {
+            kind: 'installation_key',
+            bytes: new Uint8Array(64).fill(7),
+            publicKey: new Uint8Array(32).fill(9),
+          },
+        },
+      ],
     })
     const t = wireTree(bytes)
     expect(t.problem).toBeNull()

@@ -53,7 +53,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 function typeName(f: DescField): string {
   if (f.fieldKind === 'message') return f.message.name
   if (f.fieldKind === 'enum') return f.enum.name
-  if (f.fieldKind === 'list') return `repeated ${f.listKind === 'message' ? f.message.name : f.listKind === 'enum' ? f.enum.name : ScalarType[f.scalar].toLowerCase()}`
+  if (f.fieldKind === 'list')
+    return `repeated ${f.listKind === 'message' ? f.message.name : f.listKind === 'enum' ? f.enum.name : ScalarType[f.scalar].toLowerCase()}`
   if (f.fieldKind === 'map') return 'map'
   return ScalarType[f.scalar].toLowerCase()
 }
@@ -65,7 +66,9 @@ function messageOf(f: DescField): DescMessage | null {
 }
 
 function isStringField(f: DescField): boolean {
-  return (f.fieldKind === 'scalar' || (f.fieldKind === 'list' && f.listKind === 'scalar')) && f.scalar === ScalarType.STRING
+  return (
+    (f.fieldKind === 'scalar' || (f.fieldKind === 'list' && f.listKind === 'scalar')) && f.scalar === ScalarType.STRING
+  )
 }
 
 function varintValue(f: DescField | undefined, v: bigint): string {
@@ -114,7 +117,14 @@ function walk(buf: Uint8Array, base: number, desc: DescMessage, path: string, de
     try {
       ;[no, wt] = r.tag()
     } catch (e) {
-      return { nodes, problem: { offset: base + at, detail: e instanceof RangeError ? 'truncated inside a field tag' : `invalid field tag (${(e as Error).message})` } }
+      return {
+        nodes,
+        problem: {
+          offset: base + at,
+          detail:
+            e instanceof RangeError ? 'truncated inside a field tag' : `invalid field tag (${(e as Error).message})`,
+        },
+      }
     }
     const f = fieldsOf(desc).get(no)
     const idx = counts.get(no) ?? 0
@@ -127,7 +137,9 @@ function walk(buf: Uint8Array, base: number, desc: DescMessage, path: string, de
     if (!f) {
       if (desc.typeName === SIGNATURE && no === 4) {
         flags.push('retired')
-        notes.push('Signature field 4: the retired legacy delegated signature; alone it leaves the signature unset (IDENT-001), beside a listed field it is ignored')
+        notes.push(
+          'Signature field 4: the retired legacy delegated signature; alone it leaves the signature unset (IDENT-001), beside a listed field it is ignored',
+        )
       } else {
         flags.push('unknown')
         notes.push(`field ${no} is not in ${desc.name}: ignored by a validator beside listed fields`)
@@ -137,10 +149,25 @@ function walk(buf: Uint8Array, base: number, desc: DescMessage, path: string, de
     const packedOk = f?.fieldKind === 'list' && f.listKind !== 'message' && wt === WireType.LengthDelimited
     if (expected !== null && wt !== expected && !packedOk) {
       flags.push('wrong-wire-type')
-      notes.push(`${f!.name} is ${typeName(f!)}, expected wire type ${WIRE_TYPE_NAMES[expected]}, found ${WIRE_TYPE_NAMES[wt] ?? wt} (IDENT-001)`)
+      notes.push(
+        `${f!.name} is ${typeName(f!)}, expected wire type ${WIRE_TYPE_NAMES[expected]}, found ${WIRE_TYPE_NAMES[wt] ?? wt} (IDENT-001)`,
+      )
     }
     const fail = (detail: string): WalkResult => {
-      nodes.push({ path: p, no, name, type: f ? typeName(f) : 'unknown', wireType: wt, offset: base + at, valueOffset: base + r.pos, end: base + r.len, value: null, children: [], flags: [...flags, 'malformed'], note: [...notes, detail].join('; ') })
+      nodes.push({
+        path: p,
+        no,
+        name,
+        type: f ? typeName(f) : 'unknown',
+        wireType: wt,
+        offset: base + at,
+        valueOffset: base + r.pos,
+        end: base + r.len,
+        value: null,
+        children: [],
+        flags: [...flags, 'malformed'],
+        note: [...notes, detail].join('; '),
+      })
       return { nodes, problem: { offset: base + at, detail: `${p}: ${detail}` } }
     }
     let value: string | null = null
@@ -194,7 +221,20 @@ function walk(buf: Uint8Array, base: number, desc: DescMessage, path: string, de
     } catch (e) {
       return fail(e instanceof RangeError ? 'runs past the end (truncated)' : (e as Error).message)
     }
-    nodes.push({ path: p, no, name, type: f ? typeName(f) : 'unknown', wireType: wt, offset: base + at, valueOffset: base + valueOffset, end: base + r.pos, value, children, flags, note: notes.join('; ') })
+    nodes.push({
+      path: p,
+      no,
+      name,
+      type: f ? typeName(f) : 'unknown',
+      wireType: wt,
+      offset: base + at,
+      valueOffset: base + valueOffset,
+      end: base + r.pos,
+      value,
+      children,
+      flags,
+      note: notes.join('; '),
+    })
   }
   return { nodes, problem: null }
 }

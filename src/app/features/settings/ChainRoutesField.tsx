@@ -31,7 +31,8 @@ function Field({ routes, onChange }: ChainRoutesFieldProps) {
   const [editing, setEditing] = useState<number | null>(null)
   const [problems, setProblems] = useState<string[]>([])
   const defaults = defaultChainRoutes()
-  const isDefault = routes.length === defaults.length && routes.every((r, i) => routeSpec(r) === routeSpec(defaults[i]!))
+  const isDefault =
+    routes.length === defaults.length && routes.every((r, i) => routeSpec(r) === routeSpec(defaults[i]!))
   const save = (next: readonly RouteSetting[] | null): boolean => {
     const p = onChange(next)
     setProblems(p)
@@ -41,11 +42,16 @@ function Field({ routes, onChange }: ChainRoutesFieldProps) {
     <details className="panel chain-routes" style={{ margin: '0 12px 6px' }}>
       <summary>
         Chain routes{' '}
-        <span className="muted small">{routes.length === 0 ? '(none: smart-wallet signatures stay pending)' : `(${routes.map((r) => `eip155:${r.chainId}`).join(', ')})`}</span>
+        <span className="muted small">
+          {routes.length === 0
+            ? '(none: smart-wallet signatures stay pending)'
+            : `(${routes.map((r) => `eip155:${r.chainId}`).join(', ')})`}
+        </span>
       </summary>
       <p className="muted small">
-        Smart contract wallet (erc_6492) signatures are checked by an <code>eth_call</code> on the chain they name, through the route set here (IDENT-060). A chain with no route, or one
-        that cannot be reached, leaves the update pending, never rejected (IDENT-061). Each route is checked against the chain id its node answers.
+        Smart contract wallet (erc_6492) signatures are checked by an <code>eth_call</code> on the chain they name,
+        through the route set here (IDENT-060). A chain with no route, or one that cannot be reached, leaves the update
+        pending, never rejected (IDENT-061). Each route is checked against the chain id its node answers.
       </p>
       {routes.length > 0 && (
         <ul aria-label="Chain routes" style={{ listStyle: 'none', padding: 0, margin: '4px 0' }}>
@@ -66,11 +72,20 @@ function Field({ routes, onChange }: ChainRoutesFieldProps) {
               </li>
             ) : (
               <li key={routeSpec(r)} style={ROW}>
-                <code>eip155:{r.chainId}</code> → <code style={{ overflowWrap: 'anywhere' }}>{r.url}</code> <RouteStatus route={r} />
-                <button type="button" onClick={() => setEditing(i)} aria-label={`Edit the route for eip155:${r.chainId}`}>
+                <code>eip155:{r.chainId}</code> → <code style={{ overflowWrap: 'anywhere' }}>{r.url}</code>{' '}
+                <RouteStatus route={r} />
+                <button
+                  type="button"
+                  onClick={() => setEditing(i)}
+                  aria-label={`Edit the route for eip155:${r.chainId}`}
+                >
                   Edit
                 </button>
-                <button type="button" onClick={() => save(routes.filter((_, j) => j !== i))} aria-label={`Remove the route for eip155:${r.chainId}`}>
+                <button
+                  type="button"
+                  onClick={() => save(routes.filter((_, j) => j !== i))}
+                  aria-label={`Remove the route for eip155:${r.chainId}`}
+                >
                   Remove
                 </button>
               </li>
@@ -82,7 +97,8 @@ function Field({ routes, onChange }: ChainRoutesFieldProps) {
         label="Add a chain route"
         submitLabel="Add route"
         onSubmit={(next) => {
-          if (routes.some((r) => r.chainId === next.chainId)) return `there is a route for eip155:${next.chainId} already: edit or remove it`
+          if (routes.some((r) => r.chainId === next.chainId))
+            return `there is a route for eip155:${next.chainId} already: edit or remove it`
           return save([...routes, next]) ? null : ''
         }}
       />
@@ -90,12 +106,18 @@ function Field({ routes, onChange }: ChainRoutesFieldProps) {
         <button type="button" onClick={() => save(null)} disabled={isDefault}>
           Use the default routes
         </button>
-        <span className="muted small">{defaults.length ? `default: ${defaults.map(routeSpec).join(', ')}` : 'no default route (the app was not started with a chain)'}</span>
+        <span className="muted small">
+          {defaults.length
+            ? `default: ${defaults.map(routeSpec).join(', ')}`
+            : 'no default route (the app was not started with a chain)'}
+        </span>
       </div>
       {DEMO_CHAIN && (
         <p className="small" aria-label="Demo chain">
-          Demo chain (<code>npm start</code>): eip155:{DEMO_CHAIN.chainId} at <code>{DEMO_CHAIN.rpcUrl}</code>. The smart-wallet demo inbox <code style={{ overflowWrap: 'anywhere' }}>{DEMO_CHAIN.inboxId}</code>{' '}
-          (fetch it by inbox id above) is created by the deployed wallet <code>{DEMO_CHAIN.deployed.address}</code> and adds the counterfactual wallet <code>{DEMO_CHAIN.counterfactual.address}</code>.{' '}
+          Demo chain (<code>npm start</code>): eip155:{DEMO_CHAIN.chainId} at <code>{DEMO_CHAIN.rpcUrl}</code>. The
+          smart-wallet demo inbox <code style={{ overflowWrap: 'anywhere' }}>{DEMO_CHAIN.inboxId}</code> (fetch it by
+          inbox id above) is created by the deployed wallet <code>{DEMO_CHAIN.deployed.address}</code> and adds the
+          counterfactual wallet <code>{DEMO_CHAIN.counterfactual.address}</code>.{' '}
           <strong>Their owners are demo keys, public by design: never fund these wallets.</strong>
         </p>
       )}
@@ -143,11 +165,27 @@ function RouteForm({
     <form onSubmit={submit} aria-label={label} style={{ ...ROW, margin: '4px 0' }}>
       <label>
         Chain id{' '}
-        <input value={chainId} onChange={(e) => setChainId(e.target.value)} aria-label={`${label}: chain id`} placeholder="31337" size={10} inputMode="numeric" style={INPUT} />
+        <input
+          value={chainId}
+          onChange={(e) => setChainId(e.target.value)}
+          aria-label={`${label}: chain id`}
+          placeholder="31337"
+          size={10}
+          inputMode="numeric"
+          style={INPUT}
+        />
       </label>
       <label>
         RPC URL{' '}
-        <input type="url" value={url} onChange={(e) => setUrl(e.target.value)} aria-label={`${label}: RPC URL`} placeholder="http://127.0.0.1:8545" size={30} style={INPUT} />
+        <input
+          type="url"
+          value={url}
+          onChange={(e) => setUrl(e.target.value)}
+          aria-label={`${label}: RPC URL`}
+          placeholder="http://127.0.0.1:8545"
+          size={30}
+          style={INPUT}
+        />
       </label>
       <button type="submit">{submitLabel}</button>
       {onCancel && (
@@ -175,10 +213,20 @@ function RouteStatus({ route }: { route: RouteSetting }) {
         : String(q.error)
   return (
     <>
-      <span role="status" aria-label={`Status of the route for eip155:${route.chainId}`} className={`badge ${q.data?.ok ? 'ok' : q.data ? 'bad' : ''}`} style={{ whiteSpace: 'normal' }}>
+      <span
+        role="status"
+        aria-label={`Status of the route for eip155:${route.chainId}`}
+        className={`badge ${q.data?.ok ? 'ok' : q.data ? 'bad' : ''}`}
+        style={{ whiteSpace: 'normal' }}
+      >
         {text}
       </span>
-      <button type="button" onClick={() => void q.refetch()} disabled={q.isFetching} aria-label={`Check the route for eip155:${route.chainId} again`}>
+      <button
+        type="button"
+        onClick={() => void q.refetch()}
+        disabled={q.isFetching}
+        aria-label={`Check the route for eip155:${route.chainId} again`}
+      >
         Check
       </button>
     </>

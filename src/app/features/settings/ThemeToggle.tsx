@@ -9,7 +9,13 @@ export function ThemeToggle() {
   useEffect(() => applyTheme(theme), [theme])
   const shown = theme === 'system' ? `system (${effectiveTheme(theme)})` : theme
   return (
-    <button type="button" className="theme-toggle" onClick={() => setTheme(NEXT[theme])} aria-label={`Theme: ${shown}. Switch to ${NEXT[theme]}`} title={`Theme: ${shown}`}>
+    <button
+      type="button"
+      className="theme-toggle"
+      onClick={() => setTheme(NEXT[theme])}
+      aria-label={`Theme: ${shown}. Switch to ${NEXT[theme]}`}
+      title={`Theme: ${shown}`}
+    >
       {theme === 'dark' ? '☾' : theme === 'light' ? '☀' : '◐'} <span className="theme-label">{theme}</span>
     </button>
   )

@@ -1,15 +1,35 @@
 import { describe, expect, it } from 'vitest'
-import { defaultChainRoutes, parseRouteList, parseRouteSetting, readSavedRoutes, routeListProblems, routeMap, routeSpec, writeSavedRoutes } from './chain-routes'
+import {
+  defaultChainRoutes,
+  parseRouteList,
+  parseRouteSetting,
+  readSavedRoutes,
+  routeListProblems,
+  routeMap,
+  routeSpec,
+  writeSavedRoutes,
+} from './chain-routes'
 
 const memory = () => {
   const m = new Map<string, string>()
-  return { getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, v: string) => void m.set(k, v), removeItem: (k: string) => void m.delete(k), m }
+  return {
+    getItem: (k: string) => m.get(k) ?? null,
+    setItem: (k: string, v: string) => void m.set(k, v),
+    removeItem: (k: string) => void m.delete(k),
+    m,
+  }
 }
 
 describe('parseRouteSetting', () => {
   it('reads a decimal chain id (or eip155:<id>) and an http(s) URL, trimmed', () => {
-    expect(parseRouteSetting(' 31337 ', ' http://127.0.0.1:8545 ')).toEqual({ chainId: '31337', url: 'http://127.0.0.1:8545' })
-    expect(parseRouteSetting('eip155:8453', 'https://rpc.example/v1?key=a=b')).toEqual({ chainId: '8453', url: 'https://rpc.example/v1?key=a=b' })
+    expect(parseRouteSetting(' 31337 ', ' http://127.0.0.1:8545 ')).toEqual({
+      chainId: '31337',
+      url: 'http://127.0.0.1:8545',
+    })
+    expect(parseRouteSetting('eip155:8453', 'https://rpc.example/v1?key=a=b')).toEqual({
+      chainId: '8453',
+      url: 'https://rpc.example/v1?key=a=b',
+    })
   })
   it.each([
     ['', 'http://x', /chain id is empty/],
@@ -29,8 +49,19 @@ describe('parseRouteSetting', () => {
 
 describe('routeListProblems', () => {
   it('names each bad route by position, and a second route for one chain', () => {
-    expect(routeListProblems([{ chainId: '1', url: 'http://a' }, { chainId: '10', url: 'http://b' }])).toEqual([])
-    expect(routeListProblems([{ chainId: '1', url: 'http://a' }, { chainId: '01', url: 'http://b' }, { chainId: '1', url: 'http://c' }])).toEqual([
+    expect(
+      routeListProblems([
+        { chainId: '1', url: 'http://a' },
+        { chainId: '10', url: 'http://b' },
+      ]),
+    ).toEqual([])
+    expect(
+      routeListProblems([
+        { chainId: '1', url: 'http://a' },
+        { chainId: '01', url: 'http://b' },
+        { chainId: '1', url: 'http://c' },
+      ]),
+    ).toEqual([
       'route 2: chain id "01" is not a decimal number with no sign and no leading zero',
       'route 3: a second route for chain eip155:1 (route 1 is one already)',
     ])
@@ -49,7 +80,9 @@ describe('parseRouteList and defaultChainRoutes (VITE_CHAIN_ROUTES)', () => {
   it('is empty when unset or malformed (and says so), never throws', () => {
     expect(defaultChainRoutes(undefined)).toEqual([])
     expect(defaultChainRoutes('')).toEqual([])
-    expect(defaultChainRoutes('eip155:31337=http://127.0.0.1:8545')).toEqual([{ chainId: '31337', url: 'http://127.0.0.1:8545' }])
+    expect(defaultChainRoutes('eip155:31337=http://127.0.0.1:8545')).toEqual([
+      { chainId: '31337', url: 'http://127.0.0.1:8545' },
+    ])
     const warn = console.warn
     const seen: unknown[] = []
     console.warn = (m: unknown) => void seen.push(m)
@@ -70,7 +103,14 @@ describe('readSavedRoutes / writeSavedRoutes', () => {
     expect(readSavedRoutes(s)).toEqual([])
     writeSavedRoutes([{ chainId: '31337', url: 'http://127.0.0.1:8545' }], s)
     expect(readSavedRoutes(s)).toEqual([{ chainId: '31337', url: 'http://127.0.0.1:8545' }])
-    s.setItem('inbox-inspector.chain-routes', JSON.stringify([{ chainId: '01', url: 'http://a' }, { chainId: 5, url: 'http://b' }, { chainId: '7', url: 'http://c' }]))
+    s.setItem(
+      'inbox-inspector.chain-routes',
+      JSON.stringify([
+        { chainId: '01', url: 'http://a' },
+        { chainId: 5, url: 'http://b' },
+        { chainId: '7', url: 'http://c' },
+      ]),
+    )
     expect(readSavedRoutes(s)).toEqual([{ chainId: '7', url: 'http://c' }])
     s.setItem('inbox-inspector.chain-routes', '{not json')
     expect(readSavedRoutes(s)).toBeNull()
@@ -81,7 +121,11 @@ describe('readSavedRoutes / writeSavedRoutes', () => {
 
 describe('routeMap and routeSpec', () => {
   it('gives the chain code its bigint table, leaving out invalid or repeated chains', () => {
-    const m = routeMap([{ chainId: '31337', url: 'http://a' }, { chainId: 'x', url: 'http://b' }, { chainId: '31337', url: 'http://c' }])
+    const m = routeMap([
+      { chainId: '31337', url: 'http://a' },
+      { chainId: 'x', url: 'http://b' },
+      { chainId: '31337', url: 'http://c' },
+    ])
     expect([...m]).toEqual([[31337n, 'http://a']])
     expect(routeSpec({ chainId: '1', url: 'https://a' })).toBe('eip155:1=https://a')
   })

@@ -40,11 +40,13 @@ export function parseRouteSetting(chainIdText: string, urlText: string): RouteSe
     route = parseChainRoute(`eip155:${id}=${url}`)
   } catch (e) {
     if (!(e instanceof ChainRouteError)) throw e
-    if (!/^(0|[1-9][0-9]*)$/.test(id)) return { problem: `chain id ${JSON.stringify(id)} is not a decimal number with no sign and no leading zero` }
+    if (!/^(0|[1-9][0-9]*)$/.test(id))
+      return { problem: `chain id ${JSON.stringify(id)} is not a decimal number with no sign and no leading zero` }
     // The command line's wording names its flag; the setting says the same without it.
     return { problem: e.message.replace(/^--chain "(?:[^"\\]|\\.)*": /, '') }
   }
-  if (route.chainId > MAX_CHAIN_ID) return { problem: `chain id ${route.chainId} is above 2^53 - 1, which the chain client cannot address` }
+  if (route.chainId > MAX_CHAIN_ID)
+    return { problem: `chain id ${route.chainId} is above 2^53 - 1, which the chain client cannot address` }
   return { chainId: route.chainId.toString(), url: route.url }
 }
 
@@ -58,7 +60,10 @@ export function routeListProblems(routes: readonly RouteSetting[]): string[] {
   routes.forEach((r, i) => {
     const p = parseRouteSetting(r.chainId, r.url)
     if ('problem' in p) problems.push(`route ${i + 1}: ${p.problem}`)
-    else if (seen.has(p.chainId)) problems.push(`route ${i + 1}: a second route for chain eip155:${p.chainId} (route ${seen.get(p.chainId)! + 1} is one already)`)
+    else if (seen.has(p.chainId))
+      problems.push(
+        `route ${i + 1}: a second route for chain eip155:${p.chainId} (route ${seen.get(p.chainId)! + 1} is one already)`,
+      )
     else seen.set(p.chainId, i)
   })
   return problems
@@ -72,7 +77,9 @@ export function parseRouteList(text: string): RouteSetting[] {
 }
 
 /** The routes `npm start` (or a build) passed as VITE_CHAIN_ROUTES; [] when none or malformed. */
-export function defaultChainRoutes(env: string | undefined = import.meta.env.VITE_CHAIN_ROUTES as string | undefined): RouteSetting[] {
+export function defaultChainRoutes(
+  env: string | undefined = import.meta.env.VITE_CHAIN_ROUTES as string | undefined,
+): RouteSetting[] {
   if (!env) return []
   try {
     return parseRouteList(env)
@@ -99,14 +106,23 @@ export function readSavedRoutes(storage: Pick<Storage, 'getItem'> | null = safeS
     if (raw == null) return null
     const v: unknown = JSON.parse(raw)
     if (!Array.isArray(v)) return null
-    const routes = v.filter((x): x is RouteSetting => !!x && typeof x === 'object' && typeof (x as RouteSetting).chainId === 'string' && typeof (x as RouteSetting).url === 'string')
+    const routes = v.filter(
+      (x): x is RouteSetting =>
+        !!x &&
+        typeof x === 'object' &&
+        typeof (x as RouteSetting).chainId === 'string' &&
+        typeof (x as RouteSetting).url === 'string',
+    )
     return routes.filter((r) => !('problem' in parseRouteSetting(r.chainId, r.url)))
   } catch {
     return null
   }
 }
 
-export function writeSavedRoutes(routes: readonly RouteSetting[] | null, storage: Pick<Storage, 'setItem' | 'removeItem'> | null = safeStorage()): void {
+export function writeSavedRoutes(
+  routes: readonly RouteSetting[] | null,
+  storage: Pick<Storage, 'setItem' | 'removeItem'> | null = safeStorage(),
+): void {
   try {
     if (routes === null) storage?.removeItem(KEY)
     else storage?.setItem(KEY, JSON.stringify(routes.map((r) => ({ chainId: r.chainId, url: r.url }))))
@@ -136,7 +152,11 @@ export function useChainRoutes(): [RouteSetting[], (routes: readonly RouteSettin
       if (problems.length) return problems
     }
     writeSavedRoutes(next)
-    setRoutes(next === null ? defaultChainRoutes() : next.map((r) => ({ ...(parseRouteSetting(r.chainId, r.url) as RouteSetting) })))
+    setRoutes(
+      next === null
+        ? defaultChainRoutes()
+        : next.map((r) => ({ ...(parseRouteSetting(r.chainId, r.url) as RouteSetting) })),
+    )
     return []
   }, [])
   return [routes, set]

@@ -29,8 +29,14 @@ function wallet(v: unknown): DemoWallet | null {
   if (!v || typeof v !== 'object') return null
   const w = v as Record<string, unknown>
   const ok = (k: string, re: RegExp) => typeof w[k] === 'string' && re.test(w[k] as string)
-  if (!ok('address', ADDRESS) || !ok('owner', ADDRESS) || !ok('factory', ADDRESS) || !ok('factoryData', HEX)) return null
-  return { address: w.address as string, owner: w.owner as string, factory: w.factory as string, factoryData: w.factoryData as string }
+  if (!ok('address', ADDRESS) || !ok('owner', ADDRESS) || !ok('factory', ADDRESS) || !ok('factoryData', HEX))
+    return null
+  return {
+    address: w.address as string,
+    owner: w.owner as string,
+    factory: w.factory as string,
+    factoryData: w.factoryData as string,
+  }
 }
 
 /** The demo chain from VITE_DEMO_CHAIN's JSON, or null when unset or not of that shape. */
@@ -56,4 +62,6 @@ export function parseDemoChain(text: string | undefined): DemoChainInfo | null {
 
 /** The demo chain `npm start` started, or null. */
 // Read through a cast: this module is also imported by Node tests, which have no Vite env types.
-export const DEMO_CHAIN: DemoChainInfo | null = parseDemoChain((import.meta as { env?: Record<string, string | undefined> }).env?.VITE_DEMO_CHAIN)
+export const DEMO_CHAIN: DemoChainInfo | null = parseDemoChain(
+  (import.meta as { env?: Record<string, string | undefined> }).env?.VITE_DEMO_CHAIN,
+)

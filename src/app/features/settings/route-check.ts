@@ -10,7 +10,9 @@ import { ChainUnreachableError } from '../../../core/errors'
 import { hashQueryKey } from '../../model/query-key'
 import type { RouteSetting } from './chain-routes'
 
-export type RouteCheck = { readonly ok: true; readonly chainId: bigint; readonly head: bigint } | { readonly ok: false; readonly reason: string }
+export type RouteCheck =
+  | { readonly ok: true; readonly chainId: bigint; readonly head: bigint }
+  | { readonly ok: false; readonly reason: string }
 
 export const routeKeys = {
   all: ['chain-route'] as const,
@@ -31,7 +33,9 @@ export async function checkRoute(route: RouteSetting, timeoutMs = 4000): Promise
   }
 }
 
-export const settingsQueryClient = new QueryClient({ defaultOptions: { queries: { queryKeyHashFn: hashQueryKey, retry: false, refetchOnWindowFocus: false } } })
+export const settingsQueryClient = new QueryClient({
+  defaultOptions: { queries: { queryKeyHashFn: hashQueryKey, retry: false, refetchOnWindowFocus: false } },
+})
 
 export function useRouteCheck(route: RouteSetting) {
   return useQuery({

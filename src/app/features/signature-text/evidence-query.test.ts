@@ -19,11 +19,18 @@ const check = (over: Partial<SignatureCheck> = {}): SignatureCheck => ({
 
 describe('evidenceRequestOf', () => {
   it('reads account id, block and digest from the check, and the signature bytes from its replay key (spec section 6)', () => {
-    expect(evidenceRequestOf(check())).toEqual({ accountId: `eip155:31337:0x${'ab'.repeat(20)}`, blockNumber: 12n, hash: `0x${'11'.repeat(32)}`, signature: '0xc0ffee' })
+    expect(evidenceRequestOf(check())).toEqual({
+      accountId: `eip155:31337:0x${'ab'.repeat(20)}`,
+      blockNumber: 12n,
+      hash: `0x${'11'.repeat(32)}`,
+      signature: '0xc0ffee',
+    })
   })
   it('is null for other kinds and for a check whose account id failed its form check (IDENT-060: no digest)', () => {
     expect(evidenceRequestOf(check({ kind: 'erc_191' }))).toBeNull()
-    expect(evidenceRequestOf(check({ evidence: { 'account id': 'eip155:01:0x', block: '1' }, replayKey: null }))).toBeNull()
+    expect(
+      evidenceRequestOf(check({ evidence: { 'account id': 'eip155:01:0x', block: '1' }, replayKey: null })),
+    ).toBeNull()
   })
 })
 

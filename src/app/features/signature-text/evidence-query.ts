@@ -30,8 +30,14 @@ export function evidenceRequestOf(check: SignatureCheck): EvidenceRequest | null
   const accountId = check.evidence['account id']
   const block = check.evidence['block']
   const digest = check.evidence['EIP-191 digest']
-  if (accountId === undefined || block === undefined || !/^[0-9]+$/.test(block) || !digest || check.replayKey === null) return null
-  return { accountId, blockNumber: BigInt(block), hash: `0x${digest.replace(/^0x/, '')}`, signature: `0x${check.replayKey.replace(/^0x/, '')}` }
+  if (accountId === undefined || block === undefined || !/^[0-9]+$/.test(block) || !digest || check.replayKey === null)
+    return null
+  return {
+    accountId,
+    blockNumber: BigInt(block),
+    hash: `0x${digest.replace(/^0x/, '')}`,
+    signature: `0x${check.replayKey.replace(/^0x/, '')}`,
+  }
 }
 
 /** The eip155 chain id an account id names, when its form is right (IDENT-060), else null. */
@@ -49,7 +55,16 @@ export function routeFor(routes: readonly ChainRouteWire[], accountId: string): 
 
 export const evidenceKeys = {
   all: ['chain-evidence'] as const,
-  one: (req: EvidenceRequest, routeUrl: string | null) => ['chain-evidence', chainIdOf(req.accountId), req.blockNumber, req.accountId, req.hash, req.signature, routeUrl] as const,
+  one: (req: EvidenceRequest, routeUrl: string | null) =>
+    [
+      'chain-evidence',
+      chainIdOf(req.accountId),
+      req.blockNumber,
+      req.accountId,
+      req.hash,
+      req.signature,
+      routeUrl,
+    ] as const,
 }
 
 export interface HeadFacts {
@@ -66,10 +81,19 @@ export interface EvidenceView {
 }
 
 /** Reads the evidence (never throws: an unreachable chain is a status with its reason). */
-export async function fetchEvidence(req: EvidenceRequest, routeUrl: string | null, timeoutMs = 5000): Promise<EvidenceView> {
+export async function fetchEvidence(
+  req: EvidenceRequest,
+  routeUrl: string | null,
+  timeoutMs = 5000,
+): Promise<EvidenceView> {
   const chainId = chainIdOf(req.accountId)
-  const clients = new ChainClients(chainId !== null && routeUrl ? new Map([[chainId, routeUrl]]) : new Map(), { timeoutMs })
-  const evidence = await smartWalletEvidence({ signature: { accountId: req.accountId, blockNumber: req.blockNumber, signature: req.signature }, hash: req.hash }, clients)
+  const clients = new ChainClients(chainId !== null && routeUrl ? new Map([[chainId, routeUrl]]) : new Map(), {
+    timeoutMs,
+  })
+  const evidence = await smartWalletEvidence(
+    { signature: { accountId: req.accountId, blockNumber: req.blockNumber, signature: req.signature }, hash: req.hash },
+    clients,
+  )
   let head: HeadFacts | null = null
   if (evidence.status === 'ok' && chainId !== null) {
     try {
@@ -83,7 +107,11 @@ export async function fetchEvidence(req: EvidenceRequest, routeUrl: string | nul
   return { evidence, head, ageSeconds }
 }
 
-export const evidenceQueryClient = new QueryClient({ defaultOptions: { queries: { queryKeyHashFn: hashQueryKey, retry: false, refetchOnWindowFocus: false, staleTime: 60_000 } } })
+export const evidenceQueryClient = new QueryClient({
+  defaultOptions: {
+    queries: { queryKeyHashFn: hashQueryKey, retry: false, refetchOnWindowFocus: false, staleTime: 60_000 },
+  },
+})
 
 export function useEvidence(req: EvidenceRequest, routeUrl: string | null, enabled: boolean) {
   return useQuery({ queryKey: evidenceKeys.one(req, routeUrl), queryFn: () => fetchEvidence(req, routeUrl), enabled })

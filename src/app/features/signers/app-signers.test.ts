@@ -8,7 +8,8 @@ import { testKey } from '../../../signing/testkit'
 import type { AppSigner } from '../../model/app-signer'
 import { localKeyAppSigner, orderSigners, walletAppSigners, type WalletConnectionLike } from './app-signers'
 
-const TEXT = 'XMTP : Authenticate to inbox\n\nInbox ID: abc\n\n- Claim handle\n  (Handle: é ✓ 🚀)\n\nFor more info: https://xmtp.org/signatures'
+const TEXT =
+  'XMTP : Authenticate to inbox\n\nInbox ID: abc\n\n- Claim handle\n  (Handle: é ✓ 🚀)\n\nFor more info: https://xmtp.org/signatures'
 
 function fakeWallet(name: string, keys: Uint8Array[]) {
   const calls: { method: string; params?: unknown }[] = []
@@ -34,12 +35,19 @@ describe('walletAppSigners', () => {
     const w = fakeWallet('E2E Wallet', [k1])
     const [s] = walletAppSigners([w.connection])
     const address = ethAddressFromPrivateKey(k1)
-    expect(s).toMatchObject({ id: `wallet:${address}`, source: 'wallet', interactive: true, identifier: { kind: 'ethereum', text: address } })
+    expect(s).toMatchObject({
+      id: `wallet:${address}`,
+      source: 'wallet',
+      interactive: true,
+      identifier: { kind: 'ethereum', text: address },
+    })
     expect(s!.label).toBe(`E2E Wallet ${address.slice(0, 8)}…${address.slice(-4)}`)
     const sig = await s!.signer.sign(TEXT)
     expect(w.calls).toEqual([{ method: 'personal_sign', params: [stringToHex(TEXT), checksumAddress(address)] }])
     if (sig.kind !== 'erc_191') throw new Error(sig.kind)
-    expect((await recoverMessageAddress({ message: TEXT, signature: `0x${bytesToHex(sig.bytes)}` })).toLowerCase()).toBe(address)
+    expect(
+      (await recoverMessageAddress({ message: TEXT, signature: `0x${bytesToHex(sig.bytes)}` })).toLowerCase(),
+    ).toBe(address)
     expect(await verifySignature(sig, new SignedText(TEXT, utf8(TEXT)), {})).toMatchObject({ verdict: 'valid' })
   })
 
@@ -57,15 +65,28 @@ describe('walletAppSigners', () => {
 
   it('fails with signer_error when the connector has no provider', async () => {
     const k = testKey('w4')
-    const c: WalletConnectionLike = { accounts: [checksumAddress(ethAddressFromPrivateKey(k))], connector: { id: 'x', name: 'Gone Wallet', getProvider: async () => undefined } }
-    await expect(walletAppSigners([c])[0]!.signer.sign(TEXT)).rejects.toMatchObject({ name: 'SignerError', code: 'signer_error', message: 'Gone Wallet offers no EIP-1193 provider (was the wallet removed?)' })
+    const c: WalletConnectionLike = {
+      accounts: [checksumAddress(ethAddressFromPrivateKey(k))],
+      connector: { id: 'x', name: 'Gone Wallet', getProvider: async () => undefined },
+    }
+    await expect(walletAppSigners([c])[0]!.signer.sign(TEXT)).rejects.toMatchObject({
+      name: 'SignerError',
+      code: 'signer_error',
+      message: 'Gone Wallet offers no EIP-1193 provider (was the wallet removed?)',
+    })
   })
 
   it('maps a rejected personal_sign (4001) to user_rejected', async () => {
     const k = testKey('w5')
     const c: WalletConnectionLike = {
       accounts: [ethAddressFromPrivateKey(k)],
-      connector: { id: 'x', name: 'W', getProvider: async () => ({ request: async () => Promise.reject(Object.assign(new Error('User rejected the request.'), { code: 4001 })) }) },
+      connector: {
+        id: 'x',
+        name: 'W',
+        getProvider: async () => ({
+          request: async () => Promise.reject(Object.assign(new Error('User rejected the request.'), { code: 4001 })),
+        }),
+      },
     }
     await expect(walletAppSigners([c])[0]!.signer.sign(TEXT)).rejects.toMatchObject({ code: 'user_rejected' })
   })
@@ -78,6 +99,12 @@ describe('orderSigners', () => {
     const e2 = localKeyAppSigner(generateEthereumKey())
     const wallet = walletAppSigners([fakeWallet('W', [testKey('w6')]).connection])[0]!
     const passkey = { ...e1, id: 'passkey:04aa', source: 'passkey' as const }
-    expect(orderSigners([[i1, e1, e2], [passkey], [wallet, e1]]).map((s) => s.id)).toEqual([wallet.id, passkey.id, e1.id, e2.id, i1.id])
+    expect(orderSigners([[i1, e1, e2], [passkey], [wallet, e1]]).map((s) => s.id)).toEqual([
+      wallet.id,
+      passkey.id,
+      e1.id,
+      e2.id,
+      i1.id,
+    ])
   })
 })

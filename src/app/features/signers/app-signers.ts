@@ -14,7 +14,13 @@ import { walletSigner, type Eip1193Request } from '../../../signing/browser/wall
 import { SignerError } from '../../../signing/errors'
 import type { PasskeyRecord } from './storage'
 
-export const SOURCE_ORDER: readonly AppSignerSource[] = ['wallet', 'passkey', 'local-ethereum', 'installation', 'smart-wallet']
+export const SOURCE_ORDER: readonly AppSignerSource[] = [
+  'wallet',
+  'passkey',
+  'local-ethereum',
+  'installation',
+  'smart-wallet',
+]
 
 export const SOURCE_LABEL: Record<AppSignerSource, string> = {
   wallet: 'browser wallet',
@@ -38,7 +44,10 @@ export function localKeyAppSigner(key: LocalKey): AppSigner {
   return Object.freeze({
     id: localKeyAppId(key),
     source,
-    label: key.kind === 'ethereum' ? `local key${named(key.label)} ${shortId(text)}` : `installation key${named(key.label)} ${shortId(text)}`,
+    label:
+      key.kind === 'ethereum'
+        ? `local key${named(key.label)} ${shortId(text)}`
+        : `installation key${named(key.label)} ${shortId(text)}`,
     identifier: key.identifier,
     signer: key.signer(),
     interactive: false,
@@ -46,7 +55,10 @@ export function localKeyAppSigner(key: LocalKey): AppSigner {
 }
 
 /** The AppSigner of a passkey created here; signing opens the browser's WebAuthn prompt. */
-export function passkeyAppSigner(record: PasskeyRecord, fns: Pick<WebAuthnFunctions, 'startAuthentication'>): AppSigner {
+export function passkeyAppSigner(
+  record: PasskeyRecord,
+  fns: Pick<WebAuthnFunctions, 'startAuthentication'>,
+): AppSigner {
   const signer = passkeySignerFromStored(fns, record)
   return Object.freeze({
     id: record.id,
@@ -75,10 +87,15 @@ export function connectorRequest(connector: WalletConnectionLike['connector']): 
     try {
       provider = await connector.getProvider()
     } catch (e) {
-      throw new SignerError('signer_error', `${connector.name}: its provider could not be reached: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
+      throw new SignerError(
+        'signer_error',
+        `${connector.name}: its provider could not be reached: ${e instanceof Error ? e.message : String(e)}`,
+        { cause: e },
+      )
     }
     const request = (provider as { request?: unknown } | undefined)?.request
-    if (typeof request !== 'function') throw new SignerError('signer_error', `${connector.name} offers no EIP-1193 provider (was the wallet removed?)`)
+    if (typeof request !== 'function')
+      throw new SignerError('signer_error', `${connector.name} offers no EIP-1193 provider (was the wallet removed?)`)
     return (request as Eip1193Request).call(provider, args)
   }
 }
@@ -87,7 +104,10 @@ export function connectorRequest(connector: WalletConnectionLike['connector']): 
  * One AppSigner per connected account, in connection order. `cache` keeps the same object
  * for the same connector and account across renders (pass one Map per registry).
  */
-export function walletAppSigners(connections: readonly WalletConnectionLike[], cache: Map<string, AppSigner> = new Map()): AppSigner[] {
+export function walletAppSigners(
+  connections: readonly WalletConnectionLike[],
+  cache: Map<string, AppSigner> = new Map(),
+): AppSigner[] {
   const out: AppSigner[] = []
   const seen = new Set<string>()
   for (const c of connections) {
@@ -100,7 +120,14 @@ export function walletAppSigners(connections: readonly WalletConnectionLike[], c
       let s = cache.get(key)
       if (!s) {
         const signer = walletSigner(connectorRequest(c.connector), account)
-        s = Object.freeze({ id, source: 'wallet' as const, label: `${c.connector.name} ${shortId(account.toLowerCase())}`, identifier: signer.identifier, signer, interactive: true })
+        s = Object.freeze({
+          id,
+          source: 'wallet' as const,
+          label: `${c.connector.name} ${shortId(account.toLowerCase())}`,
+          identifier: signer.identifier,
+          signer,
+          interactive: true,
+        })
         cache.set(key, s)
       }
       out.push(s)
@@ -115,5 +142,8 @@ export function orderSigners(groups: readonly (readonly AppSigner[])[]): AppSign
   const seen = new Set<string>()
   const unique = all.filter((s) => (seen.has(s.id) ? false : (seen.add(s.id), true)))
   const rank = (s: AppSigner) => SOURCE_ORDER.indexOf(s.source)
-  return unique.map((s, i) => ({ s, i })).sort((a, b) => rank(a.s) - rank(b.s) || a.i - b.i).map((x) => x.s)
+  return unique
+    .map((s, i) => ({ s, i }))
+    .sort((a, b) => rank(a.s) - rank(b.s) || a.i - b.i)
+    .map((x) => x.s)
 }

@@ -12,7 +12,14 @@ function walletSigningWith(asked: Uint8Array, signs: Uint8Array) {
   return walletAppSigners([
     {
       accounts: [checksumAddress(ethAddressFromPrivateKey(asked))],
-      connector: { id: 'w', name: 'W', getProvider: async () => ({ request: async ({ params }: { params: [string] }) => '0x' + bytesToHex(signEip191(signs, hexToBytes(params[0]))) }) },
+      connector: {
+        id: 'w',
+        name: 'W',
+        getProvider: async () => ({
+          request: async ({ params }: { params: [string] }) =>
+            '0x' + bytesToHex(signEip191(signs, hexToBytes(params[0]))),
+        }),
+      },
     },
   ])[0]!
 }
@@ -29,7 +36,11 @@ describe('checkSigner', () => {
     const eth = localKeyAppSigner(generateEthereumKey())
     expect(await checkSigner(eth, NOW)).toMatchObject({ ok: true, kind: 'erc_191', signer: eth.identifier.text })
     const inst = localKeyAppSigner(generateInstallationKey())
-    expect(await checkSigner(inst, NOW)).toMatchObject({ ok: true, kind: 'installation_key', signer: inst.identifier.text })
+    expect(await checkSigner(inst, NOW)).toMatchObject({
+      ok: true,
+      kind: 'installation_key',
+      signer: inst.identifier.text,
+    })
   })
 
   it('names a wallet that signed with another account (wrong_signer)', async () => {
@@ -45,9 +56,18 @@ describe('checkSigner', () => {
 
   it('reports a rejected prompt and a signature that does not verify', async () => {
     const eth = localKeyAppSigner(generateEthereumKey())
-    const rejecting = { ...eth, signer: { ...eth.signer, sign: async () => Promise.reject(Object.assign(new Error('no'), { code: 4001 })) } }
+    const rejecting = {
+      ...eth,
+      signer: { ...eth.signer, sign: async () => Promise.reject(Object.assign(new Error('no'), { code: 4001 })) },
+    }
     expect(await checkSigner(rejecting, NOW)).toMatchObject({ ok: false, code: 'user_rejected' })
-    const garbage = { ...eth, signer: { ...eth.signer, sign: async () => ({ kind: 'erc_191' as const, bytes: new Uint8Array([...new Uint8Array(64).fill(1), 5]) }) } }
+    const garbage = {
+      ...eth,
+      signer: {
+        ...eth.signer,
+        sign: async () => ({ kind: 'erc_191' as const, bytes: new Uint8Array([...new Uint8Array(64).fill(1), 5]) }),
+      },
+    }
     expect(await checkSigner(garbage, NOW)).toMatchObject({ ok: false, code: 'invalid_signature' })
     // Well-formed bytes by another key recover to someone else: wrong_signer, not invalid.
     const other = localKeyAppSigner(generateEthereumKey())

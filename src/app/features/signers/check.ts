@@ -29,10 +29,21 @@ export async function checkSigner(s: AppSigner, now: Date = new Date(), ctx: Ver
     return { ok: false, text, code: err.code, message: err.message }
   }
   const v = await verifySignature(sig, new SignedText(text, utf8(text)), ctx)
-  if (v.verdict !== 'valid') return { ok: false, text, code: 'invalid_signature', message: `the ${sig.kind} signature does not verify: ${v.reason ?? v.verdict}` }
+  if (v.verdict !== 'valid')
+    return {
+      ok: false,
+      text,
+      code: 'invalid_signature',
+      message: `the ${sig.kind} signature does not verify: ${v.reason ?? v.verdict}`,
+    }
   const by = v.signer
   if (!by || by.kind !== s.identifier.kind || by.text !== s.identifier.text) {
-    return { ok: false, text, code: 'wrong_signer', message: `the signature verifies, but to ${by ? `${by.kind} ${by.text}` : 'no signer'}, not to ${s.identifier.text}` }
+    return {
+      ok: false,
+      text,
+      code: 'wrong_signer',
+      message: `the signature verifies, but to ${by ? `${by.kind} ${by.text}` : 'no signer'}, not to ${s.identifier.text}`,
+    }
   }
   return { ok: true, text, kind: sig.kind, signer: by.text }
 }

@@ -97,9 +97,16 @@ export function browserIndexedDb(): IdbFactoryLike | SignerStorageError {
   try {
     const f = (globalThis as { indexedDB?: IdbFactoryLike }).indexedDB
     if (f && typeof f.open === 'function') return f
-    return new SignerStorageError('unavailable', 'this browser offers no IndexedDB here (private browsing, or storage is disabled for this site)')
+    return new SignerStorageError(
+      'unavailable',
+      'this browser offers no IndexedDB here (private browsing, or storage is disabled for this site)',
+    )
   } catch (e) {
-    return new SignerStorageError('unavailable', `IndexedDB is not allowed here: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
+    return new SignerStorageError(
+      'unavailable',
+      `IndexedDB is not allowed here: ${e instanceof Error ? e.message : String(e)}`,
+      { cause: e },
+    )
   }
 }
 
@@ -108,7 +115,10 @@ export function browserIndexedDb(): IdbFactoryLike | SignerStorageError {
  * 'unavailable' when open throws or fails (e.g. InvalidStateError in a private window of
  * some browsers), 'blocked' when it does not open within `timeoutMs`.
  */
-export function openSignerDb(factory: IdbFactoryLike, options: { name?: string; timeoutMs?: number } = {}): Promise<IdbDatabaseLike> {
+export function openSignerDb(
+  factory: IdbFactoryLike,
+  options: { name?: string; timeoutMs?: number } = {},
+): Promise<IdbDatabaseLike> {
   const name = options.name ?? DB_NAME
   const timeoutMs = options.timeoutMs ?? 5_000
   return new Promise((resolve, reject) => {
@@ -120,21 +130,38 @@ export function openSignerDb(factory: IdbFactoryLike, options: { name?: string; 
       f()
     }
     const timer = setTimeout(
-      () => done(() => reject(new SignerStorageError('blocked', `IndexedDB database ${name} did not open within ${timeoutMs} ms (is another tab of this app holding an older version open?)`))),
+      () =>
+        done(() =>
+          reject(
+            new SignerStorageError(
+              'blocked',
+              `IndexedDB database ${name} did not open within ${timeoutMs} ms (is another tab of this app holding an older version open?)`,
+            ),
+          ),
+        ),
       timeoutMs,
     )
     let req: IdbOpenRequestLike
     try {
       req = factory.open(name, DB_VERSION)
     } catch (e) {
-      done(() => reject(new SignerStorageError('unavailable', `IndexedDB refused to open ${name}: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`, { cause: e })))
+      done(() =>
+        reject(
+          new SignerStorageError(
+            'unavailable',
+            `IndexedDB refused to open ${name}: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`,
+            { cause: e },
+          ),
+        ),
+      )
       return
     }
     req.onupgradeneeded = () => {
       const db = req.result
       if (!db.objectStoreNames.contains(KEYS_STORE)) db.createObjectStore(KEYS_STORE, { keyPath: 'id' })
       if (!db.objectStoreNames.contains(PASSKEYS_STORE)) db.createObjectStore(PASSKEYS_STORE, { keyPath: 'id' })
-      if (!db.objectStoreNames.contains(SMART_WALLETS_STORE)) db.createObjectStore(SMART_WALLETS_STORE, { keyPath: 'id' })
+      if (!db.objectStoreNames.contains(SMART_WALLETS_STORE))
+        db.createObjectStore(SMART_WALLETS_STORE, { keyPath: 'id' })
     }
     req.onsuccess = () => {
       const db = req.result
@@ -142,7 +169,10 @@ export function openSignerDb(factory: IdbFactoryLike, options: { name?: string; 
       db.onversionchange = () => db.close()
       done(() => resolve(db))
     }
-    req.onerror = () => done(() => reject(new SignerStorageError('unavailable', `IndexedDB could not open ${name}: ${idbErrorText(req.error)}`)))
+    req.onerror = () =>
+      done(() =>
+        reject(new SignerStorageError('unavailable', `IndexedDB could not open ${name}: ${idbErrorText(req.error)}`)),
+      )
     req.onblocked = () => {
       /* wait: the timeout above reports it if the other tab never lets go */
     }
@@ -150,7 +180,13 @@ export function openSignerDb(factory: IdbFactoryLike, options: { name?: string; 
 }
 
 /** Runs one request in its own transaction; resolves with its result once the transaction commits. */
-function run<T>(db: IdbDatabaseLike, store: string, mode: 'readonly' | 'readwrite', what: string, op: (s: IdbObjectStoreLike) => IdbRequestLike<T>): Promise<T> {
+function run<T>(
+  db: IdbDatabaseLike,
+  store: string,
+  mode: 'readonly' | 'readwrite',
+  what: string,
+  op: (s: IdbObjectStoreLike) => IdbRequestLike<T>,
+): Promise<T> {
   return new Promise((resolve, reject) => {
     let tx: IdbTransactionLike
     let req: IdbRequestLike<T>
@@ -158,12 +194,20 @@ function run<T>(db: IdbDatabaseLike, store: string, mode: 'readonly' | 'readwrit
       tx = db.transaction(store, mode)
       req = op(tx.objectStore(store))
     } catch (e) {
-      reject(new SignerStorageError('failed', `IndexedDB ${what} failed: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`, { cause: e }))
+      reject(
+        new SignerStorageError(
+          'failed',
+          `IndexedDB ${what} failed: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`,
+          { cause: e },
+        ),
+      )
       return
     }
     tx.oncomplete = () => resolve(req.result)
-    tx.onerror = () => reject(new SignerStorageError('failed', `IndexedDB ${what} failed: ${idbErrorText(req.error ?? tx.error)}`))
-    tx.onabort = () => reject(new SignerStorageError('failed', `IndexedDB ${what} was aborted: ${idbErrorText(tx.error ?? req.error)}`))
+    tx.onerror = () =>
+      reject(new SignerStorageError('failed', `IndexedDB ${what} failed: ${idbErrorText(req.error ?? tx.error)}`))
+    tx.onabort = () =>
+      reject(new SignerStorageError('failed', `IndexedDB ${what} was aborted: ${idbErrorText(tx.error ?? req.error)}`))
   })
 }
 
@@ -194,7 +238,13 @@ export function idbRecordStore<R extends { readonly id: string }>(
         try {
           out.push(check(v))
         } catch (e) {
-          onBadRecord(e instanceof SignerStorageError ? e : new SignerStorageError('bad_record', `a stored ${store} record is unreadable: ${String(e)}`, { cause: e }))
+          onBadRecord(
+            e instanceof SignerStorageError
+              ? e
+              : new SignerStorageError('bad_record', `a stored ${store} record is unreadable: ${String(e)}`, {
+                  cause: e,
+                }),
+          )
         }
       }
       return out

@@ -18,7 +18,12 @@
 import type { Hex } from 'viem'
 import type { AppSigner } from '../../model/app-signer'
 import { shortId } from '../../ui/format'
-import { chainSmartWalletSigner, type ChainSmartWalletSigner, type ChainSmartWalletSignerOptions, type SmartWalletSigning } from '../../../chain/smart-wallet-signer'
+import {
+  chainSmartWalletSigner,
+  type ChainSmartWalletSigner,
+  type ChainSmartWalletSignerOptions,
+  type SmartWalletSigning,
+} from '../../../chain/smart-wallet-signer'
 import type { ChainRoute } from '../../../chain/routes'
 import { SignerError } from '../../../signing/errors'
 import type { Signer } from '../../../signing/signers'
@@ -57,7 +62,8 @@ export interface SmartWalletRecord {
   readonly createdAt: number
 }
 
-export const smartWalletId = (chainId: string, address: string): string => `smart-wallet:eip155:${chainId}:${address.toLowerCase()}`
+export const smartWalletId = (chainId: string, address: string): string =>
+  `smart-wallet:eip155:${chainId}:${address.toLowerCase()}`
 
 /** The owner's address from its AppSigner id. */
 export const ownerAddress = (ownerId: string): string => ownerId.slice(ownerId.indexOf(':') + 1)
@@ -65,24 +71,32 @@ export const ownerAddress = (ownerId: string): string => ownerId.slice(ownerId.i
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 const bad = (id: unknown, what: string) =>
-  new SignerStorageError('bad_record', `stored ${SMART_WALLETS_STORE} record ${typeof id === 'string' ? JSON.stringify(id) : '(no id)'}: ${what}`)
+  new SignerStorageError(
+    'bad_record',
+    `stored ${SMART_WALLETS_STORE} record ${typeof id === 'string' ? JSON.stringify(id) : '(no id)'}: ${what}`,
+  )
 
 /** A SmartWalletRecord as written here, or SignerStorageError('bad_record') naming the field. */
 export function checkSmartWalletRecord(v: unknown): SmartWalletRecord {
   if (!isObject(v)) throw bad(undefined, 'is not an object')
   const { id, chainId, address, owner, label, deployment, createdAt } = v
   if (typeof id !== 'string') throw bad(id, 'id is not a string')
-  if (typeof chainId !== 'string' || !CHAIN_ID.test(chainId) || BigInt(chainId) > MAX_CHAIN_ID) throw bad(id, 'chainId is not a decimal chain id up to 2^53 - 1')
+  if (typeof chainId !== 'string' || !CHAIN_ID.test(chainId) || BigInt(chainId) > MAX_CHAIN_ID)
+    throw bad(id, 'chainId is not a decimal chain id up to 2^53 - 1')
   if (typeof address !== 'string' || !ADDRESS.test(address)) throw bad(id, 'address is not a lowercase 0x address')
-  if (id !== smartWalletId(chainId, address)) throw bad(id, `id does not match its chain and address (expected ${smartWalletId(chainId, address)})`)
-  if (typeof owner !== 'string' || !OWNER_ID.test(owner)) throw bad(id, 'owner is not a local-ethereum: or wallet: signer id')
+  if (id !== smartWalletId(chainId, address))
+    throw bad(id, `id does not match its chain and address (expected ${smartWalletId(chainId, address)})`)
+  if (typeof owner !== 'string' || !OWNER_ID.test(owner))
+    throw bad(id, 'owner is not a local-ethereum: or wallet: signer id')
   if (typeof label !== 'string') throw bad(id, 'label is not a string')
   if (typeof createdAt !== 'number' || !Number.isFinite(createdAt)) throw bad(id, 'createdAt is not a number')
   if (deployment !== null) {
     if (!isObject(deployment)) throw bad(id, 'deployment is neither null nor an object')
     const { factory, factoryData, salt } = deployment
-    if (typeof factory !== 'string' || !ADDRESS.test(factory)) throw bad(id, 'deployment.factory is not a lowercase 0x address')
-    if (typeof factoryData !== 'string' || !HEX.test(factoryData) || factoryData === '0x') throw bad(id, 'deployment.factoryData is not lowercase hex calldata')
+    if (typeof factory !== 'string' || !ADDRESS.test(factory))
+      throw bad(id, 'deployment.factory is not a lowercase 0x address')
+    if (typeof factoryData !== 'string' || !HEX.test(factoryData) || factoryData === '0x')
+      throw bad(id, 'deployment.factoryData is not lowercase hex calldata')
     if (typeof salt !== 'string' || !SALT.test(salt)) throw bad(id, 'deployment.salt is not 32 bytes of lowercase hex')
     return { id, chainId, address, owner, label, deployment: { factory, factoryData, salt }, createdAt }
   }
@@ -129,7 +143,16 @@ export interface SmartWalletForm {
 
 /** The form, checked: every problem names its field. */
 export type ParsedSmartWalletForm =
-  | { readonly ok: true; readonly chainId: string; readonly route: ChainRoute; readonly owner: string; readonly label: string; readonly wallet: { readonly mode: 'deployed'; readonly address: string } | { readonly mode: 'counterfactual'; readonly factory: Hex; readonly salt: Hex } }
+  | {
+      readonly ok: true
+      readonly chainId: string
+      readonly route: ChainRoute
+      readonly owner: string
+      readonly label: string
+      readonly wallet:
+        | { readonly mode: 'deployed'; readonly address: string }
+        | { readonly mode: 'counterfactual'; readonly factory: Hex; readonly salt: Hex }
+    }
   | { readonly ok: false; readonly problems: readonly string[] }
 
 /** A salt as typed: a decimal whole number or 0x + 64 hex digits; as the factory's 32-byte word. */
@@ -158,28 +181,44 @@ function parseAddress(what: string, text: string): string | { readonly problem: 
  */
 export function parseSmartWalletForm(
   form: SmartWalletForm,
-  ctx: { readonly routes: ReadonlyMap<bigint, string>; readonly owners: readonly Pick<AppSigner, 'id'>[]; readonly kept: readonly Pick<SmartWalletRecord, 'id'>[] },
+  ctx: {
+    readonly routes: ReadonlyMap<bigint, string>
+    readonly owners: readonly Pick<AppSigner, 'id'>[]
+    readonly kept: readonly Pick<SmartWalletRecord, 'id'>[]
+  },
 ): ParsedSmartWalletForm {
   const problems: string[] = []
   const chainId = form.chainId.trim().replace(/^eip155:/, '')
   let route: ChainRoute | null = null
   if (chainId === '') problems.push('no chain chosen: add a chain route (Chain routes, above) and choose it')
-  else if (!CHAIN_ID.test(chainId)) problems.push(`chain id ${JSON.stringify(chainId)} is not a decimal number with no sign and no leading zero`)
+  else if (!CHAIN_ID.test(chainId))
+    problems.push(`chain id ${JSON.stringify(chainId)} is not a decimal number with no sign and no leading zero`)
   else {
     const url = ctx.routes.get(BigInt(chainId))
-    if (url === undefined) problems.push(`no chain route for eip155:${chainId}: add one under Chain routes first (IDENT-061: without it the wallet cannot sign or be checked)`)
+    if (url === undefined)
+      problems.push(
+        `no chain route for eip155:${chainId}: add one under Chain routes first (IDENT-061: without it the wallet cannot sign or be checked)`,
+      )
     else route = { chainId: BigInt(chainId), url }
   }
-  if (form.owner === '') problems.push('no owner chosen: the owner is a local Ethereum key or a connected wallet account that signs for the wallet')
-  else if (!OWNER_ID.test(form.owner)) problems.push(`owner ${JSON.stringify(form.owner)} is not a local Ethereum key or a wallet account`)
-  else if (!ctx.owners.some((o) => o.id === form.owner)) problems.push(`owner ${ownerAddress(form.owner)} is not available in this browser now (connect its wallet or import its key)`)
+  if (form.owner === '')
+    problems.push(
+      'no owner chosen: the owner is a local Ethereum key or a connected wallet account that signs for the wallet',
+    )
+  else if (!OWNER_ID.test(form.owner))
+    problems.push(`owner ${JSON.stringify(form.owner)} is not a local Ethereum key or a wallet account`)
+  else if (!ctx.owners.some((o) => o.id === form.owner))
+    problems.push(
+      `owner ${ownerAddress(form.owner)} is not available in this browser now (connect its wallet or import its key)`,
+    )
   let wallet: Extract<ParsedSmartWalletForm, { ok: true }>['wallet'] | null = null
   if (form.mode === 'deployed') {
     const a = parseAddress('wallet address', form.address)
     if (typeof a !== 'string') problems.push(a.problem)
     else {
       wallet = { mode: 'deployed', address: a }
-      if (route && ctx.kept.some((k) => k.id === smartWalletId(chainId, a))) problems.push(`smart wallet ${a} on eip155:${chainId} is already kept here`)
+      if (route && ctx.kept.some((k) => k.id === smartWalletId(chainId, a)))
+        problems.push(`smart wallet ${a} on eip155:${chainId} is already kept here`)
     }
   } else {
     const f = parseAddress('factory address', form.factory)
@@ -237,20 +276,33 @@ export function smartWalletAppSigner(record: SmartWalletRecord, deps: SmartWalle
   let inner: ChainSmartWalletSigner | null = null
   const innerSigner = (): ChainSmartWalletSigner => {
     if (!deps.route) {
-      throw new SignerError('unverifiable', `IDENT-061: no chain route for ${chain}, so smart wallet ${record.address} can neither sign nor be checked: add a route for ${chain} under Chain routes`)
+      throw new SignerError(
+        'unverifiable',
+        `IDENT-061: no chain route for ${chain}, so smart wallet ${record.address} can neither sign nor be checked: add a route for ${chain} under Chain routes`,
+      )
     }
     const owner = deps.owner
     if (!owner) {
       const addr = ownerAddress(record.owner)
-      const how = record.owner.startsWith('wallet:') ? `connect the browser wallet account ${addr} again (Signers…, Browser wallets)` : `the local key ${addr} is no longer kept here: import it again`
+      const how = record.owner.startsWith('wallet:')
+        ? `connect the browser wallet account ${addr} again (Signers…, Browser wallets)`
+        : `the local key ${addr} is no longer kept here: import it again`
       throw new SignerError('no_signer', `the owner of smart wallet ${record.address} is not available: ${how}`)
     }
-    if (owner.signer.kind !== 'erc_191') throw new SignerError('signer_error', `the owner ${owner.label} signs ${owner.signer.kind}, not erc_191`)
+    if (owner.signer.kind !== 'erc_191')
+      throw new SignerError('signer_error', `the owner ${owner.label} signs ${owner.signer.kind}, not erc_191`)
     inner ??= make({
       route: deps.route,
       address: record.address,
       owner: owner.signer,
-      ...(record.deployment ? { deployment: { factory: record.deployment.factory as Hex, factoryData: record.deployment.factoryData as Hex } } : {}),
+      ...(record.deployment
+        ? {
+            deployment: {
+              factory: record.deployment.factory as Hex,
+              factoryData: record.deployment.factoryData as Hex,
+            },
+          }
+        : {}),
     })
     return inner
   }
@@ -318,19 +370,44 @@ export function parseDemoSmartWallets(text: string | undefined): DemoSmartWallet
   }
   if (!isObject(v)) throw new Error('VITE_DEMO_SMART_WALLETS is not an object')
   const { chainId, wallets } = v
-  if (typeof chainId !== 'string' || !CHAIN_ID.test(chainId)) throw new Error('VITE_DEMO_SMART_WALLETS.chainId is not a decimal chain id')
-  if (!Array.isArray(wallets) || wallets.length === 0) throw new Error('VITE_DEMO_SMART_WALLETS.wallets is not a non-empty list')
+  if (typeof chainId !== 'string' || !CHAIN_ID.test(chainId))
+    throw new Error('VITE_DEMO_SMART_WALLETS.chainId is not a decimal chain id')
+  if (!Array.isArray(wallets) || wallets.length === 0)
+    throw new Error('VITE_DEMO_SMART_WALLETS.wallets is not a non-empty list')
   const lower = (x: unknown) => (typeof x === 'string' ? x.toLowerCase() : x)
   const out = wallets.map((w: unknown, i): DemoSmartWallet => {
     const at = `VITE_DEMO_SMART_WALLETS.wallets[${i}]`
     if (!isObject(w)) throw new Error(`${at} is not an object`)
-    const [name, address, owner, ownerKey, factory, salt, factoryData] = [w.name, lower(w.address), lower(w.owner), lower(w.ownerKey), lower(w.factory), lower(w.salt), lower(w.factoryData)]
+    const [name, address, owner, ownerKey, factory, salt, factoryData] = [
+      w.name,
+      lower(w.address),
+      lower(w.owner),
+      lower(w.ownerKey),
+      lower(w.factory),
+      lower(w.salt),
+      lower(w.factoryData),
+    ]
     if (typeof name !== 'string' || name === '') throw new Error(`${at}.name is not a name`)
-    for (const [k, x] of [['address', address], ['owner', owner], ['factory', factory]] as const) if (typeof x !== 'string' || !ADDRESS.test(x)) throw new Error(`${at}.${k} is not 0x + 40 hex digits`)
-    if (typeof ownerKey !== 'string' || !SALT.test(ownerKey)) throw new Error(`${at}.ownerKey is not 0x + 64 hex digits`)
+    for (const [k, x] of [
+      ['address', address],
+      ['owner', owner],
+      ['factory', factory],
+    ] as const)
+      if (typeof x !== 'string' || !ADDRESS.test(x)) throw new Error(`${at}.${k} is not 0x + 40 hex digits`)
+    if (typeof ownerKey !== 'string' || !SALT.test(ownerKey))
+      throw new Error(`${at}.ownerKey is not 0x + 64 hex digits`)
     if (typeof salt !== 'string' || !SALT.test(salt)) throw new Error(`${at}.salt is not 0x + 64 hex digits`)
-    if (typeof factoryData !== 'string' || !HEX.test(factoryData) || factoryData === '0x') throw new Error(`${at}.factoryData is not hex calldata`)
-    return { name, address: address as string, owner: owner as string, ownerKey, factory: factory as string, salt, factoryData }
+    if (typeof factoryData !== 'string' || !HEX.test(factoryData) || factoryData === '0x')
+      throw new Error(`${at}.factoryData is not hex calldata`)
+    return {
+      name,
+      address: address as string,
+      owner: owner as string,
+      ownerKey,
+      factory: factory as string,
+      salt,
+      factoryData,
+    }
   })
   return { chainId, wallets: out }
 }
@@ -343,19 +420,28 @@ export const DEMO_OWNER_LABEL = 'demo owner (public key, never fund it)'
  * the one already kept), checks it is the wallet's owner, and keeps each demo wallet not
  * kept yet, with its ERC-6492 deployment. Resolves a sentence saying what was added.
  */
-export async function addDemoSmartWallets(demo: DemoSmartWallets, vault: Pick<SignerVault, 'importEthereumKey' | 'getSnapshot' | 'addSmartWallet'>, now = Date.now()): Promise<string> {
+export async function addDemoSmartWallets(
+  demo: DemoSmartWallets,
+  vault: Pick<SignerVault, 'importEthereumKey' | 'getSnapshot' | 'addSmartWallet'>,
+  now = Date.now(),
+): Promise<string> {
   const added: string[] = []
   for (const w of demo.wallets) {
     let owner: AppSigner
     try {
       owner = await vault.importEthereumKey(w.ownerKey, DEMO_OWNER_LABEL)
     } catch (e) {
-      const kept = vault.getSnapshot().signers.find((x) => x.source === 'local-ethereum' && x.identifier.text === w.owner)
+      const kept = vault
+        .getSnapshot()
+        .signers.find((x) => x.source === 'local-ethereum' && x.identifier.text === w.owner)
       if (!kept) throw e
       owner = kept
     }
     if (owner.identifier.text !== w.owner) {
-      throw new SmartWalletSetupError('demo', `the demo owner key of the ${w.name} is the key of ${owner.identifier.text}, not of the wallet's owner ${w.owner}: VITE_DEMO_SMART_WALLETS is inconsistent`)
+      throw new SmartWalletSetupError(
+        'demo',
+        `the demo owner key of the ${w.name} is the key of ${owner.identifier.text}, not of the wallet's owner ${w.owner}: VITE_DEMO_SMART_WALLETS is inconsistent`,
+      )
     }
     const id = smartWalletId(demo.chainId, w.address)
     if (vault.getSnapshot().smartWallets.some((r) => r.id === id)) continue
@@ -370,5 +456,7 @@ export async function addDemoSmartWallets(demo: DemoSmartWallets, vault: Pick<Si
     })
     added.push(`demo ${w.name} ${w.address}`)
   }
-  return added.length ? `Added ${added.join(' and ')}, owned by public demo keys.` : 'The demo smart wallets are already kept here.'
+  return added.length
+    ? `Added ${added.join(' and ')}, owned by public demo keys.`
+    : 'The demo smart wallets are already kept here.'
 }

@@ -1,16 +1,39 @@
 import { IDBFactory } from 'fake-indexeddb'
 import { describe, expect, it } from 'vitest'
 import { bytesToHex, p256PublicKey } from '../../../crypto'
-import { createKeyStore, generateEthereumKey, generateInstallationKey, importEthereumKey, toRecord } from '../../../signing/local-keys'
+import {
+  createKeyStore,
+  generateEthereumKey,
+  generateInstallationKey,
+  importEthereumKey,
+  toRecord,
+} from '../../../signing/local-keys'
 import { testKey } from '../../../signing/testkit'
-import { DB_NAME, DB_VERSION, KEYS_STORE, openSignerDb, PASSKEYS_STORE, SignerStorageError, type IdbDatabaseLike, type IdbFactoryLike } from './idb'
+import {
+  DB_NAME,
+  DB_VERSION,
+  KEYS_STORE,
+  openSignerDb,
+  PASSKEYS_STORE,
+  SignerStorageError,
+  type IdbDatabaseLike,
+  type IdbFactoryLike,
+} from './idb'
 import { checkKeyRecord, checkPasskeyRecord, openSignerStorage, passkeyId, type PasskeyRecord } from './storage'
 
 const fresh = (): IdbFactoryLike => new IDBFactory() as unknown as IdbFactoryLike
 
 function passkeyRecord(label: string): PasskeyRecord {
   const publicKey = bytesToHex(p256PublicKey(testKey(`pk ${label}`)))
-  return { id: passkeyId(publicKey), label, createdAt: 1_700_000_000_000, credentialId: 'Y3JlZC0x', publicKey, rpId: 'localhost', origin: 'http://localhost:5173' }
+  return {
+    id: passkeyId(publicKey),
+    label,
+    createdAt: 1_700_000_000_000,
+    credentialId: 'Y3JlZC0x',
+    publicKey,
+    rpId: 'localhost',
+    origin: 'http://localhost:5173',
+  }
 }
 
 /** Writes a value straight into an object store, bypassing every check. */
@@ -67,7 +90,14 @@ describe('openSignerStorage over IndexedDB (fake-indexeddb)', () => {
     const good = generateEthereumKey({ createdAt: 5 })
     await rawPut(db, KEYS_STORE, toRecord(good))
     const secretHex = bytesToHex(testKey('damaged'))
-    await rawPut(db, KEYS_STORE, { id: 'ethereum:0xdamaged', kind: 'ethereum', identifier: '0xdamaged', label: '', createdAt: 1, secret: secretHex })
+    await rawPut(db, KEYS_STORE, {
+      id: 'ethereum:0xdamaged',
+      kind: 'ethereum',
+      identifier: '0xdamaged',
+      label: '',
+      createdAt: 1,
+      secret: secretHex,
+    })
     await rawPut(db, PASSKEYS_STORE, { ...passkeyRecord('b'), id: 'passkey:04ff' })
     db.close()
     const s = await openSignerStorage({ factory })
@@ -86,21 +116,31 @@ describe('idbRecordStore failures', () => {
     const factory = fresh()
     // Someone else's database of the same name and the current version, with no object stores.
     await new Promise<void>((resolve) => {
-      const req = (factory as unknown as { open(n: string, v: number): { onsuccess: () => void; result: { close(): void } } }).open(DB_NAME, DB_VERSION)
+      const req = (
+        factory as unknown as { open(n: string, v: number): { onsuccess: () => void; result: { close(): void } } }
+      ).open(DB_NAME, DB_VERSION)
       req.onsuccess = () => (req.result.close(), resolve())
     })
     const s = await openSignerStorage({ factory })
     expect(s.persistent).toBe(true)
-    await expect(s.keys.getAll()).rejects.toMatchObject({ name: 'SignerStorageError', code: 'failed', message: expect.stringMatching(/^IndexedDB reading keys failed: NotFoundError/) })
+    await expect(s.keys.getAll()).rejects.toMatchObject({
+      name: 'SignerStorageError',
+      code: 'failed',
+      message: expect.stringMatching(/^IndexedDB reading keys failed: NotFoundError/),
+    })
     await expect(s.passkeys.put(passkeyRecord('d'))).rejects.toMatchObject({ code: 'failed' })
   })
 })
 
 describe('openSignerStorage without IndexedDB', () => {
   it('falls back to memory with a notice when there is no IndexedDB (private browsing)', async () => {
-    const s = await openSignerStorage({ factory: new SignerStorageError('unavailable', 'this browser offers no IndexedDB here') })
+    const s = await openSignerStorage({
+      factory: new SignerStorageError('unavailable', 'this browser offers no IndexedDB here'),
+    })
     expect(s.persistent).toBe(false)
-    expect(s.notice).toBe('Keys are kept in memory only, because IndexedDB is not available (this browser offers no IndexedDB here). They will be lost when this page is reloaded or closed.')
+    expect(s.notice).toBe(
+      'Keys are kept in memory only, because IndexedDB is not available (this browser offers no IndexedDB here). They will be lost when this page is reloaded or closed.',
+    )
     const k = generateEthereumKey()
     await s.keys.put(toRecord(k))
     expect((await s.keys.get(k.id))?.secret).toEqual(toRecord(k).secret)
@@ -109,7 +149,10 @@ describe('openSignerStorage without IndexedDB', () => {
   it('falls back when open throws (InvalidStateError in an old private window)', async () => {
     const factory: IdbFactoryLike = {
       open() {
-        throw Object.assign(new Error('A mutation operation was attempted on a database that did not allow mutations.'), { name: 'InvalidStateError' })
+        throw Object.assign(
+          new Error('A mutation operation was attempted on a database that did not allow mutations.'),
+          { name: 'InvalidStateError' },
+        )
       },
     }
     const s = await openSignerStorage({ factory })
@@ -120,18 +163,40 @@ describe('openSignerStorage without IndexedDB', () => {
   it('falls back when the open request fails', async () => {
     const factory: IdbFactoryLike = {
       open() {
-        const req = { result: undefined, error: { name: 'UnknownError', message: 'Internal error opening backing store' }, onsuccess: null, onerror: null, onupgradeneeded: null, onblocked: null } as unknown as ReturnType<IdbFactoryLike['open']>
+        const req = {
+          result: undefined,
+          error: { name: 'UnknownError', message: 'Internal error opening backing store' },
+          onsuccess: null,
+          onerror: null,
+          onupgradeneeded: null,
+          onblocked: null,
+        } as unknown as ReturnType<IdbFactoryLike['open']>
         setTimeout(() => (req.onerror as (() => void) | null)?.(), 0)
         return req
       },
     }
     const s = await openSignerStorage({ factory })
-    expect(s.notice).toContain('could not open inbox-inspector-signers: UnknownError: Internal error opening backing store')
+    expect(s.notice).toContain(
+      'could not open inbox-inspector-signers: UnknownError: Internal error opening backing store',
+    )
   })
 
   it('gives up on a database that never opens (blocked by another tab) after the timeout', async () => {
-    const never: IdbFactoryLike = { open: () => ({ result: undefined, error: null, onsuccess: null, onerror: null, onupgradeneeded: null, onblocked: null }) as unknown as ReturnType<IdbFactoryLike['open']> }
-    await expect(openSignerDb(never, { timeoutMs: 20 })).rejects.toMatchObject({ name: 'SignerStorageError', code: 'blocked' })
+    const never: IdbFactoryLike = {
+      open: () =>
+        ({
+          result: undefined,
+          error: null,
+          onsuccess: null,
+          onerror: null,
+          onupgradeneeded: null,
+          onblocked: null,
+        }) as unknown as ReturnType<IdbFactoryLike['open']>,
+    }
+    await expect(openSignerDb(never, { timeoutMs: 20 })).rejects.toMatchObject({
+      name: 'SignerStorageError',
+      code: 'blocked',
+    })
     const s = await openSignerStorage({ factory: never, timeoutMs: 20 })
     expect(s.notice).toContain(`${DB_NAME} did not open within 20 ms`)
   })
@@ -144,7 +209,9 @@ describe('checkKeyRecord', () => {
   })
   it('names the wrong field', () => {
     expect(() => checkKeyRecord(null)).toThrow('stored keys record (no id): is not an object')
-    expect(() => checkKeyRecord({ ...good, kind: 'p256' })).toThrow('kind "p256" is neither "ethereum" nor "installation"')
+    expect(() => checkKeyRecord({ ...good, kind: 'p256' })).toThrow(
+      'kind "p256" is neither "ethereum" nor "installation"',
+    )
     expect(() => checkKeyRecord({ ...good, secret: new Uint8Array(31) })).toThrow('the secret is 31 bytes, not 32')
     expect(() => checkKeyRecord({ ...good, createdAt: 'yesterday' })).toThrow('createdAt is not a number')
     expect(() => checkKeyRecord({ ...good, label: 3 })).toThrow(SignerStorageError)
@@ -155,7 +222,9 @@ describe('checkPasskeyRecord', () => {
   it('accepts a record whose id is its public key, refuses others', () => {
     const p = passkeyRecord('c')
     expect(checkPasskeyRecord(p)).toEqual(p)
-    expect(() => checkPasskeyRecord({ ...p, publicKey: p.publicKey.slice(2) })).toThrow('publicKey is not a 65-byte SEC1 point')
+    expect(() => checkPasskeyRecord({ ...p, publicKey: p.publicKey.slice(2) })).toThrow(
+      'publicKey is not a 65-byte SEC1 point',
+    )
     expect(() => checkPasskeyRecord({ ...p, credentialId: 'a b' })).toThrow('credentialId is not base64url')
     expect(() => checkPasskeyRecord({ ...p, rpId: '' })).toThrow('rpId is not a host name')
   })

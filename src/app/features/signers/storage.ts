@@ -46,21 +46,27 @@ export interface SignerStorage {
 }
 
 const bad = (store: string, id: unknown, what: string) =>
-  new SignerStorageError('bad_record', `stored ${store} record ${typeof id === 'string' ? JSON.stringify(id) : '(no id)'}: ${what}`)
+  new SignerStorageError(
+    'bad_record',
+    `stored ${store} record ${typeof id === 'string' ? JSON.stringify(id) : '(no id)'}: ${what}`,
+  )
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 const isHex = (s: unknown, bytes?: number): s is string =>
-  typeof s === 'string' && (bytes === undefined ? /^(?:[0-9a-f]{2})+$/.test(s) : s.length === bytes * 2 && /^[0-9a-f]*$/.test(s))
+  typeof s === 'string' &&
+  (bytes === undefined ? /^(?:[0-9a-f]{2})+$/.test(s) : s.length === bytes * 2 && /^[0-9a-f]*$/.test(s))
 
 /** A KeyRecord as written by createKeyStore, or SignerStorageError('bad_record') naming the field. */
 export function checkKeyRecord(v: unknown): KeyRecord {
   if (!isObject(v)) throw bad(KEYS_STORE, undefined, 'is not an object')
   const { id, kind, identifier, label, createdAt, secret } = v
   if (typeof id !== 'string') throw bad(KEYS_STORE, id, 'id is not a string')
-  if (kind !== 'ethereum' && kind !== 'installation') throw bad(KEYS_STORE, id, `kind ${JSON.stringify(kind)} is neither "ethereum" nor "installation"`)
+  if (kind !== 'ethereum' && kind !== 'installation')
+    throw bad(KEYS_STORE, id, `kind ${JSON.stringify(kind)} is neither "ethereum" nor "installation"`)
   if (typeof identifier !== 'string') throw bad(KEYS_STORE, id, 'identifier is not a string')
   if (typeof label !== 'string') throw bad(KEYS_STORE, id, 'label is not a string')
-  if (typeof createdAt !== 'number' || !Number.isFinite(createdAt)) throw bad(KEYS_STORE, id, 'createdAt is not a number')
+  if (typeof createdAt !== 'number' || !Number.isFinite(createdAt))
+    throw bad(KEYS_STORE, id, 'createdAt is not a number')
   if (!(secret instanceof Uint8Array)) throw bad(KEYS_STORE, id, 'the secret is not bytes')
   if (secret.length !== 32) throw bad(KEYS_STORE, id, `the secret is ${secret.length} bytes, not 32`)
   return { id, kind, identifier, label, createdAt, secret }
@@ -72,10 +78,14 @@ export function checkPasskeyRecord(v: unknown): PasskeyRecord {
   const { id, label, createdAt, credentialId, publicKey, rpId, origin } = v
   if (typeof id !== 'string') throw bad(PASSKEYS_STORE, id, 'id is not a string')
   if (typeof label !== 'string') throw bad(PASSKEYS_STORE, id, 'label is not a string')
-  if (typeof createdAt !== 'number' || !Number.isFinite(createdAt)) throw bad(PASSKEYS_STORE, id, 'createdAt is not a number')
-  if (typeof credentialId !== 'string' || !/^[A-Za-z0-9_-]+$/.test(credentialId)) throw bad(PASSKEYS_STORE, id, 'credentialId is not base64url')
-  if (!isHex(publicKey, 65) || !publicKey.startsWith('04')) throw bad(PASSKEYS_STORE, id, 'publicKey is not a 65-byte SEC1 point in lowercase hex')
-  if (id !== passkeyId(publicKey)) throw bad(PASSKEYS_STORE, id, `id does not match its public key (expected ${passkeyId(publicKey)})`)
+  if (typeof createdAt !== 'number' || !Number.isFinite(createdAt))
+    throw bad(PASSKEYS_STORE, id, 'createdAt is not a number')
+  if (typeof credentialId !== 'string' || !/^[A-Za-z0-9_-]+$/.test(credentialId))
+    throw bad(PASSKEYS_STORE, id, 'credentialId is not base64url')
+  if (!isHex(publicKey, 65) || !publicKey.startsWith('04'))
+    throw bad(PASSKEYS_STORE, id, 'publicKey is not a 65-byte SEC1 point in lowercase hex')
+  if (id !== passkeyId(publicKey))
+    throw bad(PASSKEYS_STORE, id, `id does not match its public key (expected ${passkeyId(publicKey)})`)
   if (typeof rpId !== 'string' || rpId === '') throw bad(PASSKEYS_STORE, id, 'rpId is not a host name')
   if (typeof origin !== 'string' || origin === '') throw bad(PASSKEYS_STORE, id, 'origin is not a string')
   return { id, label, createdAt, credentialId, publicKey, rpId, origin }
@@ -84,7 +94,9 @@ export function checkPasskeyRecord(v: unknown): PasskeyRecord {
 export const passkeyId = (publicKeyHex: string): string => `passkey:${publicKeyHex}`
 
 /** Records in a Map (the fallback when IndexedDB is not there; tests). Copies in and out. */
-export function memoryRecordStore<R extends { readonly id: string }>(copy: (r: R) => R = (r) => structuredClone(r)): RecordStore<R> {
+export function memoryRecordStore<R extends { readonly id: string }>(
+  copy: (r: R) => R = (r) => structuredClone(r),
+): RecordStore<R> {
   return memoryRecords(copy)
 }
 
@@ -93,7 +105,10 @@ export function memorySignerStorage(why: string): SignerStorage {
   return {
     keys: memoryRecordStore<KeyRecord>(copyKeyRecord),
     passkeys: memoryRecordStore<PasskeyRecord>((r) => ({ ...r })),
-    smartWallets: memoryRecordStore<SmartWalletRecord>((r) => ({ ...r, deployment: r.deployment && { ...r.deployment } })),
+    smartWallets: memoryRecordStore<SmartWalletRecord>((r) => ({
+      ...r,
+      deployment: r.deployment && { ...r.deployment },
+    })),
     persistent: false,
     notice: `Keys are kept in memory only, because ${why}. They will be lost when this page is reloaded or closed.`,
     problems: [],
@@ -104,12 +119,17 @@ export function memorySignerStorage(why: string): SignerStorage {
  * Opens the IndexedDB storage, or falls back to memory with a notice saying why.
  * `factory` defaults to the browser's `indexedDB`.
  */
-export async function openSignerStorage(options: { factory?: IdbFactoryLike | SignerStorageError; dbName?: string; timeoutMs?: number } = {}): Promise<SignerStorage> {
+export async function openSignerStorage(
+  options: { factory?: IdbFactoryLike | SignerStorageError; dbName?: string; timeoutMs?: number } = {},
+): Promise<SignerStorage> {
   const factory = options.factory ?? browserIndexedDb()
   if (factory instanceof SignerStorageError) return memorySignerStorage(reason(factory))
   let db
   try {
-    db = await openSignerDb(factory, { ...(options.dbName ? { name: options.dbName } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) })
+    db = await openSignerDb(factory, {
+      ...(options.dbName ? { name: options.dbName } : {}),
+      ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+    })
   } catch (e) {
     return memorySignerStorage(reason(e))
   }

@@ -122,7 +122,8 @@ export interface SignerRegistryOptions {
 /** chain id → URL for the well-formed routes (the settings validate them; anything else is left out). */
 export function routesTable(routes: readonly ChainRouteLike[]): Map<bigint, string> {
   const m = new Map<bigint, string>()
-  for (const r of routes) if (/^(0|[1-9][0-9]*)$/.test(r.chainId) && r.url && !m.has(BigInt(r.chainId))) m.set(BigInt(r.chainId), r.url)
+  for (const r of routes)
+    if (/^(0|[1-9][0-9]*)$/.test(r.chainId) && r.url && !m.has(BigInt(r.chainId))) m.set(BigInt(r.chainId), r.url)
   return m
 }
 
@@ -143,14 +144,27 @@ async function planOnChain(route: ChainRoute, factory: `0x${string}`, owner: `0x
     client = await new ChainClients(new Map([[route.chainId, route.url]])).ready(route.chainId)
   } catch (e) {
     const why = e instanceof ChainUnreachableError ? e.reason : e instanceof Error ? e.message : String(e)
-    throw new SmartWalletSetupError('unreachable', `IDENT-061: chain eip155:${route.chainId} cannot be reached at ${route.url}, so the counterfactual address cannot be computed: ${why}`, { cause: e })
+    throw new SmartWalletSetupError(
+      'unreachable',
+      `IDENT-061: chain eip155:${route.chainId} cannot be reached at ${route.url}, so the counterfactual address cannot be computed: ${why}`,
+      { cause: e },
+    )
   }
   try {
     return await ownedWalletPlan(client, factory, owner, salt)
   } catch (e) {
     const c = classifyChainError(e)
-    if (c.kind === 'transport') throw new SmartWalletSetupError('unreachable', `IDENT-061: chain eip155:${route.chainId} at ${route.url} stopped answering: ${c.reason}`, { cause: e })
-    throw new SmartWalletSetupError('bad_factory', `factory ${factory} on eip155:${route.chainId} did not answer addressOf(owner, salt) (${c.kind}: ${c.reason}): is it a WalletFactory deployed on this chain?`, { cause: e })
+    if (c.kind === 'transport')
+      throw new SmartWalletSetupError(
+        'unreachable',
+        `IDENT-061: chain eip155:${route.chainId} at ${route.url} stopped answering: ${c.reason}`,
+        { cause: e },
+      )
+    throw new SmartWalletSetupError(
+      'bad_factory',
+      `factory ${factory} on eip155:${route.chainId} did not answer addressOf(owner, salt) (${c.kind}: ${c.reason}): is it a WalletFactory deployed on this chain?`,
+      { cause: e },
+    )
   }
 }
 
@@ -204,8 +218,14 @@ export function useSignerRegistry(options: SignerRegistryOptions = {}): SignerMa
     },
     [connectors, disconnectMutate],
   )
-  const connectingUid = connect.isPending ? (connect.variables?.connector as { uid?: string } | undefined)?.uid ?? null : null
-  const walletError = connect.error ? `Could not connect: ${messageOf(connect.error)}` : disconnect.error ? `Could not disconnect: ${messageOf(disconnect.error)}` : null
+  const connectingUid = connect.isPending
+    ? ((connect.variables?.connector as { uid?: string } | undefined)?.uid ?? null)
+    : null
+  const walletError = connect.error
+    ? `Could not connect: ${messageOf(connect.error)}`
+    : disconnect.error
+      ? `Could not disconnect: ${messageOf(disconnect.error)}`
+      : null
 
   const wallets = useMemo<WalletsView>(() => {
     const list = connectors.map((c) => ({
@@ -215,7 +235,13 @@ export function useSignerRegistry(options: SignerRegistryOptions = {}): SignerMa
       icon: c.icon,
       accounts: connections.filter((x) => x.connector.uid === c.uid).flatMap((x) => x.accounts),
     }))
-    return { wallets: list, connecting: connectingUid, error: walletError, connect: doConnect, disconnect: doDisconnect }
+    return {
+      wallets: list,
+      connecting: connectingUid,
+      error: walletError,
+      connect: doConnect,
+      disconnect: doDisconnect,
+    }
   }, [connectors, connections, connectingUid, walletError, doConnect, doDisconnect])
 
   const chainRoutes = options.chainRoutes
@@ -223,33 +249,58 @@ export function useSignerRegistry(options: SignerRegistryOptions = {}): SignerMa
   // Keyed by the routes' text, not the array's identity (the settings hand a new array on each save).
   const routes = useMemo(() => routesTable(chainRoutes ?? []), [routeKey])
   const routeList = useMemo(() => [...routes].map(([chainId, url]) => ({ chainId: chainId.toString(), url })), [routes])
-  const owners = useMemo(() => orderSigners([walletSigners, snapshot.signers.filter((x) => x.source === 'local-ethereum')]), [walletSigners, snapshot.signers])
+  const owners = useMemo(
+    () => orderSigners([walletSigners, snapshot.signers.filter((x) => x.source === 'local-ethereum')]),
+    [walletSigners, snapshot.signers],
+  )
   const swCache = useRef(new Map<string, { owner: AppSigner | null; signer: AppSigner }>())
   const swEntries = useMemo<SmartWalletEntry[]>(
     () =>
       snapshot.smartWallets.map((record) => {
         const url = routes.get(BigInt(record.chainId)) ?? null
         // The owner by its id; else the same address from the other erc_191 source (a key imported after the wallet was connected).
-        const owner = owners.find((o) => o.id === record.owner) ?? owners.find((o) => o.identifier.text === ownerAddress(record.owner)) ?? null
+        const owner =
+          owners.find((o) => o.id === record.owner) ??
+          owners.find((o) => o.identifier.text === ownerAddress(record.owner)) ??
+          null
         const key = `${record.id}|${url ?? ''}|${owner?.id ?? ''}`
         let hit = swCache.current.get(key)
         if (!hit || hit.owner !== owner) {
-          const signer = smartWalletAppSigner(record, { route: url === null ? null : { chainId: BigInt(record.chainId), url }, owner, onSigned: vault.noteSmartWalletSigning })
+          const signer = smartWalletAppSigner(record, {
+            route: url === null ? null : { chainId: BigInt(record.chainId), url },
+            owner,
+            onSigned: vault.noteSmartWalletSigning,
+          })
           hit = { owner, signer }
           swCache.current.set(key, hit)
         }
-        return { record, signer: hit.signer, routeUrl: url, owner, lastSigning: snapshot.smartWalletSignings[record.id] ?? null }
+        return {
+          record,
+          signer: hit.signer,
+          routeUrl: url,
+          owner,
+          lastSigning: snapshot.smartWalletSignings[record.id] ?? null,
+        }
       }),
     [snapshot.smartWallets, snapshot.smartWalletSignings, routes, owners, vault],
   )
-  const verifyContext = useMemo<VerifyContext>(() => ({ smartWallets: new ChainVerifier(routes, { cache: false }) }), [routes])
+  const verifyContext = useMemo<VerifyContext>(
+    () => ({ smartWallets: new ChainVerifier(routes, { cache: false }) }),
+    [routes],
+  )
 
   const smartWallets = useMemo<SmartWalletsView>(() => {
     const add = async (form: SmartWalletForm): Promise<SmartWalletRecord> => {
       const p = parseSmartWalletForm(form, { routes, owners, kept: snapshot.smartWallets })
       if (!p.ok) throw new SmartWalletSetupError('bad_form', p.problems.join('; '))
       const base = { chainId: p.chainId, owner: p.owner, label: p.label, createdAt: Date.now() }
-      if (p.wallet.mode === 'deployed') return vault.addSmartWallet({ ...base, id: smartWalletId(p.chainId, p.wallet.address), address: p.wallet.address, deployment: null })
+      if (p.wallet.mode === 'deployed')
+        return vault.addSmartWallet({
+          ...base,
+          id: smartWalletId(p.chainId, p.wallet.address),
+          address: p.wallet.address,
+          deployment: null,
+        })
       const plan = await planOnChain(p.route, p.wallet.factory, ownerAddress(p.owner) as `0x${string}`, p.wallet.salt)
       return vault.addSmartWallet({
         ...base,
@@ -259,7 +310,11 @@ export function useSignerRegistry(options: SignerRegistryOptions = {}): SignerMa
       })
     }
     const addDemo = async (): Promise<string> => {
-      if (!DEMO.demo) throw new SmartWalletSetupError('demo', DEMO.problem ?? 'no demo smart wallets: start the app with npm start (it deploys them on its local chain)')
+      if (!DEMO.demo)
+        throw new SmartWalletSetupError(
+          'demo',
+          DEMO.problem ?? 'no demo smart wallets: start the app with npm start (it deploys them on its local chain)',
+        )
       return addDemoSmartWallets(DEMO.demo, vault)
     }
     return {
@@ -290,7 +345,9 @@ export function useSignerRegistry(options: SignerRegistryOptions = {}): SignerMa
       newPasskey: (label) => vault.newPasskey(label),
       importEthereumKey: (input, label) => vault.importEthereumKey(input, label),
       exportEthereumKey: ((appId: string, format: 'hex' | 'bytes') =>
-        format === 'hex' ? vault.exportEthereumKey(appId, 'hex') : vault.exportEthereumKey(appId, 'bytes')) as SignerManager['exportEthereumKey'],
+        format === 'hex'
+          ? vault.exportEthereumKey(appId, 'hex')
+          : vault.exportEthereumKey(appId, 'bytes')) as SignerManager['exportEthereumKey'],
       deleteKey: (appId) => vault.deleteKey(appId),
       forgetPasskey: (id) => vault.forgetPasskey(id),
       smartWallets,

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import { base64ToBytes, base64urlNoPad, bytesToHex, concatBytes, p256PublicKey, sha256, signP256Der, utf8 } from '../../../crypto'
+import {
+  base64ToBytes,
+  base64urlNoPad,
+  bytesToHex,
+  concatBytes,
+  p256PublicKey,
+  sha256,
+  signP256Der,
+  utf8,
+} from '../../../crypto'
 import { SignedText, verifySignature } from '../../../core/verify/signature'
 import { P256_SPKI_PREFIX } from '../../../signing/browser/passkey'
 import type { StartAuthentication, StartRegistration } from '../../../signing/browser/webauthn-types'
@@ -8,9 +17,11 @@ import { testKey } from '../../../signing/testkit'
 import { memorySignerStorage, type SignerStorage } from './storage'
 import { SignerVault, type WebAuthnEnv } from './vault'
 
-const TEXT = 'XMTP : Authenticate to inbox\n\nInbox ID: abc\nCurrent time: 2024-04-10T12:00:00Z\n\n- Add installation\n\nFor more info: https://xmtp.org/signatures'
+const TEXT =
+  'XMTP : Authenticate to inbox\n\nInbox ID: abc\nCurrent time: 2024-04-10T12:00:00Z\n\n- Add installation\n\nFor more info: https://xmtp.org/signatures'
 const ORIGIN = 'http://localhost:4173'
-const verify = (sig: Parameters<typeof verifySignature>[0]) => verifySignature(sig, new SignedText(TEXT, utf8(TEXT)), {})
+const verify = (sig: Parameters<typeof verifySignature>[0]) =>
+  verifySignature(sig, new SignedText(TEXT, utf8(TEXT)), {})
 
 /** A fake authenticator with a real P-256 key, behind @simplewebauthn/browser's call shapes. */
 function fakeWebAuthn(label: string, supported = true): WebAuthnEnv & { sec1: Uint8Array; created: number } {
@@ -30,7 +41,9 @@ function fakeWebAuthn(label: string, supported = true): WebAuthnEnv & { sec1: Ui
         rawId: credentialId,
         type: 'public-key',
         response: {
-          clientDataJSON: base64urlNoPad(utf8(JSON.stringify({ type: 'webauthn.create', challenge: optionsJSON.challenge, origin: ORIGIN }))),
+          clientDataJSON: base64urlNoPad(
+            utf8(JSON.stringify({ type: 'webauthn.create', challenge: optionsJSON.challenge, origin: ORIGIN })),
+          ),
           attestationObject: base64urlNoPad(new Uint8Array([0xa0])),
           publicKey: base64urlNoPad(concatBytes(P256_SPKI_PREFIX, sec1)),
           publicKeyAlgorithm: -7,
@@ -38,10 +51,26 @@ function fakeWebAuthn(label: string, supported = true): WebAuthnEnv & { sec1: Ui
       }
     }) as StartRegistration,
     startAuthentication: (async ({ optionsJSON }) => {
-      const clientData = utf8(JSON.stringify({ type: 'webauthn.get', challenge: base64urlNoPad(base64ToBytes(optionsJSON.challenge)), origin: ORIGIN, crossOrigin: false }))
+      const clientData = utf8(
+        JSON.stringify({
+          type: 'webauthn.get',
+          challenge: base64urlNoPad(base64ToBytes(optionsJSON.challenge)),
+          origin: ORIGIN,
+          crossOrigin: false,
+        }),
+      )
       const authData = concatBytes(sha256(utf8('localhost')), new Uint8Array([0x05, 0, 0, 0, 1]))
       const signature = signP256Der(sk, concatBytes(authData, sha256(clientData)))
-      return { id: credentialId, rawId: credentialId, type: 'public-key', response: { clientDataJSON: base64urlNoPad(clientData), authenticatorData: base64urlNoPad(authData), signature: base64urlNoPad(signature) } }
+      return {
+        id: credentialId,
+        rawId: credentialId,
+        type: 'public-key',
+        response: {
+          clientDataJSON: base64urlNoPad(clientData),
+          authenticatorData: base64urlNoPad(authData),
+          signature: base64urlNoPad(signature),
+        },
+      }
     }) as StartAuthentication,
   }
   return env
@@ -64,7 +93,11 @@ describe('SignerVault', () => {
     v.subscribe(() => notified++)
     await v.whenReady()
     expect(notified).toBe(1)
-    expect(v.getSnapshot()).toMatchObject({ ready: true, persistent: false, keys: [{ appId: `local-ethereum:${kept.identifier.text}`, label: 'kept' }] })
+    expect(v.getSnapshot()).toMatchObject({
+      ready: true,
+      persistent: false,
+      keys: [{ appId: `local-ethereum:${kept.identifier.text}`, label: 'kept' }],
+    })
     expect(v.getSnapshot().notice).toContain('lost when this page is reloaded')
   })
 
@@ -95,7 +128,8 @@ describe('SignerVault', () => {
     const v = await vaultWith()
     await expect(v.importEthereumKey('0x1234')).rejects.toMatchObject({
       code: 'bad_key',
-      message: 'private key: expected exactly 64 hex digits after 0x, got 4. A private key is imported as exactly 32 bytes, or as 0x followed by 64 hex digits (IDENT-088, IDENT-089).',
+      message:
+        'private key: expected exactly 64 hex digits after 0x, got 4. A private key is imported as exactly 32 bytes, or as 0x followed by 64 hex digits (IDENT-088, IDENT-089).',
     })
     await expect(v.importEthereumKey(bytesToHex(testKey('x')))).rejects.toThrow('missing the 0x prefix')
     await expect(v.importEthereumKey(new Uint8Array(33))).rejects.toThrow('expected exactly 32 bytes, got 33')
@@ -108,7 +142,12 @@ describe('SignerVault', () => {
     const sk = testKey('export')
     const s = await v.importEthereumKey('0x' + bytesToHex(sk).toUpperCase())
     const hex = v.exportEthereumKey(s.id, 'hex')
-    expect(hex).toMatchObject({ what: 'ethereum-private-key', format: 'hex', value: '0x' + bytesToHex(sk), identifier: s.identifier.text })
+    expect(hex).toMatchObject({
+      what: 'ethereum-private-key',
+      format: 'hex',
+      value: '0x' + bytesToHex(sk),
+      identifier: s.identifier.text,
+    })
     expect(hex.warning).toContain('Anyone who has it controls that account')
     expect(v.exportEthereumKey(s.id, 'bytes').value).toEqual(sk)
     const inst = await v.newInstallationKey()
@@ -148,11 +187,20 @@ describe('SignerVault', () => {
     expect(p).toMatchObject({ id: `passkey:${bytesToHex(w.sec1)}`, source: 'passkey', interactive: true })
     expect(p.label).toMatch(/^passkey ‘laptop’ 04/)
     const [record] = await storage.passkeys.getAll()
-    expect(record).toMatchObject({ id: p.id, label: 'laptop', rpId: 'localhost', origin: ORIGIN, publicKey: bytesToHex(w.sec1) })
+    expect(record).toMatchObject({
+      id: p.id,
+      label: 'laptop',
+      rpId: 'localhost',
+      origin: ORIGIN,
+      publicKey: bytesToHex(w.sec1),
+    })
     const restarted = await vaultWith(storage, w)
     const again = restarted.getSnapshot().signers[0]!
     expect(again.id).toBe(p.id)
-    expect(await verify(await again.signer.sign(TEXT))).toMatchObject({ verdict: 'valid', signer: { kind: 'passkey', text: bytesToHex(w.sec1) } })
+    expect(await verify(await again.signer.sign(TEXT))).toMatchObject({
+      verdict: 'valid',
+      signer: { kind: 'passkey', text: bytesToHex(w.sec1) },
+    })
     const eth = await restarted.newEthereumKey()
     expect(restarted.getSnapshot().signers.map((s) => s.source)).toEqual(['passkey', 'local-ethereum'])
     await restarted.forgetPasskey(p.id)
@@ -161,9 +209,15 @@ describe('SignerVault', () => {
   })
 
   it('refuses to create a passkey without WebAuthn, and maps a cancelled prompt to user_rejected', async () => {
-    await expect((await vaultWith(undefined, fakeWebAuthn('n', false))).newPasskey()).rejects.toMatchObject({ code: 'unsupported' })
+    await expect((await vaultWith(undefined, fakeWebAuthn('n', false))).newPasskey()).rejects.toMatchObject({
+      code: 'unsupported',
+    })
     const w = fakeWebAuthn('c')
-    const cancelling = { ...w, startRegistration: (async () => Promise.reject(Object.assign(new Error('not allowed'), { name: 'NotAllowedError' }))) as StartRegistration }
+    const cancelling = {
+      ...w,
+      startRegistration: (async () =>
+        Promise.reject(Object.assign(new Error('not allowed'), { name: 'NotAllowedError' }))) as StartRegistration,
+    }
     const v = await vaultWith(undefined, cancelling)
     await expect(v.newPasskey()).rejects.toMatchObject({ name: 'SignerError', code: 'user_rejected' })
     expect(v.getSnapshot().passkeys).toEqual([])
@@ -171,7 +225,10 @@ describe('SignerVault', () => {
 
   it('does not list a key whose write failed', async () => {
     const storage = memorySignerStorage('test')
-    const failing: SignerStorage = { ...storage, keys: { ...storage.keys, put: async () => Promise.reject(new Error('QuotaExceededError')) } }
+    const failing: SignerStorage = {
+      ...storage,
+      keys: { ...storage.keys, put: async () => Promise.reject(new Error('QuotaExceededError')) },
+    }
     const v = await vaultWith(failing)
     await expect(v.newEthereumKey()).rejects.toThrow('QuotaExceededError')
     expect(v.getSnapshot().keys).toEqual([])
@@ -183,23 +240,42 @@ describe('SignerVault', () => {
     await storage.keys.put({ ...k, identifier: '0x' + '00'.repeat(20), id: 'ethereum:0x' + '00'.repeat(20) })
     const v = await vaultWith(storage)
     expect(v.getSnapshot().keys).toEqual([])
-    expect(v.getSnapshot().problems).toEqual([expect.stringMatching(/^stored key ethereum:0x0{40} is left out: key record .* does not match its secret/)])
+    expect(v.getSnapshot().problems).toEqual([
+      expect.stringMatching(/^stored key ethereum:0x0{40} is left out: key record .* does not match its secret/),
+    ])
   })
 
   it('reports a storage that cannot be read, and keeps working in memory with the notice', async () => {
     const v = new SignerVault(Promise.reject(new Error('boom')), fakeWebAuthn('x'))
     await v.whenReady()
-    expect(v.getSnapshot()).toMatchObject({ ready: true, persistent: false, problems: ['the signers kept in this browser could not be read: boom'] })
-    expect(v.getSnapshot().notice).toBe('Keys are kept in memory only, because the keys kept in this browser could not be read (boom). They will be lost when this page is reloaded or closed.')
+    expect(v.getSnapshot()).toMatchObject({
+      ready: true,
+      persistent: false,
+      problems: ['the signers kept in this browser could not be read: boom'],
+    })
+    expect(v.getSnapshot().notice).toBe(
+      'Keys are kept in memory only, because the keys kept in this browser could not be read (boom). They will be lost when this page is reloaded or closed.',
+    )
     const s = await v.newEthereumKey()
     expect(v.getSnapshot().signers).toEqual([s])
   })
 
   it('falls back to memory when the stored records cannot be listed', async () => {
     const storage = memorySignerStorage('test')
-    const broken: SignerStorage = { ...storage, persistent: true, notice: null, keys: { ...storage.keys, getAll: async () => Promise.reject(new Error('IndexedDB reading keys failed: NotFoundError')) } }
+    const broken: SignerStorage = {
+      ...storage,
+      persistent: true,
+      notice: null,
+      keys: {
+        ...storage.keys,
+        getAll: async () => Promise.reject(new Error('IndexedDB reading keys failed: NotFoundError')),
+      },
+    }
     const v = await vaultWith(broken)
-    expect(v.getSnapshot()).toMatchObject({ persistent: false, problems: ['the signers kept in this browser could not be read: IndexedDB reading keys failed: NotFoundError'] })
+    expect(v.getSnapshot()).toMatchObject({
+      persistent: false,
+      problems: ['the signers kept in this browser could not be read: IndexedDB reading keys failed: NotFoundError'],
+    })
     await v.newInstallationKey()
     expect(v.getSnapshot().keys).toHaveLength(1)
   })

@@ -92,7 +92,11 @@ const byAge = <T extends { createdAt: number; id?: string; appId?: string }>(a: 
 export function importRefusal(e: unknown): SignerVaultError {
   // CryptoError('bad-private-key') says what is wrong: the length found, the bad character, the range.
   const m = e instanceof Error ? e.message : String(e)
-  return new SignerVaultError('bad_key', `${m}. A private key is imported as exactly 32 bytes, or as 0x followed by 64 hex digits (IDENT-088, IDENT-089).`, { cause: e })
+  return new SignerVaultError(
+    'bad_key',
+    `${m}. A private key is imported as exactly 32 bytes, or as 0x followed by 64 hex digits (IDENT-088, IDENT-089).`,
+    { cause: e },
+  )
 }
 
 export class SignerVault {
@@ -110,7 +114,17 @@ export class SignerVault {
     storage: Promise<SignerStorage>,
     private readonly webauthn: WebAuthnEnv,
   ) {
-    this.snapshot = { ready: false, persistent: false, notice: null, problems: [], keys: [], passkeys: [], smartWallets: [], smartWalletSignings: {}, signers: [] }
+    this.snapshot = {
+      ready: false,
+      persistent: false,
+      notice: null,
+      problems: [],
+      keys: [],
+      passkeys: [],
+      smartWallets: [],
+      smartWalletSignings: {},
+      signers: [],
+    }
     this.loading = this.load(storage)
   }
 
@@ -130,7 +144,11 @@ export class SignerVault {
     try {
       const s = await storage
       this.storage = s
-      const [records, passkeys, wallets] = await Promise.all([s.keys.getAll(), s.passkeys.getAll(), s.smartWallets.getAll()])
+      const [records, passkeys, wallets] = await Promise.all([
+        s.keys.getAll(),
+        s.passkeys.getAll(),
+        s.smartWallets.getAll(),
+      ])
       for (const w of wallets) this.smartWallets.set(w.id, w)
       for (const r of records) {
         try {
@@ -185,7 +203,13 @@ export class SignerVault {
       persistent: this.storage?.persistent ?? false,
       notice: this.storage?.notice ?? null,
       problems: [...(this.storage?.problems ?? []), ...(this.loadError ? [this.loadError] : [])],
-      keys: keys.map((k) => ({ appId: signerOf(k).id, kind: k.kind, identifier: k.identifier.text, label: k.label, createdAt: k.createdAt })),
+      keys: keys.map((k) => ({
+        appId: signerOf(k).id,
+        kind: k.kind,
+        identifier: k.identifier.text,
+        label: k.label,
+        createdAt: k.createdAt,
+      })),
       passkeys,
       smartWallets: [...this.smartWallets.values()].sort(byAge),
       smartWalletSignings: this.signings,
@@ -201,7 +225,11 @@ export class SignerVault {
   private async keep(key: LocalKey): Promise<AppSigner> {
     const s = await this.store()
     const id = localKeyAppId(key)
-    if (this.keys.has(id)) throw new SignerVaultError('exists', `${key.kind === 'ethereum' ? 'Ethereum account' : 'installation key'} ${key.identifier.text} is already kept in this browser`)
+    if (this.keys.has(id))
+      throw new SignerVaultError(
+        'exists',
+        `${key.kind === 'ethereum' ? 'Ethereum account' : 'installation key'} ${key.identifier.text} is already kept in this browser`,
+      )
     await s.keys.put(toRecord(key))
     const signer = this.addKey(key)
     this.publish()
@@ -232,7 +260,8 @@ export class SignerVault {
   exportEthereumKey(appId: string, format: 'bytes'): ExportedKey<'bytes'>
   exportEthereumKey(appId: string, format: 'hex' | 'bytes'): ExportedKey {
     const k = this.keys.get(appId)
-    if (!k || k.key.kind !== 'ethereum') throw new SignerVaultError('not_found', `no local Ethereum key ${appId} is kept here`)
+    if (!k || k.key.kind !== 'ethereum')
+      throw new SignerVaultError('not_found', `no local Ethereum key ${appId} is kept here`)
     return format === 'hex' ? exportLocalSigningKey(k.key, 'hex') : exportLocalSigningKey(k.key, 'bytes')
   }
 
@@ -250,11 +279,16 @@ export class SignerVault {
   async newPasskey(label = ''): Promise<AppSigner> {
     const s = await this.store()
     const w = this.webauthn
-    if (!w.supported) throw new SignerVaultError('unsupported', 'this browser does not support WebAuthn, so it cannot create a passkey')
+    if (!w.supported)
+      throw new SignerVaultError('unsupported', 'this browser does not support WebAuthn, so it cannot create a passkey')
     const name = label.trim()
     let created
     try {
-      created = await createPasskey(w, { rpId: w.rpId, origin: w.origin, userName: name ? `Inbox Inspector: ${name}` : 'Inbox Inspector passkey' })
+      created = await createPasskey(w, {
+        rpId: w.rpId,
+        origin: w.origin,
+        userName: name ? `Inbox Inspector: ${name}` : 'Inbox Inspector passkey',
+      })
     } catch (e) {
       throw e instanceof SignerError ? e : toSignerError(e)
     }
@@ -278,7 +312,11 @@ export class SignerVault {
   /** Keeps a smart contract wallet record (public data only). */
   async addSmartWallet(record: SmartWalletRecord): Promise<SmartWalletRecord> {
     const s = await this.store()
-    if (this.smartWallets.has(record.id)) throw new SignerVaultError('exists', `smart wallet ${record.address} on eip155:${record.chainId} is already kept here`)
+    if (this.smartWallets.has(record.id))
+      throw new SignerVaultError(
+        'exists',
+        `smart wallet ${record.address} on eip155:${record.chainId} is already kept here`,
+      )
     await s.smartWallets.put(record)
     this.smartWallets.set(record.id, record)
     this.publish()

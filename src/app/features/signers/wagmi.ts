@@ -33,4 +33,3 @@ export function createSignersWagmiConfig(): Config {
 }
 
 export const wagmiConfig = createSignersWagmiConfig()
-

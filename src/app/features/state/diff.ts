@@ -32,7 +32,8 @@ export interface StateDiff {
 
 function memberFields(a: Member, b: Member): string[] {
   const out: string[] = []
-  if ((a.adder?.kind ?? null) !== (b.adder?.kind ?? null) || (a.adder?.text ?? null) !== (b.adder?.text ?? null)) out.push('adder')
+  if ((a.adder?.kind ?? null) !== (b.adder?.kind ?? null) || (a.adder?.text ?? null) !== (b.adder?.text ?? null))
+    out.push('adder')
   if (a.clientTimestampNs !== b.clientTimestampNs) out.push('time added')
   if (a.chainId !== b.chainId) out.push('chain id')
   if (a.addedAt !== b.addedAt) out.push('added at')
@@ -48,7 +49,11 @@ const sameRecovery = (a: Recovery | null, b: Recovery | null): boolean =>
  * (the keys the step's deltas put or deleted), so only those are compared: O(changes)
  * instead of O(members). Without it every member is compared.
  */
-export function diffStates(before: AssociationState | null, after: AssociationState | null, touched?: readonly string[]): StateDiff {
+export function diffStates(
+  before: AssociationState | null,
+  after: AssociationState | null,
+  touched?: readonly string[],
+): StateDiff {
   const members: MemberChange[] = []
   const bm = before?.members
   const am = after?.members
@@ -72,7 +77,8 @@ export function diffStates(before: AssociationState | null, after: AssociationSt
         if (fields.length) members.push({ key, mark: 'changed', before: old, after: m, fields })
       }
     }
-    for (const [key, m] of bm ?? []) if (!am?.has(key)) members.push({ key, mark: 'removed', before: m, after: null, fields: [] })
+    for (const [key, m] of bm ?? [])
+      if (!am?.has(key)) members.push({ key, mark: 'removed', before: m, after: null, fields: [] })
   }
   const br = before?.recovery ?? null
   const ar = after?.recovery ?? null
@@ -100,7 +106,14 @@ export function diffStates(before: AssociationState | null, after: AssociationSt
     claimCount,
     replayKeysAdded,
     sequenceId,
-    empty: !created && members.length === 0 && !recovery && !handlesAdded.length && !displayHandle && !claimCount && replayKeysAdded === 0,
+    empty:
+      !created &&
+      members.length === 0 &&
+      !recovery &&
+      !handlesAdded.length &&
+      !displayHandle &&
+      !claimCount &&
+      replayKeysAdded === 0,
   }
 }
 

@@ -17,7 +17,10 @@ describe('sortedMembers', () => {
       if (v.before) sortedMembers(v.before.members)
       const got = sortedMembers(v.after.members, v.before?.members, diffStates(v.before, v.after, v.touched))
       const kind = { ethereum: 0, passkey: 1, installation: 2 } as const
-      const want = [...v.after.members.values()].sort((a, b) => kind[a.id.kind] - kind[b.id.kind] || Number(a.addedAt - b.addedAt) || (a.id.text < b.id.text ? -1 : 1))
+      const want = [...v.after.members.values()].sort(
+        (a, b) =>
+          kind[a.id.kind] - kind[b.id.kind] || Number(a.addedAt - b.addedAt) || (a.id.text < b.id.text ? -1 : 1),
+      )
       expect(got.map((m) => m.id.text)).toEqual(want.map((m) => m.id.text))
     }
     const head = sortedMembers(trace.head!.members)

@@ -21,7 +21,11 @@ export function sortKey(m: Member): number {
 }
 
 function compare(a: Member, b: Member): number {
-  return KIND_ORDER[a.id.kind] - KIND_ORDER[b.id.kind] || sortKey(a) - sortKey(b) || (a.id.text < b.id.text ? -1 : a.id.text > b.id.text ? 1 : 0)
+  return (
+    KIND_ORDER[a.id.kind] - KIND_ORDER[b.id.kind] ||
+    sortKey(a) - sortKey(b) ||
+    (a.id.text < b.id.text ? -1 : a.id.text > b.id.text ? 1 : 0)
+  )
 }
 
 /** The members of `members` in display order; `from` (the previous state's members) and `diff` (from it to this) make it incremental. */

@@ -6,7 +6,13 @@ import { layoutTree } from './tree-layout'
 
 const W = '0x' + '1'.repeat(40)
 const W2 = '0x' + '2'.repeat(40)
-const m = (kind: Member['id']['kind'], text: string, adder: Member['id'] | null, at = 1n): Member => ({ id: { kind, text }, adder, clientTimestampNs: 1n, chainId: null, addedAt: at })
+const m = (kind: Member['id']['kind'], text: string, adder: Member['id'] | null, at = 1n): Member => ({
+  id: { kind, text },
+  adder,
+  clientTimestampNs: 1n,
+  chainId: null,
+  addedAt: at,
+})
 const st = (ms: Member[]): AssociationState => ({
   inboxId: 'aa'.repeat(32) as InboxId,
   members: IMap(ms.map((x) => [`${x.id.kind}:${x.id.text}`, x])),

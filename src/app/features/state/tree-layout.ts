@@ -30,7 +30,12 @@ export interface TreeLayout {
 
 const KIND_ORDER = { ethereum: 0, passkey: 1, installation: 2 } as const
 
-export function layoutTree(state: AssociationState | null, diff: StateDiff | null, limit = 120, displayOrder?: readonly Member[]): TreeLayout {
+export function layoutTree(
+  state: AssociationState | null,
+  diff: StateDiff | null,
+  limit = 120,
+  displayOrder?: readonly Member[],
+): TreeLayout {
   const members = new Map<string, { m: Member; mark: RowMark | null; ghost: boolean }>()
   const marks = new Map(diff?.members.map((c) => [c.key, c.mark]) ?? [])
   const removed = (diff?.members ?? []).filter((c) => c.mark === 'removed' && c.before)
@@ -49,7 +54,8 @@ export function layoutTree(state: AssociationState | null, diff: StateDiff | nul
         members.set(k, { m, mark: marks.get(k) ?? null, ghost: false })
       } else break
     }
-    for (const c of diff?.members ?? []) if (c.after && !members.has(c.key)) members.set(c.key, { m: c.after, mark: c.mark, ghost: false })
+    for (const c of diff?.members ?? [])
+      if (c.after && !members.has(c.key)) members.set(c.key, { m: c.after, mark: c.mark, ghost: false })
   }
   for (const c of removed) members.set(c.key, { m: c.before!, mark: 'removed', ghost: true })
   let keys = [...members.keys()]
@@ -86,7 +92,10 @@ export function layoutTree(state: AssociationState | null, diff: StateDiff | nul
     const ma = members.get(a)?.m
     const mb = members.get(b)?.m
     if (!ma || !mb) return 0
-    return KIND_ORDER[ma.id.kind] - KIND_ORDER[mb.id.kind] || (ma.addedAt < mb.addedAt ? -1 : ma.addedAt > mb.addedAt ? 1 : 0)
+    return (
+      KIND_ORDER[ma.id.kind] - KIND_ORDER[mb.id.kind] ||
+      (ma.addedAt < mb.addedAt ? -1 : ma.addedAt > mb.addedAt ? 1 : 0)
+    )
   }
   const nodes: TreeNode[] = []
   let row = 0

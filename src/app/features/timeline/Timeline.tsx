@@ -110,7 +110,16 @@ export const Timeline = memo(function Timeline({ model, rows, selection, onSelec
       }
       if (isEditable(e.target)) return
       const page = Math.max(1, Math.floor((viewport.current?.clientHeight ?? 300) / ROW_H) - 1)
-      const map: Record<string, number | 'home' | 'end'> = { ArrowDown: 1, j: 1, ArrowUp: -1, k: -1, Home: 'home', End: 'end', PageDown: page, PageUp: -page }
+      const map: Record<string, number | 'home' | 'end'> = {
+        ArrowDown: 1,
+        j: 1,
+        ArrowUp: -1,
+        k: -1,
+        Home: 'home',
+        End: 'end',
+        PageDown: page,
+        PageUp: -page,
+      }
       const d = map[e.key]
       if (d === undefined) return
       if (e.target instanceof HTMLButtonElement && (e.key === 'Home' || e.key === 'End')) return
@@ -133,7 +142,8 @@ export const Timeline = memo(function Timeline({ model, rows, selection, onSelec
       <div className="timeline-head">
         <h2 id="timeline-title">Timeline</h2>
         <span className="muted">
-          {isFiltering(filter) ? `${shown.length} of ${rows.length}` : rows.length} actions · {model.steps.length} updates
+          {isFiltering(filter) ? `${shown.length} of ${rows.length}` : rows.length} actions · {model.steps.length}{' '}
+          updates
         </span>
       </div>
       <div className="filters">
@@ -145,7 +155,11 @@ export const Timeline = memo(function Timeline({ model, rows, selection, onSelec
           value={filter.text}
           onChange={(e) => setFilter({ ...filter, text: e.target.value })}
         />
-        <select aria-label="Filter by action kind" value={filter.kind} onChange={(e) => setFilter({ ...filter, kind: e.target.value as RowFilter['kind'] })}>
+        <select
+          aria-label="Filter by action kind"
+          value={filter.kind}
+          onChange={(e) => setFilter({ ...filter, kind: e.target.value as RowFilter['kind'] })}
+        >
           <option value="">all kinds</option>
           {kinds.map((k) => (
             <option key={k} value={k}>
@@ -154,7 +168,11 @@ export const Timeline = memo(function Timeline({ model, rows, selection, onSelec
           ))}
           <option value="undecodable">undecodable</option>
         </select>
-        <select aria-label="Filter by status" value={filter.status} onChange={(e) => setFilter({ ...filter, status: e.target.value as RowFilter['status'] })}>
+        <select
+          aria-label="Filter by status"
+          value={filter.status}
+          onChange={(e) => setFilter({ ...filter, status: e.target.value as RowFilter['status'] })}
+        >
           <option value="">all statuses</option>
           {(Object.keys(STATUS_LABEL) as (keyof typeof STATUS_LABEL)[]).map((s) => (
             <option key={s} value={s}>
@@ -188,9 +206,20 @@ export const Timeline = memo(function Timeline({ model, rows, selection, onSelec
               const s = model.steps[it.k]!
               const later = model.steps.length - it.k - 1
               return (
-                <div key={`stop-${it.k}`} role="option" aria-selected={false} aria-disabled="true" className="tl-stop" style={{ top, height: 2 * ROW_H }} title={s.message}>
-                  ■ The log stops at sequence id {s.sequenceId.toString()} ({s.status === 'pending' ? 'pending' : `rejected under ${s.rule}`}).{' '}
-                  {later > 0 ? `The ${later} later update${later > 1 ? 's are' : ' is'} not applied: a log cannot be read past an update that does not apply.` : 'No later updates.'}
+                <div
+                  key={`stop-${it.k}`}
+                  role="option"
+                  aria-selected={false}
+                  aria-disabled="true"
+                  className="tl-stop"
+                  style={{ top, height: 2 * ROW_H }}
+                  title={s.message}
+                >
+                  ■ The log stops at sequence id {s.sequenceId.toString()} (
+                  {s.status === 'pending' ? 'pending' : `rejected under ${s.rule}`}).{' '}
+                  {later > 0
+                    ? `The ${later} later update${later > 1 ? 's are' : ' is'} not applied: a log cannot be read past an update that does not apply.`
+                    : 'No later updates.'}
                 </div>
               )
             }
@@ -224,7 +253,10 @@ export const Timeline = memo(function Timeline({ model, rows, selection, onSelec
                       <span className="handle">{v.subject.text}</span>
                     ) : (
                       <>
-                        <span className="kind-tag" title={v.subject.kind}>{SHORT_KIND[v.subject.kind] ?? v.subject.kind}</span> <code title={v.subject.text}>{shortId(v.subject.text)}</code>
+                        <span className="kind-tag" title={v.subject.kind}>
+                          {SHORT_KIND[v.subject.kind] ?? v.subject.kind}
+                        </span>{' '}
+                        <code title={v.subject.text}>{shortId(v.subject.text)}</code>
                       </>
                     )
                   ) : (
@@ -238,8 +270,13 @@ export const Timeline = memo(function Timeline({ model, rows, selection, onSelec
                     </code>
                   ))}
                 </span>
-                <span className="tl-time" title={v.clientTimestampNs !== null ? clientTime(v.clientTimestampNs) : undefined}>
-                  {v.clientTimestampNs !== null ? clientTime(v.clientTimestampNs).slice(5).replace('T', ' ').replace('Z', '') : ''}
+                <span
+                  className="tl-time"
+                  title={v.clientTimestampNs !== null ? clientTime(v.clientTimestampNs) : undefined}
+                >
+                  {v.clientTimestampNs !== null
+                    ? clientTime(v.clientTimestampNs).slice(5).replace('T', ' ').replace('Z', '')
+                    : ''}
                 </span>
               </div>
             )

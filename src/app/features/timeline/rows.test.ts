@@ -7,7 +7,9 @@ import { allRows, TraceModel } from '../../trace/trace-model'
 import { describeRow, filterRows, NO_FILTER } from './rows'
 
 async function model(n: number, rejectAt?: number) {
-  const trace = await replay(readLogs(await syntheticBundle(n, rejectAt ? { rejectAt } : {}))[0]!, { verifyAfterStop: true })
+  const trace = await replay(readLogs(await syntheticBundle(n, rejectAt ? { rejectAt } : {}))[0]!, {
+    verifyAfterStop: true,
+  })
   const m = new TraceModel(trace.steps.map(toTransferStep))
   return { m, rows: allRows(m.steps) }
 }

@@ -30,7 +30,16 @@ export function describeRow(model: TraceModel, row: Row): RowView {
     subject: a ? a.subject : null,
     signers: sigs.map((s) => ({ text: s.signer?.text ?? '?', verdict: s.verdict, role: s.role })),
     clientTimestampNs: step.update?.clientTimestampNs ?? null,
-    status: row.i >= 0 ? model.actionStatus(row.k, row.i) : step.status === 'rejected' ? 'rejected' : step.status === 'pending' ? 'pending' : step.status === 'applied' ? 'applied' : 'not_applied',
+    status:
+      row.i >= 0
+        ? model.actionStatus(row.k, row.i)
+        : step.status === 'rejected'
+          ? 'rejected'
+          : step.status === 'pending'
+            ? 'pending'
+            : step.status === 'applied'
+              ? 'applied'
+              : 'not_applied',
     first: row.i <= 0,
     actionCount: step.update?.actions.length ?? 0,
   }

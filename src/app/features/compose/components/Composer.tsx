@@ -65,7 +65,14 @@ export function Composer(props: ComposerProps) {
         <fieldset className="compose-base">
           <legend className="sr-only">Compose on</legend>
           <label>
-            <input type="radio" name={`${headId}-base`} checked={onLog} disabled={!canAppend} onChange={() => setFresh(false)} /> the open log
+            <input
+              type="radio"
+              name={`${headId}-base`}
+              checked={onLog}
+              disabled={!canAppend}
+              onChange={() => setFresh(false)}
+            />{' '}
+            the open log
             {base.state ? (
               <span className="muted">
                 {' '}
@@ -91,10 +98,24 @@ export function Composer(props: ComposerProps) {
             e.currentTarget.querySelector<HTMLButtonElement>(`[data-tab="${next}"]`)?.focus()
           }}
         >
-          <button type="button" role="tab" data-tab="compose" aria-selected={tab === 'compose'} tabIndex={tab === 'compose' ? 0 : -1} onClick={() => setTab('compose')}>
+          <button
+            type="button"
+            role="tab"
+            data-tab="compose"
+            aria-selected={tab === 'compose'}
+            tabIndex={tab === 'compose' ? 0 : -1}
+            onClick={() => setTab('compose')}
+          >
             Compose an update
           </button>
-          <button type="button" role="tab" data-tab="register" aria-selected={tab === 'register'} tabIndex={tab === 'register' ? 0 : -1} onClick={() => setTab('register')}>
+          <button
+            type="button"
+            role="tab"
+            data-tab="register"
+            aria-selected={tab === 'register'}
+            tabIndex={tab === 'register' ? 0 : -1}
+            onClick={() => setTab('register')}
+          >
             Register this browser
           </button>
         </div>
@@ -105,7 +126,9 @@ export function Composer(props: ComposerProps) {
       {base.blocked && <p className="note warn">{base.blocked} New updates go to a new inbox.</p>}
       {!registry.ready && <p className="muted small">Reading the keys kept in this browser…</p>}
       {registry.signers.length === 0 && registry.ready && (
-        <p className="note warn">No signer yet: connect a wallet, create a passkey or generate a key in Signers…, or generate one below.</p>
+        <p className="note warn">
+          No signer yet: connect a wallet, create a passkey or generate a key in Signers…, or generate one below.
+        </p>
       )}
       {tab === 'register' ? (
         <RegisterInstallation
@@ -125,11 +148,27 @@ export function Composer(props: ComposerProps) {
   )
 }
 
-function PartySelect({ label, value, parties, onChange, empty }: { label: string; value: string; parties: readonly Party[]; onChange: (ref: string) => void; empty: string }) {
+function PartySelect({
+  label,
+  value,
+  parties,
+  onChange,
+  empty,
+}: {
+  label: string
+  value: string
+  parties: readonly Party[]
+  onChange: (ref: string) => void
+  empty: string
+}) {
   return (
     <label className="compose-field">
       <span>{label}</span>
-      <select aria-label={label} value={parties.some((p) => p.ref === value) ? value : ''} onChange={(e) => onChange(e.target.value)}>
+      <select
+        aria-label={label}
+        value={parties.some((p) => p.ref === value) ? value : ''}
+        onChange={(e) => onChange(e.target.value)}
+      >
         {parties.length === 0 && <option value="">{empty}</option>}
         {parties.map((p) => (
           <option key={p.ref} value={p.ref}>
@@ -141,7 +180,15 @@ function PartySelect({ label, value, parties, onChange, empty }: { label: string
   )
 }
 
-function NewSignerButtons({ registry, onMade, kinds }: { registry: SignerRegistry; onMade: (ref: string) => void; kinds: readonly ('installation' | 'ethereum' | 'passkey')[] }) {
+function NewSignerButtons({
+  registry,
+  onMade,
+  kinds,
+}: {
+  registry: SignerRegistry
+  onMade: (ref: string) => void
+  kinds: readonly ('installation' | 'ethereum' | 'passkey')[]
+}) {
   const [problem, setProblem] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const make = async (f: () => Promise<{ id: string }>) => {
@@ -182,7 +229,15 @@ function NewSignerButtons({ registry, onMade, kinds }: { registry: SignerRegistr
   )
 }
 
-function ActionForm({ c, state, registry }: { c: ReturnType<typeof useComposer>; state: AssociationState | null; registry: SignerRegistry }) {
+function ActionForm({
+  c,
+  state,
+  registry,
+}: {
+  c: ReturnType<typeof useComposer>
+  state: AssociationState | null
+  registry: SignerRegistry
+}) {
   const { form, update, parties } = c
   switch (form.action) {
     case 'create_inbox':
@@ -190,25 +245,57 @@ function ActionForm({ c, state, registry }: { c: ReturnType<typeof useComposer>;
         <div className="compose-form">
           <label className="compose-field">
             <span>Identifier kind</span>
-            <select aria-label="Identifier kind" value={form.createKind} onChange={(e) => update({ createKind: e.target.value as 'ethereum' | 'passkey' })}>
+            <select
+              aria-label="Identifier kind"
+              value={form.createKind}
+              onChange={(e) => update({ createKind: e.target.value as 'ethereum' | 'passkey' })}
+            >
               <option value="ethereum">Ethereum (wallet or local key)</option>
               <option value="passkey">Passkey</option>
             </select>
           </label>
-          <PartySelect label="Creator (initial identifier)" value={form.creator} parties={eligible(parties, 'creator', form.createKind)} onChange={(creator) => update({ creator })} empty="no signer of this kind" />
+          <PartySelect
+            label="Creator (initial identifier)"
+            value={form.creator}
+            parties={eligible(parties, 'creator', form.createKind)}
+            onChange={(creator) => update({ creator })}
+            empty="no signer of this kind"
+          />
           <NewSignerButtons registry={registry} kinds={[form.createKind]} onMade={(creator) => update({ creator })} />
           <label className="compose-field">
             <span>Nonce</span>
-            <input aria-label="Nonce" inputMode="numeric" value={form.nonce} onChange={(e) => update({ nonce: e.target.value })} size={22} />
+            <input
+              aria-label="Nonce"
+              inputMode="numeric"
+              value={form.nonce}
+              onChange={(e) => update({ nonce: e.target.value })}
+              size={22}
+            />
           </label>
         </div>
       )
     case 'add':
       return (
         <div className="compose-form">
-          <PartySelect label="Approved by (existing member or recovery identifier)" value={form.existing} parties={eligible(parties, 'existing')} onChange={(existing) => update({ existing })} empty="no member" />
-          <PartySelect label="New member" value={form.newMember} parties={eligible(parties, 'new_member')} onChange={(newMember) => update({ newMember })} empty="no signer that is not a member yet" />
-          <NewSignerButtons registry={registry} kinds={['installation', 'ethereum', 'passkey']} onMade={(newMember) => update({ newMember })} />
+          <PartySelect
+            label="Approved by (existing member or recovery identifier)"
+            value={form.existing}
+            parties={eligible(parties, 'existing')}
+            onChange={(existing) => update({ existing })}
+            empty="no member"
+          />
+          <PartySelect
+            label="New member"
+            value={form.newMember}
+            parties={eligible(parties, 'new_member')}
+            onChange={(newMember) => update({ newMember })}
+            empty="no signer that is not a member yet"
+          />
+          <NewSignerButtons
+            registry={registry}
+            kinds={['installation', 'ethereum', 'passkey']}
+            onMade={(newMember) => update({ newMember })}
+          />
         </div>
       )
     case 'revoke':
@@ -216,7 +303,11 @@ function ActionForm({ c, state, registry }: { c: ReturnType<typeof useComposer>;
         <div className="compose-form">
           <label className="compose-field">
             <span>Member to revoke</span>
-            <select aria-label="Member to revoke" value={form.revokeTarget} onChange={(e) => update({ revokeTarget: e.target.value })}>
+            <select
+              aria-label="Member to revoke"
+              value={form.revokeTarget}
+              onChange={(e) => update({ revokeTarget: e.target.value })}
+            >
               {[...(state?.members.entries() ?? [])].map(([k, m]) => (
                 <option key={k} value={k}>
                   {MEMBER_KIND_LABEL[m.id.kind]} {shortId(m.id.text)}
@@ -225,7 +316,10 @@ function ActionForm({ c, state, registry }: { c: ReturnType<typeof useComposer>;
               ))}
             </select>
           </label>
-          <p className="muted small">Signed by the recovery identifier, {state ? `${state.recovery.id.kind} ${shortId(state.recovery.id.text)}` : '—'} (IDENT-043).</p>
+          <p className="muted small">
+            Signed by the recovery identifier,{' '}
+            {state ? `${state.recovery.id.kind} ${shortId(state.recovery.id.text)}` : '—'} (IDENT-043).
+          </p>
         </div>
       )
     case 'change_recovery_address': {
@@ -234,7 +328,11 @@ function ActionForm({ c, state, registry }: { c: ReturnType<typeof useComposer>;
         <div className="compose-form">
           <label className="compose-field">
             <span>New recovery identifier</span>
-            <select aria-label="New recovery identifier" value={form.recoveryTarget} onChange={(e) => update({ recoveryTarget: e.target.value })}>
+            <select
+              aria-label="New recovery identifier"
+              value={form.recoveryTarget}
+              onChange={(e) => update({ recoveryTarget: e.target.value })}
+            >
               {targets.map((p) => (
                 <option key={p.ref} value={p.ref}>
                   {p.label}
@@ -247,18 +345,32 @@ function ActionForm({ c, state, registry }: { c: ReturnType<typeof useComposer>;
             <>
               <label className="compose-field">
                 <span>Kind</span>
-                <select aria-label="Kind of the typed recovery identifier" value={form.recoveryTypedKind} onChange={(e) => update({ recoveryTypedKind: e.target.value as 'ethereum' | 'passkey' })}>
+                <select
+                  aria-label="Kind of the typed recovery identifier"
+                  value={form.recoveryTypedKind}
+                  onChange={(e) => update({ recoveryTypedKind: e.target.value as 'ethereum' | 'passkey' })}
+                >
                   <option value="ethereum">Ethereum address</option>
                   <option value="passkey">Passkey key (hex)</option>
                 </select>
               </label>
               <label className="compose-field">
                 <span>Identifier</span>
-                <input aria-label="Typed recovery identifier" value={form.recoveryTyped} onChange={(e) => update({ recoveryTyped: e.target.value })} size={44} spellCheck={false} />
+                <input
+                  aria-label="Typed recovery identifier"
+                  value={form.recoveryTyped}
+                  onChange={(e) => update({ recoveryTyped: e.target.value })}
+                  size={44}
+                  spellCheck={false}
+                />
               </label>
             </>
           )}
-          <p className="muted small">Signed by the current recovery identifier, {state ? `${state.recovery.id.kind} ${shortId(state.recovery.id.text)}` : '—'} (IDENT-045); the new one signs nothing.</p>
+          <p className="muted small">
+            Signed by the current recovery identifier,{' '}
+            {state ? `${state.recovery.id.kind} ${shortId(state.recovery.id.text)}` : '—'} (IDENT-045); the new one
+            signs nothing.
+          </p>
         </div>
       )
     }
@@ -267,9 +379,23 @@ function ActionForm({ c, state, registry }: { c: ReturnType<typeof useComposer>;
         <div className="compose-form">
           <label className="compose-field">
             <span>Handle</span>
-            <input aria-label="Handle to claim" value={form.handle} onChange={(e) => update({ handle: e.target.value })} spellCheck={false} autoCapitalize="off" size={34} placeholder="nick or nick#2341" />
+            <input
+              aria-label="Handle to claim"
+              value={form.handle}
+              onChange={(e) => update({ handle: e.target.value })}
+              spellCheck={false}
+              autoCapitalize="off"
+              size={34}
+              placeholder="nick or nick#2341"
+            />
           </label>
-          <PartySelect label="Signed by (any current member)" value={form.claimer} parties={eligible(parties, 'claimer')} onChange={(claimer) => update({ claimer })} empty="no member" />
+          <PartySelect
+            label="Signed by (any current member)"
+            value={form.claimer}
+            parties={eligible(parties, 'claimer')}
+            onChange={(claimer) => update({ claimer })}
+            empty="no member"
+          />
         </div>
       )
   }
@@ -306,7 +432,13 @@ function ComposeTab({
       <div role="radiogroup" aria-label="Action" className="compose-actions">
         {actions.map((a: ComposeActionKind) => (
           <label key={a} className={c.form.action === a ? 'active' : ''}>
-            <input type="radio" name={`${gateId}-action`} checked={c.form.action === a} onChange={() => c.update({ action: a })} /> {ACTION_TITLE[a]}
+            <input
+              type="radio"
+              name={`${gateId}-action`}
+              checked={c.form.action === a}
+              onChange={() => c.update({ action: a })}
+            />{' '}
+            {ACTION_TITLE[a]}
           </label>
         ))}
       </div>
@@ -329,12 +461,21 @@ function ComposeTab({
       <div className="compose-signbar">
         {c.build.confirmation && (
           <label className="compose-confirm">
-            <input type="checkbox" checked={c.confirmed} onChange={(e) => c.setConfirmed(e.target.checked)} /> {c.build.confirmation}
+            <input type="checkbox" checked={c.confirmed} onChange={(e) => c.setConfirmed(e.target.checked)} />{' '}
+            {c.build.confirmation}
           </label>
         )}
         <div className="row-buttons">
-          <button type="button" className="primary" disabled={!c.gate.enabled} aria-describedby={gateId} onClick={() => void c.sign()}>
-            {c.slots.some((s) => s.state === 'signed' || s.state === 'failed') ? 'Ask the missing signers again' : 'Sign'}
+          <button
+            type="button"
+            className="primary"
+            disabled={!c.gate.enabled}
+            aria-describedby={gateId}
+            onClick={() => void c.sign()}
+          >
+            {c.slots.some((s) => s.state === 'signed' || s.state === 'failed')
+              ? 'Ask the missing signers again'
+              : 'Sign'}
           </button>
           <span id={gateId} className="muted small">
             {c.gate.enabled ? 'Asks each signer in turn, one prompt at a time.' : `Sign is disabled: ${c.gate.reason}`}

@@ -41,7 +41,8 @@ function DiffList({ diff }: { diff: DraftDiff }) {
       )}
       {diff.membersAdded.map((m) => (
         <li key={`a-${m.id.kind}:${m.id.text}`} className="mark-added">
-          <span className="rowmark">+</span> <span className="kind-tag">{MEMBER_KIND_LABEL[m.id.kind]}</span> <code title={m.id.text}>{shortId(m.id.text)}</code> added
+          <span className="rowmark">+</span> <span className="kind-tag">{MEMBER_KIND_LABEL[m.id.kind]}</span>{' '}
+          <code title={m.id.text}>{shortId(m.id.text)}</code> added
           {m.adder && (
             <>
               {' '}
@@ -52,25 +53,37 @@ function DiffList({ diff }: { diff: DraftDiff }) {
       ))}
       {diff.membersRemoved.map((m) => (
         <li key={`r-${m.id.kind}:${m.id.text}`} className="mark-removed">
-          <span className="rowmark">−</span> <span className="kind-tag">{MEMBER_KIND_LABEL[m.id.kind]}</span> <code title={m.id.text}>{shortId(m.id.text)}</code> removed
-          {m.id.kind === 'installation' && m.adder && <span className="muted"> (added by {shortId(m.adder.text)})</span>}
+          <span className="rowmark">−</span> <span className="kind-tag">{MEMBER_KIND_LABEL[m.id.kind]}</span>{' '}
+          <code title={m.id.text}>{shortId(m.id.text)}</code> removed
+          {m.id.kind === 'installation' && m.adder && (
+            <span className="muted"> (added by {shortId(m.adder.text)})</span>
+          )}
         </li>
       ))}
       {diff.recovery && (
         <li className="mark-changed">
-          <span className="rowmark">~</span> recovery {diff.recovery.before ? <code title={diff.recovery.before.id.text}>{shortId(diff.recovery.before.id.text)}</code> : '—'}{' '}
-          {diff.recovery.before ? chainText(diff.recovery.before.chainId) : ''} → <code title={diff.recovery.after.id.text}>{shortId(diff.recovery.after.id.text)}</code> ({diff.recovery.after.id.kind}, chain{' '}
-          {chainText(diff.recovery.after.chainId)})
+          <span className="rowmark">~</span> recovery{' '}
+          {diff.recovery.before ? (
+            <code title={diff.recovery.before.id.text}>{shortId(diff.recovery.before.id.text)}</code>
+          ) : (
+            '—'
+          )}{' '}
+          {diff.recovery.before ? chainText(diff.recovery.before.chainId) : ''} →{' '}
+          <code title={diff.recovery.after.id.text}>{shortId(diff.recovery.after.id.text)}</code> (
+          {diff.recovery.after.id.kind}, chain {chainText(diff.recovery.after.chainId)})
         </li>
       )}
       {diff.handles && (
         <li className="mark-changed">
-          <span className="rowmark">~</span> handles [{diff.handles.before.join(', ')}] → [{diff.handles.after.join(', ')}]
+          <span className="rowmark">~</span> handles [{diff.handles.before.join(', ')}] → [
+          {diff.handles.after.join(', ')}]
         </li>
       )}
       {diff.displayHandle && (
         <li className="mark-changed">
-          <span className="rowmark">~</span> display handle <span className="handle">{diff.displayHandle.before ?? '—'}</span> → <span className="handle">{diff.displayHandle.after ?? '—'}</span>
+          <span className="rowmark">~</span> display handle{' '}
+          <span className="handle">{diff.displayHandle.before ?? '—'}</span> →{' '}
+          <span className="handle">{diff.displayHandle.after ?? '—'}</span>
         </li>
       )}
       {diff.claimCount && (
@@ -80,14 +93,23 @@ function DiffList({ diff }: { diff: DraftDiff }) {
       )}
       {diff.replayKeysAdded > 0 && (
         <li className="mark-added">
-          <span className="rowmark">+</span> {diff.replayKeysAdded} replay key{diff.replayKeysAdded > 1 ? 's' : ''} to be recorded (IDENT-050)
+          <span className="rowmark">+</span> {diff.replayKeysAdded} replay key{diff.replayKeysAdded > 1 ? 's' : ''} to
+          be recorded (IDENT-050)
         </li>
       )}
     </ul>
   )
 }
 
-export function DryRunView({ dry, error, from }: { dry: DryRunResult | null; error: string | null; from: bigint | null }) {
+export function DryRunView({
+  dry,
+  error,
+  from,
+}: {
+  dry: DryRunResult | null
+  error: string | null
+  from: bigint | null
+}) {
   const id = useId()
   return (
     <section className="panel compose-dry" aria-labelledby={id}>
@@ -101,13 +123,18 @@ export function DryRunView({ dry, error, from }: { dry: DryRunResult | null; err
       ) : dry.ok ? (
         <div role="status" aria-label="Dry run result">
           <p className="ok">
-            <span className="badge ok">would apply</span> {from === null ? 'as the first update of a new inbox' : `after sequence id ${from}`}, giving the state at sequence id {dry.after.sequenceId.toString()}:
+            <span className="badge ok">would apply</span>{' '}
+            {from === null ? 'as the first update of a new inbox' : `after sequence id ${from}`}, giving the state at
+            sequence id {dry.after.sequenceId.toString()}:
           </p>
           <DiffList diff={dry.diff} />
         </div>
       ) : (
         <p role="alert" aria-label="Dry run result" className="bad">
-          <span className={`badge ${dry.pending ? 'warn' : 'bad'}`}>{dry.pending ? 'cannot be judged' : 'would be rejected'}</span> <strong>{dry.rule}</strong>
+          <span className={`badge ${dry.pending ? 'warn' : 'bad'}`}>
+            {dry.pending ? 'cannot be judged' : 'would be rejected'}
+          </span>{' '}
+          <strong>{dry.rule}</strong>
           {isRuleId(dry.rule) ? ` (${RULES[dry.rule]})` : ''}
           {dry.actionIndex !== null ? `, action ${dry.actionIndex}` : ''}: {dry.message}
         </p>
@@ -123,7 +150,10 @@ export function Previews({ build }: { build: ComposeBuild }) {
     <div className="compose-previews" aria-live="polite">
       {inboxId && (
         <p>
-          Inbox id (IDENT-010, SHA-256 of the identifier text and the nonce): <code className="compose-inbox-id" aria-label="Derived inbox id">{inboxId}</code>
+          Inbox id (IDENT-010, SHA-256 of the identifier text and the nonce):{' '}
+          <code className="compose-inbox-id" aria-label="Derived inbox id">
+            {inboxId}
+          </code>
         </p>
       )}
       {cascade && (
@@ -135,8 +165,11 @@ export function Previews({ build }: { build: ComposeBuild }) {
             <ul className="changes">
               {cascade.removed.map((m) => (
                 <li key={`${m.id.kind}:${m.id.text}`} className="mark-removed">
-                  <span className="rowmark">−</span> <span className="kind-tag">{MEMBER_KIND_LABEL[m.id.kind]}</span> <code title={m.id.text}>{shortId(m.id.text)}</code>
-                  {m.id.kind === 'installation' && m.adder ? <span className="muted"> (added by {shortId(m.adder.text)})</span> : null}
+                  <span className="rowmark">−</span> <span className="kind-tag">{MEMBER_KIND_LABEL[m.id.kind]}</span>{' '}
+                  <code title={m.id.text}>{shortId(m.id.text)}</code>
+                  {m.id.kind === 'installation' && m.adder ? (
+                    <span className="muted"> (added by {shortId(m.adder.text)})</span>
+                  ) : null}
                 </li>
               ))}
             </ul>
@@ -149,16 +182,28 @@ export function Previews({ build }: { build: ComposeBuild }) {
         </p>
       )}
       {claim && claim.handle !== '' && (
-        <p aria-label="Handle check" className={claim.valid && claim.ok ? '' : 'bad'} role={claim.valid ? undefined : 'alert'}>
-          {claim.valid ? <strong>Handle:</strong> : <strong>Refused by the handle grammar (IDENT-078):</strong>} {claim.summary}
-          {claim.valid && claim.handlesAfter.length > 0 && <span className="muted"> · handles after: {claim.handlesAfter.join(', ')}</span>}
+        <p
+          aria-label="Handle check"
+          className={claim.valid && claim.ok ? '' : 'bad'}
+          role={claim.valid ? undefined : 'alert'}
+        >
+          {claim.valid ? <strong>Handle:</strong> : <strong>Refused by the handle grammar (IDENT-078):</strong>}{' '}
+          {claim.summary}
+          {claim.valid && claim.handlesAfter.length > 0 && (
+            <span className="muted"> · handles after: {claim.handlesAfter.join(', ')}</span>
+          )}
         </p>
       )}
     </div>
   )
 }
 
-const STATE_TEXT: Record<SlotView['state'], string> = { missing: 'missing', requested: 'asked, waiting…', signed: 'signed', failed: 'failed' }
+const STATE_TEXT: Record<SlotView['state'], string> = {
+  missing: 'missing',
+  requested: 'asked, waiting…',
+  signed: 'signed',
+  failed: 'failed',
+}
 
 export function SlotsView({ slots }: { slots: readonly SlotView[] }) {
   const id = useId()
@@ -180,11 +225,16 @@ export function SlotsView({ slots }: { slots: readonly SlotView[] }) {
             <tr key={s.key} data-slot={s.role}>
               <td>{s.label}</td>
               <td>
-                <code title={s.who}>{shortId(s.who.replace(/^\w+ /, ''))}</code> <span className="muted small">{s.who.split(' ')[0]}</span>
+                <code title={s.who}>{shortId(s.who.replace(/^\w+ /, ''))}</code>{' '}
+                <span className="muted small">{s.who.split(' ')[0]}</span>
               </td>
               <td>{s.signerLabel ?? <span className="bad">none: add or connect it in Signers…</span>}</td>
               <td>
-                <span className={`badge ${s.state === 'signed' ? 'ok' : s.state === 'failed' ? 'bad' : s.state === 'requested' ? 'warn' : ''}`}>{STATE_TEXT[s.state]}</span>
+                <span
+                  className={`badge ${s.state === 'signed' ? 'ok' : s.state === 'failed' ? 'bad' : s.state === 'requested' ? 'warn' : ''}`}
+                >
+                  {STATE_TEXT[s.state]}
+                </span>
                 {s.reason && <div className="bad small">{s.reason}</div>}
               </td>
             </tr>
@@ -192,7 +242,9 @@ export function SlotsView({ slots }: { slots: readonly SlotView[] }) {
         </tbody>
       </table>
       <p className="small" role="status" aria-label="Signature status">
-        {missing.length === 0 ? 'Every signature is collected.' : `Still missing: ${missing.map((s) => `${s.label} from ${s.who}`).join('; ')}.`}
+        {missing.length === 0
+          ? 'Every signature is collected.'
+          : `Still missing: ${missing.map((s) => `${s.label} from ${s.who}`).join('; ')}.`}
       </p>
     </section>
   )

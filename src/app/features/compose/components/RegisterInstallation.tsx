@@ -13,12 +13,25 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react'
 import { memberKey, type AssociationState } from '../../../../core/types'
 import type { SmartWalletVerifier } from '../../../../core/verify/port'
-import { createSigningClient, inboxIdOf, type InstallationKeySigner, type RegistrationProgress } from '../../../../signing'
+import {
+  createSigningClient,
+  inboxIdOf,
+  type InstallationKeySigner,
+  type RegistrationProgress,
+} from '../../../../signing'
 import type { SignerRegistry } from '../../../model/app-signer'
 import { shortId } from '../../../ui/format'
 import { parseNonce } from '../compose-model'
 import { describePublishAnswer } from '../publish-answer'
-import { createPreAuthGate, describeOutcome, describeProgress, loadCeiling, parseCeiling, saveCeiling, type PreAuthPrompt } from '../registration-flow'
+import {
+  createPreAuthGate,
+  describeOutcome,
+  describeProgress,
+  loadCeiling,
+  parseCeiling,
+  saveCeiling,
+  type PreAuthPrompt,
+} from '../registration-flow'
 import type { AppendUpdate, PublishAnswerLike } from '../useComposer'
 
 const storage = (): Storage | null => {
@@ -40,9 +53,20 @@ export interface RegisterProps {
   readonly smartWallets?: SmartWalletVerifier
 }
 
-export function RegisterInstallation({ registry, state, onAppend, localNewest, nodeUrl, publish, queryNewest, smartWallets }: RegisterProps) {
+export function RegisterInstallation({
+  registry,
+  state,
+  onAppend,
+  localNewest,
+  nodeUrl,
+  publish,
+  queryNewest,
+  smartWallets,
+}: RegisterProps) {
   const id = useId()
-  const installations = registry.signers.filter((s) => s.source === 'installation' && s.signer.kind === 'installation_key')
+  const installations = registry.signers.filter(
+    (s) => s.source === 'installation' && s.signer.kind === 'installation_key',
+  )
   const authorizers = registry.signers.filter((s) => {
     if (s.identifier.kind === 'installation') return false
     if (!state) return true
@@ -67,7 +91,11 @@ export function RegisterInstallation({ registry, state, onAppend, localNewest, n
   const inst = installations.find((s) => s.id === instRef) ?? installations[0] ?? null
   const auth = authorizers.find((s) => s.id === authRef) ?? authorizers[0] ?? null
   const parsedNonce = parseNonce(nonce)
-  const inboxId = state ? state.inboxId : auth && parsedNonce.ok ? inboxIdOf(auth.identifier.text, parsedNonce.value) : null
+  const inboxId = state
+    ? state.inboxId
+    : auth && parsedNonce.ok
+      ? inboxIdOf(auth.identifier.text, parsedNonce.value)
+      : null
   const isMember = !!(state && inst && state.members.has(memberKey(inst.identifier)))
 
   const newKey = async () => {
@@ -123,7 +151,11 @@ export function RegisterInstallation({ registry, state, onAppend, localNewest, n
       })
       if (!toLog && result.signed) {
         const r = await onAppend(result.signed.bytes, { newLog: state === null, inboxId })
-        log(r.ok ? `Appended to the open log as sequence id ${r.sequenceId}` : `Not appended to the open log: ${r.message}`)
+        log(
+          r.ok
+            ? `Appended to the open log as sequence id ${r.sequenceId}`
+            : `Not appended to the open log: ${r.message}`,
+        )
       }
       setOutcome({ ok: true, text: describeOutcome({ ok: true, result }) })
     } catch (error) {
@@ -151,7 +183,9 @@ export function RegisterInstallation({ registry, state, onAppend, localNewest, n
     <div className="compose-body" aria-labelledby={id} role="group">
       <h3 id={id}>Register this browser as an installation</h3>
       <p className="muted small">
-        Adds this browser’s installation key to {state ? `inbox ${shortId(state.inboxId)}` : 'a new inbox, in the same update as its CreateInbox'}, signed by a wallet or passkey (the existing member) and by the key itself.
+        Adds this browser’s installation key to{' '}
+        {state ? `inbox ${shortId(state.inboxId)}` : 'a new inbox, in the same update as its CreateInbox'}, signed by a
+        wallet or passkey (the existing member) and by the key itself.
       </p>
       <div className="compose-form">
         <label className="compose-field">
@@ -183,16 +217,24 @@ export function RegisterInstallation({ registry, state, onAppend, localNewest, n
         {!state && (
           <label className="compose-field">
             <span>Nonce of the new inbox</span>
-            <input aria-label="Nonce of the new inbox" value={nonce} onChange={(e) => setNonce(e.target.value)} size={12} inputMode="numeric" />
+            <input
+              aria-label="Nonce of the new inbox"
+              value={nonce}
+              onChange={(e) => setNonce(e.target.value)}
+              size={12}
+              inputMode="numeric"
+            />
           </label>
         )}
         <fieldset className="compose-field">
           <legend>Send to</legend>
           <label>
-            <input type="radio" name={`${id}-target`} checked={target === 'log'} onChange={() => setTarget('log')} /> the open log
+            <input type="radio" name={`${id}-target`} checked={target === 'log'} onChange={() => setTarget('log')} />{' '}
+            the open log
           </label>{' '}
           <label>
-            <input type="radio" name={`${id}-target`} checked={target === 'node'} onChange={() => setTarget('node')} /> the node {nodeUrl}
+            <input type="radio" name={`${id}-target`} checked={target === 'node'} onChange={() => setTarget('node')} />{' '}
+            the node {nodeUrl}
           </label>
         </fieldset>
         <label className="compose-field">
@@ -216,7 +258,12 @@ export function RegisterInstallation({ registry, state, onAppend, localNewest, n
           {ceiling.problem}
         </p>
       )}
-      {inboxId && <p className="small">Inbox id: <code>{inboxId}</code>{isMember ? ' · this key is already a member: nothing needs signing (IDENT-074)' : ''}</p>}
+      {inboxId && (
+        <p className="small">
+          Inbox id: <code>{inboxId}</code>
+          {isMember ? ' · this key is already a member: nothing needs signing (IDENT-074)' : ''}
+        </p>
+      )}
       {problem && (
         <p role="alert" className="bad">
           {problem}
@@ -236,7 +283,11 @@ export function RegisterInstallation({ registry, state, onAppend, localNewest, n
         </ol>
       )}
       {outcome && (
-        <p role={outcome.ok ? 'status' : 'alert'} aria-label="Registration result" className={outcome.ok ? 'ok' : 'bad'}>
+        <p
+          role={outcome.ok ? 'status' : 'alert'}
+          aria-label="Registration result"
+          className={outcome.ok ? 'ok' : 'bad'}
+        >
           {outcome.text}
         </p>
       )}
@@ -246,7 +297,15 @@ export function RegisterInstallation({ registry, state, onAppend, localNewest, n
 }
 
 /** The app's own pre-authentication prompt (IDENT-076): a modal dialog; Escape or Cancel fails the handler. */
-function PreAuthDialog({ prompt, onConfirm, onCancel }: { prompt: PreAuthPrompt; onConfirm: () => void; onCancel: () => void }) {
+function PreAuthDialog({
+  prompt,
+  onConfirm,
+  onCancel,
+}: {
+  prompt: PreAuthPrompt
+  onConfirm: () => void
+  onCancel: () => void
+}) {
   const ref = useRef<HTMLDialogElement>(null)
   const titleId = useId()
   const textId = useId()

@@ -64,11 +64,18 @@ export function SignedView({
         <button type="button" onClick={() => download(`signed-update-${seq}.b64`, b64 + '\n', 'text/plain')}>
           Download base64
         </button>
-        <button type="button" disabled={busy} onClick={() => void onPublish()} title={`POST the exact bytes to ${nodeUrl}`}>
+        <button
+          type="button"
+          disabled={busy}
+          onClick={() => void onPublish()}
+          title={`POST the exact bytes to ${nodeUrl}`}
+        >
           {busy ? 'Publishing…' : 'Publish to node'}
         </button>
       </div>
-      <p className="muted small">The whole log, with this update, exports as a bundle from the Export bar above the details.</p>
+      <p className="muted small">
+        The whole log, with this update, exports as a bundle from the Export bar above the details.
+      </p>
       {busy && <p role="status">Publishing to {nodeUrl} and waiting until QueryNewest shows it (IDENT-072)…</p>}
       {answer && (
         <p role={answer.tone === 'bad' ? 'alert' : 'status'} aria-label="Node answer" className={answer.tone}>

@@ -21,12 +21,18 @@ export function formatName(f: string): string {
 }
 
 /** Why an input is not a log: the failure, and every format tried with where and why it failed. */
-export function InputErrorView({ label, problem, message }: { label: string; problem?: InputProblem | undefined; message?: string | undefined }) {
+export function InputErrorView({
+  label,
+  problem,
+  message,
+}: {
+  label: string
+  problem?: InputProblem | undefined
+  message?: string | undefined
+}) {
   return (
     <div className="input-error" role="alert" aria-labelledby="input-error-title">
-      <h3 id="input-error-title">
-        {label} could not be opened
-      </h3>
+      <h3 id="input-error-title">{label} could not be opened</h3>
       {problem ? (
         <>
           <p className="input-error-main">

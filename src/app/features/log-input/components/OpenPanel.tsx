@@ -11,7 +11,14 @@ export interface OpenPanelProps {
 }
 
 /** Every way to open a log: paste, file (open or drop), URL, and the gallery. */
-export const OpenPanel = memo(function OpenPanel({ onPaste, onFile, onUrl, onExample, current, onClose }: OpenPanelProps) {
+export const OpenPanel = memo(function OpenPanel({
+  onPaste,
+  onFile,
+  onUrl,
+  onExample,
+  current,
+  onClose,
+}: OpenPanelProps) {
   const [text, setText] = useState('')
   const [url, setUrl] = useState('')
   const [over, setOver] = useState(false)
@@ -36,7 +43,9 @@ export const OpenPanel = memo(function OpenPanel({ onPaste, onFile, onUrl, onExa
       </div>
       <div className="open-grid">
         <div className="open-paste">
-          <label htmlFor="paste">Paste: log bundle JSON, GetIdentityUpdatesResponse (proto3 JSON), or an update / response as hex or base64</label>
+          <label htmlFor="paste">
+            Paste: log bundle JSON, GetIdentityUpdatesResponse (proto3 JSON), or an update / response as hex or base64
+          </label>
           <textarea
             id="paste"
             value={text}
@@ -96,7 +105,13 @@ export const OpenPanel = memo(function OpenPanel({ onPaste, onFile, onUrl, onExa
           >
             <label htmlFor="open-url">From a URL (kept in the address bar as ?url=)</label>
             <div className="row-buttons">
-              <input id="open-url" type="url" value={url} placeholder="https://…/log.json" onChange={(e) => setUrl(e.target.value)} />
+              <input
+                id="open-url"
+                type="url"
+                value={url}
+                placeholder="https://…/log.json"
+                onChange={(e) => setUrl(e.target.value)}
+              />
               <button type="submit" disabled={!url.trim()}>
                 Open URL
               </button>
@@ -108,8 +123,14 @@ export const OpenPanel = memo(function OpenPanel({ onPaste, onFile, onUrl, onExa
       <div className="gallery" role="list" aria-labelledby="gallery-title">
         {[...valid, ...rejected].map((ex) => (
           <div role="listitem" key={ex.name} className={`example${current === ex.name ? ' current' : ''}`}>
-            <button type="button" className="example-open" onClick={() => onExample(ex)} aria-label={`Open example ${ex.name}`}>
-              <span className={`badge ${ex.ok ? 'ok' : 'bad'}`}>{ex.ok ? 'valid' : 'rejected'}</span> <span className="example-name">{ex.name}</span>
+            <button
+              type="button"
+              className="example-open"
+              onClick={() => onExample(ex)}
+              aria-label={`Open example ${ex.name}`}
+            >
+              <span className={`badge ${ex.ok ? 'ok' : 'bad'}`}>{ex.ok ? 'valid' : 'rejected'}</span>{' '}
+              <span className="example-name">{ex.name}</span>
             </button>
             <p className="example-desc">{ex.description}</p>
           </div>

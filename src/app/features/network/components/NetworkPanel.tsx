@@ -10,7 +10,14 @@ import type { SmartWalletVerifier } from '../../../../core/verify/port'
 import { hexToBytes } from '../../../../crypto/bytes'
 import { PublishAnswerView } from './PublishAnswerView'
 import { usePublish } from '../publish'
-import { createNetworkQueryClient, describeNodeError, useLookup, useNodeStatus, type LookupBy, type LookupResult } from '../queries'
+import {
+  createNetworkQueryClient,
+  describeNodeError,
+  useLookup,
+  useNodeStatus,
+  type LookupBy,
+  type LookupResult,
+} from '../queries'
 
 const queryClient = createNetworkQueryClient()
 
@@ -20,11 +27,21 @@ export interface OpenNodeLog {
   readonly label: string
 }
 
-const SECTION = { maxWidth: '100%', overflowWrap: 'anywhere', padding: '0.25rem 0.75rem', boxSizing: 'border-box' } as const
+const SECTION = {
+  maxWidth: '100%',
+  overflowWrap: 'anywhere',
+  padding: '0.25rem 0.75rem',
+  boxSizing: 'border-box',
+} as const
 const ROW = { display: 'flex', flexWrap: 'wrap', gap: '0.4rem', alignItems: 'center' } as const
 const FIELD = { maxWidth: '100%', minWidth: 0, boxSizing: 'border-box' } as const
 
-const BY_LABEL: Record<LookupBy, string> = { inbox: 'Inbox id', ethereum: 'Ethereum address', passkey: 'Passkey key', handle: 'Handle' }
+const BY_LABEL: Record<LookupBy, string> = {
+  inbox: 'Inbox id',
+  ethereum: 'Ethereum address',
+  passkey: 'Passkey key',
+  handle: 'Handle',
+}
 
 export interface NetworkPanelProps {
   readonly baseUrl: string
@@ -53,7 +70,11 @@ function Panel({ baseUrl, settings, onOpenLog, chain }: NetworkPanelProps) {
   useEffect(() => {
     if (data?.kind !== 'found') return
     setKnown((k) => (k.includes(data.inboxId) ? k : [...k, data.inboxId]))
-    onOpenLog({ inboxId: data.inboxId, bundle: data.bundle, label: `node ${baseUrl}: ${data.handles.current ?? `inbox ${data.inboxId.slice(0, 10)}…`}` })
+    onOpenLog({
+      inboxId: data.inboxId,
+      bundle: data.bundle,
+      label: `node ${baseUrl}: ${data.handles.current ?? `inbox ${data.inboxId.slice(0, 10)}…`}`,
+    })
   }, [data, baseUrl, onOpenLog])
   const submit = (e: FormEvent) => {
     e.preventDefault()
@@ -80,8 +101,17 @@ function Panel({ baseUrl, settings, onOpenLog, chain }: NetworkPanelProps) {
     <section className="network panel" aria-label="Network" style={SECTION}>
       <div className="row" style={ROW}>
         {settings}{' '}
-        <span role="status" aria-label="Node status" style={{ whiteSpace: 'normal', maxWidth: '100%' }} className={status.isSuccess ? 'badge ok' : status.isError ? 'badge bad' : 'badge'}>
-          {status.isPending ? 'checking the node…' : status.isSuccess ? `node reachable: ${baseUrl}` : `node unreachable: ${describeNodeError(status.error)}`}
+        <span
+          role="status"
+          aria-label="Node status"
+          style={{ whiteSpace: 'normal', maxWidth: '100%' }}
+          className={status.isSuccess ? 'badge ok' : status.isError ? 'badge bad' : 'badge'}
+        >
+          {status.isPending
+            ? 'checking the node…'
+            : status.isSuccess
+              ? `node reachable: ${baseUrl}`
+              : `node unreachable: ${describeNodeError(status.error)}`}
         </span>{' '}
         {status.isError && (
           <button type="button" onClick={() => void status.refetch()}>
@@ -89,7 +119,9 @@ function Panel({ baseUrl, settings, onOpenLog, chain }: NetworkPanelProps) {
           </button>
         )}
       </div>
-      {status.isError && <p className="muted small">The app stays usable offline: open a log from a file, a paste or the examples.</p>}
+      {status.isError && (
+        <p className="muted small">The app stays usable offline: open a log from a file, a paste or the examples.</p>
+      )}
       <form className="row" style={ROW} onSubmit={submit} aria-label="Fetch a log from the node">
         <select aria-label="Look up by" value={by} onChange={(e) => setBy(e.target.value as LookupBy)}>
           {(Object.keys(BY_LABEL) as LookupBy[]).map((k) => (
@@ -98,7 +130,14 @@ function Panel({ baseUrl, settings, onOpenLog, chain }: NetworkPanelProps) {
             </option>
           ))}
         </select>{' '}
-        <input aria-label="Identifier to look up" value={text} onChange={(e) => setText(e.target.value)} placeholder="alice, 0x…, inbox id" size={40} style={FIELD} />{' '}
+        <input
+          aria-label="Identifier to look up"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          placeholder="alice, 0x…, inbox id"
+          size={40}
+          style={FIELD}
+        />{' '}
         <button type="submit" disabled={result.isFetching}>
           Fetch log
         </button>
@@ -116,9 +155,22 @@ function Panel({ baseUrl, settings, onOpenLog, chain }: NetworkPanelProps) {
       <details>
         <summary>Publish a signed update</summary>
         <form onSubmit={onPublish} aria-label="Publish a signed update">
-          <textarea aria-label="Signed update (hex)" value={hex} onChange={(e) => setHex(e.target.value)} rows={3} style={{ width: '100%', maxWidth: '40rem', boxSizing: 'border-box' }} />
+          <textarea
+            aria-label="Signed update (hex)"
+            value={hex}
+            onChange={(e) => setHex(e.target.value)}
+            rows={3}
+            style={{ width: '100%', maxWidth: '40rem', boxSizing: 'border-box' }}
+          />
           <br />
-          <input aria-label="Inbox id of the update (for the visibility check)" value={pubInbox} onChange={(e) => setPubInbox(e.target.value)} placeholder="inbox id (optional)" size={40} style={FIELD} />{' '}
+          <input
+            aria-label="Inbox id of the update (for the visibility check)"
+            value={pubInbox}
+            onChange={(e) => setPubInbox(e.target.value)}
+            placeholder="inbox id (optional)"
+            size={40}
+            style={FIELD}
+          />{' '}
           <button type="submit" disabled={pub.busy}>
             Publish
           </button>
@@ -142,15 +194,20 @@ function LookupView({ r }: { r: LookupResult }) {
     <div role="status" aria-label="Fetched inbox" className="lookup">
       <p>
         <strong className="handle">{r.handles.current ?? 'no handle'}</strong>
-        {r.handles.others.length > 0 && <span className="muted"> (also {r.handles.others.join(', ')})</span>} · inbox {r.inboxId} · {r.entries} update
+        {r.handles.others.length > 0 && <span className="muted"> (also {r.handles.others.join(', ')})</span>} · inbox{' '}
+        {r.inboxId} · {r.entries} update
         {r.entries === 1 ? '' : 's'}, replayed by this app{r.ok ? '' : ' (not every update applies)'}
       </p>
       {r.check && <p className="small">Handle answer accepted (IDENT-085): {r.check.reason}.</p>}
       {r.resolution && (
         <p className="small">
           {r.resolution.live.length > 1 ? 'Live in several inboxes. ' : ''}
-          {r.resolution.reason}. The node named {r.inboxId}; resolution picks the live association with the highest sequence id (section 9), checked against the
-          inboxes this app has fetched{r.resolution.inboxId && r.resolution.inboxId !== r.inboxId ? `: it picks ${r.resolution.inboxId}, not the node's answer` : ''}.
+          {r.resolution.reason}. The node named {r.inboxId}; resolution picks the live association with the highest
+          sequence id (section 9), checked against the inboxes this app has fetched
+          {r.resolution.inboxId && r.resolution.inboxId !== r.inboxId
+            ? `: it picks ${r.resolution.inboxId}, not the node's answer`
+            : ''}
+          .
         </p>
       )}
     </div>

@@ -5,7 +5,8 @@ export function PublishAnswerView({ answer }: { answer: PublishAnswer }) {
   if (answer.kind === 'stored')
     return (
       <p role="status" className="ok">
-        Stored by the node with sequence id {answer.sequenceId.toString()}.{answer.visibility ? ` ${answer.visibility}.` : ''}
+        Stored by the node with sequence id {answer.sequenceId.toString()}.
+        {answer.visibility ? ` ${answer.visibility}.` : ''}
       </p>
     )
   if (answer.kind === 'refused')

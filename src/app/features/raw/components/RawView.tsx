@@ -19,8 +19,9 @@ function NodeView({ node, bytes }: { node: WireNode; bytes: Uint8Array }) {
       <span className="off" title={`bytes ${node.offset}–${node.end - 1}`}>
         @{node.offset}
       </span>{' '}
-      <span className="fname">{label}</span> <span className="muted">#{node.no}</span> <span className="wtype">{WIRE_TYPE_NAMES[node.wireType] ?? node.wireType}</span> <span className="ftype">{node.type}</span>{' '}
-      <span className="muted">{node.end - node.valueOffset} B</span>
+      <span className="fname">{label}</span> <span className="muted">#{node.no}</span>{' '}
+      <span className="wtype">{WIRE_TYPE_NAMES[node.wireType] ?? node.wireType}</span>{' '}
+      <span className="ftype">{node.type}</span> <span className="muted">{node.end - node.valueOffset} B</span>
       {node.value !== null && <span className="fval">{node.value}</span>}
       {node.flags.map((f) => (
         <span key={f} className={`badge flag-${f}`}>
@@ -36,7 +37,12 @@ function NodeView({ node, bytes }: { node: WireNode; bytes: Uint8Array }) {
       </code>{' '}
       {node.children.length === 0 && <code className="val">{hexOf(bytes, node.valueOffset, node.end, full)}</code>}
       {node.children.length === 0 && node.end - node.valueOffset > PREVIEW && (
-        <button type="button" className="link" onClick={() => setFull(!full)} aria-label={`${full ? 'Shorten' : 'Show all'} bytes of ${node.path}`}>
+        <button
+          type="button"
+          className="link"
+          onClick={() => setFull(!full)}
+          aria-label={`${full ? 'Shorten' : 'Show all'} bytes of ${node.path}`}
+        >
           {full ? 'less' : 'all bytes'}
         </button>
       )}
@@ -74,7 +80,10 @@ export function RawView({ bytes, bytesSource }: { bytes: Uint8Array | null; byte
         <h2 id="raw-title">Raw update (protobuf)</h2>
         {bytes && (
           <>
-            <span className="muted">{bytes.length} bytes{bytesSource === 'canonical-encoding' ? ' · canonical encoding of a proto3 JSON update' : ''}</span>
+            <span className="muted">
+              {bytes.length} bytes
+              {bytesSource === 'canonical-encoding' ? ' · canonical encoding of a proto3 JSON update' : ''}
+            </span>
             <CopyButton text={bytesToHex(bytes)} what="update as hex" label="copy hex" />
             <CopyButton text={bytesToBase64(bytes)} what="update as base64" label="copy base64" />
           </>

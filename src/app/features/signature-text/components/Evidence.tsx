@@ -11,7 +11,14 @@ import { useState } from 'react'
 import type { SignatureCheck } from '../../../../core/trace'
 import type { ChainRouteWire } from '../../../../worker/protocol'
 import { CopyButton } from '../../../ui/CopyButton'
-import { ageText, evidenceQueryClient, evidenceRequestOf, routeFor, useEvidence, type EvidenceRequest } from '../evidence-query'
+import {
+  ageText,
+  evidenceQueryClient,
+  evidenceRequestOf,
+  routeFor,
+  useEvidence,
+  type EvidenceRequest,
+} from '../evidence-query'
 
 export function ChainEvidence({ check, routes }: { check: SignatureCheck; routes: readonly ChainRouteWire[] }) {
   const req = evidenceRequestOf(check)
@@ -71,12 +78,20 @@ function EvidenceBody({ req, routeUrl }: { req: EvidenceRequest; routeUrl: strin
         </dd>
         <dt>age</dt>
         <dd>
-          {ageSeconds !== null && head
-            ? `${ageText(ageSeconds)} before the head (block ${head.number}); the node admits a new update only within 1800 s (IDENT-062)`
-            : <span className="muted">unknown</span>}
+          {ageSeconds !== null && head ? (
+            `${ageText(ageSeconds)} before the head (block ${head.number}); the node admits a new update only within 1800 s (IDENT-062)`
+          ) : (
+            <span className="muted">unknown</span>
+          )}
         </dd>
         <dt>route</dt>
-        <dd className="mono">{ev.routeUrl ?? <span className="muted">none: add a chain route for eip155:{ev.chainId?.toString() ?? '?'} in the settings</span>}</dd>
+        <dd className="mono">
+          {ev.routeUrl ?? (
+            <span className="muted">
+              none: add a chain route for eip155:{ev.chainId?.toString() ?? '?'} in the settings
+            </span>
+          )}
+        </dd>
         <dt>account</dt>
         <dd className="mono">{ev.account ?? ev.accountId}</dd>
         <dt>code at the block</dt>
@@ -120,16 +135,26 @@ function EvidenceBody({ req, routeUrl }: { req: EvidenceRequest; routeUrl: strin
         </dd>
         <dt>verdict</dt>
         <dd>
-          {ev.verdict ? <span className={`badge v-${ev.verdict}`}>{ev.verdict}</span> : <span className="badge v-unreachable">no verdict</span>}
+          {ev.verdict ? (
+            <span className={`badge v-${ev.verdict}`}>{ev.verdict}</span>
+          ) : (
+            <span className="badge v-unreachable">no verdict</span>
+          )}
           {ev.callResult !== null && <span className="muted mono"> eth_call answered {ev.callResult}</span>}
         </dd>
       </dl>
       {request && (
         <>
           <p className="caption">
-            The exact eth_call (a deployless call of the ERC-6492 validator, gas-capped) <CopyButton text={request} what="eth_call request" />
+            The exact eth_call (a deployless call of the ERC-6492 validator, gas-capped){' '}
+            <CopyButton text={request} what="eth_call request" />
           </p>
-          <pre className="hex" tabIndex={0} aria-label="eth_call request" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', maxHeight: '12em', overflow: 'auto' }}>
+          <pre
+            className="hex"
+            tabIndex={0}
+            aria-label="eth_call request"
+            style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', maxHeight: '12em', overflow: 'auto' }}
+          >
             {request}
           </pre>
         </>
@@ -139,7 +164,12 @@ function EvidenceBody({ req, routeUrl }: { req: EvidenceRequest; routeUrl: strin
           <p className="caption">
             Reproduce it <CopyButton text={ev.curl} what="curl command" />
           </p>
-          <pre className="hex" tabIndex={0} aria-label="curl command" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', maxHeight: '8em', overflow: 'auto' }}>
+          <pre
+            className="hex"
+            tabIndex={0}
+            aria-label="curl command"
+            style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', maxHeight: '8em', overflow: 'auto' }}
+          >
             {ev.curl}
           </pre>
         </>

@@ -7,7 +7,17 @@ import { specRule } from '../spec-rules'
  * action, what was found. A pending update (IDENT-061) offers a Retry that replays the
  * log again, e.g. once a chain route is set or the chain is up.
  */
-export function Rejection({ step, stopAt, onRetry, retrying = false }: { step: TransferStep; stopAt: TransferStep | null; onRetry?: () => void; retrying?: boolean }) {
+export function Rejection({
+  step,
+  stopAt,
+  onRetry,
+  retrying = false,
+}: {
+  step: TransferStep
+  stopAt: TransferStep | null
+  onRetry?: () => void
+  retrying?: boolean
+}) {
   if (step.status === 'not_applied') {
     return (
       <section className="panel rejection not-applied" aria-labelledby="rej-title">
@@ -16,13 +26,20 @@ export function Rejection({ step, stopAt, onRetry, retrying = false }: { step: T
           {step.message}.{' '}
           {stopAt && (
             <>
-              The update at sequence id {stopAt.sequenceId.toString()} {stopAt.status === 'pending' ? 'is pending (IDENT-061)' : `was rejected under ${stopAt.rule}`}, and the state at any later sequence id is defined only through every update before it (IDENT-004, IDENT-070), so replay
-              does not read past it. This update&apos;s signatures are still checked for the inspector.
+              The update at sequence id {stopAt.sequenceId.toString()}{' '}
+              {stopAt.status === 'pending' ? 'is pending (IDENT-061)' : `was rejected under ${stopAt.rule}`}, and the
+              state at any later sequence id is defined only through every update before it (IDENT-004, IDENT-070), so
+              replay does not read past it. This update&apos;s signatures are still checked for the inspector.
             </>
           )}
         </p>
         {stopAt?.status === 'pending' && onRetry && (
-          <button type="button" onClick={onRetry} disabled={retrying} aria-label={`Retry sequence id ${stopAt.sequenceId.toString()}: replay the log again`}>
+          <button
+            type="button"
+            onClick={onRetry}
+            disabled={retrying}
+            aria-label={`Retry sequence id ${stopAt.sequenceId.toString()}: replay the log again`}
+          >
             {retrying ? 'Retrying…' : 'Retry'}
           </button>
         )}
@@ -35,7 +52,8 @@ export function Rejection({ step, stopAt, onRetry, retrying = false }: { step: T
   return (
     <section className={`panel rejection ${step.status}`} aria-labelledby="rej-title">
       <h2 id="rej-title">
-        {step.status === 'pending' ? 'Pending' : 'Rejected'}: <span className="rule-id">{rule.id}</span> <span className="rule-title">{rule.title}</span>
+        {step.status === 'pending' ? 'Pending' : 'Rejected'}: <span className="rule-id">{rule.id}</span>{' '}
+        <span className="rule-title">{rule.title}</span>
       </h2>
       <blockquote className="requirement" aria-label={`Requirement of ${rule.id}`}>
         {rule.requirement}
@@ -43,7 +61,11 @@ export function Rejection({ step, stopAt, onRetry, retrying = false }: { step: T
       {rule.why && <p className="why muted">Why: {rule.why}</p>}
       <dl className="kv">
         <dt>failing action</dt>
-        <dd>{step.actionIndex === null ? 'the update as a whole' : `action ${step.actionIndex}${action ? ` (${KIND_LABEL[action.kind]})` : ''}`}</dd>
+        <dd>
+          {step.actionIndex === null
+            ? 'the update as a whole'
+            : `action ${step.actionIndex}${action ? ` (${KIND_LABEL[action.kind]})` : ''}`}
+        </dd>
         <dt>found</dt>
         <dd className="found">{step.message}</dd>
         <dt>effect</dt>
@@ -55,10 +77,18 @@ export function Rejection({ step, stopAt, onRetry, retrying = false }: { step: T
       </dl>
       {step.status === 'pending' && onRetry && (
         <p className="retry">
-          <button type="button" onClick={onRetry} disabled={retrying} aria-label={`Retry sequence id ${step.sequenceId.toString()}: replay the log again`}>
+          <button
+            type="button"
+            onClick={onRetry}
+            disabled={retrying}
+            aria-label={`Retry sequence id ${step.sequenceId.toString()}: replay the log again`}
+          >
             {retrying ? 'Retrying…' : 'Retry'}
           </button>{' '}
-          <span className="muted small">Unreachable is not invalid: set or fix the chain route (Chain routes, above) or start the chain, then replay.</span>
+          <span className="muted small">
+            Unreachable is not invalid: set or fix the chain route (Chain routes, above) or start the chain, then
+            replay.
+          </span>
         </p>
       )}
     </section>

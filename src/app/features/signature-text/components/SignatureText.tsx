@@ -4,12 +4,22 @@ import { CopyButton } from '../../../ui/CopyButton'
 const enc = new TextEncoder()
 
 /** The signature text exactly as signed, the selected action's two lines highlighted. */
-export function SignatureText({ text, actionIndex, bytesSource }: { text: string | null; actionIndex: number; bytesSource?: string | undefined }) {
+export function SignatureText({
+  text,
+  actionIndex,
+  bytesSource,
+}: {
+  text: string | null
+  actionIndex: number
+  bytesSource?: string | undefined
+}) {
   if (text === null) {
     return (
       <section className="panel sigtext" aria-labelledby="sigtext-title">
         <h2 id="sigtext-title">Signature text</h2>
-        <p className="empty">No signature text: the update could not be decoded (IDENT-001), so there is nothing that was signed to show.</p>
+        <p className="empty">
+          No signature text: the update could not be decoded (IDENT-001), so there is nothing that was signed to show.
+        </p>
       </section>
     )
   }
@@ -23,7 +33,8 @@ export function SignatureText({ text, actionIndex, bytesSource }: { text: string
         <CopyButton text={text} what="signature text" />
       </div>
       <p className="caption">
-        <strong className="byte-length">{bytes} bytes</strong> UTF-8 · {lines.length} lines{actionIndex >= 0 ? ` · lines ${a + 1}–${b + 1} are action ${actionIndex}` : ''}
+        <strong className="byte-length">{bytes} bytes</strong> UTF-8 · {lines.length} lines
+        {actionIndex >= 0 ? ` · lines ${a + 1}–${b + 1} are action ${actionIndex}` : ''}
       </p>
       <pre className="sigtext-body" aria-label="Signature text as signed">
         {lines.map((l, n) => (
@@ -37,8 +48,10 @@ export function SignatureText({ text, actionIndex, bytesSource }: { text: string
         ))}
       </pre>
       <p className="muted small">
-        Built by the validator from the update&apos;s own inbox_id, client_timestamp_ns and actions (IDENT-020); lines end with a single line feed, none after the last.
-        {bytesSource === 'canonical-encoding' && ' This log is proto3 JSON, which carries no bytes: the update bytes are the canonical encoding of the parsed message.'}
+        Built by the validator from the update&apos;s own inbox_id, client_timestamp_ns and actions (IDENT-020); lines
+        end with a single line feed, none after the last.
+        {bytesSource === 'canonical-encoding' &&
+          ' This log is proto3 JSON, which carries no bytes: the update bytes are the canonical encoding of the parsed message.'}
       </p>
     </section>
   )

@@ -17,20 +17,35 @@ const NO_ROUTES: readonly ChainRouteWire[] = []
  * Each signature: kind, signer derived, verdict, replay key, and what was hashed or
  * checked; an erc_6492 signature also has its chain evidence, read through `routes`.
  */
-export function Signatures({ checks, scope, routes = NO_ROUTES }: { checks: readonly SignatureCheck[]; scope: string; routes?: readonly ChainRouteWire[] }) {
+export function Signatures({
+  checks,
+  scope,
+  routes = NO_ROUTES,
+}: {
+  checks: readonly SignatureCheck[]
+  scope: string
+  routes?: readonly ChainRouteWire[]
+}) {
   return (
     <section className="panel sigs" aria-labelledby="sigs-title">
       <h2 id="sigs-title">Signatures</h2>
       <p className="caption">{scope}</p>
       {checks.length === 0 && <p className="empty">No signature.</p>}
       {checks.map((c, n) => (
-        <article key={n} className={`sig verdict-${c.verdict}`} aria-label={`Signature ${c.role.replaceAll('_', ' ')} of action ${c.actionIndex}: ${c.verdict}`}>
+        <article
+          key={n}
+          className={`sig verdict-${c.verdict}`}
+          aria-label={`Signature ${c.role.replaceAll('_', ' ')} of action ${c.actionIndex}: ${c.verdict}`}
+        >
           <header>
-            <span className={`badge v-${c.verdict}`}>{c.verdict}</span> <strong>{c.role.replaceAll('_', ' ')}</strong> <span className="muted">action {c.actionIndex}</span> <span className="kind-tag">{KIND_NAME[c.kind]}</span>
+            <span className={`badge v-${c.verdict}`}>{c.verdict}</span> <strong>{c.role.replaceAll('_', ' ')}</strong>{' '}
+            <span className="muted">action {c.actionIndex}</span> <span className="kind-tag">{KIND_NAME[c.kind]}</span>
           </header>
           <dl className="kv">
             <dt>signer</dt>
-            <dd>{c.signer ? <Id text={c.signer.text} what="signer" /> : <span className="muted">none derived</span>}</dd>
+            <dd>
+              {c.signer ? <Id text={c.signer.text} what="signer" /> : <span className="muted">none derived</span>}
+            </dd>
             <dt>chain id</dt>
             <dd className="mono">{chainText(c.chainId)}</dd>
             <dt>replay key</dt>
@@ -58,7 +73,13 @@ export function Signatures({ checks, scope, routes = NO_ROUTES }: { checks: read
               </dl>
             </details>
           )}
-          {c.kind === 'erc_6492' && <ChainEvidence key={`${c.evidence['account id'] ?? ''}:${c.evidence['block'] ?? ''}:${c.replayKey ?? n}`} check={c} routes={routes} />}
+          {c.kind === 'erc_6492' && (
+            <ChainEvidence
+              key={`${c.evidence['account id'] ?? ''}:${c.evidence['block'] ?? ''}:${c.replayKey ?? n}`}
+              check={c}
+              routes={routes}
+            />
+          )}
         </article>
       ))}
     </section>

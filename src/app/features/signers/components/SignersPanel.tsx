@@ -80,8 +80,8 @@ export function SignersPanel({ registry, onClose }: { registry: SignerManager; o
         )}
       </div>
       <p className="hint">
-        Keys and passkey records are kept only in this browser, for this site. Clearing this site&apos;s data deletes them: export an Ethereum key first if you
-        need it again.
+        Keys and passkey records are kept only in this browser, for this site. Clearing this site&apos;s data deletes
+        them: export an Ethereum key first if you need it again.
       </p>
       {v.notice && (
         <p className="notice" role="alert" aria-label="Storage notice">
@@ -123,7 +123,8 @@ function Wallets({ registry }: { registry: SignerManager }) {
       <h3 id="signers-wallets">Browser wallets</h3>
       {wallets.length === 0 ? (
         <p className="muted" role="status">
-          No browser wallet found. A wallet extension that announces itself to pages (EIP-6963) shows up here; install or enable one, then reload this page.
+          No browser wallet found. A wallet extension that announces itself to pages (EIP-6963) shows up here; install
+          or enable one, then reload this page.
         </p>
       ) : (
         <ul className="signers-list" aria-label="Wallets found">
@@ -134,7 +135,12 @@ function Wallets({ registry }: { registry: SignerManager }) {
                 <strong>{w.name}</strong> <span className="muted small">{w.id}</span>
                 <span className="spacer" />
                 {w.accounts.length === 0 ? (
-                  <button type="button" onClick={() => connect(w.uid)} disabled={connecting !== null} aria-label={`Connect ${w.name}`}>
+                  <button
+                    type="button"
+                    onClick={() => connect(w.uid)}
+                    disabled={connecting !== null}
+                    aria-label={`Connect ${w.name}`}
+                  >
                     {connecting === w.uid ? 'Connecting…' : 'Connect'}
                   </button>
                 ) : (
@@ -148,7 +154,9 @@ function Wallets({ registry }: { registry: SignerManager }) {
                   {w.accounts.map((a) => (
                     <li key={a} className="signer-line">
                       <Kind source="wallet" /> <Id text={a.toLowerCase()} what="address" />
-                      <span className="muted small">signs with personal_sign; each signature opens the wallet&apos;s prompt</span>
+                      <span className="muted small">
+                        signs with personal_sign; each signature opens the wallet&apos;s prompt
+                      </span>
                     </li>
                   ))}
                 </ul>
@@ -189,14 +197,25 @@ function Passkeys({ registry }: { registry: SignerManager }) {
       ) : (
         <form className="row-buttons" onSubmit={create}>
           <label htmlFor="passkey-name">Passkey name</label>
-          <input id="passkey-name" value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. laptop" maxLength={64} autoComplete="off" />
+          <input
+            id="passkey-name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            placeholder="e.g. laptop"
+            maxLength={64}
+            autoComplete="off"
+          />
           <button type="submit" disabled={a.busy !== null || !registry.vault.ready}>
             {a.busy ? 'Waiting for the passkey prompt…' : 'Create passkey'}
           </button>
         </form>
       )}
-      {ipHost && <p className="hint">WebAuthn refuses IP addresses: open this app as http://localhost:… to use passkeys.</p>}
-      <p className="hint">The relying party is {registry.rpId || 'this page'}; a passkey made here signs only on this site.</p>
+      {ipHost && (
+        <p className="hint">WebAuthn refuses IP addresses: open this app as http://localhost:… to use passkeys.</p>
+      )}
+      <p className="hint">
+        The relying party is {registry.rpId || 'this page'}; a passkey made here signs only on this site.
+      </p>
       <Outcome error={a.error} done={a.done} label="Passkeys" />
       {passkeys.length === 0 ? (
         <p className="empty">No passkey created here yet.</p>
@@ -205,7 +224,8 @@ function Passkeys({ registry }: { registry: SignerManager }) {
           {passkeys.map((p) => (
             <li key={p.id} className="signer-item">
               <div className="signer-line">
-                <Kind source="passkey" /> <strong>{p.label || 'unnamed'}</strong> <Id text={p.publicKey} what="passkey public key" />
+                <Kind source="passkey" /> <strong>{p.label || 'unnamed'}</strong>{' '}
+                <Id text={p.publicKey} what="passkey public key" />
                 <span className="muted small">rp {p.rpId}</span>
                 <span className="spacer" />
                 <ConfirmButton
@@ -213,12 +233,20 @@ function Passkeys({ registry }: { registry: SignerManager }) {
                   name={`Forget passkey ${p.label || shortId(p.publicKey)}`}
                   question={
                     <>
-                      Forget passkey {p.label ? `‘${p.label}’` : shortId(p.publicKey)}? This removes it from this list only: the credential itself stays on your authenticator
-                      (remove it there, in your browser&apos;s or device&apos;s passkey settings).
+                      Forget passkey {p.label ? `‘${p.label}’` : shortId(p.publicKey)}? This removes it from this list
+                      only: the credential itself stays on your authenticator (remove it there, in your browser&apos;s
+                      or device&apos;s passkey settings).
                     </>
                   }
                   confirm="Forget passkey"
-                  onConfirm={() => void a.run('forget', async () => (await registry.forgetPasskey(p.id), `Forgot the passkey; it is still on the authenticator.`))}
+                  onConfirm={() =>
+                    void a.run(
+                      'forget',
+                      async () => (
+                        await registry.forgetPasskey(p.id), `Forgot the passkey; it is still on the authenticator.`
+                      ),
+                    )
+                  }
                 />
               </div>
             </li>
@@ -232,7 +260,21 @@ function Passkeys({ registry }: { registry: SignerManager }) {
 // ---- confirmations --------------------------------------------------------------------------
 
 /** A button that asks first: the question and the confirming button appear beside it. */
-function ConfirmButton({ label, name, question, confirm, onConfirm, danger = true }: { label: string; name: string; question: ReactNode; confirm: string; onConfirm: () => void; danger?: boolean }) {
+function ConfirmButton({
+  label,
+  name,
+  question,
+  confirm,
+  onConfirm,
+  danger = true,
+}: {
+  label: string
+  name: string
+  question: ReactNode
+  confirm: string
+  onConfirm: () => void
+  danger?: boolean
+}) {
   const [asking, setAsking] = useState(false)
   if (!asking)
     return (
@@ -303,7 +345,10 @@ function EthereumKeys({ registry }: { registry: SignerManager }) {
   }
   const importFile = (file: File) => {
     void a.run('import', async () => {
-      if (file.size > 1024) throw new Error(`${file.name} is ${file.size} bytes: a private key file is exactly 32 bytes (IDENT-088, IDENT-089)`)
+      if (file.size > 1024)
+        throw new Error(
+          `${file.name} is ${file.size} bytes: a private key file is exactly 32 bytes (IDENT-088, IDENT-089)`,
+        )
       const bytes = new Uint8Array(await file.arrayBuffer())
       try {
         const s = await registry.importEthereumKey(bytes, name)
@@ -311,7 +356,9 @@ function EthereumKeys({ registry }: { registry: SignerManager }) {
         return `Imported ${s.label} from ${file.name}.`
       } catch (err) {
         const looksHex = /^\s*0x[0-9a-fA-F]{64}\s*$/.test(new TextDecoder().decode(bytes))
-        throw new Error(`${file.name}: ${errorText(err)}${looksHex ? ' This file holds the key as hex text: paste it in the private key field instead.' : ''}`)
+        throw new Error(
+          `${file.name}: ${errorText(err)}${looksHex ? ' This file holds the key as hex text: paste it in the private key field instead.' : ''}`,
+        )
       } finally {
         if (fileRef.current) fileRef.current.value = ''
       }
@@ -342,7 +389,14 @@ function EthereumKeys({ registry }: { registry: SignerManager }) {
       <h3 id="signers-eth">Local Ethereum keys</h3>
       <form className="row-buttons" onSubmit={generate}>
         <label htmlFor="eth-key-name">Key name</label>
-        <input id="eth-key-name" value={name} onChange={(e) => setName(e.target.value)} placeholder="optional" maxLength={64} autoComplete="off" />
+        <input
+          id="eth-key-name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          placeholder="optional"
+          maxLength={64}
+          autoComplete="off"
+        />
         <button type="submit" disabled={a.busy !== null || !ready}>
           Generate Ethereum key
         </button>
@@ -383,27 +437,46 @@ function EthereumKeys({ registry }: { registry: SignerManager }) {
           {keys.map((k) => (
             <li key={k.appId} className="signer-item">
               <div className="signer-line">
-                <Kind source="local-ethereum" /> {k.label && <strong>{k.label}</strong>} <Id text={k.identifier} what="address" />
+                <Kind source="local-ethereum" /> {k.label && <strong>{k.label}</strong>}{' '}
+                <Id text={k.identifier} what="address" />
                 <span className="spacer" />
-                <button type="button" onClick={() => setExporting(exporting === k.appId ? null : k.appId)} aria-expanded={exporting === k.appId} aria-label={`Export private key of ${shortId(k.identifier)}…`}>
+                <button
+                  type="button"
+                  onClick={() => setExporting(exporting === k.appId ? null : k.appId)}
+                  aria-expanded={exporting === k.appId}
+                  aria-label={`Export private key of ${shortId(k.identifier)}…`}
+                >
                   Export private key…
                 </button>
                 <ConfirmButton
                   label="Delete…"
                   name={`Delete key ${shortId(k.identifier)}`}
-                  question={<>Delete the key of {k.identifier} from this browser? Unless you exported it, the account cannot sign again.</>}
+                  question={
+                    <>
+                      Delete the key of {k.identifier} from this browser? Unless you exported it, the account cannot
+                      sign again.
+                    </>
+                  }
                   confirm="Delete key"
                   onConfirm={() => {
                     if (exported?.appId === k.appId) setExported(null)
-                    void a.run('delete', async () => (await registry.deleteKey(k.appId), `Deleted the key of ${shortId(k.identifier)}.`))
+                    void a.run(
+                      'delete',
+                      async () => (await registry.deleteKey(k.appId), `Deleted the key of ${shortId(k.identifier)}.`),
+                    )
                   }}
                 />
               </div>
               {exporting === k.appId && (
-                <div className="signers-confirm" role="group" aria-label={`Confirm export of the private key of ${shortId(k.identifier)}`}>
+                <div
+                  className="signers-confirm"
+                  role="group"
+                  aria-label={`Confirm export of the private key of ${shortId(k.identifier)}`}
+                >
                   <p>
-                    <strong>You are exporting a private key.</strong> Anyone who has it controls the Ethereum account {k.identifier} and can approve changes to every inbox
-                    it is a member or recovery identifier of. Export it only to keep it somewhere safe.
+                    <strong>You are exporting a private key.</strong> Anyone who has it controls the Ethereum account{' '}
+                    {k.identifier} and can approve changes to every inbox it is a member or recovery identifier of.
+                    Export it only to keep it somewhere safe.
                   </p>
                   <div className="row-buttons">
                     <button type="button" className="danger" onClick={() => exportHex(k)}>
@@ -419,10 +492,20 @@ function EthereumKeys({ registry }: { registry: SignerManager }) {
                 </div>
               )}
               {exported?.appId === k.appId && (
-                <div className="signers-export" role="group" aria-label={`Exported private key of ${shortId(k.identifier)}`}>
+                <div
+                  className="signers-export"
+                  role="group"
+                  aria-label={`Exported private key of ${shortId(k.identifier)}`}
+                >
                   <p className="small">{exported.warning}</p>
                   <div className="row-buttons">
-                    <input readOnly value={exported.hex} aria-label={`Private key of ${shortId(k.identifier)} (hex)`} spellCheck={false} className="mono" />
+                    <input
+                      readOnly
+                      value={exported.hex}
+                      aria-label={`Private key of ${shortId(k.identifier)} (hex)`}
+                      spellCheck={false}
+                      className="mono"
+                    />
                     <CopyButton text={exported.hex} what="private key" />
                     <button type="button" onClick={() => setExported(null)}>
                       Hide
@@ -457,7 +540,14 @@ function InstallationKeys({ registry }: { registry: SignerManager }) {
       <h3 id="signers-inst">Installation keys</h3>
       <form className="row-buttons" onSubmit={generate}>
         <label htmlFor="inst-key-name">Installation key name</label>
-        <input id="inst-key-name" value={name} onChange={(e) => setName(e.target.value)} placeholder="optional" maxLength={64} autoComplete="off" />
+        <input
+          id="inst-key-name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          placeholder="optional"
+          maxLength={64}
+          autoComplete="off"
+        />
         <button type="submit" disabled={a.busy !== null || !registry.vault.ready}>
           Generate installation key
         </button>
@@ -471,14 +561,27 @@ function InstallationKeys({ registry }: { registry: SignerManager }) {
           {keys.map((k) => (
             <li key={k.appId} className="signer-item">
               <div className="signer-line">
-                <Kind source="installation" /> {k.label && <strong>{k.label}</strong>} <Id text={k.identifier} what="installation public key" />
+                <Kind source="installation" /> {k.label && <strong>{k.label}</strong>}{' '}
+                <Id text={k.identifier} what="installation public key" />
                 <span className="spacer" />
                 <ConfirmButton
                   label="Delete…"
                   name={`Delete installation key ${shortId(k.identifier)}`}
-                  question={<>Delete installation key {shortId(k.identifier)} from this browser? An installation that uses it cannot sign again.</>}
+                  question={
+                    <>
+                      Delete installation key {shortId(k.identifier)} from this browser? An installation that uses it
+                      cannot sign again.
+                    </>
+                  }
                   confirm="Delete installation key"
-                  onConfirm={() => void a.run('delete', async () => (await registry.deleteKey(k.appId), `Deleted installation key ${shortId(k.identifier)}.`))}
+                  onConfirm={() =>
+                    void a.run(
+                      'delete',
+                      async () => (
+                        await registry.deleteKey(k.appId), `Deleted installation key ${shortId(k.identifier)}.`
+                      ),
+                    )
+                  }
                 />
               </div>
             </li>
@@ -495,14 +598,17 @@ function AllSigners({ registry }: { registry: SignerManager }) {
   const [checks, setChecks] = useState<Record<string, SignerCheck | 'running'>>({})
   const check = (sg: AppSigner) => {
     setChecks((c) => ({ ...c, [sg.id]: 'running' }))
-    void checkSigner(sg, new Date(), registry.smartWallets.verifyContext).then((r) => setChecks((c) => ({ ...c, [sg.id]: r })))
+    void checkSigner(sg, new Date(), registry.smartWallets.verifyContext).then((r) =>
+      setChecks((c) => ({ ...c, [sg.id]: r })),
+    )
   }
   return (
     <section className="signers-section signers-all" aria-labelledby="signers-all">
       <h3 id="signers-all">Signers available for signing</h3>
       <p className="hint">
-        What the signing playground can sign with, in this order. &ldquo;Test signature&rdquo; signs a short text that approves nothing and verifies it as a
-        validator would{registry.signers.some((x) => x.interactive) ? '; for a wallet or a passkey it opens the prompt' : ''}.
+        What the signing playground can sign with, in this order. &ldquo;Test signature&rdquo; signs a short text that
+        approves nothing and verifies it as a validator would
+        {registry.signers.some((x) => x.interactive) ? '; for a wallet or a passkey it opens the prompt' : ''}.
       </p>
       {registry.signers.length === 0 ? (
         <p className="empty">No signer yet: connect a wallet, create a passkey or generate a key above.</p>
@@ -513,14 +619,24 @@ function AllSigners({ registry }: { registry: SignerManager }) {
             return (
               <li key={sg.id} className="signer-item">
                 <div className="signer-line">
-                  <Kind source={sg.source} /> <span>{sg.label}</span> <Id text={sg.identifier.text} what={sg.identifier.kind === 'ethereum' ? 'address' : 'public key'} />
+                  <Kind source={sg.source} /> <span>{sg.label}</span>{' '}
+                  <Id text={sg.identifier.text} what={sg.identifier.kind === 'ethereum' ? 'address' : 'public key'} />
                   <span className="spacer" />
-                  <button type="button" onClick={() => check(sg)} disabled={c === 'running'} aria-label={`Test signature with ${sg.label}`}>
+                  <button
+                    type="button"
+                    onClick={() => check(sg)}
+                    disabled={c === 'running'}
+                    aria-label={`Test signature with ${sg.label}`}
+                  >
                     {c === 'running' ? 'Signing…' : 'Test signature'}
                   </button>
                 </div>
                 {c && c !== 'running' && (
-                  <p className={c.ok ? 'signers-done' : 'signers-error'} role="status" aria-label={`Test signature result of ${sg.label}`}>
+                  <p
+                    className={c.ok ? 'signers-done' : 'signers-error'}
+                    role="status"
+                    aria-label={`Test signature result of ${sg.label}`}
+                  >
                     {c.ok ? `${c.kind} signature verifies to ${c.signer}` : `${c.code}: ${c.message}`}
                   </p>
                 )}
@@ -535,7 +651,15 @@ function AllSigners({ registry }: { registry: SignerManager }) {
 
 // ---- smart contract wallets -------------------------------------------------------------------
 
-const EMPTY_FORM: SmartWalletForm = { chainId: '', owner: '', mode: 'deployed', address: '', factory: '', salt: '', label: '' }
+const EMPTY_FORM: SmartWalletForm = {
+  chainId: '',
+  owner: '',
+  mode: 'deployed',
+  address: '',
+  factory: '',
+  salt: '',
+  label: '',
+}
 
 function SmartWallets({ registry }: { registry: SignerManager }) {
   const sw = registry.smartWallets
@@ -564,18 +688,25 @@ function SmartWallets({ registry }: { registry: SignerManager }) {
     <section className="signers-section signers-smart" aria-labelledby="signers-smart">
       <h3 id="signers-smart">Smart contract wallets</h3>
       <p className="hint">
-        A smart contract wallet signs erc_6492: its owner (a local Ethereum key or a connected wallet account) signs the text, the chain&apos;s head block becomes the
-        block number, and a wallet with no code yet is ERC-6492 wrapped with its factory deployment. Each signature is checked on the chain before it is used
-        (IDENT-060). Only public data is kept here: chain, address, owner and deployment.
+        A smart contract wallet signs erc_6492: its owner (a local Ethereum key or a connected wallet account) signs the
+        text, the chain&apos;s head block becomes the block number, and a wallet with no code yet is ERC-6492 wrapped
+        with its factory deployment. Each signature is checked on the chain before it is used (IDENT-060). Only public
+        data is kept here: chain, address, owner and deployment.
       </p>
       {sw.demo && (
         <div className="signers-demo" role="group" aria-label="Demo smart wallets">
           <p className="small">
-            <code>npm start</code> deployed {sw.demo.wallets.length} demo smart wallet{sw.demo.wallets.length === 1 ? '' : 's'} on its local chain eip155:{sw.demo.chainId}. Their owner
-            keys are <strong>public demo keys</strong> (anvil-style: derived from a published label, so anyone can sign with them): never fund these wallets or reuse the
-            keys. Adding them imports the owner keys as local Ethereum keys labelled &ldquo;{DEMO_OWNER_LABEL}&rdquo;.
+            <code>npm start</code> deployed {sw.demo.wallets.length} demo smart wallet
+            {sw.demo.wallets.length === 1 ? '' : 's'} on its local chain eip155:{sw.demo.chainId}. Their owner keys are{' '}
+            <strong>public demo keys</strong> (anvil-style: derived from a published label, so anyone can sign with
+            them): never fund these wallets or reuse the keys. Adding them imports the owner keys as local Ethereum keys
+            labelled &ldquo;{DEMO_OWNER_LABEL}&rdquo;.
           </p>
-          <button type="button" onClick={() => void a.run('demo', () => sw.addDemo())} disabled={a.busy !== null || !ready}>
+          <button
+            type="button"
+            onClick={() => void a.run('demo', () => sw.addDemo())}
+            disabled={a.busy !== null || !ready}
+          >
             Add the demo smart wallets
           </button>
         </div>
@@ -588,9 +719,7 @@ function SmartWallets({ registry }: { registry: SignerManager }) {
       <form className="signers-smart-form" onSubmit={add} aria-label="Add a smart contract wallet">
         <div className="row-buttons">
           {sw.routes.length === 0 ? (
-            <span className="muted small">
-              Chain: no chain route yet: add one under Chain routes first
-            </span>
+            <span className="muted small">Chain: no chain route yet: add one under Chain routes first</span>
           ) : (
             <label htmlFor="sw-chain">Chain</label>
           )}
@@ -624,31 +753,80 @@ function SmartWallets({ registry }: { registry: SignerManager }) {
         </div>
         <div className="row-buttons" role="radiogroup" aria-label="Smart wallet deployment">
           <label>
-            <input type="radio" name="sw-mode" checked={form.mode === 'deployed'} onChange={() => set({ mode: 'deployed' })} /> deployed at an address
+            <input
+              type="radio"
+              name="sw-mode"
+              checked={form.mode === 'deployed'}
+              onChange={() => set({ mode: 'deployed' })}
+            />{' '}
+            deployed at an address
           </label>
           <label>
-            <input type="radio" name="sw-mode" checked={form.mode === 'counterfactual'} onChange={() => set({ mode: 'counterfactual' })} /> counterfactual: deploy through a factory
+            <input
+              type="radio"
+              name="sw-mode"
+              checked={form.mode === 'counterfactual'}
+              onChange={() => set({ mode: 'counterfactual' })}
+            />{' '}
+            counterfactual: deploy through a factory
           </label>
         </div>
         {form.mode === 'deployed' ? (
           <div className="row-buttons">
             <label htmlFor="sw-address">Wallet address</label>
-            <input id="sw-address" className="mono" value={form.address} onChange={(e) => set({ address: e.target.value })} placeholder="0x + 40 hex digits" size={44} spellCheck={false} autoComplete="off" />
+            <input
+              id="sw-address"
+              className="mono"
+              value={form.address}
+              onChange={(e) => set({ address: e.target.value })}
+              placeholder="0x + 40 hex digits"
+              size={44}
+              spellCheck={false}
+              autoComplete="off"
+            />
           </div>
         ) : (
           <>
             <div className="row-buttons">
               <label htmlFor="sw-factory">Factory address</label>
-              <input id="sw-factory" className="mono" value={form.factory} onChange={(e) => set({ factory: e.target.value })} placeholder="0x + 40 hex digits" size={44} spellCheck={false} autoComplete="off" />
+              <input
+                id="sw-factory"
+                className="mono"
+                value={form.factory}
+                onChange={(e) => set({ factory: e.target.value })}
+                placeholder="0x + 40 hex digits"
+                size={44}
+                spellCheck={false}
+                autoComplete="off"
+              />
               <label htmlFor="sw-salt">Salt</label>
-              <input id="sw-salt" className="mono" value={form.salt} onChange={(e) => set({ salt: e.target.value })} placeholder="e.g. 1, or 0x + 64 hex digits" size={24} spellCheck={false} autoComplete="off" />
+              <input
+                id="sw-salt"
+                className="mono"
+                value={form.salt}
+                onChange={(e) => set({ salt: e.target.value })}
+                placeholder="e.g. 1, or 0x + 64 hex digits"
+                size={24}
+                spellCheck={false}
+                autoComplete="off"
+              />
             </div>
-            <p className="hint">The address is read from the factory&apos;s addressOf(owner, salt) on the chain, so the wallet can sign before it is deployed.</p>
+            <p className="hint">
+              The address is read from the factory&apos;s addressOf(owner, salt) on the chain, so the wallet can sign
+              before it is deployed.
+            </p>
           </>
         )}
         <div className="row-buttons">
           <label htmlFor="sw-label">Smart wallet name</label>
-          <input id="sw-label" value={form.label} onChange={(e) => set({ label: e.target.value })} placeholder="optional" maxLength={64} autoComplete="off" />
+          <input
+            id="sw-label"
+            value={form.label}
+            onChange={(e) => set({ label: e.target.value })}
+            placeholder="optional"
+            maxLength={64}
+            autoComplete="off"
+          />
           <button type="submit" disabled={a.busy !== null || !ready}>
             {a.busy === 'add' ? 'Adding…' : 'Add smart wallet'}
           </button>
@@ -666,17 +844,33 @@ function SmartWallets({ registry }: { registry: SignerManager }) {
             return (
               <li key={r.id} className="signer-item">
                 <div className="signer-line">
-                  <Kind source="smart-wallet" /> {r.label && <strong>{r.label}</strong>} <span className="muted small">eip155:{r.chainId}</span> <Id text={r.address} what="address" />
+                  <Kind source="smart-wallet" /> {r.label && <strong>{r.label}</strong>}{' '}
+                  <span className="muted small">eip155:{r.chainId}</span> <Id text={r.address} what="address" />
                   <span className="spacer" />
-                  <button type="button" onClick={() => test(e)} disabled={c === 'running'} aria-label={`Test smart wallet ${name}`}>
+                  <button
+                    type="button"
+                    onClick={() => test(e)}
+                    disabled={c === 'running'}
+                    aria-label={`Test smart wallet ${name}`}
+                  >
                     {c === 'running' ? 'Signing…' : 'Test signature'}
                   </button>
                   <ConfirmButton
                     label="Remove…"
                     name={`Remove smart wallet ${name}`}
-                    question={<>Remove smart wallet {r.address} on eip155:{r.chainId} from this list? The wallet and its owner key are not touched.</>}
+                    question={
+                      <>
+                        Remove smart wallet {r.address} on eip155:{r.chainId} from this list? The wallet and its owner
+                        key are not touched.
+                      </>
+                    }
                     confirm="Remove smart wallet"
-                    onConfirm={() => void a.run('remove', async () => (await sw.remove(r.id), `Removed smart wallet ${shortId(r.address)}.`))}
+                    onConfirm={() =>
+                      void a.run(
+                        'remove',
+                        async () => (await sw.remove(r.id), `Removed smart wallet ${shortId(r.address)}.`),
+                      )
+                    }
                   />
                 </div>
                 <p className="small signer-facts">
@@ -685,14 +879,15 @@ function SmartWallets({ registry }: { registry: SignerManager }) {
                     e.owner.label
                   ) : (
                     <span className="signers-error-inline">
-                      {ownerAddress(r.owner)} is not available ({r.owner.startsWith('wallet:') ? 'its wallet is not connected' : 'its key is not kept here'})
+                      {ownerAddress(r.owner)} is not available (
+                      {r.owner.startsWith('wallet:') ? 'its wallet is not connected' : 'its key is not kept here'})
                     </span>
                   )}
                   {r.deployment ? (
                     <>
                       {' '}
-                      · ERC-6492 deployment through factory <Id text={r.deployment.factory} what="factory address" /> with salt {shortId(r.deployment.salt)} (signatures are
-                      wrapped while the wallet has no code)
+                      · ERC-6492 deployment through factory <Id text={r.deployment.factory} what="factory address" />{' '}
+                      with salt {shortId(r.deployment.salt)} (signatures are wrapped while the wallet has no code)
                     </>
                   ) : (
                     ' · deployed wallet (ERC-1271; no ERC-6492 deployment given)'
@@ -700,7 +895,10 @@ function SmartWallets({ registry }: { registry: SignerManager }) {
                   {e.routeUrl ? (
                     <> · route {e.routeUrl}</>
                   ) : (
-                    <span className="signers-error-inline"> · no chain route for eip155:{r.chainId}: it cannot sign (IDENT-061)</span>
+                    <span className="signers-error-inline">
+                      {' '}
+                      · no chain route for eip155:{r.chainId}: it cannot sign (IDENT-061)
+                    </span>
                   )}
                 </p>
                 {e.lastSigning && (
@@ -709,7 +907,11 @@ function SmartWallets({ registry }: { registry: SignerManager }) {
                   </p>
                 )}
                 {c && c !== 'running' && (
-                  <p className={c.ok ? 'signers-done' : 'signers-error'} role="status" aria-label={`Test result of ${name}`}>
+                  <p
+                    className={c.ok ? 'signers-done' : 'signers-error'}
+                    role="status"
+                    aria-label={`Test result of ${name}`}
+                  >
                     {c.ok ? `${c.kind} signature verifies on the chain to ${c.signer}` : `${c.code}: ${c.message}`}
                   </p>
                 )}

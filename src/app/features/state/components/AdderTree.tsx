@@ -11,7 +11,15 @@ const H = 22
 const PAD = 8
 
 /** Who added whom: wallets and passkeys with the installations they added; this step's change highlighted. */
-export function AdderTree({ state, before, diff }: { state: AssociationState | null; before: AssociationState | null; diff: StateDiff }) {
+export function AdderTree({
+  state,
+  before,
+  diff,
+}: {
+  state: AssociationState | null
+  before: AssociationState | null
+  diff: StateDiff
+}) {
   const t = layoutTree(state, diff, 120, state ? sortedMembers(state.members, before?.members, diff) : undefined)
   const pos = new Map(t.nodes.map((n) => [n.key, n]))
   const width = (t.depth + 1) * COL + PAD * 2
@@ -26,7 +34,13 @@ export function AdderTree({ state, before, diff }: { state: AssociationState | n
         <p className="empty">No members.</p>
       ) : (
         <div className="tree-scroll" tabIndex={0} role="group" aria-label="Who added whom (scrollable)">
-          <svg width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`Who added whom: ${summary}`}>
+          <svg
+            width={width}
+            height={height}
+            viewBox={`0 0 ${width} ${height}`}
+            role="img"
+            aria-label={`Who added whom: ${summary}`}
+          >
             <title>{`Who added whom: ${summary}`}</title>
             {t.nodes.map((n) => {
               if (!n.parent) return null
@@ -37,13 +51,23 @@ export function AdderTree({ state, before, diff }: { state: AssociationState | n
               const x2 = PAD + n.depth * COL
               const y2 = PAD + n.row * ROW + H / 2
               const mx = (x1 + x2) / 2
-              return <path key={`e-${n.key}`} className={`edge${n.mark ? ` mark-${n.mark}` : ''}`} d={`M${x1},${y1} C${mx},${y1} ${mx},${y2} ${x2},${y2}`} />
+              return (
+                <path
+                  key={`e-${n.key}`}
+                  className={`edge${n.mark ? ` mark-${n.mark}` : ''}`}
+                  d={`M${x1},${y1} C${mx},${y1} ${mx},${y2} ${x2},${y2}`}
+                />
+              )
             })}
             {t.nodes.map((n) => {
               const x = PAD + n.depth * COL
               const y = PAD + n.row * ROW
               return (
-                <g key={n.key} className={`node kind-${n.id.kind}${n.mark ? ` mark-${n.mark}` : ''}${n.ghost ? ' ghost' : ''}`} transform={`translate(${x},${y})`}>
+                <g
+                  key={n.key}
+                  className={`node kind-${n.id.kind}${n.mark ? ` mark-${n.mark}` : ''}${n.ghost ? ' ghost' : ''}`}
+                  transform={`translate(${x},${y})`}
+                >
                   <title>{`${MEMBER_KIND_LABEL[n.id.kind]} ${n.id.text}${n.mark ? ` (${n.mark} by this step)` : ''}${n.ghost && !n.mark ? ' (not a member)' : ''}`}</title>
                   <rect width={W} height={H} rx={4} />
                   <text x={6} y={15} className="node-kind">
@@ -60,7 +84,9 @@ export function AdderTree({ state, before, diff }: { state: AssociationState | n
         </div>
       )}
       <p className="legend muted">
-        W wallet · P passkey · I installation · <span className="lg-added">added</span> · <span className="lg-removed">removed</span> by this step{t.hidden ? ` · ${t.hidden} unchanged installations not drawn` : ''}
+        W wallet · P passkey · I installation · <span className="lg-added">added</span> ·{' '}
+        <span className="lg-removed">removed</span> by this step
+        {t.hidden ? ` · ${t.hidden} unchanged installations not drawn` : ''}
       </p>
     </section>
   )

@@ -68,7 +68,9 @@ export function StatePanel({ state, before, diff, caption, entriesUsed, entriesT
         <dt>recovery</dt>
         <dd className={diff.recovery ? 'mark-changed' : ''}>
           {diff.recovery && <span className="rowmark">~</span>}
-          <span className="kind-tag">{MEMBER_KIND_LABEL[state.recovery.id.kind]}</span> <Id text={state.recovery.id.text} what="recovery identifier" /> <span className="muted">chain</span> {chainText(state.recovery.chainId)}
+          <span className="kind-tag">{MEMBER_KIND_LABEL[state.recovery.id.kind]}</span>{' '}
+          <Id text={state.recovery.id.text} what="recovery identifier" /> <span className="muted">chain</span>{' '}
+          {chainText(state.recovery.chainId)}
         </dd>
         <dt>handles</dt>
         <dd className={diff.displayHandle || diff.handlesAdded.length ? 'mark-changed' : ''}>
@@ -105,7 +107,8 @@ export function StatePanel({ state, before, diff, caption, entriesUsed, entriesT
         </dd>
         <dt>log entries used</dt>
         <dd>
-          {entriesUsed} of {entriesTotal} <span className="muted">(updates applied up to sequence id {state.sequenceId.toString()})</span>
+          {entriesUsed} of {entriesTotal}{' '}
+          <span className="muted">(updates applied up to sequence id {state.sequenceId.toString()})</span>
         </dd>
       </dl>
       <table className="members" aria-label={`Members (${members.length})`}>
@@ -153,7 +156,9 @@ const MemberRow = memo(function MemberRow({ m, mark }: { m: Member; mark: RowMar
         <Id text={m.id.text} what={`${MEMBER_KIND_LABEL[m.id.kind]} identifier`} />
         {m.relyingParty !== undefined && <span className="muted rp"> {m.relyingParty}</span>}
       </td>
-      <td>{m.adder ? <code title={m.adder.text}>{shortId(m.adder.text)}</code> : <span className="muted">creator</span>}</td>
+      <td>
+        {m.adder ? <code title={m.adder.text}>{shortId(m.adder.text)}</code> : <span className="muted">creator</span>}
+      </td>
       <td className="mono">
         {clientTime(m.clientTimestampNs)} <span className="muted">#{m.addedAt.toString()}</span>
       </td>
