@@ -21,6 +21,7 @@ describe('uint64FromJson', () => {
     expect(uint64FromJson(new JsonBigInt('18446744073709551615'))).toBe(UINT64_MAX)
   })
   it('refuses rounded numbers above 2^53 with advice, and everything else with a reason', () => {
+    // biome-ignore lint/correctness/noPrecisionLoss: a JSON number above 2^53, rounded on purpose
     expect(uint64FromJson(9007199254740993)).toEqual({
       reason: expect.stringMatching(/above 2\^53.*decimal string/) as string,
     })

@@ -69,7 +69,7 @@ export function describeJson(v: unknown): string {
   if (Array.isArray(v)) return 'an array'
   if (v instanceof JsonBigInt) return `the number ${v.text}`
   if (typeof v === 'object') return 'an object'
-  if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v)}`
+  if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`
   return `${typeof v} ${String(v)}`
 }
 

@@ -21,11 +21,11 @@ describe('parseJson', () => {
     const v = parseJson(
       '{"a": 9007199254740993, "b": 18446744073709551615, "c": 9007199254740991, "d": -9007199254740993, "e": 1e21}',
     ) as Record<string, unknown>
-    expect(v['a']).toEqual(new JsonBigInt('9007199254740993'))
-    expect((v['b'] as JsonBigInt).toBigInt()).toBe(18446744073709551615n)
-    expect(v['c']).toBe(9007199254740991)
-    expect((v['d'] as JsonBigInt).text).toBe('-9007199254740993')
-    expect(v['e']).toBe(1e21)
+    expect(v.a).toEqual(new JsonBigInt('9007199254740993'))
+    expect((v.b as JsonBigInt).toBigInt()).toBe(18446744073709551615n)
+    expect(v.c).toBe(9007199254740991)
+    expect((v.d as JsonBigInt).text).toBe('-9007199254740993')
+    expect(v.e).toBe(1e21)
   })
 
   it('refuses duplicate keys, naming the object path', () => {

@@ -162,7 +162,7 @@ describe('readLogs', () => {
         for (const input of [
           row.bytes,
           bytesToHex(row.bytes),
-          '0x' + bytesToHex(row.bytes).toUpperCase(),
+          `0x${bytesToHex(row.bytes).toUpperCase()}`,
           wrapped76,
           hexLines,
           bytesToBase64url(row.bytes).replace(/=+$/, ''),
@@ -201,7 +201,7 @@ describe('readLogs', () => {
         actions: [
           {
             kind: 'create_inbox',
-            initialIdentifier: '0x' + '11'.repeat(20),
+            initialIdentifier: `0x${'11'.repeat(20)}`,
             nonce: 0n,
             initialIdentifierKind: 0,
             initialIdentifierSignature: { kind: 'erc_191', bytes: utf8('a'.repeat(65)) },
@@ -210,7 +210,7 @@ describe('readLogs', () => {
       })
       const onlyActions = ld(
         1,
-        ld(1, concatBytes(ld(1, utf8('0x' + '11'.repeat(20))), ld(3, ld(1, ld(1, utf8('a'.repeat(65))))))),
+        ld(1, concatBytes(ld(1, utf8(`0x${'11'.repeat(20)}`)), ld(3, ld(1, ld(1, utf8('a'.repeat(65))))))),
       )
       for (const b of [update, onlyActions]) {
         expect(readGetIdentityUpdatesResponse(b)).toHaveLength(1) // structurally a response
@@ -225,7 +225,7 @@ describe('readLogs', () => {
       // is one Response with a printable inbox_id, but client_timestamp_ns and inbox_id are
       // unknown top-level fields there, so the single-update reading (tier 3) wins (tier 4).
       const bytes = concatBytes(ld(1, ld(1, ld(5, utf8('r'.repeat(40))))), vi(2, 5), ld(3, utf8('ab'.repeat(32))))
-      expect(readGetIdentityUpdatesResponse(bytes)[0]!.inboxId).toBe('*(' + 'r'.repeat(40))
+      expect(readGetIdentityUpdatesResponse(bytes)[0]!.inboxId).toBe(`*(${'r'.repeat(40)}`)
       const [log] = readLogs(bytes)
       expect(log!.format).toBe('single-update')
       const u = log!.entries[0]!.update
@@ -253,10 +253,10 @@ describe('readLogs', () => {
   describe('text handling', () => {
     it('strips a UTF-8 BOM and surrounding whitespace from text, given as a string or as bytes', () => {
       const bundle = encodeBundleJson({ updates: [{ sequenceId: 1n, bytes: ROWS[0]!.bytes }] })
-      const padded = '\uFEFF \r\n\t' + bundle + '\n\n '
+      const padded = `\uFEFF \r\n\t${bundle}\n\n `
       expect(view(readLogs(padded), true)).toEqual(view(readLogs(bundle), true))
       expect(view(readLogs(utf8(padded)), true)).toEqual(view(readLogs(bundle), true))
-      const hex = '\uFEFF\n' + bytesToHex(ROWS[0]!.bytes) + '\n'
+      const hex = `\uFEFF\n${bytesToHex(ROWS[0]!.bytes)}\n`
       expect(readLogs(utf8(hex))[0]!.format).toBe('single-update')
     })
 
@@ -366,6 +366,7 @@ describe('readBundleJson', () => {
       [{ updates: [{ update_hex: hex }] }, '$.updates[0].sequence_id', /missing/],
       [{ updates: [{ sequence_id: 'one', update_hex: hex }] }, '$.updates[0].sequence_id', /not a decimal string/],
       [{ updates: [{ sequence_id: -1, update_hex: hex }] }, '$.updates[0].sequence_id', /negative/],
+      // biome-ignore lint/correctness/noPrecisionLoss: a JSON number above 2^53, rounded on purpose
       [{ updates: [{ sequence_id: 9007199254740993, update_hex: hex }] }, '$.updates[0].sequence_id', /above 2\^53/],
       [
         { updates: [{ sequence_id: '18446744073709551616', update_hex: hex }] },
@@ -405,9 +406,9 @@ describe('readGatewayJson', () => {
 
   it('accepts uint64 as numbers, null as defaults, and a missing sequence id as 0', () => {
     const j = structuredClone(json)
-    j.responses[0]!.updates[0]!['sequenceId'] = 6
-    j.responses[0]!.updates[1]!['serverTimestampNs'] = null
-    delete j.responses[1]!.updates[0]!['sequenceId']
+    j.responses[0]!.updates[0]!.sequenceId = 6
+    j.responses[0]!.updates[1]!.serverTimestampNs = null
+    delete j.responses[1]!.updates[0]!.sequenceId
     const logs = readGatewayJson(j)
     expect(logs.map((l) => l.entries.map((e) => e.sequenceId))).toEqual([[6n, 7n], [0n]])
     expect(logs[0]!.entries[1]!.serverTimestampNs).toBeUndefined()
@@ -416,9 +417,9 @@ describe('readGatewayJson', () => {
 
   it('IDENT-001: an update that fails is an error entry with its action index; a missing update too', () => {
     const j = structuredClone(json)
-    const upd = j.responses[0]!.updates[1]!['update'] as { actions: unknown[] }
+    const upd = j.responses[0]!.updates[1]!.update as { actions: unknown[] }
     upd.actions[0] = {}
-    delete j.responses[1]!.updates[0]!['update']
+    delete j.responses[1]!.updates[0]!.update
     const logs = readGatewayJson(j)
     const a = logs[0]!.entries[1]!.update
     expect(!isDecoded(a) && [a.error.slice(0, 10), a.actionIndex]).toEqual(['IDENT-001:', 0])

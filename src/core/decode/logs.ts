@@ -101,11 +101,11 @@ const BUNDLE = 'bundle-json'
  */
 export function readBundleJson(json: unknown): InboxLog {
   if (!isObject(json)) throw new LogInputError(BUNDLE, '$', `expected a JSON object, found ${describeJson(json)}`)
-  const inboxId = json['inbox_id']
+  const inboxId = json.inbox_id
   if (inboxId !== undefined && inboxId !== null && typeof inboxId !== 'string') {
     throw new LogInputError(BUNDLE, '$.inbox_id', `expected a string, found ${describeJson(inboxId)}`)
   }
-  const updates = json['updates']
+  const updates = json.updates
   if (!Array.isArray(updates)) {
     throw new LogInputError(
       BUNDLE,
@@ -119,7 +119,7 @@ export function readBundleJson(json: unknown): InboxLog {
     const p = `$.updates[${i}]`
     if (!isObject(u)) throw new LogInputError(BUNDLE, p, `expected an object, found ${describeJson(u)}`)
     if (!has(u, 'sequence_id')) throw new LogInputError(BUNDLE, `${p}.sequence_id`, 'missing')
-    const seq = uint64FromJson(u['sequence_id'])
+    const seq = uint64FromJson(u.sequence_id)
     if (typeof seq !== 'bigint') throw new LogInputError(BUNDLE, `${p}.sequence_id`, seq.reason)
     const hasHex = has(u, 'update_hex')
     const hasB64 = has(u, 'update_base64')
@@ -253,6 +253,7 @@ function expectWt(f: Field, wt: WireType, what: string, name: string): void {
   }
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it looks for
 const CONTROL = /[\u0000-\u001f\u007f]/
 
 const utf8Fatal = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })

@@ -138,7 +138,7 @@ export function readPostgresCsvLog(text: string): InboxLog[] {
   if (updCol < 0) {
     throw new LogInputError(FORMAT, `line ${header.line}`, `the header does not name a ${PG_CSV_UPDATE_COLUMN} column`)
   }
-  const seqCol = col('sequence_id') >= 0 ? col('sequence_id') : 0
+  const seqCol = Math.max(col('sequence_id'), 0)
   if (seqCol === updCol) throw new LogInputError(FORMAT, `line ${header.line}`, 'no sequence_id column')
   const inboxCol = col('inbox_id')
   const tsCol = col('server_timestamp_ns')

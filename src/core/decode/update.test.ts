@@ -18,18 +18,17 @@ const str = (no: number, s: string) => ld(no, utf8(s))
 const cat = (...parts: Uint8Array[]) => concatBytes(...parts)
 const raw = (...bytes: number[]) => new Uint8Array(bytes)
 
-const ADDR = '0x' + '11'.repeat(20)
+const ADDR = `0x${'11'.repeat(20)}`
 const INBOX = 'ab'.repeat(32)
 const erc191Sig = ld(1, ld(1, new Uint8Array(65).fill(7))) // Signature { erc_191 { bytes } }
 const instSig = ld(3, cat(ld(1, new Uint8Array(64).fill(8)), ld(2, new Uint8Array(32).fill(9))))
 const legacySig = ld(4, cat(ld(1, new Uint8Array(20).fill(5)), ld(2, erc191Sig))) // retired field 4
-const ethMember = str(1, ADDR)
 const instMember = ld(2, new Uint8Array(32).fill(9))
 const createBody = (sig: Uint8Array = erc191Sig) => cat(str(1, ADDR), vi(2, 3), ld(3, sig))
 const addBody = (member: Uint8Array = instMember, existing: Uint8Array = erc191Sig, next: Uint8Array = instSig) =>
   cat(ld(1, member), ld(2, existing), ld(3, next))
 const revokeBody = (member: Uint8Array = instMember, sig: Uint8Array = erc191Sig) => cat(ld(1, member), ld(2, sig))
-const changeBody = (sig: Uint8Array = erc191Sig) => cat(str(1, '0x' + '22'.repeat(20)), ld(2, sig), vi(3, 1))
+const changeBody = (sig: Uint8Array = erc191Sig) => cat(str(1, `0x${'22'.repeat(20)}`), ld(2, sig), vi(3, 1))
 const claimBody = (sig: Uint8Array = erc191Sig) => cat(str(1, 'nick'), ld(2, sig))
 const action = (kindNo: number, body: Uint8Array) => ld(kindNo, body)
 const update = (actions: Uint8Array[], ts: bigint = 1712750400000000000n, inbox = INBOX) =>
@@ -65,7 +64,7 @@ const sigI: WireSignature = {
 }
 const sigS: WireSignature = {
   kind: 'erc_6492',
-  accountId: 'eip155:1:0x' + '44'.repeat(20),
+  accountId: `eip155:1:0x${'44'.repeat(20)}`,
   blockNumber: 19_000_000n,
   signature: new Uint8Array([1, 2, 3]),
 }
@@ -114,7 +113,7 @@ const ALL_ACTIONS: WireAction[] = [
   { kind: 'revoke', memberToRevoke: { kind: 'ethereum', address: ADDR }, recoveryIdentifierSignature: sigS },
   {
     kind: 'change_recovery_address',
-    newRecoveryIdentifier: '0x' + '22'.repeat(20),
+    newRecoveryIdentifier: `0x${'22'.repeat(20)}`,
     newRecoveryIdentifierKind: 0,
     existingRecoveryIdentifierSignature: sigE,
   },
@@ -162,7 +161,7 @@ describe('decodeUpdate', () => {
     })
 
     it('keeps the kinds as numbers (IDENT-077 is checked elsewhere) and Ethereum addresses as carried (IDENT-013)', () => {
-      const upper = '0x' + 'AB'.repeat(20)
+      const upper = `0x${'AB'.repeat(20)}`
       const body = cat(str(1, upper), vi(2, 0), ld(3, erc191Sig), vi(4, 7))
       const d = decodeUpdate(update([action(1, body)]))
       const a = d.actions[0]!
@@ -408,8 +407,8 @@ describe('decodeUpdate', () => {
       }
     })
     it('keeps a leading U+FEFF in a string as text', () => {
-      const d = decodeUpdate(update([action(1, createBody())], 1n, '\uFEFF' + INBOX))
-      expect(d.inboxId).toBe('\uFEFF' + INBOX)
+      const d = decodeUpdate(update([action(1, createBody())], 1n, `\uFEFF${INBOX}`))
+      expect(d.inboxId).toBe(`\uFEFF${INBOX}`)
     })
   })
 
@@ -482,6 +481,7 @@ describe('decodeUpdateFromJson', () => {
 
   it('IDENT-001 rejects a JSON number above 2^53 (already rounded by JSON.parse)', () => {
     const base = json(update([action(1, createBody())])) as Record<string, unknown>
+    // biome-ignore lint/correctness/noPrecisionLoss: a JSON number above 2^53, rounded on purpose
     const e = catchJson({ ...base, clientTimestampNs: 9007199254740993 })
     expect([e.rule, e.actionIndex]).toEqual(['IDENT-001', null])
     expect(e.message).toMatch(/above 2\^53/)

@@ -323,7 +323,7 @@ function prepareJson(
  * fails, the first action that fails on its own is the failing action.
  */
 function failingActionIndex(prepared: unknown): number | null {
-  const actions = (prepared as Record<string, unknown>)['actions']
+  const actions = (prepared as Record<string, unknown>).actions
   if (!Array.isArray(actions)) return null
   for (let i = 0; i < actions.length; i++) {
     try {

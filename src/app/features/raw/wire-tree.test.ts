@@ -3,7 +3,7 @@ import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire'
 import { encodeUpdate } from '../../../core/encode/update'
 import { flatten, wireTree } from './wire-tree'
 
-const ADDR = '0x' + 'ab'.repeat(20)
+const ADDR = `0x${'ab'.repeat(20)}`
 
 function legacyUpdate(): Uint8Array {
   // IdentityUpdate { actions: [ { create_inbox: { initial_identifier, initial_identifier_signature: Signature { #4 } } } ], inbox_id, #9 }

@@ -84,15 +84,6 @@ function varintValue(f: DescField | undefined, v: bigint): string {
   return v.toString()
 }
 
-class Stop extends Error {
-  constructor(
-    readonly offset: number,
-    readonly detail: string,
-  ) {
-    super(detail)
-  }
-}
-
 const fieldIndex = new WeakMap<DescMessage, Map<number, DescField>>()
 function fieldsOf(desc: DescMessage): Map<number, DescField> {
   let m = fieldIndex.get(desc)
