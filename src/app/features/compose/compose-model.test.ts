@@ -233,7 +233,7 @@ describe('buildDraft: RevokeAssociation', () => {
     const confirmed = await gateOf(state, parties, f, before.build.draft!.text)
     expect(confirmed.gate.enabled).toBe(true)
     // A confirmation of another text (an older draft) does not count.
-    expect((await gateOf(state, parties, f, before.build.draft!.text + ' ')).gate.enabled).toBe(false)
+    expect((await gateOf(state, parties, f, `${before.build.draft!.text} `)).gate.enabled).toBe(false)
     if (confirmed.dry!.ok)
       expect(confirmed.dry!.diff.membersRemoved.map((m) => m.id.kind).sort()).toEqual(['ethereum', 'installation'])
   })
@@ -263,7 +263,7 @@ describe('buildDraft: ChangeRecoveryAddress', () => {
   it('takes a typed identifier and shows the core rule when it is not lowercase (IDENT-013)', async () => {
     const state = await inbox()
     const parties = partiesOf(state, [W])
-    const typed = '0x' + 'AB'.repeat(20)
+    const typed = `0x${'AB'.repeat(20)}`
     const f = form(state, parties, { action: 'change_recovery_address', recoveryTarget: TYPED, recoveryTyped: typed })
     const { dry, gate } = await gateOf(state, parties, f, null)
     expect(dry!.ok).toBe(false)

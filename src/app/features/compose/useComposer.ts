@@ -62,7 +62,7 @@ export function useComposer(opts: {
   smartWallets?: SmartWalletVerifier | undefined
 }) {
   const { state, registry, onAppend, smartWallets } = opts
-  const swOpts = smartWallets ? { smartWallets } : {}
+  const swOpts = useMemo(() => (smartWallets ? { smartWallets } : {}), [smartWallets])
   const [rawForm, setForm] = useState<ComposeForm>(EMPTY_FORM)
   const [clientTimestampNs, setTimestamp] = useState<bigint>(nowNs)
   const [confirmedFor, setConfirmedFor] = useState<string | null>(null)
@@ -88,7 +88,7 @@ export function useComposer(opts: {
     return () => {
       live = false
     }
-  }, [draft, state, smartWallets])
+  }, [draft, state, swOpts])
   const dryNow = dry && dry.text === text ? dry : null
 
   // Collecting: one collector per draft text, kept across retries.
@@ -131,7 +131,7 @@ export function useComposer(opts: {
     } finally {
       setBusy(false)
     }
-  }, [draft, gate.enabled, registry.signers, state, onAppend, smartWallets])
+  }, [draft, gate.enabled, registry.signers, state, onAppend, swOpts])
 
   const update = useCallback((patch: Partial<ComposeForm>) => setForm((f) => ({ ...f, ...patch })), [])
 

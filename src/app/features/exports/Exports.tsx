@@ -42,7 +42,7 @@ export const Exports = memo(function Exports({ steps, inboxId, selected, report,
       <button
         type="button"
         disabled={!selected?.bytes}
-        onClick={() => download(`${base}.update-${seq}.hex`, bytesToHex(selected!.bytes!) + '\n', 'text/plain')}
+        onClick={() => download(`${base}.update-${seq}.hex`, `${bytesToHex(selected!.bytes!)}\n`, 'text/plain')}
         aria-label={`Selected update ${seq} as hex`}
       >
         Update hex
@@ -50,7 +50,7 @@ export const Exports = memo(function Exports({ steps, inboxId, selected, report,
       <button
         type="button"
         disabled={!selected?.bytes}
-        onClick={() => download(`${base}.update-${seq}.b64`, bytesToBase64(selected!.bytes!) + '\n', 'text/plain')}
+        onClick={() => download(`${base}.update-${seq}.b64`, `${bytesToBase64(selected!.bytes!)}\n`, 'text/plain')}
         aria-label={`Selected update ${seq} as base64`}
       >
         Update base64

@@ -8,7 +8,7 @@ const check = (over: Partial<SignatureCheck> = {}): SignatureCheck => ({
   role: 'recovery_address',
   kind: 'erc_6492',
   verdict: 'unreachable',
-  signer: { kind: 'ethereum', text: '0x' + 'ab'.repeat(20) },
+  signer: { kind: 'ethereum', text: `0x${'ab'.repeat(20)}` },
   chainId: 31337n,
   replayKey: 'c0ffee',
   failRule: null,

@@ -28,7 +28,7 @@ export interface EvidenceRequest {
 export function evidenceRequestOf(check: SignatureCheck): EvidenceRequest | null {
   if (check.kind !== 'erc_6492') return null
   const accountId = check.evidence['account id']
-  const block = check.evidence['block']
+  const block = check.evidence.block
   const digest = check.evidence['EIP-191 digest']
   if (accountId === undefined || block === undefined || !/^[0-9]+$/.test(block) || !digest || check.replayKey === null)
     return null

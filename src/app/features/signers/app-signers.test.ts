@@ -19,7 +19,7 @@ function fakeWallet(name: string, keys: Uint8Array[]) {
       if (method !== 'personal_sign') throw Object.assign(new Error('unsupported'), { code: 4200 })
       const [hex, address] = params as [string, string]
       const key = keys.find((k) => ethAddressFromPrivateKey(k) === address.toLowerCase())!
-      return '0x' + bytesToHex(signEip191(key, hexToBytes(hex)))
+      return `0x${bytesToHex(signEip191(key, hexToBytes(hex)))}`
     },
   }
   const connection: WalletConnectionLike = {

@@ -17,7 +17,7 @@ function walletSigningWith(asked: Uint8Array, signs: Uint8Array) {
         name: 'W',
         getProvider: async () => ({
           request: async ({ params }: { params: [string] }) =>
-            '0x' + bytesToHex(signEip191(signs, hexToBytes(params[0]))),
+            `0x${bytesToHex(signEip191(signs, hexToBytes(params[0])))}`,
         }),
       },
     },

@@ -39,10 +39,10 @@ import {
 import { memorySignerStorage, openSignerStorage } from './storage'
 import { SignerVault, SignerVaultError, type WebAuthnEnv } from './vault'
 
-const WALLET = '0x' + 'ab'.repeat(20)
-const FACTORY = '0x' + 'fa'.repeat(20)
-const SALT1 = '0x' + '00'.repeat(31) + '01'
-const ownerKey = importEthereumKey('0x' + bytesToHex(testKey('smart wallet owner')), { label: 'owner', createdAt: 1 })
+const WALLET = `0x${'ab'.repeat(20)}`
+const FACTORY = `0x${'fa'.repeat(20)}`
+const SALT1 = `0x${'00'.repeat(31)}01`
+const ownerKey = importEthereumKey(`0x${bytesToHex(testKey('smart wallet owner'))}`, { label: 'owner', createdAt: 1 })
 const owner: AppSigner = localKeyAppSigner(ownerKey)
 
 function record(over: Partial<SmartWalletRecord> = {}): SmartWalletRecord {
@@ -101,7 +101,7 @@ describe('checkSmartWalletRecord', () => {
       { ...record(), owner: 'passkey:04ab' },
       /owner is not a local-ethereum: or wallet: signer id/,
     ],
-    ['a private key field smuggled in as the owner', { ...record(), owner: '0x' + '11'.repeat(32) }, /owner is not/],
+    ['a private key field smuggled in as the owner', { ...record(), owner: `0x${'11'.repeat(32)}` }, /owner is not/],
     [
       'a deployment with a short salt',
       { ...record(), deployment: { factory: FACTORY, factoryData: '0x01', salt: '0x01' } },
@@ -132,7 +132,7 @@ describe('checkSmartWalletRecord', () => {
 describe('parseSalt', () => {
   it('reads a decimal number or 32 bytes of hex as the factory word', () => {
     expect(parseSalt('1')).toBe(SALT1)
-    expect(parseSalt(' 0x' + 'AB'.repeat(32) + ' ')).toBe('0x' + 'ab'.repeat(32))
+    expect(parseSalt(` 0x${'AB'.repeat(32)} `)).toBe(`0x${'ab'.repeat(32)}`)
   })
   it('names what is wrong', () => {
     expect(parseSalt('')).toEqual({ problem: expect.stringMatching(/the salt is empty/) })
@@ -171,9 +171,9 @@ describe('parseSmartWalletForm', () => {
     })
   })
   it('refuses an owner that is not available now', () => {
-    const p = parseSmartWalletForm(form({ owner: `wallet:${'0x' + '12'.repeat(20)}` }), ctx)
+    const p = parseSmartWalletForm(form({ owner: `wallet:${`0x${'12'.repeat(20)}`}` }), ctx)
     expect(p.ok ? [] : p.problems).toEqual([
-      `owner ${'0x' + '12'.repeat(20)} is not available in this browser now (connect its wallet or import its key)`,
+      `owner ${`0x${'12'.repeat(20)}`} is not available in this browser now (connect its wallet or import its key)`,
     ])
   })
   it('lists every problem at once: chain, owner, factory and salt', () => {
@@ -299,7 +299,7 @@ describe('parseDemoSmartWallets', () => {
     name: 'deployed wallet',
     address: WALLET,
     owner: owner.identifier.text,
-    ownerKey: '0x' + '11'.repeat(32),
+    ownerKey: `0x${'11'.repeat(32)}`,
     factory: FACTORY,
     salt: SALT1,
     factoryData: '0xdeadbeef',
@@ -407,14 +407,14 @@ describe('smart wallet records in the storage and the vault', () => {
 
 describe('addDemoSmartWallets', () => {
   // scripts/start.mjs derives the demo owner keys as src/devnode/demo.ts does: SHA-256 of "inbox-inspector demo key: <label>".
-  const demoKey = (label: string) => '0x' + bytesToHex(sha256(utf8(`inbox-inspector demo key: ${label}`)))
+  const demoKey = (label: string) => `0x${bytesToHex(sha256(utf8(`inbox-inspector demo key: ${label}`)))}`
   const owners = demoWalletOwners()
   const demo = {
     chainId: '31337',
     wallets: [
       {
         name: 'deployed wallet',
-        address: '0x' + '0d'.repeat(20),
+        address: `0x${'0d'.repeat(20)}`,
         owner: owners.deployed.identifier.text,
         ownerKey: demoKey('smart wallet owner'),
         factory: FACTORY,
@@ -423,7 +423,7 @@ describe('addDemoSmartWallets', () => {
       },
       {
         name: 'counterfactual wallet',
-        address: '0x' + '0c'.repeat(20),
+        address: `0x${'0c'.repeat(20)}`,
         owner: owners.counterfactual.identifier.text,
         ownerKey: demoKey('counterfactual wallet owner'),
         factory: FACTORY,

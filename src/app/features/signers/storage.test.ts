@@ -51,7 +51,7 @@ describe('openSignerStorage over IndexedDB (fake-indexeddb)', () => {
     const factory = fresh()
     const first = await openSignerStorage({ factory })
     expect(first).toMatchObject({ persistent: true, notice: null, problems: [] })
-    const eth = importEthereumKey('0x' + bytesToHex(testKey('eth')), { label: 'main', createdAt: 1 })
+    const eth = importEthereumKey(`0x${bytesToHex(testKey('eth'))}`, { label: 'main', createdAt: 1 })
     const inst = generateInstallationKey({ label: 'laptop', createdAt: 2 })
     const ks = createKeyStore(first.keys)
     await ks.put(eth)

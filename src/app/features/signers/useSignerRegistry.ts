@@ -247,6 +247,7 @@ export function useSignerRegistry(options: SignerRegistryOptions = {}): SignerMa
   const chainRoutes = options.chainRoutes
   const routeKey = (chainRoutes ?? []).map((r) => `${r.chainId}=${r.url}`).join(' ')
   // Keyed by the routes' text, not the array's identity (the settings hand a new array on each save).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: routeKey is chainRoutes' content
   const routes = useMemo(() => routesTable(chainRoutes ?? []), [routeKey])
   const routeList = useMemo(() => [...routes].map(([chainId, url]) => ({ chainId: chainId.toString(), url })), [routes])
   const owners = useMemo(

@@ -115,7 +115,7 @@ describe('SignerVault', () => {
   it('IDENT-089: imports 0x + 64 hex of either case and 32 bytes to the same account; refuses a second copy', async () => {
     const v = await vaultWith()
     const sk = testKey('import')
-    const upper = '0x' + bytesToHex(sk).toUpperCase()
+    const upper = `0x${bytesToHex(sk).toUpperCase()}`
     const a = await v.importEthereumKey(upper, 'imported')
     expect(a.identifier).toEqual(importEthereumKey(sk).identifier)
     await expect(v.importEthereumKey(sk)).rejects.toMatchObject({ name: 'SignerVaultError', code: 'exists' })
@@ -140,12 +140,12 @@ describe('SignerVault', () => {
   it('IDENT-088: exports an Ethereum key as 0x + 64 lowercase hex or exactly 32 bytes; never an installation key', async () => {
     const v = await vaultWith()
     const sk = testKey('export')
-    const s = await v.importEthereumKey('0x' + bytesToHex(sk).toUpperCase())
+    const s = await v.importEthereumKey(`0x${bytesToHex(sk).toUpperCase()}`)
     const hex = v.exportEthereumKey(s.id, 'hex')
     expect(hex).toMatchObject({
       what: 'ethereum-private-key',
       format: 'hex',
-      value: '0x' + bytesToHex(sk),
+      value: `0x${bytesToHex(sk)}`,
       identifier: s.identifier.text,
     })
     expect(hex.warning).toContain('Anyone who has it controls that account')
@@ -237,7 +237,7 @@ describe('SignerVault', () => {
   it('leaves out a stored key whose identifier does not match its secret, and says so', async () => {
     const storage = memorySignerStorage('test')
     const k = toRecord(generateEthereumKey())
-    await storage.keys.put({ ...k, identifier: '0x' + '00'.repeat(20), id: 'ethereum:0x' + '00'.repeat(20) })
+    await storage.keys.put({ ...k, identifier: `0x${'00'.repeat(20)}`, id: `ethereum:0x${'00'.repeat(20)}` })
     const v = await vaultWith(storage)
     expect(v.getSnapshot().keys).toEqual([])
     expect(v.getSnapshot().problems).toEqual([

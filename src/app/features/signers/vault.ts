@@ -260,7 +260,7 @@ export class SignerVault {
   exportEthereumKey(appId: string, format: 'bytes'): ExportedKey<'bytes'>
   exportEthereumKey(appId: string, format: 'hex' | 'bytes'): ExportedKey {
     const k = this.keys.get(appId)
-    if (!k || k.key.kind !== 'ethereum')
+    if (k?.key.kind !== 'ethereum')
       throw new SignerVaultError('not_found', `no local Ethereum key ${appId} is kept here`)
     return format === 'hex' ? exportLocalSigningKey(k.key, 'hex') : exportLocalSigningKey(k.key, 'bytes')
   }

@@ -10,7 +10,7 @@ const m = (text: string, adder: string | null = null, chainId: bigint | null = n
   chainId,
   addedAt: 1n,
 })
-const W = '0x' + '1'.repeat(40)
+const W = `0x${'1'.repeat(40)}`
 const key = (x: Member) => `${x.id.kind}:${x.id.text}`
 
 function state(members: Member[], extra: Partial<AssociationState> = {}): AssociationState {

@@ -4,8 +4,8 @@ import type { AssociationState, InboxId, Member } from '../../../core/types'
 import { diffStates } from './diff'
 import { layoutTree } from './tree-layout'
 
-const W = '0x' + '1'.repeat(40)
-const W2 = '0x' + '2'.repeat(40)
+const W = `0x${'1'.repeat(40)}`
+const W2 = `0x${'2'.repeat(40)}`
 const m = (kind: Member['id']['kind'], text: string, adder: Member['id'] | null, at = 1n): Member => ({
   id: { kind, text },
   adder,

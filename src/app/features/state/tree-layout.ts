@@ -111,9 +111,9 @@ export function layoutTree(
     const myRow = row
     nodes.push({ key, id, depth, row: myRow, parent, mark: entry?.mark ?? null, ghost: entry ? entry.ghost : true })
     if (kids.length === 0) row++
-    else kids.forEach((c) => place(c, depth + 1, key))
+    else for (const c of kids) place(c, depth + 1, key)
   }
-  roots.sort(order).forEach((r) => place(r, 0, null))
+  for (const r of roots.sort(order)) place(r, 0, null)
   for (const g of ghostsRoots.keys()) place(g, 0, null)
   return { nodes, rows: row, depth: maxDepth, hidden }
 }

@@ -81,7 +81,7 @@ export const Timeline = memo(function Timeline({ model, rows, selection, onSelec
       el.scrollTop = next
       setScrollTop(next)
     }
-  }, [selIndex])
+  }, [selIndex, stopPos])
 
   const move = (delta: number | 'home' | 'end') => {
     if (rowItems.length === 0) return

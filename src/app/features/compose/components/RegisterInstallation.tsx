@@ -309,6 +309,7 @@ function PreAuthDialog({
   const ref = useRef<HTMLDialogElement>(null)
   const titleId = useId()
   const textId = useId()
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new prompt (its id) reopens the dialog
   useEffect(() => {
     const d = ref.current
     if (d && !d.open) d.showModal()

@@ -58,10 +58,10 @@ export function SignedView({
       <div className="row-buttons">
         <CopyButton text={hex} what="signed update as hex" label="Copy hex" />
         <CopyButton text={b64} what="signed update as base64" label="Copy base64" />
-        <button type="button" onClick={() => download(`signed-update-${seq}.hex`, hex + '\n', 'text/plain')}>
+        <button type="button" onClick={() => download(`signed-update-${seq}.hex`, `${hex}\n`, 'text/plain')}>
           Download hex
         </button>
-        <button type="button" onClick={() => download(`signed-update-${seq}.b64`, b64 + '\n', 'text/plain')}>
+        <button type="button" onClick={() => download(`signed-update-${seq}.b64`, `${b64}\n`, 'text/plain')}>
           Download base64
         </button>
         <button

@@ -75,7 +75,7 @@ export function Signatures({
           )}
           {c.kind === 'erc_6492' && (
             <ChainEvidence
-              key={`${c.evidence['account id'] ?? ''}:${c.evidence['block'] ?? ''}:${c.replayKey ?? n}`}
+              key={`${c.evidence['account id'] ?? ''}:${c.evidence.block ?? ''}:${c.replayKey ?? n}`}
               check={c}
               routes={routes}
             />
