@@ -97,6 +97,7 @@ export function build(
   clientTimestampNs = 1_700_000_000_000_000_000n,
 ): VerifiedUpdate {
   const sigs: [number, SignatureRole, Sig][] = []
+  // biome-ignore lint/suspicious/useIterableCallbackReturn: the switch covers every kind (tsc checks it)
   const actions: WireAction[] = drafts.map((d, i): WireAction => {
     switch (d.kind) {
       case 'create': {

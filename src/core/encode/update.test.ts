@@ -16,7 +16,7 @@ const ROW_BYTES = CSV.replace(/^\uFEFF/, '')
   .filter((l) => l.trim())
   .map((l) => hexToBytes(l.split(',')[3]!.trim().slice(2)))
 
-const ADDR = '0x' + '11'.repeat(20)
+const ADDR = `0x${'11'.repeat(20)}`
 const create1: WireAction = {
   kind: 'create_inbox',
   initialIdentifier: ADDR,
@@ -157,7 +157,7 @@ describe('encodeBundleJson', () => {
     const doc = JSON.parse(text) as { updates: Record<string, string>[] }
     expect('inbox_id' in doc).toBe(false)
     expect(doc.updates[1]).toEqual({ sequence_id: '2', update_base64: '+/8=' })
-    expect(base64ToBytes(doc.updates[0]!['update_base64']!)).toEqual(ROW_BYTES[0])
+    expect(base64ToBytes(doc.updates[0]!.update_base64!)).toEqual(ROW_BYTES[0])
     expect(text.endsWith('}\n')).toBe(true)
   })
 })

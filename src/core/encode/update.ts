@@ -217,5 +217,5 @@ export function encodeBundleJson(log: BundleLog, encoding: 'hex' | 'base64' = 'h
       : { sequence_id: u.sequenceId.toString(), update_base64: bytesToBase64(u.bytes) },
   )
   const doc = log.inboxId === undefined ? { updates } : { inbox_id: log.inboxId, updates }
-  return JSON.stringify(doc, null, 2) + '\n'
+  return `${JSON.stringify(doc, null, 2)}\n`
 }

@@ -43,7 +43,7 @@ describe('verdictKey', () => {
   it('leaves erc_6492 out (src/chain keeps its own verdicts; IDENT-061)', () => {
     expect(
       verdictKey(
-        { kind: 'erc_6492', accountId: 'eip155:1:0x' + '1'.repeat(40), blockNumber: 1n, signature: new Uint8Array(1) },
+        { kind: 'erc_6492', accountId: `eip155:1:0x${'1'.repeat(40)}`, blockNumber: 1n, signature: new Uint8Array(1) },
         h,
       ),
     ).toBeNull()
@@ -54,7 +54,7 @@ const valid: VerdictEntry = {
   key: 'k',
   verdict: {
     verdict: 'valid',
-    signer: { kind: 'ethereum', text: '0x' + 'a'.repeat(40) },
+    signer: { kind: 'ethereum', text: `0x${'a'.repeat(40)}` },
     chainId: null,
     replayKey: 'ab',
     failRule: null,

@@ -101,7 +101,7 @@ async function verifyErc191(bytes: Uint8Array, text: SignedText, backend: Verify
     const r = await backend.recoverEip191(bytes, digest)
     evidence['recovery byte'] = String(r.recoveryByte)
     evidence['recovered public key'] = bytesToHex(r.publicKey)
-    if (r.highS) evidence['s'] = 'upper half (canonicalised to the lower half in the replay key)'
+    if (r.highS) evidence.s = 'upper half (canonicalised to the lower half in the replay key)'
     return {
       verdict: 'valid',
       signer: { kind: 'ethereum', text: r.address },
@@ -179,7 +179,7 @@ async function verifyPasskey(
   evidence['signed data (authenticator_data || client data hash)'] = bytesToHex(signed)
   try {
     const v = await backend.verifyP256Der(sig.signature, signed, sig.publicKey)
-    if (v.highS) evidence['s'] = 'upper half (canonicalised to the lower half in the replay key)'
+    if (v.highS) evidence.s = 'upper half (canonicalised to the lower half in the replay key)'
     if (!v.valid)
       return invalid(`passkey P-256 signature does not verify under key ${bytesToHex(sig.publicKey)}`, evidence)
     return {
