@@ -43,7 +43,7 @@ describe('hexToBytes', () => {
       fc.assert(
         fc.property(fc.uint8Array({ maxLength: 64 }), (b) => {
           expect(hexToBytes(bytesToHex(b))).toEqual(b)
-          expect(hexToBytes('0x' + bytesToHex(b).toUpperCase())).toEqual(b)
+          expect(hexToBytes(`0x${bytesToHex(b).toUpperCase()}`)).toEqual(b)
         }),
       )
     })

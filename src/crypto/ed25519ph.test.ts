@@ -17,7 +17,7 @@ import { CryptoError } from './errors'
 const CTX = IDENTITY_UPDATE_CONTEXT
 const L = ed25519.Point.Fn.ORDER
 const le32 = (n: bigint) => hexToBytes(n.toString(16).padStart(64, '0')).reverse()
-const leToBig = (b: Uint8Array) => BigInt('0x' + bytesToHex(b.slice().reverse()))
+const leToBig = (b: Uint8Array) => BigInt(`0x${bytesToHex(b.slice().reverse())}`)
 
 // RFC 8032 §7.3, "TEST abc" (Ed25519ph, empty context).
 const RFC = {
@@ -154,7 +154,7 @@ describe.each(VERIFIERS)('verifyEd25519ph — %s', (_name, verifyEd25519ph) => {
 
   describe('invalid', () => {
     it.each([
-      ['another message', XMTP.sig, utf8(TEXT + ' '), XMTP.pk, CTX],
+      ['another message', XMTP.sig, utf8(`${TEXT} `), XMTP.pk, CTX],
       ['the empty context', XMTP.sig, XMTP.message, XMTP.pk, new Uint8Array()],
       ['another context', XMTP.sig, XMTP.message, XMTP.pk, utf8('IDENTITY UPDATE SIGNATURE.')],
       ['another key', XMTP.sig, XMTP.message, RFC.pk, CTX],
@@ -275,7 +275,7 @@ describe.each(VERIFIERS)('verifyEd25519ph — %s', (_name, verifyEd25519ph) => {
       {
         name: 'small-order key: an order-8 point, torsion in R, k ≢ 0 (mod 8)',
         why: 'R = R0 + T8 and k ≡ 7 (mod 8), so [S]B − [k]T8 = R0 + T8 = R exactly: R is never decoded or checked for torsion',
-        sig: 'c2ecc2af9bfefd06ee0f9cbb9adf4abda71f6a01db3f1a78458754856f6bd5c4' + S0,
+        sig: `c2ecc2af9bfefd06ee0f9cbb9adf4abda71f6a01db3f1a78458754856f6bd5c4${S0}`,
         pk: T8,
         msg: 'edge: order-8 key, torsion in R 1',
         ours: true,
@@ -285,7 +285,7 @@ describe.each(VERIFIERS)('verifyEd25519ph — %s', (_name, verifyEd25519ph) => {
       {
         name: 'mixed-order key [a]B + T8, k ≢ 0 (mod 8): THE disagreement',
         why: 'S = r0 + k·a, so [S]B − [k]A = R0 − [k]T8 ≠ R0: cofactorless rejects; the cofactored check (×8) kills [k]T8, so noble accepts even in strict mode (the key is not small-order)',
-        sig: R0 + '27354dbe38bc9ecc6bf419754c0d8636d25dd1f76471cf5b912113dc7dc1ed0d',
+        sig: `${R0}27354dbe38bc9ecc6bf419754c0d8636d25dd1f76471cf5b912113dc7dc1ed0d`,
         pk: MIXED,
         msg: 'edge: mixed-order key 0',
         ours: false,
@@ -295,7 +295,7 @@ describe.each(VERIFIERS)('verifyEd25519ph — %s', (_name, verifyEd25519ph) => {
       {
         name: 'mixed-order key [a]B + T8, k ≡ 0 (mod 8)',
         why: 'the torsion term [k]T8 vanishes, both equations hold: everyone accepts',
-        sig: R0 + '47afe4d9b6fdcf728f9c23d044dbb142c811f4fb881f401d1662e40526439e03',
+        sig: `${R0}47afe4d9b6fdcf728f9c23d044dbb142c811f4fb881f401d1662e40526439e03`,
         pk: MIXED,
         msg: 'edge: mixed-order key 2',
         ours: true,
@@ -349,7 +349,7 @@ describe.each(VERIFIERS)('verifyEd25519ph — %s', (_name, verifyEd25519ph) => {
       {
         name: 'non-canonical key: an order-4 point as y = p (edff…7f), k hashed from the bytes as given',
         why: 'R = R0 + [j]A4 with k + j ≡ 0 (mod 4) for k hashed over edff…7f; see the next test for the canonical spelling',
-        sig: '293edd8280006be5689fb61310528499c05aede28963442865ac2cbb1b88c167' + S0,
+        sig: `293edd8280006be5689fb61310528499c05aede28963442865ac2cbb1b88c167${S0}`,
         pk: 'edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f',
         msg: 'edge: non-canonical order-4 key 2',
         ours: true,
@@ -359,7 +359,7 @@ describe.each(VERIFIERS)('verifyEd25519ph — %s', (_name, verifyEd25519ph) => {
       {
         name: 'the same order-4 point spelled canonically (0000…00), same signature',
         why: 'k is hashed over the key bytes as given, so a re-encoded key gives another k (here k + j ≢ 0 mod 4): dalek rejects; the cofactored check ignores the torsion and ZIP-215 noble accepts',
-        sig: '293edd8280006be5689fb61310528499c05aede28963442865ac2cbb1b88c167' + S0,
+        sig: `293edd8280006be5689fb61310528499c05aede28963442865ac2cbb1b88c167${S0}`,
         pk: '00'.repeat(32),
         msg: 'edge: non-canonical order-4 key 2',
         ours: false,

@@ -49,7 +49,7 @@ const VECTORS = [
   ['32×0x11 signature text', XMTP],
 ] as const
 
-const big = (b: Uint8Array) => BigInt('0x' + bytesToHex(b))
+const big = (b: Uint8Array) => BigInt(`0x${bytesToHex(b)}`)
 const be32 = (n: bigint) => hexToBytes(n.toString(16).padStart(64, '0'))
 /** r || s || v from parts. */
 const sigOf = (r: bigint, s: bigint, v: number) => concatBytes(be32(r), be32(s), Uint8Array.of(v))
@@ -80,11 +80,11 @@ describe('personalMessageHash', () => {
   })
   it('agrees with viem hashMessage on ASCII, Unicode, empty and random bytes (property)', () => {
     for (const s of ['', 'hello', 'héllo wörld 😀', TEXT]) {
-      expect('0x' + bytesToHex(personalMessageHash(utf8(s)))).toBe(hashMessage(s))
+      expect(`0x${bytesToHex(personalMessageHash(utf8(s)))}`).toBe(hashMessage(s))
     }
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 300 }), (m) => {
-        expect('0x' + bytesToHex(personalMessageHash(m))).toBe(hashMessage({ raw: m }))
+        expect(`0x${bytesToHex(personalMessageHash(m))}`).toBe(hashMessage({ raw: m }))
       }),
     )
   })
@@ -100,7 +100,7 @@ describe('signEip191', () => {
         const sk = secp256k1.utils.randomSecretKey()
         const account = privateKeyToAccount(`0x${bytesToHex(sk)}`)
         const sig = signEip191(sk, m)
-        expect('0x' + bytesToHex(sig)).toBe(await account.signMessage({ message: { raw: m } }))
+        expect(`0x${bytesToHex(sig)}`).toBe(await account.signMessage({ message: { raw: m } }))
         expect(big(sig.subarray(32, 64)) <= HALF_N).toBe(true)
         expect([27, 28]).toContain(sig[64])
       }),

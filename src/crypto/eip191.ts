@@ -54,7 +54,7 @@ export const nobleSecp256k1Recover: Secp256k1Recover = (rs, rec, digest) =>
   secp256k1.Signature.fromBytes(rs, 'compact').addRecoveryBit(rec).recoverPublicKey(digest).toBytes(false)
 
 function bigFromBytes(b: Uint8Array): bigint {
-  return BigInt('0x' + bytesToHex(b))
+  return BigInt(`0x${bytesToHex(b)}`)
 }
 
 function bytes32(n: bigint): Uint8Array {
@@ -63,7 +63,7 @@ function bytes32(n: bigint): Uint8Array {
 
 /** `0x` + lowercase hex of the last 20 bytes of keccak256(x || y). */
 function addressOfUncompressed(pub65: Uint8Array, keccak: Keccak256 = keccak256): string {
-  return '0x' + bytesToHex(keccak(pub65.subarray(1)).subarray(12))
+  return `0x${bytesToHex(keccak(pub65.subarray(1)).subarray(12))}`
 }
 
 /**

@@ -49,6 +49,7 @@ describe('index', () => {
       'parseP256Signature',
       'p256UncompressedKey',
     ] as const
+    // biome-ignore lint/performance/noDynamicNamespaceImportAccess: the test walks the public surface by name
     for (const name of functions) expect(typeof crypto[name], name).toBe('function')
     expect(crypto.IDENTITY_UPDATE_CONTEXT).toBeInstanceOf(Uint8Array)
     expect(typeof crypto.SECP256K1_N).toBe('bigint')

@@ -7,11 +7,10 @@ import { p256PublicKey, signP256Der, verifyP256Der, type P256Verification } from
 import { hostSubtle, webCryptoP256Verifier } from './p256-webcrypto'
 
 const N = p256.Point.CURVE().n
-const be = (n: bigint) => hexToBytes(n.toString(16).padStart(64, '0'))
 const tlv = (tag: number, body: Uint8Array) => concatBytes(Uint8Array.of(tag, body.length), body)
 function intContent(n: bigint): Uint8Array {
   let hex = n.toString(16)
-  if (hex.length % 2) hex = '0' + hex
+  if (hex.length % 2) hex = `0${hex}`
   const b = hexToBytes(hex)
   return b[0]! & 0x80 ? concatBytes(Uint8Array.of(0), b) : b
 }

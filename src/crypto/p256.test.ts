@@ -24,13 +24,13 @@ const PUB_C = p256PublicKey(SK, true)
 const MSG = utf8('passkey test message')
 
 const be = (n: bigint, len = 32) => hexToBytes(n.toString(16).padStart(len * 2, '0'))
-const big = (b: Uint8Array) => BigInt('0x' + bytesToHex(b))
+const big = (b: Uint8Array) => BigInt(`0x${bytesToHex(b)}`)
 /** A DER TLV with a short-form length. */
 const tlv = (tag: number, body: Uint8Array) => concatBytes(Uint8Array.of(tag, body.length), body)
 /** Minimal DER INTEGER content of a non-negative bigint. */
 function intContent(n: bigint): Uint8Array {
   let hex = n.toString(16)
-  if (hex.length % 2) hex = '0' + hex
+  if (hex.length % 2) hex = `0${hex}`
   const b = hexToBytes(hex)
   return b[0]! & 0x80 ? concatBytes(Uint8Array.of(0), b) : b
 }

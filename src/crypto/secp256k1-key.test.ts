@@ -37,9 +37,9 @@ describe('SECP256K1_N', () => {
 describe('parsePrivateKey', () => {
   describe('valid (IDENT-089: either form, either case)', () => {
     it.each([
-      ['0x' + WEB3_KEY],
-      ['0x' + WEB3_KEY.toUpperCase()],
-      ['0x' + WEB3_KEY.slice(0, 32) + WEB3_KEY.slice(32).toUpperCase()],
+      [`0x${WEB3_KEY}`],
+      [`0x${WEB3_KEY.toUpperCase()}`],
+      [`0x${WEB3_KEY.slice(0, 32)}${WEB3_KEY.slice(32).toUpperCase()}`],
     ])('IDENT-089 hex %s restores the same account', (text) => {
       const sk = parsePrivateKey(text)
       expect(bytesToHex(sk)).toBe(WEB3_KEY)
@@ -53,19 +53,19 @@ describe('parsePrivateKey', () => {
       expect(ethAddressFromPrivateKey(sk)).toBe(WEB3_ADDRESS)
     })
     it.each([
-      ['1', '0'.repeat(63) + '1'],
+      ['1', `${'0'.repeat(63)}1`],
       ['n - 1', fromN(-1n)],
     ])('the range ends: %s', (_, hex) => {
-      expect(bytesToHex(parsePrivateKey('0x' + hex))).toBe(hex)
+      expect(bytesToHex(parsePrivateKey(`0x${hex}`))).toBe(hex)
       expect(bytesToHex(parsePrivateKey(hexToBytes(hex)))).toBe(hex)
     })
     it('IDENT-089 hex and bytes forms agree (property)', () => {
       fc.assert(
         fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.boolean(), (b, upper) => {
-          const d = BigInt('0x' + bytesToHex(b))
+          const d = BigInt(`0x${bytesToHex(b)}`)
           fc.pre(d > 0n && d < SECP256K1_N)
           const hex = bytesToHex(b)
-          expect(parsePrivateKey('0x' + (upper ? hex.toUpperCase() : hex))).toEqual(parsePrivateKey(b))
+          expect(parsePrivateKey(`0x${upper ? hex.toUpperCase() : hex}`)).toEqual(parsePrivateKey(b))
         }),
       )
     })
@@ -78,17 +78,17 @@ describe('parsePrivateKey', () => {
       ['zero bytes', new Uint8Array(32), /the scalar is zero/],
       ['n as bytes', hexToBytes(N_HEX), /not below the secp256k1 group order n/],
       ['no 0x', WEB3_KEY, /missing the 0x prefix/],
-      ['0X', '0X' + WEB3_KEY, /lowercase 0x, got 0X/],
+      ['0X', `0X${WEB3_KEY}`, /lowercase 0x, got 0X/],
       ['empty', '', /not starting with 0x \(0 characters\)/],
-      ['63 digits', '0x' + WEB3_KEY.slice(1), /expected exactly 64 hex digits after 0x, got 63/],
-      ['65 digits', '0x0' + WEB3_KEY, /expected exactly 64 hex digits after 0x, got 65/],
+      ['63 digits', `0x${WEB3_KEY.slice(1)}`, /expected exactly 64 hex digits after 0x, got 63/],
+      ['65 digits', `0x0${WEB3_KEY}`, /expected exactly 64 hex digits after 0x, got 65/],
       ['bare 0x', '0x', /got 0/],
-      ['non-hex', '0x' + WEB3_KEY.slice(0, 10) + 'g' + WEB3_KEY.slice(11), /invalid hex character "g" at index 12/],
-      ['space', '0x' + WEB3_KEY + ' ', /invalid hex character " " at index 66/],
-      ['zero', '0x' + '0'.repeat(64), /the scalar is zero/],
-      ['n', '0x' + N_HEX, /not below the secp256k1 group order n/],
-      ['n + 1', '0x' + fromN(1n), /not below/],
-      ['2^256 - 1', '0x' + 'f'.repeat(64), /not below/],
+      ['non-hex', `0x${WEB3_KEY.slice(0, 10)}g${WEB3_KEY.slice(11)}`, /invalid hex character "g" at index 12/],
+      ['space', `0x${WEB3_KEY} `, /invalid hex character " " at index 66/],
+      ['zero', `0x${'0'.repeat(64)}`, /the scalar is zero/],
+      ['n', `0x${N_HEX}`, /not below the secp256k1 group order n/],
+      ['n + 1', `0x${fromN(1n)}`, /not below/],
+      ['2^256 - 1', `0x${'f'.repeat(64)}`, /not below/],
     ])('%s', (_, input, message) => {
       expect(rejection(input)).toMatch(message)
     })
@@ -100,9 +100,9 @@ describe('parsePrivateKey', () => {
 
 describe('exportPrivateKeyHex', () => {
   it('IDENT-088 is 0x + 64 lowercase hex digits of the 32 big-endian bytes', () => {
-    const sk = parsePrivateKey('0x' + WEB3_KEY.toUpperCase())
-    expect(exportPrivateKeyHex(sk)).toBe('0x' + WEB3_KEY)
-    expect(exportPrivateKeyHex(parsePrivateKey('0x' + '0'.repeat(63) + '1'))).toBe('0x' + '0'.repeat(63) + '1')
+    const sk = parsePrivateKey(`0x${WEB3_KEY.toUpperCase()}`)
+    expect(exportPrivateKeyHex(sk)).toBe(`0x${WEB3_KEY}`)
+    expect(exportPrivateKeyHex(parsePrivateKey(`0x${'0'.repeat(63)}1`))).toBe(`0x${'0'.repeat(63)}1`)
   })
   it('IDENT-088 round-trips through parsePrivateKey (property)', () => {
     fc.assert(
@@ -122,7 +122,7 @@ describe('exportPrivateKeyHex', () => {
 
 describe('exportPrivateKeyBytes', () => {
   it('IDENT-088 is exactly the 32 big-endian bytes, as a copy', () => {
-    const sk = parsePrivateKey('0x' + WEB3_KEY)
+    const sk = parsePrivateKey(`0x${WEB3_KEY}`)
     const out = exportPrivateKeyBytes(sk)
     expect(out.length).toBe(32)
     expect(bytesToHex(out)).toBe(WEB3_KEY)

@@ -17,7 +17,7 @@ function bad(message: string): CryptoError {
 
 /** Big-endian bytes to an unsigned integer. */
 function toBigInt(b: Uint8Array): bigint {
-  return b.length === 0 ? 0n : BigInt('0x' + bytesToHex(b))
+  return b.length === 0 ? 0n : BigInt(`0x${bytesToHex(b)}`)
 }
 
 function assertScalarInRange(b: Uint8Array): void {
@@ -58,7 +58,7 @@ export function parsePrivateKey(input: string | Uint8Array): Uint8Array {
 
 /** IDENT-088: `0x` + the 64 lowercase hex digits of the 32 big-endian bytes. */
 export function exportPrivateKeyHex(sk: Uint8Array): string {
-  return '0x' + bytesToHex(parsePrivateKey(sk))
+  return `0x${bytesToHex(parsePrivateKey(sk))}`
 }
 
 /** IDENT-088: exactly 32 big-endian bytes (a copy; mutating it does not touch `sk`). */

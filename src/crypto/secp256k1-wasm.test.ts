@@ -9,7 +9,7 @@ import { loadWasmSecp256k1Recover } from './secp256k1-wasm'
 
 const N = secp256k1.Point.CURVE().n
 const be32 = (n: bigint) => hexToBytes(n.toString(16).padStart(64, '0'))
-const big = (b: Uint8Array) => BigInt('0x' + bytesToHex(b))
+const big = (b: Uint8Array) => BigInt(`0x${bytesToHex(b)}`)
 
 const wasm = await loadWasmSecp256k1Recover()
 
