@@ -19,7 +19,7 @@ function fakeWallet(key: Uint8Array, log: string[] = []): Eip1193Request {
     log.push(method)
     if (method !== 'personal_sign') throw Object.assign(new Error('unsupported'), { code: 4200 })
     const [hex] = params as [string, string]
-    return '0x' + bytesToHex(signEip191(key, hexToBytes(hex)))
+    return `0x${bytesToHex(signEip191(key, hexToBytes(hex)))}`
   }
 }
 

@@ -206,6 +206,7 @@ export function collectSignatures(
 /** The draft with every slot's signature given as a raw override, so signDraft only places and encodes. */
 function withSignatures(draft: Draft, sigOf: (key: string) => WireSignature): Draft {
   const raw = (i: number, role: SignatureRole): SignatureOverride => ({ raw: sigOf(`${i}:${role}`) })
+  // biome-ignore lint/suspicious/useIterableCallbackReturn: the switch covers every kind (tsc checks it)
   const actions = draft.actions.map((a, i): DraftAction => {
     switch (a.kind) {
       case 'create_inbox':

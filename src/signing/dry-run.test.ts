@@ -31,15 +31,7 @@ function untouchable(s: Signer): Signer {
   const refuse = () => Promise.reject(new Error(`dry run asked ${s.identifier.text} to sign`))
   return Object.assign(Object.create(null) as object, s, { sign: refuse }) as Signer
 }
-const [w1, w2, w3, i1, i2, i3, p1] = [W1, W2, W3, I1, I2, I3, P1].map(untouchable) as [
-  Signer,
-  Signer,
-  Signer,
-  Signer,
-  Signer,
-  Signer,
-  Signer,
-]
+const [w1, w2, w3, i1] = [W1, W2, W3, I1].map(untouchable) as [Signer, Signer, Signer, Signer]
 
 /** W1 created the inbox; W1 added I1, W2 and P1; W2 added I2 and I3. */
 let base: AssociationState
@@ -167,7 +159,7 @@ describe('dryRun', () => {
       const s = await baseState()
       const bare = smartWalletSigner({
         chainId: 1n,
-        address: '0x' + '1'.repeat(40),
+        address: `0x${'1'.repeat(40)}`,
         blockNumber: 1n,
         signature: () => new Uint8Array(1),
       })

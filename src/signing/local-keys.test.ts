@@ -18,7 +18,7 @@ import { testKey } from './testkit'
 
 const SECRET = testKey('local key')
 const ADDRESS = ethAddressFromPrivateKey(SECRET)
-const HEX = '0x' + bytesToHex(SECRET)
+const HEX = `0x${bytesToHex(SECRET)}`
 const TEXT = 'text to sign'
 
 /** Every spelling of the secret that must never appear in output. */
@@ -52,8 +52,8 @@ describe('importEthereumKey / exportLocalSigningKey', () => {
     const forms = [
       SECRET,
       HEX,
-      '0x' + bytesToHex(SECRET).toUpperCase(),
-      '0x' + bytesToHex(SECRET).replace(/[a-f]/g, (c, i: number) => (i % 2 ? c.toUpperCase() : c)),
+      `0x${bytesToHex(SECRET).toUpperCase()}`,
+      `0x${bytesToHex(SECRET).replace(/[a-f]/g, (c, i: number) => (i % 2 ? c.toUpperCase() : c))}`,
     ]
     const keys = forms.map((f) => importEthereumKey(f))
     for (const k of keys) expect(k.identifier).toEqual({ kind: 'ethereum', text: ADDRESS })
@@ -67,7 +67,7 @@ describe('importEthereumKey / exportLocalSigningKey', () => {
     expect(() => importEthereumKey(bytesToHex(SECRET))).toThrow(CryptoError)
     expect(() => importEthereumKey(bytesToHex(SECRET))).toThrow(/0x prefix/)
     expect(() => importEthereumKey(new Uint8Array(31))).toThrow(/32 bytes/)
-    expect(() => importEthereumKey('0x' + '0'.repeat(64))).toThrow(/zero/)
+    expect(() => importEthereumKey(`0x${'0'.repeat(64)}`)).toThrow(/zero/)
   })
 
   it('IDENT-089: the same account after a restart: stored, read back in a new store over the same records, and exported again', async () => {

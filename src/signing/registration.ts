@@ -160,7 +160,7 @@ export async function registerInstallation(p: RegisterInstallationParams): Promi
 
   // IDENT-074: already a member of the state: the registration needs no identity-update
   // signature, so nothing is signed or published and the handler is not called.
-  if (state && state.members.has(memberKey(installationId))) {
+  if (state?.members.has(memberKey(installationId))) {
     emit({ stage: 'complete', sequenceId: null })
     return {
       status: 'already_member',

@@ -48,7 +48,7 @@ describe('replayKeyOf', () => {
     expect(replayKeyOf(i)).toBe(bytesToHex(i.bytes))
     const s = await smartWalletSigner({
       chainId: 1n,
-      address: '0x' + '01'.repeat(20),
+      address: `0x${'01'.repeat(20)}`,
       blockNumber: 1n,
       signature: () => Uint8Array.of(1, 2, 3),
     }).sign(TEXT)

@@ -16,7 +16,7 @@ import type { WireSignature } from '../core/types'
 export const P256_N = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n
 
 function toBig(b: Uint8Array): bigint {
-  return b.length === 0 ? 0n : BigInt('0x' + bytesToHex(b))
+  return b.length === 0 ? 0n : BigInt(`0x${bytesToHex(b)}`)
 }
 
 function be32(n: bigint): Uint8Array {

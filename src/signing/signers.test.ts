@@ -67,7 +67,7 @@ describe('installationKeySigner', () => {
     expect(sig.bytes.length).toBe(64)
     expect(bytesToHex(sig.publicKey)).toBe(s.identifier.text)
     expect(verifyEd25519ph(sig.bytes, utf8(TEXT), sig.publicKey, IDENTITY_UPDATE_CONTEXT)).toBe(true)
-    expect(verifyEd25519ph(sig.bytes, utf8(TEXT + ' '), sig.publicKey, IDENTITY_UPDATE_CONTEXT)).toBe(false)
+    expect(verifyEd25519ph(sig.bytes, utf8(`${TEXT} `), sig.publicKey, IDENTITY_UPDATE_CONTEXT)).toBe(false)
     expect(verifyEd25519ph(sig.bytes, utf8(TEXT), sig.publicKey, utf8('OTHER CONTEXT'))).toBe(false)
   })
 })
@@ -121,7 +121,7 @@ describe('passkeySigner', () => {
     })
     const sig = await s.sign(TEXT)
     if (sig.kind !== 'passkey') throw new Error('kind')
-    expect(bytesToHex(sig.authenticatorData)).toBe('07'.repeat(32) + '01' + '00000102')
+    expect(bytesToHex(sig.authenticatorData)).toBe(`${'07'.repeat(32)}0100000102`)
     expect(sig.publicKey.length).toBe(33)
     expect(
       verifyP256Der(sig.signature, concatBytes(sig.authenticatorData, sha256(sig.clientDataJson)), sig.publicKey).valid,
@@ -154,7 +154,7 @@ describe('originHost', () => {
 
 describe('smartWalletSigner', () => {
   it('produces erc_6492 with account_id eip155:<chain>:<address> over the personal-message hash; identifier lowercased', async () => {
-    const address = '0x' + 'Ab'.repeat(20)
+    const address = `0x${'Ab'.repeat(20)}`
     let seen: Uint8Array | null = null
     const s = smartWalletSigner({
       chainId: 8453n,

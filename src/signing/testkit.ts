@@ -52,7 +52,7 @@ export const fakeSmartWallets: SmartWalletVerifier = {
 
 /** A smart contract wallet on `chainId` whose signatures fakeSmartWallets accepts. */
 export function testSmartWallet(label: string, chainId: bigint): ChainBoundSigner {
-  const address = '0x' + bytesToHex(sha256(utf8(`smart wallet ${label}`))).slice(0, 40)
+  const address = `0x${bytesToHex(sha256(utf8(`smart wallet ${label}`))).slice(0, 40)}`
   return chainBoundSmartWalletSigner({
     chainId,
     address,

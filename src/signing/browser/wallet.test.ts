@@ -20,7 +20,7 @@ function fakeProvider(key = KEY) {
     if (method === 'eth_requestAccounts') return [checksumAddress(ethAddressFromPrivateKey(key))]
     if (method === 'personal_sign') {
       const [hex] = params as [string, string]
-      return '0x' + bytesToHex(signEip191(key, hexToBytes(hex)))
+      return `0x${bytesToHex(signEip191(key, hexToBytes(hex)))}`
     }
     throw Object.assign(new Error('unsupported'), { code: 4200 })
   }

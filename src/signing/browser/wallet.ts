@@ -32,7 +32,7 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 
 /** `0x` + the lowercase hex of the UTF-8 bytes of `text` (viem's stringToHex). */
 export function utf8Hex(text: string): string {
-  return '0x' + bytesToHex(utf8(text))
+  return `0x${bytesToHex(utf8(text))}`
 }
 
 /** A Signer for one account of an EIP-1193 wallet. */
