@@ -6,7 +6,7 @@ import { cachedVerifier, VerdictCache, verdictKey } from './cache'
 
 const req = (over: Partial<SmartWalletRequest> = {}): SmartWalletRequest => ({
   chainId: 1n,
-  account: ('0x' + 'ab'.repeat(20)) as EthAddress,
+  account: `0x${'ab'.repeat(20)}` as EthAddress,
   blockNumber: 10n,
   hash: new Uint8Array(32).fill(1),
   signature: Uint8Array.of(1, 2, 3),
@@ -36,7 +36,7 @@ describe('cachedVerifier', () => {
     for (const over of [
       { chainId: 2n },
       { blockNumber: 11n },
-      { account: ('0x' + 'cd'.repeat(20)) as EthAddress },
+      { account: `0x${'cd'.repeat(20)}` as EthAddress },
       { hash: new Uint8Array(32).fill(2) },
       { signature: Uint8Array.of(1, 2, 4) },
     ])
@@ -44,7 +44,7 @@ describe('cachedVerifier', () => {
     expect(inner.calls).toBe(6)
     expect(v.cache.size).toBe(6)
     // The account's case is not part of the key.
-    expect(verdictKey(req({ account: ('0x' + 'AB'.repeat(20)) as EthAddress }))).toBe(verdictKey(req()))
+    expect(verdictKey(req({ account: `0x${'AB'.repeat(20)}` as EthAddress }))).toBe(verdictKey(req()))
   })
 
   it('IDENT-061: an unreachable chain is never cached; the next call asks again', async () => {

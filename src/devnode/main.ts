@@ -26,7 +26,7 @@ export async function main(argv: readonly string[]): Promise<void> {
   } catch (e) {
     if (e instanceof UsageError) {
       if (e.message) process.stderr.write(`devnode: ${e.message}\n`)
-      process.stderr.write(USAGE + '\n')
+      process.stderr.write(`${USAGE}\n`)
       process.exit(e.message ? 2 : 0)
     }
     throw e

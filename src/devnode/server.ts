@@ -202,7 +202,7 @@ export function createNodeServer(options: NodeServerOptions): Server {
       const extra: Record<string, string> = error.status === 405 ? { Allow: 'POST, OPTIONS' } : {}
       const drained = await drain(req, drainCap)
       if (!drained) {
-        extra['Connection'] = 'close'
+        extra.Connection = 'close'
         res.on('finish', () => req.socket.destroy())
       }
       sendError(res, error, extra)

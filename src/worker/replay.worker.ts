@@ -277,7 +277,7 @@ async function handle(m: ToWorker): Promise<void> {
     inboxId: trace.inboxId,
     ok: trace.ok,
     stepCount: trace.steps.length,
-    report: JSON.stringify(toReport(trace, m.file), null, 2) + '\n',
+    report: `${JSON.stringify(toReport(trace, m.file), null, 2)}\n`,
     replayMs,
     verify,
   })

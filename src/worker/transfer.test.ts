@@ -29,7 +29,7 @@ function member(text: string, adder: string | null = null): Member {
 const base: AssociationState = {
   inboxId: 'ab'.repeat(32) as InboxId,
   members: IMap([['installation:aa', member('aa')]]),
-  recovery: { id: { kind: 'ethereum', text: '0x' + '1'.repeat(40) }, chainId: null },
+  recovery: { id: { kind: 'ethereum', text: `0x${'1'.repeat(40)}` }, chainId: null },
   handles: ['x'],
   claimCount: 1,
   installationsByAdder: IMap(),
@@ -54,7 +54,7 @@ describe('stateDelta / applyDelta', () => {
     const after: AssociationState = {
       ...base,
       members: base.members.remove('installation:aa').set('installation:cc', member('cc')),
-      recovery: { id: { kind: 'ethereum', text: '0x' + '2'.repeat(40) }, chainId: 1n },
+      recovery: { id: { kind: 'ethereum', text: `0x${'2'.repeat(40)}` }, chainId: 1n },
       handles: ['y', 'x'],
       claimCount: 2,
       seen: base.seen.union(['k2', 'k3']),

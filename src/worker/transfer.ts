@@ -177,7 +177,7 @@ export function applyDelta(state: AssociationState | null, d: StateDelta): Assoc
       }
     }
   })
-  const seen = d.seen && d.seen.length ? (state?.seen ?? EMPTY_SEEN).union(d.seen) : (state?.seen ?? EMPTY_SEEN)
+  const seen = d.seen?.length ? (state?.seen ?? EMPTY_SEEN).union(d.seen) : (state?.seen ?? EMPTY_SEEN)
   const recovery = d.recovery ?? state?.recovery
   if (!recovery) throw new Error('transfer: a new state without a recovery identifier')
   return {
