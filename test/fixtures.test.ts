@@ -218,33 +218,35 @@ describe('fixtures through the command line (replay --json, one process for ever
     })
   }
 
-  // `handles` takes one file, so it is spawned per fixture: only for a few (the core tests
-  // check the handles of every fixture): several handles, re-claims, 64 claims, and none.
-  const HANDLE_FIXTURES = [
-    'valid-full-life',
-    'IDENT-082-reclaim-moves-to-end',
-    'IDENT-080-65th-claim',
-    'IDENT-001-empty-actions',
-  ]
-  const handleRuns = HANDLE_FIXTURES.map((n) => {
-    const f = cliFixtures.find((x) => x.name === n)
-    if (!f) throw new Error(`fixture ${n} is not in index.json`)
-    return f
-  })
-  const handleResults = new Map<string, Run>()
-  beforeAll(async () => {
-    await Promise.all(
-      handleRuns.map(async (f) => {
-        handleResults.set(f.name, await cli(['handles', '--json', `${DIR}/${f.files.bundle}`]))
-      }),
-    )
-  }, 120_000)
-
-  for (const f of handleRuns) {
-    it(`${f.name} (cli handles --json): current and others as declared (IDENT-086)`, () => {
-      const r = handleResults.get(f.name)!
-      expect(r.code).toBe(0)
-      expect(JSON.parse(r.stdout.trim())).toEqual(expectedOf(f).handles)
+  describe('handles --json', () => {
+    // `handles` takes one file, so it is spawned per fixture: only for a few (the core tests
+    // check the handles of every fixture): several handles, re-claims, 64 claims, and none.
+    const HANDLE_FIXTURES = [
+      'valid-full-life',
+      'IDENT-082-reclaim-moves-to-end',
+      'IDENT-080-65th-claim',
+      'IDENT-001-empty-actions',
+    ]
+    const handleRuns = HANDLE_FIXTURES.map((n) => {
+      const f = cliFixtures.find((x) => x.name === n)
+      if (!f) throw new Error(`fixture ${n} is not in index.json`)
+      return f
     })
-  }
+    const handleResults = new Map<string, Run>()
+    beforeAll(async () => {
+      await Promise.all(
+        handleRuns.map(async (f) => {
+          handleResults.set(f.name, await cli(['handles', '--json', `${DIR}/${f.files.bundle}`]))
+        }),
+      )
+    }, 120_000)
+
+    for (const f of handleRuns) {
+      it(`${f.name} (cli handles --json): current and others as declared (IDENT-086)`, () => {
+        const r = handleResults.get(f.name)!
+        expect(r.code).toBe(0)
+        expect(JSON.parse(r.stdout.trim())).toEqual(expectedOf(f).handles)
+      })
+    }
+  })
 })

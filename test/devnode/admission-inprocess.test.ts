@@ -161,7 +161,7 @@ describe('IDENT-005: the fixture corpus through admission: applied updates are s
 
 // ---- IDENT-062 ------------------------------------------------------------------------------
 
-const SW_ADDRESS = '0x' + '5a'.repeat(20)
+const SW_ADDRESS = `0x${'5a'.repeat(20)}`
 
 async function smartWalletInbox(sw: Signer, install: Signer) {
   return update(undefined, createInbox(sw), addMember(sw, install))

@@ -93,7 +93,7 @@ describe('IDENT-005: an update is stored only if it applies to the inbox head; o
             addMember(W, wallet('adm upper'), {
               newMemberIdentifier: {
                 kind: 'ethereum',
-                address: '0x' + wallet('adm upper').identifier.text.slice(2).toUpperCase(),
+                address: `0x${wallet('adm upper').identifier.text.slice(2).toUpperCase()}`,
               },
             }),
           )
@@ -121,11 +121,11 @@ describe('IDENT-005: an update is stored only if it applies to the inbox head; o
         (
           await update(
             undefined,
-            createInbox(smartWallet('0x' + '12'.repeat(20), 5n), {
+            createInbox(smartWallet(`0x${'12'.repeat(20)}`, 5n), {
               signature: {
                 raw: {
                   kind: 'erc_6492',
-                  accountId: 'cosmos:1:0x' + '12'.repeat(20),
+                  accountId: `cosmos:1:0x${'12'.repeat(20)}`,
                   blockNumber: 5n,
                   signature: new Uint8Array(65),
                 },
@@ -155,7 +155,7 @@ describe('IDENT-005: an update is stored only if it applies to the inbox head; o
   })
 
   it('IDENT-061: a smart contract wallet signature that no chain can judge is 503 chain_unreachable with Retry-After, and stored later is still possible', async () => {
-    const sw = smartWallet('0x' + '34'.repeat(20), 7n)
+    const sw = smartWallet(`0x${'34'.repeat(20)}`, 7n)
     const created = await update(undefined, createInbox(sw))
     const r = await publish(created.bytes)
     expect(r.status).toBe(503)

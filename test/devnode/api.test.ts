@@ -228,7 +228,7 @@ describe('get-inbox-ids (section 9, API-299)', () => {
       { identifier: W.identifier.text.toUpperCase().replace('0X', '0x'), kind: 0 },
       { identifier: P.identifier.text, kind: 'passkey' },
       { identifier: 'apia', kind: 'handle' },
-      { identifier: '0x' + '00'.repeat(20), kind: 'ethereum' },
+      { identifier: `0x${'00'.repeat(20)}`, kind: 'ethereum' },
       { identifier: I.identifier.text, kind: 99 },
     ])
     expect(answers.map((a) => a.inboxId)).toEqual([

@@ -49,7 +49,7 @@ beforeAll(async () => {
         result =
           n > HEAD.number
             ? null
-            : { number: hex(n), timestamp: hex(chain.timestampOf(n)), hash: '0x' + n.toString(16).padStart(64, '0') }
+            : { number: hex(n), timestamp: hex(chain.timestampOf(n)), hash: `0x${n.toString(16).padStart(64, '0')}` }
       } else {
         res
           .writeHead(200, { 'content-type': 'application/json' })
@@ -71,7 +71,7 @@ afterAll(async () => {
 })
 
 let n = 0
-const address = () => '0x' + (++n).toString(16).padStart(40, 'c')
+const address = () => `0x${(++n).toString(16).padStart(40, 'c')}`
 const publishSmartWalletInbox = async (blockNumber: bigint, chainId = 1n) =>
   node.post(
     NODE_PATHS.publish,

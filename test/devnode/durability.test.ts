@@ -138,6 +138,7 @@ describe('durability: synchronous=FULL in WAL mode', () => {
     }
     // Every stored id, acknowledged or not, is below the next one handed out.
     const all = await again.client().queryNewest(inboxes.map((u) => u.inboxId))
+    // biome-ignore lint/complexity/useMathMinMax: bigints (Math.max takes numbers only)
     const maxStored = all.reduce((m, r) => (r.sequenceId > m ? r.sequenceId : m), 0n)
     const fresh = await newInbox(wallet('kill after restart'))
     const { sequenceId } = await again.client().publishIdentityUpdate(fresh.bytes)

@@ -35,7 +35,7 @@ const CHAIN_CLIENTS = /^(viem|wagmi|ox|@wagmi\/[^/]+|@tanstack\/[^/]+)(\/|$)/
 
 export const isTestFile = (p: string): boolean => /\.(test|spec)\.[cm]?[jt]sx?$/.test(p) || /(^|\/)__tests__\//.test(p)
 
-const under = (p: string, dir: string): boolean => p === dir || p.startsWith(dir + '/')
+const under = (p: string, dir: string): boolean => p === dir || p.startsWith(`${dir}/`)
 
 /** `src/<layer>/…` → `<layer>`; anything else → null. */
 export function layerOf(p: string): string | null {
@@ -77,14 +77,14 @@ export function checkLayers(files: SourceFile[]): Violation[] {
       const spec = ref.specifier
       const target = resolveSpecifier(f.path, spec)
       if (target !== null) {
-        const tLayer = layerOf(target + '/')
+        const tLayer = layerOf(`${target}/`)
         if (pure && tLayer !== null && ABOVE_CORE.includes(tLayer)) {
           add(ref.line, ref.text, `src/${layer} must not import src/${tLayer} (imports point down the layers)`)
         }
         if (under(target, 'src/gen') && !GEN_IMPORTERS.some((d) => under(f.path, d))) {
           add(ref.line, ref.text, `only the wire modules (${GEN_IMPORTERS.slice(0, -1).join(', ')}) may import src/gen`)
         }
-        const tFeature = featureOf(target + '/')
+        const tFeature = featureOf(`${target}/`)
         if (feature !== null && tFeature !== null && tFeature !== feature) {
           add(ref.line, ref.text, `feature "${feature}" must not import feature "${tFeature}"`)
         }
