@@ -45,7 +45,7 @@ export const test = base.extend<{ hermetic: void }>({
       )
       context.on('request', (req) => {
         // Also catches what routing does not see (e.g. a service worker's requests).
-        if (isOffHost(req.url()) && !offHost.some((r) => r.endsWith(' ' + req.url()))) {
+        if (isOffHost(req.url()) && !offHost.some((r) => r.endsWith(` ${req.url()}`))) {
           offHost.push(`${req.method()} ${req.url()}`)
         }
       })

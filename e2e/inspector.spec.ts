@@ -178,13 +178,11 @@ test.describe('the inspector', () => {
     await page.goto('/')
     await waitForLog(page)
     await page.getByRole('button', { name: 'Open log…' }).click()
-    await page
-      .getByLabel('Open a log file')
-      .setInputFiles({
-        name: 'IDENT-050-replay-after-revocation.pb',
-        mimeType: 'application/octet-stream',
-        buffer: fixture('IDENT-050-replay-after-revocation.pb'),
-      })
+    await page.getByLabel('Open a log file').setInputFiles({
+      name: 'IDENT-050-replay-after-revocation.pb',
+      mimeType: 'application/octet-stream',
+      buffer: fixture('IDENT-050-replay-after-revocation.pb'),
+    })
     await waitForLog(page)
     await expect(page.getByText('file IDENT-050-replay-after-revocation.pb')).toBeVisible()
     await expect(page.getByText(/stops at sequence id \d+: IDENT-050/)).toBeVisible()

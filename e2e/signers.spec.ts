@@ -36,6 +36,7 @@ function watchConsole(page: Page): string[] {
 
 /** Fails if a private key (hex, either case, with or without 0x) is in the console, the URL or the page text. */
 async function expectNoSecret(page: Page, consoleLines: string[], secrets: string[]) {
+  // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what a user (or a screenshot) sees
   const text = (await page.evaluate(() => window.document.body.innerText as string)).toLowerCase()
   const url = page.url().toLowerCase()
   const logged = consoleLines.join('\n').toLowerCase()
@@ -208,7 +209,7 @@ test('local Ethereum key: generate, export as hex and as a 32-byte file after co
   expect(file.suggestedFilename()).toBe(`ethereum-private-key-${address}.key`)
   const bytes = readFileSync((await file.path())!)
   expect(bytes.length).toBe(32)
-  expect('0x' + bytes.toString('hex')).toBe(hex)
+  expect(`0x${bytes.toString('hex')}`).toBe(hex)
 
   // Delete, then import the pasted hex (upper case: IDENT-089) back to the same address.
   await page.getByRole('button', { name: `Delete key ${short(address!)}` }).click()
@@ -217,7 +218,7 @@ test('local Ethereum key: generate, export as hex and as a 32-byte file after co
     .getByRole('button', { name: 'Delete key' })
     .click()
   await expect(page.getByText('No local Ethereum key yet.')).toBeVisible()
-  await page.getByLabel('Private key', { exact: true }).fill('0x' + hex.slice(2).toUpperCase())
+  await page.getByLabel('Private key', { exact: true }).fill(`0x${hex.slice(2).toUpperCase()}`)
   await page.getByRole('button', { name: 'Import key' }).click()
   await expect(ethList(page).locator(`code[title="${address}"]`)).toBeVisible()
   await expect(page.getByLabel('Private key', { exact: true })).toHaveValue('')
@@ -257,10 +258,10 @@ test('IDENT-088 / IDENT-089: a malformed key is refused with the reason shown', 
   await paste.fill('ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80')
   await page.getByRole('button', { name: 'Import key' }).click()
   await expect(ethError(page)).toContainText('missing the 0x prefix before the 64 hex digits')
-  await paste.fill('0x' + 'g'.repeat(64))
+  await paste.fill(`0x${'g'.repeat(64)}`)
   await page.getByRole('button', { name: 'Import key' }).click()
   await expect(ethError(page)).toContainText('invalid hex character "g" at index 2')
-  await paste.fill('0x' + '0'.repeat(64))
+  await paste.fill(`0x${'0'.repeat(64)}`)
   await page.getByRole('button', { name: 'Import key' }).click()
   await expect(ethError(page)).toContainText('the scalar is zero')
   await page

@@ -29,7 +29,7 @@ let counterfactual: Hex
 let othersWallet: Hex
 /** The owner's private key (the fixture's eoa(label) key: a test key, never printed). */
 const OWNER_LABEL = 'e2e smart wallet owner'
-const ownerKeyHex = '0x' + bytesToHex(hexToBytes(keccak256(toHex(`inbox-inspector chain test: ${OWNER_LABEL}`))))
+const ownerKeyHex = `0x${bytesToHex(hexToBytes(keccak256(toHex(`inbox-inspector chain test: ${OWNER_LABEL}`))))}`
 
 test.beforeAll(async () => {
   anvil = await startAnvil()
@@ -52,7 +52,7 @@ const panel = (page: Page) => page.getByRole('region', { name: 'Signers' })
 const smart = (page: Page) => panel(page).getByRole('region', { name: 'Smart contract wallets' })
 
 /** Selects the option of a <select> whose text contains `text`. */
-async function choose(page: Page, select: ReturnType<Page['getByRole']>, text: string): Promise<void> {
+async function choose(select: ReturnType<Page['getByRole']>, text: string): Promise<void> {
   const value = await select.locator('option', { hasText: text }).first().getAttribute('value')
   expect(value, `an option containing ${text}`).not.toBeNull()
   await select.selectOption(value!)
@@ -97,7 +97,7 @@ test('smart contract wallets: added deployed and counterfactual, a wrong owner r
   const sw = smart(page)
   await expect(sw.getByLabel('Chain', { exact: true })).toHaveValue('31337')
   const ownerSelect = sw.getByLabel('Owner', { exact: true })
-  await choose(page, ownerSelect, ownerAddress.slice(0, 8))
+  await choose(ownerSelect, ownerAddress.slice(0, 8))
 
   // A bad address is named.
   await sw.getByLabel('Wallet address').fill('0x1234')
@@ -116,7 +116,7 @@ test('smart contract wallets: added deployed and counterfactual, a wrong owner r
 
   // Counterfactual: the address comes from the factory's addressOf(owner, salt).
   await sw.getByRole('radio', { name: 'counterfactual: deploy through a factory' }).check()
-  await sw.getByLabel('Factory address').fill('0x' + '99'.repeat(20))
+  await sw.getByLabel('Factory address').fill(`0x${'99'.repeat(20)}`)
   await sw.getByLabel('Salt').fill('2')
   await sw.getByRole('button', { name: 'Add smart wallet' }).click()
   await expect(sw.getByRole('alert', { name: 'Smart contract wallets: error' })).toContainText(
@@ -131,7 +131,7 @@ test('smart contract wallets: added deployed and counterfactual, a wrong owner r
 
   // The same deployed wallet with the stranger as owner: the chain rejects the owner's signature.
   await sw.getByRole('radio', { name: 'deployed at an address' }).check()
-  await choose(page, ownerSelect, '‘stranger’')
+  await choose(ownerSelect, '‘stranger’')
   await sw.getByLabel('Wallet address').fill(deployed)
   await sw.getByRole('button', { name: 'Add smart wallet' }).click()
   await expect(sw.getByRole('alert', { name: 'Smart contract wallets: error' })).toContainText(
@@ -170,7 +170,7 @@ test('smart contract wallets: added deployed and counterfactual, a wrong owner r
   await page.getByRole('button', { name: 'Sign…' }).click()
   const pg = playground(page)
   await pg.getByRole('radio', { name: 'a new inbox' }).check()
-  await choose(page, pg.getByRole('combobox', { name: 'Creator (initial identifier)' }), '‘deployed’')
+  await choose(pg.getByRole('combobox', { name: 'Creator (initial identifier)' }), '‘deployed’')
   await pg.getByRole('textbox', { name: 'Nonce' }).fill('0')
   const inboxId = inboxIdOf(deployed, 0n)
   await expect(pg.getByLabel('Derived inbox id')).toHaveText(inboxId)
@@ -179,12 +179,8 @@ test('smart contract wallets: added deployed and counterfactual, a wrong owner r
 
   // The counterfactual wallet joins, approved by the deployed one: its signature is ERC-6492 wrapped.
   await pg.getByRole('radiogroup', { name: 'Action' }).getByRole('radio', { name: 'Add a member' }).check()
-  await choose(
-    page,
-    pg.getByRole('combobox', { name: 'Approved by (existing member or recovery identifier)' }),
-    '‘deployed’',
-  )
-  await choose(page, pg.getByRole('combobox', { name: 'New member' }), '‘cf’')
+  await choose(pg.getByRole('combobox', { name: 'Approved by (existing member or recovery identifier)' }), '‘deployed’')
+  await choose(pg.getByRole('combobox', { name: 'New member' }), '‘cf’')
   await signAndAppend(page, 2)
   const sigs = page.locator('section.sigs article.sig')
   await expect(sigs).toHaveCount(2)
@@ -202,7 +198,7 @@ test('smart contract wallets: added deployed and counterfactual, a wrong owner r
 
   // A wallet someone else owns, added with our owner: the chain rejects the owner's signature (IDENT-060).
   await smart(page).getByRole('radio', { name: 'deployed at an address' }).check()
-  await choose(page, smart(page).getByLabel('Owner', { exact: true }), ownerAddress.slice(0, 8))
+  await choose(smart(page).getByLabel('Owner', { exact: true }), ownerAddress.slice(0, 8))
   await smart(page).getByLabel('Wallet address').fill(othersWallet)
   await smart(page).getByLabel('Smart wallet name').fill('not mine')
   await smart(page).getByRole('button', { name: 'Add smart wallet' }).click()

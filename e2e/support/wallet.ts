@@ -120,7 +120,7 @@ export async function installWallet(page: Page, opts: InstallWalletOptions = {})
         isE2EWallet: true,
         async request(args: { method: string; params?: unknown[] }) {
           const answer = await window[binding]({ method: args.method, params: args.params ?? [] })
-          if (answer && answer.error) {
+          if (answer?.error) {
             const err = new Error(answer.error.message) as Error & { code?: number }
             err.code = answer.error.code
             throw err
