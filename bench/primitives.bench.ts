@@ -205,7 +205,7 @@ export async function runPrimitivesBench(ms = 300, runtime = 'unknown'): Promise
   const Point = ed25519.Point
   const wideBase = new Point(Point.BASE.X, Point.BASE.Y, Point.BASE.Z, Point.BASE.T).precompute(8, false)
   const nobleWide: Ed25519phCombine = (s, k, pk) => {
-    const le = (b: Uint8Array) => BigInt('0x' + bytesToHex(b.slice().reverse()))
+    const le = (b: Uint8Array) => BigInt(`0x${bytesToHex(b.slice().reverse())}`)
     return wideBase
       .multiplyUnsafe(le(s))
       .subtract(Point.fromBytes(pk, true).multiplyUnsafe(le(k)))

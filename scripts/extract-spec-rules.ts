@@ -37,7 +37,7 @@ export function extractSpecRules(spec: string): Record<string, SpecRule> {
 const isMain = process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]
 if (isMain) {
   const rules = extractSpecRules(readFileSync(SPEC, 'utf8'))
-  const json = JSON.stringify(rules, null, 2) + '\n'
+  const json = `${JSON.stringify(rules, null, 2)}\n`
   if (process.argv.includes('--check')) {
     const now = readFileSync(OUT, 'utf8')
     if (now !== json) {

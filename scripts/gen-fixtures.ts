@@ -78,7 +78,7 @@ const P1_HIGH_S = passkeySigner(secret('passkey-1'), { origin: ORIGIN, highS: tr
 const P1_OTHER_ORIGIN = passkeySigner(secret('passkey-1'), { origin: 'https://other.example' })
 
 const scAddress = (label: string): string =>
-  '0x' + bytesToHex(sha256(utf8(`fixture-smart-wallet-${label}`)).subarray(0, 20))
+  `0x${bytesToHex(sha256(utf8(`fixture-smart-wallet-${label}`)).subarray(0, 20))}`
 const SC1_ADDRESS = scAddress('1')
 const SC2_ADDRESS = scAddress('2')
 const BLOCK = 19_000_000n
@@ -99,7 +99,6 @@ const T = (n: number): bigint => T0 + BigInt(n) * 60_000_000_000n
 const SECOND = 1_000_000_000n
 
 const ETH = IdentifierKindValue.ETHEREUM
-const PASSKEY = IdentifierKindValue.PASSKEY
 
 // ---------------------------------------------------------------------------------------
 // Expected reports
@@ -407,6 +406,7 @@ function withSignatures(
   const signatures = u.signatures.map((s) => ({ ...s, signature: replace(s.signature, s.actionIndex, s.role) }))
   const get = (i: number, role: string): WireSignature =>
     signatures.find((s) => s.actionIndex === i && s.role === role)!.signature
+  // biome-ignore lint/suspicious/useIterableCallbackReturn: the switch covers every kind (tsc checks it)
   const actions = u.update.actions.map((a, i) => {
     switch (a.kind) {
       case 'add':
@@ -659,8 +659,8 @@ fixture(
   },
 )
 
-const HANDLE_32 = 'a' + 'z'.repeat(26) + '#1234'
-const NAME_27 = 'q' + 'w'.repeat(26)
+const HANDLE_32 = `a${'z'.repeat(26)}#1234`
+const NAME_27 = `q${'w'.repeat(26)}`
 fixture(
   'IDENT-078-handle-grammar-boundaries',
   {
@@ -804,7 +804,7 @@ fixture(
     await f.applied(openWithInstallation())
     const u = await signDraft(draftUpdate({ inboxId: INBOX, clientTimestampNs: T(2), actions: [addMember(W1, W2)] }))
     const hex = bytesToHex(u.bytes)
-    await f.rejected('IDENT-001', null, { hexText: hex.slice(0, 10) + 'zz' + hex.slice(12) })
+    await f.rejected('IDENT-001', null, { hexText: `${hex.slice(0, 10)}zz${hex.slice(12)}` })
     await f.notApplied({ ts: T(3), actions: [addMember(W1, W2)] })
     f.state({ members: openedMembers(), recovery: W1 })
   },
@@ -917,7 +917,7 @@ fixture(
     await f.applied(openWithInstallation())
     await f.rejected('IDENT-013', 0, {
       ts: T(2),
-      actions: [changeRecovery('0x' + W2.identifier.text.slice(2).toUpperCase(), W1)],
+      actions: [changeRecovery(`0x${W2.identifier.text.slice(2).toUpperCase()}`, W1)],
     })
     await f.notApplied({ ts: T(3), actions: [changeRecovery(W2, W1)] })
     f.state({ members: openedMembers(), recovery: W1 })
@@ -1494,7 +1494,7 @@ fixture(
 
 for (const [slug, handle, what] of [
   ['uppercase', 'Nick', 'an uppercase letter (Nick)'],
-  ['33-chars', 'n' + 'i'.repeat(27) + '#1234', '33 characters (a 28-character name + #1234)'],
+  ['33-chars', `n${'i'.repeat(27)}#1234`, '33 characters (a 28-character name + #1234)'],
   ['code-3-digits', 'nick#123', 'a code of three digits (nick#123)'],
   ['starts-with-digit', '1nick', 'a first character that is a digit (1nick)'],
 ] as const) {
@@ -1577,7 +1577,7 @@ function bundleJson(f: Fixture): string {
   entries.forEach((e, i) => {
     if (e.hexText !== undefined) doc.updates[i] = { sequence_id: e.sequenceId.toString(), update_hex: e.hexText }
   })
-  return JSON.stringify(doc, null, 2) + '\n'
+  return `${JSON.stringify(doc, null, 2)}\n`
 }
 
 /** Server timestamps for the container forms: one second per sequence id after T0. */
@@ -1610,9 +1610,9 @@ async function main(): Promise<void> {
       files.pb = `${name}.pb`
       files.gateway = `${name}.gateway.json`
       writeFileSync(join(OUT, files.pb), encodeGetIdentityUpdatesResponse([log]))
-      writeFileSync(join(OUT, files.gateway), JSON.stringify(toGatewayJson([log]), null, 2) + '\n')
+      writeFileSync(join(OUT, files.gateway), `${JSON.stringify(toGatewayJson([log]), null, 2)}\n`)
     }
-    writeFileSync(join(OUT, `${name}.expected.json`), JSON.stringify(expected, null, 2) + '\n')
+    writeFileSync(join(OUT, `${name}.expected.json`), `${JSON.stringify(expected, null, 2)}\n`)
     index.push({
       name,
       rules: meta.rules,
@@ -1634,7 +1634,7 @@ async function main(): Promise<void> {
       '{ name, verifier, inbox_id, ok, updates: [{ sequence_id, status, rule, action_index }], state: null | { inbox_id, sequence_id, members (sorted by kind, then identifier), recovery, handles, claim_count, seen_replay_keys_count }, handles: { current, others } }',
     fixtures: index,
   }
-  writeFileSync(join(OUT, 'index.json'), JSON.stringify(doc, null, 2) + '\n')
+  writeFileSync(join(OUT, 'index.json'), `${JSON.stringify(doc, null, 2)}\n`)
   process.stdout.write(`wrote ${index.length} fixtures to ${OUT}\n`)
 }
 

@@ -206,7 +206,7 @@ let buf = ''
 vite.stdout.on('data', (d) => {
   process.stdout.write(d)
   buf += d
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: strips vite's ANSI colour codes (ESC)
   const m = /Local:\s+(http:\/\/\S+)/.exec(buf.replace(/\x1b\[[0-9;]*m/g, ''))
   if (m && !printed) {
     printed = true

@@ -195,7 +195,7 @@ async function unit() {
     const failedHere = (f.assertionResults ?? []).filter((a) => a.status === 'failed').length
     if (f.status === 'failed' && failedHere === 0) {
       res.failed++
-      res.notes.push(`vitest: ${f.name.replace(ROOT + '/', '')} failed to run: ${(f.message ?? '').split('\n')[0]}`)
+      res.notes.push(`vitest: ${f.name.replace(`${ROOT}/`, '')} failed to run: ${(f.message ?? '').split('\n')[0]}`)
     }
   }
   if (r.code !== 0 && res.failed === 0) {
@@ -226,7 +226,7 @@ async function e2e() {
   console.log(`$ playwright test   (vite preview on 127.0.0.1:${port}, pages at http://localhost:${port})`)
   const r = await run(join(BIN, 'playwright'), ['test'], { env: { E2E_PORT: String(port) } })
   const j = readJson(report)
-  if (!j || !j.stats) {
+  if (!j?.stats) {
     res.failed = 1
     res.notes.push(`playwright wrote no report (${describeExit(r)}): counted as 1 failed`)
     return res
@@ -279,15 +279,15 @@ const total = summary.reduce((a, s) => ({ passed: a.passed + s.passed, failed: a
   failed: 0,
 })
 const totalLine = `${total.passed} passed, ${total.failed} failed`
-writeFileSync(join(REPORTS, 'summary.json'), JSON.stringify({ suites: summary, total }, null, 2) + '\n')
-writeFileSync(join(REPORTS, 'totals.txt'), totalLine + '\n')
+writeFileSync(join(REPORTS, 'summary.json'), `${JSON.stringify({ suites: summary, total }, null, 2)}\n`)
+writeFileSync(join(REPORTS, 'totals.txt'), `${totalLine}\n`)
 
 const lines = ['', '━━ summary ━━']
 for (const s of summary) for (const n of s.notes) lines.push(n)
-lines.push('time: ' + summary.map((s) => `${s.suite} ${s.seconds.toFixed(1)} s`).join(', '))
+lines.push(`time: ${summary.map((s) => `${s.suite} ${s.seconds.toFixed(1)} s`).join(', ')}`)
 for (const s of summary) {
   lines.push(`${s.suite}: ${s.passed} passed, ${s.failed} failed${s.skipped ? `, ${s.skipped} skipped` : ''}`)
 }
 lines.push(totalLine)
-process.stdout.write(lines.join('\n') + '\n')
+process.stdout.write(`${lines.join('\n')}\n`)
 process.exitCode = total.failed > 0 || interrupted ? 1 : 0

@@ -157,28 +157,28 @@ async function startOnce(options, port) {
     return stopping
   }
 
-  const describe = () => `anvil ${args.join(' ')}${tail.trim() ? `\n--- stderr (tail) ---\n${tail.trimEnd()}` : ''}`
+  const describeRun = () => `anvil ${args.join(' ')}${tail.trim() ? `\n--- stderr (tail) ---\n${tail.trimEnd()}` : ''}`
   const budget = options.readyTimeoutMs ?? 10_000
   const t0 = Date.now()
   try {
     for (;;) {
-      if (spawnError) throw new AnvilError('spawn_failed', `could not start ${describe()}: ${spawnError.message}`)
+      if (spawnError) throw new AnvilError('spawn_failed', `could not start ${describeRun()}: ${spawnError.message}`)
       if (!isAlive(child)) {
         const code = /address already in use|AddrInUse/i.test(tail) ? 'port_in_use' : 'exited'
         throw new AnvilError(
           code,
-          `anvil exited before it was ready (code ${child.exitCode}, signal ${child.signalCode}): ${describe()}`,
+          `anvil exited before it was ready (code ${child.exitCode}, signal ${child.signalCode}): ${describeRun()}`,
         )
       }
       const id = await chainIdOf(url)
       // The answer counts only while our child lives (not some other listener's).
       if (id !== null && isAlive(child)) {
-        if (child.pid === undefined) throw new AnvilError('spawn_failed', `anvil has no pid: ${describe()}`)
+        if (child.pid === undefined) throw new AnvilError('spawn_failed', `anvil has no pid: ${describeRun()}`)
         const pid = child.pid
         return { url, port, pid, chainId: id, alive: () => isAlive(child), stderrTail: () => tail, stop, exited }
       }
       if (Date.now() - t0 > budget)
-        throw new AnvilError('not_ready', `anvil not ready after ${budget} ms on ${url}: ${describe()}`)
+        throw new AnvilError('not_ready', `anvil not ready after ${budget} ms on ${url}: ${describeRun()}`)
       await sleep(25)
     }
   } catch (e) {

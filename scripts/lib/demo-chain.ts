@@ -189,7 +189,7 @@ if (isMain) {
     const out = values['vite-env']
       ? { VITE_DEMO_CHAIN: JSON.stringify(demo), VITE_DEMO_SMART_WALLETS: viteDemoSmartWallets(demo) }
       : demo
-    process.stdout.write(JSON.stringify(out) + '\n')
+    process.stdout.write(`${JSON.stringify(out)}\n`)
   } catch (e) {
     process.stderr.write(`demo chain: ${e instanceof Error ? e.message : String(e)}\n`)
     process.exit(1)
