@@ -5,7 +5,7 @@ import { ageText, chainIdOf, evidenceKeys, evidenceRequestOf, fetchEvidence, rou
 
 const check = (over: Partial<SignatureCheck> = {}): SignatureCheck => ({
   actionIndex: 0,
-  role: 'recovery_address',
+  role: 'existing_recovery_identifier_signature',
   kind: 'erc_6492',
   verdict: 'unreachable',
   signer: { kind: 'ethereum', text: `0x${'ab'.repeat(20)}` },
