@@ -6,7 +6,7 @@
  * installation adds a wallet (installation_key + erc_191), the recovery wallet revokes
  * an older installation (erc_191). Every update applies.
  */
-import { bytesToHex, utf8 } from '../src/crypto/bytes'
+import { utf8 } from '../src/crypto/bytes'
 import { sha256 } from '../src/crypto/hash'
 import { encodeBundleJson } from '../src/core/encode/update'
 import {
@@ -82,5 +82,3 @@ export async function syntheticLog(n: number, onProgress?: (done: number) => voi
 export function syntheticBundle(log: SyntheticLog): string {
   return encodeBundleJson({ inboxId: log.inboxId, updates: log.updates })
 }
-
-export { bytesToHex }

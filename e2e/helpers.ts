@@ -7,7 +7,7 @@ import { expect } from './fixtures'
 // Code inside page.evaluate / addInitScript runs in the page; tsconfig.node.json has no DOM lib.
 declare const window: any, document: any
 
-export const FIXTURES = fileURLToPath(new URL('../test/fixtures/', import.meta.url))
+const FIXTURES = fileURLToPath(new URL('../test/fixtures/', import.meta.url))
 
 export function fixture(name: string): Buffer {
   return readFileSync(FIXTURES + name)

@@ -37,12 +37,12 @@ export interface SyntheticOptions {
   readonly passkeyOrigin?: string
 }
 
-export interface SyntheticLog {
+interface SyntheticLog {
   readonly inboxId: string
   readonly updates: { sequenceId: bigint; bytes: Uint8Array }[]
 }
 
-export async function syntheticLog(n: number, options: SyntheticOptions = {}): Promise<SyntheticLog> {
+async function syntheticLog(n: number, options: SyntheticOptions = {}): Promise<SyntheticLog> {
   const w0 = ethKeySigner(key(1, 1))
   const w1 = ethKeySigner(key(2, 1))
   const passkey = passkeySigner(key(3, 2), { origin: options.passkeyOrigin ?? 'https://inbox.example' })

@@ -9,7 +9,7 @@
  */
 import type { CDPSession, Page } from '@playwright/test'
 
-export interface VirtualCredential {
+interface VirtualCredential {
   credentialId: string
   isResidentCredential: boolean
   rpId?: string

@@ -23,7 +23,7 @@ import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 declare const window: any, CustomEvent: any
 
 /** Anvil's first development account (test only, public). */
-export const ANVIL_KEY_0: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
+const ANVIL_KEY_0: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
 
 export interface TestWallet {
   /** The account answering now, lowercase 0x. */

@@ -34,7 +34,7 @@ export class AnvilError extends Error {
 }
 
 /** The anvil binary of this platform's @foundry-rs/anvil-<platform> package. */
-export function anvilBinary() {
+function anvilBinary() {
   const key = `${process.platform}-${process.arch}`
   const pkg = PLATFORM_PACKAGES[key]
   if (!pkg) throw new AnvilError('no_binary', `no @foundry-rs/anvil binary package for ${key}`)

@@ -35,7 +35,7 @@ import { createNodeClient } from '../../src/network/client'
 import { inboxIdOf } from '../../src/signing'
 
 /** anvil's account 0 (mnemonic "test test … junk"): a public test key that funds and deploys. */
-export const ANVIL_DEPLOYER_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
+const ANVIL_DEPLOYER_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
 
 const artifacts = JSON.parse(readFileSync(new URL('../../test/chain/artifacts.json', import.meta.url), 'utf8')) as {
   WalletFactory: { abi: Abi; bytecode: Hex }

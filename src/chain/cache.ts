@@ -15,7 +15,7 @@ import type { SmartWalletRequest, SmartWalletVerifier } from '../core/verify/por
 
 export type ChainVerdict = 'valid' | 'invalid'
 
-export const DEFAULT_CACHE_ENTRIES = 10_000
+const DEFAULT_CACHE_ENTRIES = 10_000
 
 export function verdictKey(req: SmartWalletRequest): string {
   return `${req.chainId}:${req.blockNumber}:${req.account.toLowerCase()}:${bytesToHex(req.hash)}:${bytesToHex(req.signature)}`

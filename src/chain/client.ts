@@ -46,7 +46,7 @@ export function chainClient(chainId: bigint, url: string, options: ChainClientOp
  * within the gas cap or the node's initcode limit, which asking again never changes
  * (invalid). transport, rpc, other: no result (unreachable, IDENT-061).
  */
-export type ChainErrorKind = 'reverted' | 'exceeded' | 'transport' | 'rpc' | 'other'
+type ChainErrorKind = 'reverted' | 'exceeded' | 'transport' | 'rpc' | 'other'
 
 export interface ClassifiedChainError {
   readonly kind: ChainErrorKind

@@ -22,7 +22,7 @@ export interface EvidenceInput {
   readonly hash: Uint8Array | Hex
 }
 
-export interface Erc6492Wrapper {
+interface Erc6492Wrapper {
   /** The factory the validator calls when the account has no code. */
   readonly factory: Hex
   /** Calldata of that call (attacker-chosen code runs inside eth_call: the call is gas-capped). */
@@ -74,7 +74,7 @@ export interface EvidenceOptions extends ChainClientOptions {
 
 const shellQuote = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`
 
-export function curlFor(url: string, request: EthCallRequest): string {
+function curlFor(url: string, request: EthCallRequest): string {
   return `curl -s -X POST -H 'Content-Type: application/json' --data ${shellQuote(JSON.stringify(request))} ${shellQuote(url)}`
 }
 

@@ -17,12 +17,6 @@ export const walletFactoryAbi = parseAbi([
   'function addressOf(address owner, bytes32 salt) view returns (address)',
 ])
 
-export const ownedWalletAbi = parseAbi([
-  'function owner() view returns (address)',
-  'function setOwner(address newOwner)',
-  'function isValidSignature(bytes32 hash, bytes signature) view returns (bytes4)',
-])
-
 /** The ERC-6492 deployment of a counterfactual wallet: the validator calls `factory` with `factoryData`. */
 export interface Erc6492Deployment {
   readonly factory: Hex
@@ -37,7 +31,7 @@ export interface OwnedWalletPlan extends Erc6492Deployment {
 }
 
 /** A salt as the factory takes it: a number as a 32-byte word, or 32 bytes of hex as given. */
-export function walletSalt(salt: number | bigint | Hex): Hex {
+function walletSalt(salt: number | bigint | Hex): Hex {
   if (typeof salt === 'string') {
     if (!/^0x[0-9a-fA-F]{64}$/.test(salt)) throw new Error(`salt ${JSON.stringify(salt)} is not 0x + 64 hex characters`)
     return salt.toLowerCase() as Hex
@@ -46,7 +40,7 @@ export function walletSalt(salt: number | bigint | Hex): Hex {
 }
 
 /** The `deploy(owner, salt)` calldata: the ERC-6492 factoryData of the wallet. */
-export function deployCalldata(owner: Hex, salt: Hex): Hex {
+function deployCalldata(owner: Hex, salt: Hex): Hex {
   return encodeFunctionData({ abi: walletFactoryAbi, functionName: 'deploy', args: [owner, salt] })
 }
 

@@ -32,7 +32,7 @@ import type { ChainRoute } from './routes'
 import { ChainVerifier } from './verifier'
 
 /** Signs the EIP-191 personal-message hash of `text` for the wallet (65 bytes r || s || v for OwnedWallet). */
-export type OwnerSignFn = (hash: Uint8Array, text: string) => Promise<Uint8Array> | Uint8Array
+type OwnerSignFn = (hash: Uint8Array, text: string) => Promise<Uint8Array> | Uint8Array
 
 export interface ChainSmartWalletSignerOptions {
   /** The chain and its RPC URL: the chain id goes in account_id. */

@@ -23,8 +23,6 @@ import type { SmartWalletRequest, SmartWalletVerifier } from '../core/verify/por
 import { cachedVerifier, VerdictCache, type CachedVerifier } from './cache'
 import { ChainClients, classifyChainError, type ChainClientOptions } from './client'
 
-export { classifyChainError, type ClassifiedChainError, type ChainErrorKind } from './client'
-
 /** Gas cap of the verification call (chain.md §9: 377 k for a counterfactual wallet). */
 export const DEFAULT_VERIFY_GAS = 5_000_000n
 
@@ -36,7 +34,7 @@ export interface ChainVerifierOptions extends ChainClientOptions {
 }
 
 /** The calldata of the deployless validator call: viem's ERC-6492 validator constructor with its arguments. */
-export function erc6492CallData(account: string, hash: Uint8Array | Hex, signature: Uint8Array | Hex): Hex {
+function erc6492CallData(account: string, hash: Uint8Array | Hex, signature: Uint8Array | Hex): Hex {
   return encodeDeployData({
     abi: erc6492SignatureValidatorAbi,
     bytecode: erc6492SignatureValidatorByteCode,

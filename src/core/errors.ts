@@ -46,8 +46,3 @@ export class ChainUnreachableError extends Error {
     super(`chain eip155:${chainId} could not be reached: ${reason}`)
   }
 }
-
-/** Shortens long hex/identifiers for messages: 0x1234ab…cdef. */
-export function short(s: string, keep = 10): string {
-  return s.length <= keep * 2 + 1 ? s : `${s.slice(0, keep)}…${s.slice(-6)}`
-}

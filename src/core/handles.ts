@@ -6,7 +6,6 @@ import type { AssociationState } from './types'
 
 /** ^[a-z][a-z0-9_-]{0,26}(#[0-9]{4})?$ — the ABNF of section 10, matched in full. */
 export const HANDLE_PATTERN = /^[a-z][a-z0-9_-]{0,26}(#[0-9]{4})?$/
-export const MAX_HANDLE_LENGTH = 32
 /** IDENT-080 */
 export const MAX_CLAIMS = 64
 

@@ -6,7 +6,7 @@
 import type { Trace } from './trace'
 import type { AssociationState, Member, MemberId } from './types'
 
-export interface ReportMember {
+interface ReportMember {
   kind: MemberId['kind']
   identifier: string
   adder: string | null
@@ -24,7 +24,7 @@ export interface ReportState {
   seen_replay_keys: string[]
 }
 
-export interface ReportUpdate {
+interface ReportUpdate {
   sequence_id: string
   status: 'applied' | 'rejected' | 'pending' | 'not_applied'
   rule: string | null

@@ -5,7 +5,7 @@
  */
 import { memberKey, type AssociationState, type MemberId } from './types'
 
-export interface LiveAssociation {
+interface LiveAssociation {
   readonly inboxId: string
   /** Sequence id of the update that made the identifier a member since it was last absent. */
   readonly sequenceId: bigint

@@ -9,8 +9,6 @@ import type { Map as IMap, Set as ISet } from 'immutable'
 declare const brand: unique symbol
 type Brand<T, B extends string> = T & { readonly [brand]: B }
 
-/** Lowercase hex, no prefix. */
-export type Hex = Brand<string, 'Hex'>
 /** 0x + 40 lowercase hex characters (IDENT-013). */
 export type EthAddress = Brand<string, 'EthAddress'>
 /** 64 lowercase hex characters (IDENT-010). */

@@ -22,7 +22,7 @@
 import type { Ed25519phCombine } from './ed25519ph'
 
 /** Counts of combine calls done by libsodium and declined to noble (for tests and benchmarks). */
-export interface SodiumCombineStats {
+interface SodiumCombineStats {
   sodium: number
   declined: number
 }

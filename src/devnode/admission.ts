@@ -40,7 +40,7 @@ export interface ClaimPolicy {
   readonly claimIntervalNs: bigint
 }
 
-export const DEFAULT_RESERVED: readonly string[] = [
+const DEFAULT_RESERVED: readonly string[] = [
   'admin',
   'administrator',
   'help',
@@ -54,10 +54,10 @@ export const DEFAULT_RESERVED: readonly string[] = [
 export const DEFAULT_POLICY: ClaimPolicy = { minHandleLength: 3, reserved: DEFAULT_RESERVED, claimIntervalNs: 0n }
 
 /** The name part of a handle: before `#`. */
-export const namePart = (handle: string): string => handle.split('#')[0]!
+const namePart = (handle: string): string => handle.split('#')[0]!
 
 /** The store-free policy checks of a claim (reserved, too short); null when it passes. */
-export function staticPolicyProblem(handle: string, policy: ClaimPolicy): ApiError | null {
+function staticPolicyProblem(handle: string, policy: ClaimPolicy): ApiError | null {
   const name = namePart(handle)
   if (policy.reserved.includes(name)) {
     return new ApiError(422, 'handle_reserved', `the name ${JSON.stringify(name)} is reserved on this node`)
@@ -73,7 +73,7 @@ export function staticPolicyProblem(handle: string, policy: ClaimPolicy): ApiErr
 }
 
 /** The store-backed policy checks of a claim (holder, interval); null when it passes. */
-export function storePolicyProblem(
+function storePolicyProblem(
   store: Store,
   inboxId: string,
   handle: string,
@@ -159,7 +159,7 @@ export interface Admitted {
   readonly state: AssociationState
 }
 
-export const systemClockNs = (): bigint => BigInt(Date.now()) * 1_000_000n
+const systemClockNs = (): bigint => BigInt(Date.now()) * 1_000_000n
 
 export class Admission {
   readonly policy: ClaimPolicy

@@ -29,7 +29,7 @@ import type { Heads } from './heads'
 import type { Store } from './store'
 
 /** The contract's paths: one table, shared with the client (src/network). */
-export const PATHS = NODE_PATHS
+const PATHS = NODE_PATHS
 
 export type Endpoint = keyof typeof PATHS
 
@@ -50,7 +50,7 @@ export interface ApiDeps {
 }
 
 /** The member an Ethereum or passkey lookup names, or null for another kind. */
-export function lookupMember(identifier: string, kind: number): MemberId | null {
+function lookupMember(identifier: string, kind: number): MemberId | null {
   if (kind === IdentifierKindValue.UNSPECIFIED || kind === IdentifierKindValue.ETHEREUM) {
     // Hex is case-insensitive: a checksummed address names the same account.
     return { kind: 'ethereum', text: identifier.toLowerCase() }

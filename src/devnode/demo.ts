@@ -150,7 +150,7 @@ export function demoWalletOwners() {
 export const DEMO_WALLET_SALTS = { deployed: 1n, counterfactual: 2n } as const
 
 /** The installation the smart-wallet inbox adds. */
-export const demoSmartWalletInstallation = (): Signer => installationKeySigner(key('smart wallet installation'))
+const demoSmartWalletInstallation = (): Signer => installationKeySigner(key('smart wallet installation'))
 
 /**
  * The smart-wallet demo inbox, in publish order: (1) CreateInbox by the deployed wallet

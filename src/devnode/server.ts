@@ -69,7 +69,7 @@ function sendError(res: ServerResponse, e: ApiError, extra: Record<string, strin
 }
 
 /** The media type without parameters, lowercased: `application/json; charset=utf-8` → `application/json`. */
-export function mediaType(header: string | undefined): string {
+function mediaType(header: string | undefined): string {
   return (header ?? '').split(';')[0]!.trim().toLowerCase()
 }
 

@@ -85,7 +85,7 @@ function prepareQueries(db: Database.Database) {
 
 type Queries = ReturnType<typeof prepareQueries>
 
-export class StoreError extends Error {
+class StoreError extends Error {
   override readonly name = 'StoreError'
 }
 

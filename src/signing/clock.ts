@@ -4,7 +4,7 @@
  * host's setTimeout is reached structurally through globalThis.
  */
 
-export interface Timer {
+interface Timer {
   readonly done: Promise<void>
   cancel(): void
 }

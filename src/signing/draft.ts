@@ -152,7 +152,7 @@ export interface Draft {
 }
 
 /** One signature of a signed draft, with what it was produced by. */
-export interface SignedSignature {
+interface SignedSignature {
   readonly actionIndex: number
   readonly role: SignatureRole
   /** The signer that produced it; null for a raw override. */

@@ -48,7 +48,7 @@ export interface DryRunOptions {
 }
 
 /** One signature the draft needs, as the dry run assumed it. */
-export interface PlannedSignature {
+interface PlannedSignature {
   readonly actionIndex: number
   readonly role: SignatureRole
   readonly kind: SignerKind
@@ -80,7 +80,7 @@ interface DryRunBase {
   readonly signatures: readonly PlannedSignature[]
 }
 
-export interface DryRunOk extends DryRunBase {
+interface DryRunOk extends DryRunBase {
   readonly ok: true
   /** The state the update produces (seen keys hold placeholders for the planned signatures). */
   readonly after: AssociationState
@@ -88,7 +88,7 @@ export interface DryRunOk extends DryRunBase {
   readonly actions: readonly ActionStep[]
 }
 
-export interface DryRunFailure extends DryRunBase {
+interface DryRunFailure extends DryRunBase {
   readonly ok: false
   /** The rule the draft fails; IDENT-061 when a carried smart wallet signature cannot be judged. */
   readonly rule: RuleId

@@ -75,8 +75,6 @@ export class RegistrationError extends Error {
   }
 }
 
-export type RegistrationStage = 'preauth' | `signing:${SignatureRole}` | 'publishing' | 'confirming' | 'complete'
-
 export type RegistrationProgress =
   | { readonly stage: 'preauth' }
   | {
@@ -94,7 +92,7 @@ export type RegistrationProgress =
     }
   | { readonly stage: 'complete'; readonly sequenceId: bigint | null }
 
-export interface PublishReceipt {
+interface PublishReceipt {
   readonly sequenceId: bigint
 }
 

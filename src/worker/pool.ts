@@ -13,14 +13,14 @@ import type { PrimitiveTimings } from './backend-report'
 import { verifyUpdate, type UpdateVerifyOptions } from '../core/verify/update'
 
 /** The most verification workers a pool starts, whatever the core count. */
-export const POOL_CAP = 4
+const POOL_CAP = 4
 /** Logs with fewer decoded updates are verified in the replay worker alone (see bench). */
 export const POOL_THRESHOLD = 32
 
 /** The latest time per primitive each verification worker reported, by worker index (./verify.worker.ts). */
 export const workerTimings = new Map<number, PrimitiveTimings>()
 
-export const spawnWebWorker: SpawnVerifyWorker = (index, events) => {
+const spawnWebWorker: SpawnVerifyWorker = (index, events) => {
   const w = new Worker(new URL('./verify.worker.ts', import.meta.url), { type: 'module', name: `verify-${index}` })
   w.onmessage = (ev: MessageEvent<FromVerifyWorker | { type: 'profile'; timings: PrimitiveTimings }>) => {
     if (ev.data.type === 'profile') workerTimings.set(index, ev.data.timings)
@@ -51,7 +51,7 @@ export interface BrowserPoolOptions {
   readonly spawn?: SpawnVerifyWorker
 }
 
-export function poolSize(): number {
+function poolSize(): number {
   const cores =
     typeof navigator !== 'undefined' && navigator.hardwareConcurrency > 0 ? navigator.hardwareConcurrency : 1
   return Math.max(1, Math.min(cores, POOL_CAP))

@@ -34,7 +34,7 @@ export interface StateDelta {
   readonly sequenceId?: bigint
 }
 
-export interface TransferAction {
+interface TransferAction {
   readonly index: number
   readonly kind: ActionKind
   /** The change this action made; null when it failed or was not reached (its `after` is null). */
@@ -42,7 +42,7 @@ export interface TransferAction {
 }
 
 /** What the views show of one action: its kind and the member, recovery identifier or handle it names. */
-export interface ActionSummary {
+interface ActionSummary {
   readonly kind: ActionKind
   readonly subject: { readonly label: string; readonly text: string; readonly kind: string }
 }
@@ -51,7 +51,7 @@ export interface ActionSummary {
  * The decoded update as the views need it. The full WireActions (with their many small
  * byte arrays, costly to clone) stay in the worker: the exact bytes travel instead.
  */
-export interface UpdateSummary {
+interface UpdateSummary {
   readonly inboxId: string
   readonly clientTimestampNs: bigint
   readonly bytesSource: UnverifiedUpdate['bytesSource']
@@ -209,7 +209,7 @@ export function ownBytes<T>(value: T): T {
 const MEMBER_KIND_NAME = { ethereum: 'wallet', passkey: 'passkey', installation: 'installation' } as const
 
 /** The kind and subject of an action, for the timeline and the panels. */
-export function summarizeAction(a: WireAction): ActionSummary {
+function summarizeAction(a: WireAction): ActionSummary {
   switch (a.kind) {
     case 'create_inbox':
       return {

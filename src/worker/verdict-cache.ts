@@ -55,12 +55,12 @@ export interface IdbFactoryLike {
   open(name: string, version: number): IdbOpenRequest
 }
 
-export const VERDICT_DB = 'inbox-inspector-verdicts'
+const VERDICT_DB = 'inbox-inspector-verdicts'
 const STORE = 'verdicts'
 /** Verdicts put before a write is started on its own (else they wait for flush()). */
-export const WRITE_BATCH = 4096
+const WRITE_BATCH = 4096
 /** Entries the in-memory front keeps. */
-export const MEMORY_ENTRIES = 50_000
+const MEMORY_ENTRIES = 50_000
 const VERSION = 1
 
 interface Lookup {

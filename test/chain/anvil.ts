@@ -9,10 +9,8 @@
  */
 export {
   AnvilError,
-  anvilBinary,
   freePort,
   portFree,
   startAnvil,
   type AnvilNode,
-  type AnvilOptions,
 } from '../../scripts/lib/anvil.mjs'

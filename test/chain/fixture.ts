@@ -38,14 +38,14 @@ interface Artifact {
   abi: Abi
   bytecode: Hex
 }
-export const artifacts = JSON.parse(readFileSync(new URL('./artifacts.json', import.meta.url), 'utf8')) as {
+const artifacts = JSON.parse(readFileSync(new URL('./artifacts.json', import.meta.url), 'utf8')) as {
   sourcesHash: string
   OwnedWallet: Artifact
   WalletFactory: Artifact
 }
 
 /** anvil's account 0 (mnemonic "test test … junk"): funded, deploys the factory. */
-export const DEPLOYER_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
+const DEPLOYER_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
 
 /** A deterministic EOA for a label (keccak256 of it as the private key). */
 export const eoa = (label: string): PrivateKeyAccount =>
@@ -119,11 +119,11 @@ async function mined(fx: ChainFixture, hash: Hex): Promise<bigint> {
 }
 
 /** The deploy(owner, salt) calldata: the ERC-6492 factoryData. */
-export const deployCalldata = (owner: Address, s: Hex): Hex =>
+const deployCalldata = (owner: Address, s: Hex): Hex =>
   encodeFunctionData({ abi: artifacts.WalletFactory.abi, functionName: 'deploy', args: [owner, s] })
 
 /** The CREATE2 address of OwnedWallet(owner) under salt, computed locally. */
-export function walletAddress(fx: ChainFixture, owner: Address, s: Hex): Address {
+function walletAddress(fx: ChainFixture, owner: Address, s: Hex): Address {
   const initCode = concat([artifacts.OwnedWallet.bytecode, encodeAbiParameters([{ type: 'address' }], [owner])])
   return getContractAddress({ opcode: 'CREATE2', from: fx.factory, salt: s, bytecode: initCode })
 }
@@ -165,7 +165,7 @@ export async function deployWallet(
   return { ...w, blockNumber }
 }
 
-export async function fund(fx: ChainFixture, to: Address): Promise<void> {
+async function fund(fx: ChainFixture, to: Address): Promise<void> {
   await mined(fx, await fx.deployer.sendTransaction({ to, value: parseEther('1') }))
 }
 

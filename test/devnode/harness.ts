@@ -39,7 +39,7 @@ export interface RunningNode {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
 }
 
-export interface RawAnswer {
+interface RawAnswer {
   readonly status: number
   readonly headers: Headers
   readonly bytes: Uint8Array

@@ -37,7 +37,7 @@ export function smartWallet(address: string, blockNumber: bigint, chainId = 1n):
 }
 
 let clock = 1_720_000_000_000_000_000n
-export const nextTimestamp = (): bigint => (clock += 1_000_000_000n)
+const nextTimestamp = (): bigint => (clock += 1_000_000_000n)
 
 export interface Built {
   readonly inboxId: string

@@ -33,12 +33,12 @@ const GEN_IMPORTERS = [
 /** Chain clients: the core reaches a chain only through its SmartWalletVerifier port. */
 const CHAIN_CLIENTS = /^(viem|wagmi|ox|@wagmi\/[^/]+|@tanstack\/[^/]+)(\/|$)/
 
-export const isTestFile = (p: string): boolean => /\.(test|spec)\.[cm]?[jt]sx?$/.test(p) || /(^|\/)__tests__\//.test(p)
+const isTestFile = (p: string): boolean => /\.(test|spec)\.[cm]?[jt]sx?$/.test(p) || /(^|\/)__tests__\//.test(p)
 
 const under = (p: string, dir: string): boolean => p === dir || p.startsWith(`${dir}/`)
 
 /** `src/<layer>/…` → `<layer>`; anything else → null. */
-export function layerOf(p: string): string | null {
+function layerOf(p: string): string | null {
   const m = /^src\/([^/]+)\//.exec(p)
   return m ? m[1]! : null
 }
@@ -49,7 +49,7 @@ function featureOf(p: string): string | null {
 }
 
 /** Resolves a relative or root-absolute specifier to a repo-relative path; bare packages → null. */
-export function resolveSpecifier(fromFile: string, spec: string): string | null {
+function resolveSpecifier(fromFile: string, spec: string): string | null {
   if (spec.startsWith('./') || spec.startsWith('../') || spec === '.' || spec === '..') {
     return posix.normalize(posix.join(posix.dirname(fromFile), spec))
   }

@@ -9,7 +9,7 @@ import type { SignatureCheck } from '../../core/trace'
 import { memberKey } from '../../core/types'
 import { applyDelta, type StateDelta, type TransferStep } from '../../worker/transfer'
 
-export const CHECKPOINT = 64
+const CHECKPOINT = 64
 
 /** How one action of one update fared. */
 export type ActionStatus = 'applied' | 'rejected' | 'rolled_back' | 'pending' | 'not_reached' | 'not_applied'

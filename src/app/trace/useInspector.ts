@@ -75,7 +75,7 @@ export interface OpenOptions {
 }
 
 /** The row to select first: the wished step, else where the log stops, else the first row. */
-export function initialSelection(model: TraceModel, rows: readonly Row[], wish?: StepWish): Selection | null {
+function initialSelection(model: TraceModel, rows: readonly Row[], wish?: StepWish): Selection | null {
   if (rows.length === 0) return null
   if (wish) {
     const k = model.steps.findIndex((s) => s.sequenceId === wish.sequenceId)
@@ -97,7 +97,7 @@ export function initialSelection(model: TraceModel, rows: readonly Row[], wish?:
  * chain routes when there are any (ChainVerifier in the worker; a chain with no route
  * stays pending, IDENT-061); 'fixture-fake' examples keep their fake wallet.
  */
-export function verifierOf(verifier: Verifier, chainRoutes: readonly ChainRouteWire[]): Verifier {
+function verifierOf(verifier: Verifier, chainRoutes: readonly ChainRouteWire[]): Verifier {
   return verifier === 'none' && chainRoutes.length > 0
     ? { kind: 'chain', routes: chainRoutes.map((r) => ({ chainId: r.chainId, url: r.url })) }
     : verifier
@@ -293,5 +293,3 @@ export function useInspector(options: InspectorOptions = {}) {
     retry,
   }
 }
-
-export type Inspector = ReturnType<typeof useInspector>

@@ -46,14 +46,6 @@ export function clientTime(ns: bigint): string {
   return formatTimestamp(ns)
 }
 
-export function nsToDate(ns: bigint): string {
-  return formatTimestamp(ns)
-}
-
 export function chainText(c: bigint | null): string {
   return c === null ? '—' : `eip155:${c}`
-}
-
-export function bytesLabel(n: number): string {
-  return n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1024 / 1024).toFixed(1)} MiB`
 }

@@ -23,7 +23,7 @@ import { verifyUpdate, type UpdateVerifyOptions } from '../../core/verify/update
 /** Logs with at least this many updates are verified on the pool (see the module comment). */
 export const POOL_THRESHOLD = 1000
 /** The most workers a pool starts, whatever the core count. */
-export const POOL_CAP = 8
+const POOL_CAP = 8
 
 const WORKER_URL = new URL('./verify-worker.ts', import.meta.url)
 

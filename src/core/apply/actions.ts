@@ -39,7 +39,7 @@ function requireRecoveryChain(state: AssociationState, s: Signed, i: number): vo
 }
 
 /** IDENT-010, IDENT-011, IDENT-012, IDENT-013, IDENT-077. */
-export function applyCreateInbox(
+function applyCreateInbox(
   state: AssociationState | null,
   a: Action<'create_inbox'>,
   i: number,
@@ -86,12 +86,7 @@ export function applyCreateInbox(
 }
 
 /** IDENT-013, IDENT-031, IDENT-040, IDENT-041, IDENT-042, IDENT-046, IDENT-050. */
-export function applyAdd(
-  prev: AssociationState | null,
-  a: Action<'add'>,
-  i: number,
-  ctx: ApplyContext,
-): AssociationState {
+function applyAdd(prev: AssociationState | null, a: Action<'add'>, i: number, ctx: ApplyContext): AssociationState {
   const state = requireState(prev, a, i)
   requireMemberForm(a.newMemberIdentifier, 'new_member_identifier', i)
   const newId = memberIdOf(a.newMemberIdentifier)
@@ -158,7 +153,7 @@ export function applyAdd(
 }
 
 /** IDENT-013, IDENT-031, IDENT-043, IDENT-044, IDENT-046, IDENT-050. */
-export function applyRevoke(
+function applyRevoke(
   prev: AssociationState | null,
   a: Action<'revoke'>,
   i: number,
@@ -194,7 +189,7 @@ export function applyRevoke(
 }
 
 /** IDENT-013, IDENT-031, IDENT-045, IDENT-046, IDENT-050, IDENT-077. */
-export function applyChangeRecovery(
+function applyChangeRecovery(
   prev: AssociationState | null,
   a: Action<'change_recovery_address'>,
   i: number,
@@ -227,7 +222,7 @@ export function applyChangeRecovery(
 }
 
 /** IDENT-078, IDENT-080, IDENT-081, IDENT-082, IDENT-046, IDENT-050. (IDENT-079 is checked per update.) */
-export function applyClaimHandle(
+function applyClaimHandle(
   prev: AssociationState | null,
   a: Action<'claim_handle'>,
   i: number,

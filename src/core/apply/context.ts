@@ -73,7 +73,7 @@ export function requireChain(s: Signed, recorded: bigint | null, what: string, a
   }
 }
 
-export const fmtChain = (c: bigint | null): string => (c === null ? 'none' : `eip155:${c}`)
+const fmtChain = (c: bigint | null): string => (c === null ? 'none' : `eip155:${c}`)
 
 /** IDENT-050: no signature of the action is among the seen keys; keys are recorded on apply. */
 export function requireFresh(ctx: ApplyContext, s: Signed, actionIndex: number): void {

@@ -25,7 +25,7 @@ export function signingKind(kind: number, field: string, actionIndex: number): '
 }
 
 /** IDENT-013: an Ethereum identifier is 0x followed by exactly 40 lowercase hex characters. */
-export function requireEthForm(text: string, field: string, actionIndex: number): void {
+function requireEthForm(text: string, field: string, actionIndex: number): void {
   if (!isEthAddress(text)) {
     throw new RuleViolation(
       'IDENT-013',

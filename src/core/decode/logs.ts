@@ -66,7 +66,7 @@ import { looksLikePostgresCsv, PG_CSV_UPDATE_COLUMN, readPostgresCsvLog } from '
 import { decodeUpdate, decodeUpdateFromJson } from './update'
 import { checkWire, isValidUtf8, wireTypeName } from './wire'
 
-export interface Attempt {
+interface Attempt {
   readonly format: string
   readonly where: string
   readonly detail: string

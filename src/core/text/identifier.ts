@@ -6,7 +6,7 @@
  *   Passkey       lowercase hex of Passkey.key, no prefix
  */
 import { bytesToHex } from '../../crypto/bytes'
-import type { MemberId, MemberKind, WireMemberIdentifier } from '../types'
+import type { MemberId, WireMemberIdentifier } from '../types'
 
 /** The identifier text of a carried MemberIdentifier (Ethereum as carried, unchecked). */
 export function memberIdentifierText(id: WireMemberIdentifier): string {
@@ -37,5 +37,3 @@ export function sameMember(a: MemberId | null | undefined, b: MemberId | null | 
 export function describeMember(id: MemberId): string {
   return `${id.kind} ${id.text}`
 }
-
-export const MEMBER_KINDS: readonly MemberKind[] = ['ethereum', 'passkey', 'installation']

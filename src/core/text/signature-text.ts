@@ -7,7 +7,7 @@ import type { WireAction } from '../types'
 import { memberIdentifierText } from './identifier'
 import { formatTimestamp } from './timestamp'
 
-export interface ActionLines {
+interface ActionLines {
   /** The text after "- " on the first line. */
   readonly firstLine: string
   readonly label: 'Owner' | 'ID' | 'Address' | 'Passkey' | 'Handle'
@@ -28,7 +28,7 @@ const REVOKE_LINES = {
 } as const
 
 /** The first line and label of an action, from the section 3 action table. */
-export function actionLines(action: WireAction): ActionLines {
+function actionLines(action: WireAction): ActionLines {
   switch (action.kind) {
     case 'create_inbox':
       return { firstLine: 'Create inbox', label: 'Owner', text: action.initialIdentifier }
@@ -59,8 +59,8 @@ export interface SignatureTextInput {
   readonly actions: readonly WireAction[]
 }
 
-export const SIGNATURE_TEXT_HEADER = 'XMTP : Authenticate to inbox'
-export const SIGNATURE_TEXT_FOOTER = 'For more info: https://xmtp.org/signatures'
+const SIGNATURE_TEXT_HEADER = 'XMTP : Authenticate to inbox'
+const SIGNATURE_TEXT_FOOTER = 'For more info: https://xmtp.org/signatures'
 
 export function signatureText(update: SignatureTextInput): string {
   const lines = update.actions.map(actionText).join('\n')

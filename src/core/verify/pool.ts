@@ -24,13 +24,13 @@ import { fromResult, toJob, type FromVerifyWorker, type ToVerifyWorker, type Ver
 import { rememberVerdicts, signaturesOf, verifyFromCache, type VerifiedUpdate } from './update'
 
 /** The host side of one worker: what the pool sends it and how it stops it. */
-export interface VerifyWorkerPort {
+interface VerifyWorkerPort {
   post(message: ToVerifyWorker): void
   terminate(): void
 }
 
 /** What a worker tells the pool; the host calls these from its worker's events. */
-export interface VerifyWorkerEvents {
+interface VerifyWorkerEvents {
   message(m: FromVerifyWorker): void
   /** The worker could not start, crashed or exited: it takes no more jobs. */
   error(reason: string): void

@@ -196,17 +196,6 @@ async function verifyPasskey(
   }
 }
 
-/** The relying party a passkey signature names: its client data's origin (display only). */
-export function passkeyOrigin(clientDataJson: Uint8Array): string | undefined {
-  try {
-    const cd: unknown = JSON.parse(fatalUtf8.decode(clientDataJson))
-    const origin = typeof cd === 'object' && cd !== null ? (cd as Record<string, unknown>).origin : undefined
-    return typeof origin === 'string' ? origin : undefined
-  } catch {
-    return undefined
-  }
-}
-
 /** erc_6492: form check first (IDENT-060), then the port; unreachable is not invalid (IDENT-061). */
 async function verifyErc6492(
   sig: Extract<WireSignature, { kind: 'erc_6492' }>,

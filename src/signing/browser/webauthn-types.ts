@@ -7,7 +7,7 @@
  * the library's functions are assignable to these types under strictFunctionTypes).
  */
 
-export type Base64URLString = string
+type Base64URLString = string
 
 export interface CreationOptionsJSON {
   readonly rp: { readonly id?: string; readonly name: string }

@@ -207,7 +207,7 @@ export function parseNonce(text: string): { ok: true; value: bigint } | { ok: fa
 }
 
 /** The party a ref names, if it is among `parties`. */
-export function partyOf(parties: readonly Party[], ref: string): Party | null {
+function partyOf(parties: readonly Party[], ref: string): Party | null {
   return parties.find((p) => p.ref === ref) ?? null
 }
 
@@ -262,7 +262,7 @@ export interface ComposeBuild {
 }
 
 /** The MemberIdentifier that carries a member of the state (its relying party kept for display). */
-export function wireIdOf(state: AssociationState, id: MemberId): WireMemberIdentifier {
+function wireIdOf(state: AssociationState, id: MemberId): WireMemberIdentifier {
   switch (id.kind) {
     case 'ethereum':
       return { kind: 'ethereum', address: id.text }
@@ -282,7 +282,7 @@ function memberIdOfKey(state: AssociationState, key: string): MemberId | null {
 }
 
 /** The recovery identifier's party (the signer of a revocation or a rotation). */
-export function recoveryParty(state: AssociationState, parties: readonly Party[]): Party {
+function recoveryParty(state: AssociationState, parties: readonly Party[]): Party {
   const key = memberKey(state.recovery.id)
   return parties.find((p) => memberKey(p.identifier) === key) ?? partiesOf(state, []).find((p) => p.isRecovery)!
 }
@@ -401,7 +401,7 @@ export function buildDraft(form: ComposeForm, ctx: ComposeContext): ComposeBuild
 
 // ---- signature slots ---------------------------------------------------------------------
 
-export const ROLE_LABEL: Record<SignatureRole, string> = {
+const ROLE_LABEL: Record<SignatureRole, string> = {
   initial_identifier_signature: 'creator’s signature (initial identifier)',
   existing_member_signature: 'existing member’s approval',
   new_member_signature: 'new member’s signature',

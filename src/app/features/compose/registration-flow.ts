@@ -86,7 +86,7 @@ export function createPreAuthGate(onChange: (prompt: PreAuthPrompt | null) => vo
 // ---- the installation ceiling setting (CONF-044) ------------------------------------------
 
 export const CEILING_KEY = 'inspector.maxInstallations'
-export const MAX_CEILING = 1000
+const MAX_CEILING = 1000
 
 /** The ceiling as typed: a whole number from 1 to MAX_CEILING, or why it is not one. */
 export function parseCeiling(text: string): { ok: true; value: number } | { ok: false; problem: string } {

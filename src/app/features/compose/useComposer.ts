@@ -46,7 +46,7 @@ export type AppendUpdate = (
   options: { readonly newLog: boolean; readonly inboxId: string },
 ) => Promise<AppendOutcome>
 
-export const nowNs = (): bigint => BigInt(Date.now()) * 1_000_000n
+const nowNs = (): bigint => BigInt(Date.now()) * 1_000_000n
 
 export interface SignedOutcome {
   readonly signed: SignedUpdate
@@ -155,5 +155,3 @@ export function useComposer(opts: {
     clearOutcome: () => setOutcome(null),
   }
 }
-
-export type Composer = ReturnType<typeof useComposer>

@@ -34,7 +34,7 @@ const indexModules = import.meta.glob<FixtureIndex>('../../../../test/fixtures/i
 })
 const fixtureIndex: FixtureIndex = Object.values(indexModules)[0] ?? {}
 
-export const REAL_WORLD = 'xmtpd-rows-6-7'
+const REAL_WORLD = 'xmtpd-rows-6-7'
 
 const realWorld: Example = {
   name: REAL_WORLD,

@@ -13,7 +13,7 @@ export class PermalinkError extends Error {
   override readonly name = 'PermalinkError'
 }
 
-export interface StepRef {
+interface StepRef {
   readonly sequenceId: bigint
   /** Action index within the update, -1 for the update as a whole. */
   readonly action: number
@@ -74,11 +74,11 @@ export async function decompressLog(z: string): Promise<Uint8Array> {
   }
 }
 
-export function formatStep(s: StepRef): string {
+function formatStep(s: StepRef): string {
   return `${s.sequenceId}.${s.action}`
 }
 
-export function parseStep(v: string): StepRef | undefined {
+function parseStep(v: string): StepRef | undefined {
   const m = /^(\d{1,20})(?:\.(-1|\d{1,4}))?$/.exec(v)
   if (!m) return undefined
   return { sequenceId: BigInt(m[1]!), action: m[2] === undefined ? 0 : Number(m[2]) }

@@ -41,7 +41,7 @@ export interface PublishOptions {
 }
 
 /** IDENT-072: true once QueryNewest shows a sequence id not below the receipt. */
-export async function awaitVisible(baseUrl: string, inboxId: string, receipt: bigint, attempts = 10): Promise<boolean> {
+async function awaitVisible(baseUrl: string, inboxId: string, receipt: bigint, attempts = 10): Promise<boolean> {
   const node = nodeClient(baseUrl)
   for (let i = 0; i < attempts; i++) {
     try {
@@ -55,11 +55,7 @@ export async function awaitVisible(baseUrl: string, inboxId: string, receipt: bi
   return false
 }
 
-export async function publishUpdate(
-  baseUrl: string,
-  bytes: Uint8Array,
-  options: PublishOptions = {},
-): Promise<PublishAnswer> {
+async function publishUpdate(baseUrl: string, bytes: Uint8Array, options: PublishOptions = {}): Promise<PublishAnswer> {
   try {
     const { sequenceId } = await nodeClient(baseUrl).publishIdentityUpdate(bytes)
     if (!options.inboxId) return { kind: 'stored', sequenceId, visible: null }

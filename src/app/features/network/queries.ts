@@ -70,7 +70,7 @@ export function useNodeStatus(baseUrl: string) {
 }
 
 /** The log as a log bundle the inspector opens: the node's exact update bytes, in hex. */
-export function bundleOf(log: InboxLog, inboxId: string): string {
+function bundleOf(log: InboxLog, inboxId: string): string {
   const updates = log.entries.flatMap((e) =>
     'error' in e.update ? [] : [{ sequence_id: e.sequenceId.toString(), update_hex: bytesToHex(e.update.bytes) }],
   )
@@ -105,7 +105,7 @@ async function fetchState(node: NodeClient, inboxId: string, signal?: AbortSigna
  * Looks an identifier up. `known` are inbox ids seen before (candidates for an identifier
  * live in several inboxes: GetInboxIds names one, so the app checks the ones it knows).
  */
-export async function lookup(
+async function lookup(
   baseUrl: string,
   by: LookupBy,
   raw: string,

@@ -13,7 +13,7 @@ import { BinaryReader, WireType } from '@bufbuild/protobuf/wire'
 import { expectedWireType, WIRE_TYPE_NAMES } from '../../../core/decode/wire'
 import { IdentityUpdateSchema } from '../../../gen/identity/associations/association_pb'
 
-export type WireFlag = 'unknown' | 'retired' | 'wrong-wire-type' | 'malformed'
+type WireFlag = 'unknown' | 'retired' | 'wrong-wire-type' | 'malformed'
 
 export interface WireNode {
   /** Field path, e.g. `actions[0].add.new_member_signature.erc_191.bytes`. */

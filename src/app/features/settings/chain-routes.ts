@@ -139,7 +139,7 @@ function safeStorage(): Storage | null {
   }
 }
 
-export function readChainRoutes(): RouteSetting[] {
+function readChainRoutes(): RouteSetting[] {
   return readSavedRoutes() ?? defaultChainRoutes()
 }
 

@@ -9,7 +9,7 @@
 const HEX = /^0x[0-9a-f]*$/
 const ADDRESS = /^0x[0-9a-f]{40}$/
 
-export interface DemoWallet {
+interface DemoWallet {
   readonly address: string
   readonly owner: string
   readonly factory: string

@@ -6,7 +6,7 @@
 import { useCallback, useState } from 'react'
 
 const KEY = 'inbox-inspector.node-url'
-export const FALLBACK_NODE_URL = 'http://127.0.0.1:8787'
+const FALLBACK_NODE_URL = 'http://127.0.0.1:8787'
 
 /** The node `npm start` started, when it did (empty when it failed to start). */
 export const LOCAL_NODE_URL: string = (import.meta.env.VITE_NODE_URL as string | undefined) ?? ''
@@ -26,7 +26,7 @@ export function nodeUrlProblem(url: string): string | null {
   }
 }
 
-export function readNodeUrl(): string {
+function readNodeUrl(): string {
   try {
     const fromQuery = new URLSearchParams(location.search).get('node')
     if (fromQuery && !nodeUrlProblem(fromQuery)) {
@@ -41,7 +41,7 @@ export function readNodeUrl(): string {
   return defaultNodeUrl()
 }
 
-export function writeNodeUrl(url: string | null): void {
+function writeNodeUrl(url: string | null): void {
   try {
     if (url === null) localStorage.removeItem(KEY)
     else localStorage.setItem(KEY, url)

@@ -14,13 +14,13 @@ export type RouteCheck =
   | { readonly ok: true; readonly chainId: bigint; readonly head: bigint }
   | { readonly ok: false; readonly reason: string }
 
-export const routeKeys = {
+const routeKeys = {
   all: ['chain-route'] as const,
   check: (chainId: bigint, url: string) => ['chain-route', chainId, url, 'check'] as const,
 }
 
 /** eth_chainId against the route's chain id, then the head block number. Never throws. */
-export async function checkRoute(route: RouteSetting, timeoutMs = 4000): Promise<RouteCheck> {
+async function checkRoute(route: RouteSetting, timeoutMs = 4000): Promise<RouteCheck> {
   const chainId = BigInt(route.chainId)
   const clients = new ChainClients(new Map([[chainId, route.url]]), { timeoutMs })
   try {

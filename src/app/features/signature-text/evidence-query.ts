@@ -67,7 +67,7 @@ export const evidenceKeys = {
     ] as const,
 }
 
-export interface HeadFacts {
+interface HeadFacts {
   readonly number: bigint
   readonly timestamp: bigint
 }

@@ -14,13 +14,7 @@ import { walletSigner, type Eip1193Request } from '../../../signing/browser/wall
 import { SignerError } from '../../../signing/errors'
 import type { PasskeyRecord } from './storage'
 
-export const SOURCE_ORDER: readonly AppSignerSource[] = [
-  'wallet',
-  'passkey',
-  'local-ethereum',
-  'installation',
-  'smart-wallet',
-]
+const SOURCE_ORDER: readonly AppSignerSource[] = ['wallet', 'passkey', 'local-ethereum', 'installation', 'smart-wallet']
 
 export const SOURCE_LABEL: Record<AppSignerSource, string> = {
   wallet: 'browser wallet',
@@ -81,7 +75,7 @@ export interface WalletConnectionLike {
 }
 
 /** personal_sign through the connector's own EIP-1193 provider, fetched when signing. */
-export function connectorRequest(connector: WalletConnectionLike['connector']): Eip1193Request {
+function connectorRequest(connector: WalletConnectionLike['connector']): Eip1193Request {
   return async (args) => {
     let provider: unknown
     try {

@@ -15,31 +15,31 @@
 
 // ---- structural IndexedDB types (the subset used here) ----------------------------------
 
-export interface IdbErrorLike {
+interface IdbErrorLike {
   readonly name: string
   readonly message: string
 }
 
-export interface IdbRequestLike<T> {
+interface IdbRequestLike<T> {
   readonly result: T
   readonly error: IdbErrorLike | null
   onsuccess: ((ev: never) => unknown) | null
   onerror: ((ev: never) => unknown) | null
 }
 
-export interface IdbOpenRequestLike extends IdbRequestLike<IdbDatabaseLike> {
+interface IdbOpenRequestLike extends IdbRequestLike<IdbDatabaseLike> {
   onupgradeneeded: ((ev: never) => unknown) | null
   onblocked: ((ev: never) => unknown) | null
 }
 
-export interface IdbObjectStoreLike {
+interface IdbObjectStoreLike {
   getAll(): IdbRequestLike<unknown[]>
   get(key: string): IdbRequestLike<unknown>
   put(value: unknown): IdbRequestLike<unknown>
   delete(key: string): IdbRequestLike<unknown>
 }
 
-export interface IdbTransactionLike {
+interface IdbTransactionLike {
   readonly error: IdbErrorLike | null
   objectStore(name: string): IdbObjectStoreLike
   oncomplete: ((ev: never) => unknown) | null

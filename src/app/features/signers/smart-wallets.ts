@@ -40,7 +40,7 @@ const SALT = /^0x[0-9a-f]{64}$/
 const OWNER_ID = /^(local-ethereum|wallet):0x[0-9a-f]{40}$/
 
 /** How a counterfactual wallet is deployed: the validator calls `factory` with `factoryData` (ERC-6492). */
-export interface SmartWalletDeployment {
+interface SmartWalletDeployment {
   readonly factory: string
   readonly factoryData: string
   /** The CREATE2 salt the address was computed with (display only). */
@@ -257,7 +257,7 @@ export interface SmartWalletAppSignerDeps {
  * of src/signing/roles.ts, so the composer's dry run can predict IDENT-046), with the last
  * signature's facts.
  */
-export interface SmartWalletAppSignerSigner extends Signer {
+interface SmartWalletAppSignerSigner extends Signer {
   readonly kind: 'erc_6492'
   readonly chainId: bigint
   lastSigning(): SmartWalletSigning | null
@@ -338,7 +338,7 @@ export function describeSigning(s: SmartWalletSigning): string {
 
 // ---- the demo of `npm start` ----------------------------------------------------------------
 
-export interface DemoSmartWallet {
+interface DemoSmartWallet {
   readonly name: string
   readonly address: string
   /** The owner's address (part of the CREATE2 address). */

@@ -94,7 +94,7 @@ export function checkPasskeyRecord(v: unknown): PasskeyRecord {
 export const passkeyId = (publicKeyHex: string): string => `passkey:${publicKeyHex}`
 
 /** Records in a Map (the fallback when IndexedDB is not there; tests). Copies in and out. */
-export function memoryRecordStore<R extends { readonly id: string }>(
+function memoryRecordStore<R extends { readonly id: string }>(
   copy: (r: R) => R = (r) => structuredClone(r),
 ): RecordStore<R> {
   return memoryRecords(copy)

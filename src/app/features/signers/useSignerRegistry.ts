@@ -52,7 +52,7 @@ export interface WalletEntry {
   readonly accounts: readonly string[]
 }
 
-export interface WalletsView {
+interface WalletsView {
   readonly wallets: readonly WalletEntry[]
   /** The uid of the wallet being connected, if any. */
   readonly connecting: string | null
@@ -63,7 +63,7 @@ export interface WalletsView {
 }
 
 /** A chain route as the settings feature keeps it (structurally: its RouteSetting fits). */
-export interface ChainRouteLike {
+interface ChainRouteLike {
   readonly chainId: string
   readonly url: string
 }
@@ -79,7 +79,7 @@ export interface SmartWalletEntry {
   readonly lastSigning: SmartWalletSigning | null
 }
 
-export interface SmartWalletsView {
+interface SmartWalletsView {
   readonly entries: readonly SmartWalletEntry[]
   /** The configured chain routes (App.tsx passes the settings' routes). */
   readonly routes: readonly ChainRouteLike[]
@@ -120,7 +120,7 @@ export interface SignerRegistryOptions {
 }
 
 /** chain id → URL for the well-formed routes (the settings validate them; anything else is left out). */
-export function routesTable(routes: readonly ChainRouteLike[]): Map<bigint, string> {
+function routesTable(routes: readonly ChainRouteLike[]): Map<bigint, string> {
   const m = new Map<bigint, string>()
   for (const r of routes)
     if (/^(0|[1-9][0-9]*)$/.test(r.chainId) && r.url && !m.has(BigInt(r.chainId))) m.set(BigInt(r.chainId), r.url)
@@ -181,7 +181,7 @@ function browserWebAuthn(): WebAuthnEnv {
 let appVault: SignerVault | null = null
 
 /** The page's one vault (StrictMode mounts twice; the storage opens once). */
-export function getAppVault(): SignerVault {
+function getAppVault(): SignerVault {
   appVault ??= new SignerVault(openSignerStorage(), browserWebAuthn())
   return appVault
 }

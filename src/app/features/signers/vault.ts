@@ -89,7 +89,7 @@ const byAge = <T extends { createdAt: number; id?: string; appId?: string }>(a: 
   a.createdAt - b.createdAt || ((a.id ?? a.appId ?? '') < (b.id ?? b.appId ?? '') ? -1 : 1)
 
 /** IDENT-088 / IDENT-089: what a refused import says, with the rule. */
-export function importRefusal(e: unknown): SignerVaultError {
+function importRefusal(e: unknown): SignerVaultError {
   // CryptoError('bad-private-key') says what is wrong: the length found, the bad character, the range.
   const m = e instanceof Error ? e.message : String(e)
   return new SignerVaultError(

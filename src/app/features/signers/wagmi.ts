@@ -9,7 +9,7 @@
 import { defineChain } from 'viem'
 import { createConfig, custom, type Config } from 'wagmi'
 
-export const localChain = defineChain({
+const localChain = defineChain({
   id: 31337,
   name: 'Local (never contacted)',
   nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
@@ -17,13 +17,13 @@ export const localChain = defineChain({
 })
 
 /** An EIP-1193 transport that refuses every call: the signing playground reads no chain. */
-export const noNetwork = custom({
+const noNetwork = custom({
   async request({ method }: { method: string }): Promise<never> {
     throw new Error(`Inbox Inspector's wallet config reads no chain: ${method} was not sent anywhere`)
   },
 })
 
-export function createSignersWagmiConfig(): Config {
+function createSignersWagmiConfig(): Config {
   return createConfig({
     chains: [localChain],
     connectors: [],

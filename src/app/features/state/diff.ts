@@ -7,7 +7,7 @@ import type { AssociationState, Member, Recovery } from '../../../core/types'
 
 export type RowMark = 'added' | 'removed' | 'changed'
 
-export interface MemberChange {
+interface MemberChange {
   readonly key: string
   readonly mark: RowMark
   readonly before: Member | null

@@ -14,7 +14,7 @@ const SORT_KEY = new WeakMap<Member, number>()
 const SORTED = new WeakMap<Members, readonly Member[]>()
 
 /** The sequence id that added a member, as a number (exact below 2^53, order-preserving above). */
-export function sortKey(m: Member): number {
+function sortKey(m: Member): number {
   let k = SORT_KEY.get(m)
   if (k === undefined) SORT_KEY.set(m, (k = Number(m.addedAt)))
   return k

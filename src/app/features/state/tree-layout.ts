@@ -9,7 +9,7 @@ import { memberKey } from '../../../core/types'
 import type { RowMark, StateDiff } from './diff'
 import { sortedMembers } from './sorted'
 
-export interface TreeNode {
+interface TreeNode {
   readonly key: string
   readonly id: MemberId
   readonly depth: number

@@ -58,7 +58,7 @@ export function isFiltering(f: RowFilter): boolean {
   return f.kind !== '' || f.status !== '' || f.text.trim() !== ''
 }
 
-export function matches(v: RowView, f: RowFilter): boolean {
+function matches(v: RowView, f: RowFilter): boolean {
   if (f.kind && v.kind !== f.kind) return false
   if (f.status && v.status !== f.status) return false
   const q = f.text.trim().toLowerCase()

@@ -13,7 +13,7 @@ const FORMAT_NAMES: Record<string, string> = {
   auto: 'auto-detection',
 }
 
-export function formatName(f: string): string {
+function formatName(f: string): string {
   return f
     .split(' → ')
     .map((p) => FORMAT_NAMES[p] ?? p)
