@@ -3,23 +3,13 @@
  * (RFC 4648 §4 and §5), UTF-8 (via the host's TextEncoder), concatenation and equality.
  * Pure ES2022: no Buffer, no atob/btoa, no DOM or Node types.
  *
- * Decoders are strict: they throw CryptoError ('bad-encoding' or 'bad-length') with a
- * message naming the offending character and its position, never return a partial result.
+ * Hex and base64 are @scure/base's (strict RFC 4648 coders). Decoders are strict: they
+ * throw CryptoError ('bad-encoding' or 'bad-length') with a message naming the offending
+ * character and its position, never return a partial result. When a coder refuses input,
+ * a scan of the text names what is wrong in the project's own words.
  */
+import { base64, base64nopad, base64url, base64urlnopad, hex } from '@scure/base'
 import { CryptoError } from './errors'
-
-const HEX_DIGITS = '0123456789abcdef'
-
-/** Hex of every byte value, built once: `bytesToHex` is on the hot path of replay keys. */
-const BYTE_TO_HEX: readonly string[] = Array.from({ length: 256 }, (_, i) => HEX_DIGITS[i >> 4]! + HEX_DIGITS[i & 15]!)
-
-/** Value of one hex digit (either case), or -1. */
-function hexDigit(code: number): number {
-  if (code >= 48 && code <= 57) return code - 48 // 0-9
-  if (code >= 97 && code <= 102) return code - 87 // a-f
-  if (code >= 65 && code <= 70) return code - 55 // A-F
-  return -1
-}
 
 /** Quote one character for an error message (control characters as \uXXXX). */
 function showChar(ch: string): string {
@@ -32,31 +22,24 @@ function showChar(ch: string): string {
  * the empty string (or a bare `0x`) is zero bytes.
  * @throws CryptoError 'bad-length' on an odd number of digits, 'bad-encoding' on a non-hex character.
  */
-export function hexToBytes(hex: string): Uint8Array {
-  const offset = hex.startsWith('0x') || hex.startsWith('0X') ? 2 : 0
-  const digits = hex.length - offset
-  if (digits % 2 !== 0) {
-    throw new CryptoError('bad-length', `hex: odd number of hex digits (${digits})`)
+export function hexToBytes(text: string): Uint8Array {
+  const digits = text.startsWith('0x') || text.startsWith('0X') ? text.slice(2) : text
+  if (digits.length % 2 !== 0) {
+    throw new CryptoError('bad-length', `hex: odd number of hex digits (${digits.length})`)
   }
-  const out = new Uint8Array(digits / 2)
-  for (let i = 0; i < out.length; i++) {
-    const p = offset + 2 * i
-    const hi = hexDigit(hex.charCodeAt(p))
-    const lo = hexDigit(hex.charCodeAt(p + 1))
-    if (hi < 0 || lo < 0) {
-      const at = hi < 0 ? p : p + 1
-      throw new CryptoError('bad-encoding', `hex: invalid character ${showChar(hex[at]!)} at index ${at}`)
-    }
-    out[i] = (hi << 4) | lo
+  try {
+    return hex.decode(digits.toLowerCase())
+  } catch {
+    const offset = text.length - digits.length
+    const bad = /[^0-9a-fA-F]/.exec(digits)
+    const at = offset + (bad?.index ?? 0)
+    throw new CryptoError('bad-encoding', `hex: invalid character ${showChar(text[at] ?? '')} at index ${at}`)
   }
-  return out
 }
 
 /** Bytes to lowercase hex, no prefix. */
 export function bytesToHex(b: Uint8Array): string {
-  let s = ''
-  for (let i = 0; i < b.length; i++) s += BYTE_TO_HEX[b[i]!]!
-  return s
+  return hex.encode(b)
 }
 
 const encoder = new TextEncoder()
@@ -89,50 +72,31 @@ export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
 // ---------------------------------------------------------------------------------------
 // base64 (RFC 4648 §4) and base64url (RFC 4648 §5)
 
-const STD_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
-const URL_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
-
-/** Char code → 6-bit value for both alphabets; -1 elsewhere. */
+/** Char code → 6-bit value for both alphabets; -1 elsewhere (for the error scan). */
 const DECODE: Int8Array = (() => {
+  const std = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
+  const url = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
   const t = new Int8Array(128).fill(-1)
   for (let i = 0; i < 64; i++) {
-    t[STD_ALPHABET.charCodeAt(i)] = i
-    t[URL_ALPHABET.charCodeAt(i)] = i
+    t[std.charCodeAt(i)] = i
+    t[url.charCodeAt(i)] = i
   }
   return t
 })()
 
-function encode64(b: Uint8Array, alphabet: string, pad: boolean): string {
-  let s = ''
-  let i = 0
-  for (; i + 2 < b.length; i += 3) {
-    const n = (b[i]! << 16) | (b[i + 1]! << 8) | b[i + 2]!
-    s += alphabet[n >> 18]! + alphabet[(n >> 12) & 63]! + alphabet[(n >> 6) & 63]! + alphabet[n & 63]!
-  }
-  const rest = b.length - i
-  if (rest === 1) {
-    const n = b[i]! << 16
-    s += alphabet[n >> 18]! + alphabet[(n >> 12) & 63]! + (pad ? '==' : '')
-  } else if (rest === 2) {
-    const n = (b[i]! << 16) | (b[i + 1]! << 8)
-    s += alphabet[n >> 18]! + alphabet[(n >> 12) & 63]! + alphabet[(n >> 6) & 63]! + (pad ? '=' : '')
-  }
-  return s
-}
-
 /** Standard base64 (`+`, `/`), padded with `=`. */
 export function bytesToBase64(b: Uint8Array): string {
-  return encode64(b, STD_ALPHABET, true)
+  return base64.encode(b)
 }
 
 /** base64url (`-`, `_`), padded with `=` as RFC 4648 §5 defines it. For the unpadded form use `base64urlNoPad`. */
 export function bytesToBase64url(b: Uint8Array): string {
-  return encode64(b, URL_ALPHABET, true)
+  return base64url.encode(b)
 }
 
 /** base64url (`-`, `_`) without padding: the WebAuthn challenge encoding (spec section 4, passkey). */
 export function base64urlNoPad(b: Uint8Array): string {
-  return encode64(b, URL_ALPHABET, false)
+  return base64urlnopad.encode(b)
 }
 
 /**
@@ -143,60 +107,54 @@ export function base64urlNoPad(b: Uint8Array): string {
  * @throws CryptoError 'bad-encoding' or 'bad-length'
  */
 export function base64ToBytes(s: string): Uint8Array {
+  const padded = s.endsWith('=')
+  const url = /[-_]/.test(s)
+  const coder = url ? (padded ? base64url : base64urlnopad) : padded ? base64 : base64nopad
+  try {
+    // scure's unpadded coders take 4k+1 characters' spare bits as padding; the length rule is ours.
+    if (!padded && s.length % 4 === 1) throw new Error('impossible length')
+    return coder.decode(s)
+  } catch {
+    throw base64Problem(s)
+  }
+}
+
+/** What is wrong with base64 text a coder refused: the first problem, in reading order. */
+function base64Problem(s: string): CryptoError {
   let end = s.length
   while (end > 0 && s.charCodeAt(end - 1) === 61 /* = */) end--
   const padding = s.length - end
   // Characters first: a stray character is the more useful message than the length it causes.
   let std = -1
   let url = -1
-  const values = new Uint8Array(end)
   for (let i = 0; i < end; i++) {
     const code = s.charCodeAt(i)
     const v = code < 128 ? DECODE[code]! : -1
     if (v < 0) {
       const what = code === 61 ? 'padding "=" before the end' : `invalid character ${showChar(s[i]!)}`
-      throw new CryptoError('bad-encoding', `base64: ${what} at index ${i}`)
+      return new CryptoError('bad-encoding', `base64: ${what} at index ${i}`)
     }
     if (code === 43 || code === 47)
       std = std < 0 ? i : std // + /
     else if (code === 45 || code === 95) url = url < 0 ? i : url // - _
-    values[i] = v
   }
   if (std >= 0 && url >= 0) {
-    throw new CryptoError(
+    return new CryptoError(
       'bad-encoding',
       `base64: mixes the standard alphabet (${showChar(s[std]!)} at index ${std}) and the url-safe one (${showChar(s[url]!)} at index ${url})`,
     )
   }
-  if (padding > 2) throw new CryptoError('bad-encoding', `base64: ${padding} padding characters (at most 2)`)
+  if (padding > 2) return new CryptoError('bad-encoding', `base64: ${padding} padding characters (at most 2)`)
   if (padding > 0 && s.length % 4 !== 0) {
-    throw new CryptoError('bad-length', `base64: padded text must be a multiple of 4 characters, got ${s.length}`)
+    return new CryptoError('bad-length', `base64: padded text must be a multiple of 4 characters, got ${s.length}`)
   }
   if (end % 4 === 1) {
-    throw new CryptoError('bad-length', `base64: ${end} characters is not a possible length (4k+1)`)
+    return new CryptoError('bad-length', `base64: ${end} characters is not a possible length (4k+1)`)
   }
-  const out = new Uint8Array(Math.floor((end * 6) / 8))
-  let o = 0
-  let i = 0
-  for (; i + 3 < end; i += 4) {
-    const n = (values[i]! << 18) | (values[i + 1]! << 12) | (values[i + 2]! << 6) | values[i + 3]!
-    out[o++] = n >> 16
-    out[o++] = (n >> 8) & 255
-    out[o++] = n & 255
+  const last = end - 1
+  const rest = end % 4
+  if ((rest === 2 && DECODE[s.charCodeAt(last)]! & 15) || (rest === 3 && DECODE[s.charCodeAt(last)]! & 3)) {
+    return new CryptoError('bad-encoding', `base64: non-zero unused bits in the last character (index ${last})`)
   }
-  const rest = end - i
-  if (rest === 2) {
-    if (values[i + 1]! & 15) throw nonZeroBits(i + 1)
-    out[o++] = (values[i]! << 2) | (values[i + 1]! >> 4)
-  } else if (rest === 3) {
-    if (values[i + 2]! & 3) throw nonZeroBits(i + 2)
-    const n = (values[i]! << 18) | (values[i + 1]! << 12) | (values[i + 2]! << 6)
-    out[o++] = n >> 16
-    out[o++] = (n >> 8) & 255
-  }
-  return out
-}
-
-function nonZeroBits(at: number): CryptoError {
-  return new CryptoError('bad-encoding', `base64: non-zero unused bits in the last character (index ${at})`)
+  return new CryptoError('bad-encoding', 'base64: not valid RFC 4648 base64')
 }
