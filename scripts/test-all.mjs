@@ -2,12 +2,14 @@
 /**
  * `npm test`: every suite, in order, each one run even when an earlier one failed.
  *
- *   1. typecheck  tsc -p tsconfig.core.json, tsconfig.node.json, tsconfig.app.json
- *                 (in parallel; each config counts as one test)
- *   2. unit       vitest run: unit, property, command-line, chain and infra tests
+ *   1. lint       biome check --error-on-warnings . (one test)
+ *   2. deadcode   knip: unused files, exports, types and dependencies (one test; knip.jsonc)
+ *   3. typecheck  tsc -p tsconfig.core.json, tsconfig.node.json, tsconfig.app.json,
+ *                 tsconfig.test.json (in parallel; each config counts as one test)
+ *   4. unit       vitest run: unit, property, command-line, chain and infra tests
  *                 (the generated-code freshness check is test/infra/gen-fresh.test.ts)
  *                 → reports/vitest.json
- *   3. e2e        vite build, then Playwright in /usr/bin/chromium against
+ *   5. e2e        vite build, then Playwright in /usr/bin/chromium against
  *                 `vite preview` on a free port (E2E_PORT) → reports/e2e.json
  *
  * Counts come from the runners' JSON reports (vitest: numPassedTests/numFailedTests;
@@ -16,7 +18,7 @@
  * error, build failure) adds 1 failed. The last line printed is the grand total,
  * `N passed, N failed`; the exit status is 1 when anything failed.
  *
- *   npm test -- --only=unit            one suite (unit | e2e | typecheck; comma-separate several)
+ *   npm test -- --only=unit            one suite (lint | deadcode | typecheck | unit | e2e; comma-separate several)
  *   npm test -- --only=typecheck,unit
  */
 import { spawn } from 'node:child_process'
@@ -29,15 +31,23 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const BIN = join(ROOT, 'node_modules', '.bin')
 const REPORTS = join(ROOT, 'reports')
 const CI = !!process.env.CI
-const SUITES = ['typecheck', 'unit', 'e2e']
-const ALIASES = { vitest: 'unit', tsc: 'typecheck', types: 'typecheck', browser: 'e2e', playwright: 'e2e' }
+const SUITES = ['lint', 'deadcode', 'typecheck', 'unit', 'e2e']
+const ALIASES = {
+  biome: 'lint',
+  knip: 'deadcode',
+  vitest: 'unit',
+  tsc: 'typecheck',
+  types: 'typecheck',
+  browser: 'e2e',
+  playwright: 'e2e',
+}
 
 // ---- arguments -------------------------------------------------------------------
 let only = SUITES
 for (let i = 2; i < process.argv.length; i++) {
   const a = process.argv[i]
   if (a === '--help' || a === '-h') {
-    console.log('usage: npm test [-- --only=typecheck,unit,e2e]')
+    console.log('usage: npm test [-- --only=lint,deadcode,typecheck,unit,e2e]')
     process.exit(0)
   }
   const m = /^--only(?:=(.*))?$/.exec(a)
@@ -54,7 +64,7 @@ for (let i = 2; i < process.argv.length; i++) {
       process.exit(2)
     }
   } else {
-    console.error(`unknown argument: ${a} (usage: npm test [-- --only=typecheck,unit,e2e])`)
+    console.error(`unknown argument: ${a} (usage: npm test [-- --only=lint,deadcode,typecheck,unit,e2e])`)
     process.exit(2)
   }
 }
@@ -147,8 +157,22 @@ function freePort() {
 // ---- suites ------------------------------------------------------------------------
 /** Each returns { passed, failed, skipped, notes: string[] }. */
 
+/** A checker that passes or fails as a whole: one test. */
+async function single(label, cmd, args) {
+  const r = await run(join(BIN, cmd), args, { buffer: true })
+  const ok = r.code === 0 && !r.signal && !r.error
+  console.log(`${ok ? '✓' : '✗'} ${label}${ok ? '' : ` (${describeExit(r)})`}`)
+  if (r.out.trim()) console.log(r.out.trimEnd())
+  return ok
+    ? { passed: 1, failed: 0, skipped: 0, notes: [] }
+    : { passed: 0, failed: 1, skipped: 0, notes: [`${label} failed (${describeExit(r)})`] }
+}
+
+const lint = () => single('biome check', 'biome', ['check', '--error-on-warnings', '--colors=off', '.'])
+const deadcode = () => single('knip', 'knip', ['--no-progress'])
+
 async function typecheck() {
-  const configs = ['tsconfig.core.json', 'tsconfig.node.json', 'tsconfig.app.json']
+  const configs = ['tsconfig.core.json', 'tsconfig.node.json', 'tsconfig.app.json', 'tsconfig.test.json']
   const results = await Promise.all(
     configs.map((cfg) => {
       // Locally keep incremental build info (faster reruns); CI checks from scratch.
@@ -247,6 +271,8 @@ async function e2e() {
 
 // ---- main --------------------------------------------------------------------------
 const STAGES = [
+  { id: 'lint', label: 'lint', fn: lint },
+  { id: 'deadcode', label: 'deadcode', fn: deadcode },
   { id: 'typecheck', label: 'typecheck', fn: typecheck },
   { id: 'unit', label: 'vitest', fn: unit },
   { id: 'e2e', label: 'e2e', fn: e2e },
