@@ -23,6 +23,7 @@ import { fastContext } from '../core/verify/fast'
 import {
   APIS,
   type Api,
+  type FetchedLog,
   bundleOf,
   createRemote,
   DEFAULT_TRANSPORT,
@@ -57,9 +58,8 @@ function count(v: string | undefined, flag: string, min: number): number | undef
 }
 
 export async function cmdFetch(argv: string[], io: Io): Promise<void> {
-  let parsed
-  try {
-    parsed = parseArgs({
+  const parse = () =>
+    parseArgs({
       args: argv,
       options: {
         node: { type: 'string' },
@@ -78,6 +78,9 @@ export async function cmdFetch(argv: string[], io: Io): Promise<void> {
       allowPositionals: true,
       strict: true,
     })
+  let parsed: ReturnType<typeof parse>
+  try {
+    parsed = parse()
   } catch (e) {
     throw new UsageError(`fetch: ${(e as Error).message}`)
   }
@@ -113,7 +116,7 @@ export async function cmdFetch(argv: string[], io: Io): Promise<void> {
   const target: Target = { kind: given[0]!, value: values[given[0]!]! }
   const norm = normalizeTarget(target)
   if ('error' in norm) throw new UsageError(norm.error)
-  let smartWallets
+  let smartWallets: ChainVerifier | undefined
   try {
     smartWallets = values.chain?.length ? new ChainVerifier(routeTable(values.chain.map(parseChainRoute))) : undefined
   } catch (e) {
@@ -134,7 +137,7 @@ export async function cmdFetch(argv: string[], io: Io): Promise<void> {
     ...(pageSize !== undefined ? { pageSize } : {}),
     ...(maxPages !== undefined ? { maxPages } : {}),
   })
-  let log
+  let log: FetchedLog
   try {
     log = await remote.fetchLog(target)
   } catch (e) {
