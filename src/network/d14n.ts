@@ -20,7 +20,7 @@ import {
   PayerEnvelopeSchema,
   UnsignedOriginatorEnvelopeSchema,
 } from '../gen/xmtpv4/envelopes/envelopes_pb'
-import { expectWireType, fieldText, readFields, type WireError } from './wire'
+import { expectWireType, fieldText, readFields, type WireError, type WireField } from './wire'
 
 /** xmtpd's topic kind for identity updates (TopicKindIdentityUpdatesV1). */
 export const IDENTITY_TOPIC_KIND = 0x02
@@ -152,7 +152,7 @@ export function unwrapIdentityEnvelope(envelope: Uint8Array, inboxId: string): U
     sequenceId = unsigned.originatorSequenceId
     originatorNodeId = unsigned.originatorNodeId
     const payer = strict(PayerEnvelopeSchema, unsigned.payerEnvelopeBytes, 'payer_envelope_bytes')
-    let fields
+    let fields: WireField[]
     try {
       fields = readFields(payer.unsignedClientEnvelope, 'ClientEnvelope')
     } catch (e) {
