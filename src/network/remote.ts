@@ -196,24 +196,42 @@ export function createRemote(o: RemoteOptions) {
       )
       return verbatimBytes(res.message as unknown as Verbatim)
     } catch (e) {
-      throw connectFailure(e, what)
+      throw connectFailure(e, what, method.output.name)
     }
   }
 
-  function connectFailure(e: unknown, what: string): RemoteError {
+  function connectFailure(e: unknown, what: string, answerName: string): RemoteError {
     if (o.signal?.aborted) return fail('unreachable', 'the fetch was cancelled', e)
     const err = ConnectError.from(e)
     const cause = err.cause instanceof Error ? err.cause : null
     const code = cause && 'code' in cause ? String((cause as { code: unknown }).code) : ''
     const causeText = cause ? cause.message : ''
-    if (/^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|EPIPE)$/.test(code)) {
+    if (/^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT)$/.test(code)) {
       return fail('unreachable', `the node could not be reached: ${causeText || code}`, e)
+    }
+    if (/^(ECONNRESET|EPIPE|ERR_STREAM_PREMATURE_CLOSE)$/.test(code) || /^aborted$/i.test(causeText)) {
+      return fail('malformed', `the connection was cut off before a whole answer (${causeText || code})`, e)
+    }
+    if (/^protocol error/.test(err.rawMessage)) {
+      const truncated = /incomplete|premature|missing trailer|end of stream/i.test(err.rawMessage)
+      return fail(
+        'malformed',
+        `the answer is not well-formed ${o.transport}${truncated ? ': a truncated frame' : ''} (${err.rawMessage})`,
+        e,
+      )
     }
     if (/SSL|TLS|CERT|EPROTO/i.test(code) || /ssl|tls|certificate/i.test(causeText)) {
       return fail('unreachable', `the TLS connection was refused: ${causeText || code}`, e)
     }
     if (/^HPE_|ERR_HTTP2/.test(code)) {
       return fail('malformed', `the answer is not ${o.transport} over HTTP: ${causeText || code}`, e)
+    }
+    if (/^parse binary/.test(err.rawMessage)) {
+      return fail(
+        'malformed',
+        `the answer to ${what} is not a ${answerName}: it is not protobuf (${err.rawMessage})`,
+        e,
+      )
     }
     if (err.code === Code.Unimplemented) {
       return fail('unimplemented', `the node does not serve ${what} (unimplemented: ${err.rawMessage})`, e)
