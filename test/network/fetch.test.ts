@@ -494,7 +494,7 @@ describe('fetch against independent fake nodes', () => {
     for (const t of ['gateway', 'grpc-web'] as const) {
       const f = await fake(t, (c) =>
         c.path.endsWith('get-inbox-ids') || c.path.endsWith('/GetInboxIds')
-          ? { message: inboxIdsAnswer('mallory', INBOX, 4) }
+          ? { message: inboxIdsAnswer('mallory', INBOX, 3) }
           : { message: identityUpdatesAnswer(INBOX, rows()) },
       )
       const r = await fetchCli('--node', f.url, '--transport', t, '--handle', 'mallory')
