@@ -35,7 +35,7 @@ function replayFetch(name: string, bodies: Uint8Array[]): { fetch: typeof fetch;
   const meta = index.recordings[name]!
   const paths: string[] = []
   let i = 0
-  const f = (async (input: RequestInfo | URL) => {
+  const f = (async (input: string | URL | Request) => {
     paths.push(new URL(String(input instanceof Request ? input.url : input)).pathname)
     const body = bodies[Math.min(i++, bodies.length - 1)]!
     return new Response(new Uint8Array(body), { status: meta.status, headers: { 'content-type': meta.contentType } })
