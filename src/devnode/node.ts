@@ -2,8 +2,6 @@
  * One local node, assembled: store, heads, admission, HTTP server; and seeding. Used by
  * main.ts (the process) and by in-process tests.
  */
-import type { Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { isDecoded } from '../core/decode/entry'
 import { readLogs } from '../core/decode/logs'
 import { decodeUpdate } from '../core/decode/update'
@@ -13,7 +11,8 @@ import type { PublishEvent } from './api'
 import { demoUpdates } from './demo'
 import { ApiError } from './errors'
 import { Heads } from './heads'
-import { createNodeServer } from './server'
+import { NodeListener } from './listener'
+import { createNodeHandler } from './server'
 import { Store } from './store'
 
 export interface LocalNodeOptions {
@@ -36,7 +35,8 @@ export class LocalNode {
   readonly store: Store
   readonly heads: Heads
   readonly admission: Admission
-  readonly server: Server
+  /** HTTP/1.1 and cleartext HTTP/2 on one port. */
+  readonly server: NodeListener
   private readonly log: (line: string) => void
 
   constructor(private readonly options: LocalNodeOptions) {
@@ -45,14 +45,16 @@ export class LocalNode {
     const sw = options.smartWallets ? { smartWallets: options.smartWallets } : {}
     this.heads = new Heads(this.store, sw)
     this.admission = new Admission(this.store, this.heads, { ...this.admissionOptions(), ...sw })
-    this.server = createNodeServer({
-      store: this.store,
-      heads: this.heads,
-      admission: this.admission,
-      log: this.log,
-      onPublish: (e) => this.logPublish(e),
-      ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
-    })
+    this.server = new NodeListener(
+      createNodeHandler({
+        store: this.store,
+        heads: this.heads,
+        admission: this.admission,
+        log: this.log,
+        onPublish: (e) => this.logPublish(e),
+        ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
+      }),
+    )
   }
 
   private admissionOptions(): AdmissionOptions {
@@ -75,15 +77,7 @@ export class LocalNode {
 
   /** Listens on host:port (0 = any free port) and resolves with the bound address. */
   listen(host: string, port: number): Promise<{ host: string; port: number }> {
-    return new Promise((resolve, reject) => {
-      const onError = (e: Error) => reject(e)
-      this.server.once('error', onError)
-      this.server.listen(port, host, () => {
-        this.server.off('error', onError)
-        const a = this.server.address() as AddressInfo
-        resolve({ host, port: a.port })
-      })
-    })
+    return this.server.listen(host, port)
   }
 
   /**
@@ -120,17 +114,9 @@ export class LocalNode {
   }
 
   /** Stops accepting, lets requests in flight finish (at most `graceMs`), closes the store. */
-  close(graceMs = 3000): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => this.server.closeAllConnections(), graceMs)
-      timer.unref()
-      this.server.close(() => {
-        clearTimeout(timer)
-        this.store.close()
-        resolve()
-      })
-      this.server.closeIdleConnections()
-    })
+  async close(graceMs = 3000): Promise<void> {
+    await this.server.close(graceMs)
+    this.store.close()
   }
 }
 

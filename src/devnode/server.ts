@@ -11,11 +11,13 @@
  *   503 chain_unreachable (IDENT-061; with Retry-After)      500 internal
  *
  * A bad request never stops the node: every handler's failure is answered and logged.
+ * The RPC services (gRPC, gRPC-web, Connect) share the port: see ./rpc.ts.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { ENDPOINT_OF_PATH, NodeApi, type ApiDeps } from './api'
 import type { Encoding } from './codec'
 import { ApiError } from './errors'
+import { type NodeHandler, withRpc } from './rpc'
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 
@@ -142,7 +144,8 @@ function drain(req: IncomingMessage, cap: number): Promise<boolean> {
   })
 }
 
-export function createNodeServer(options: NodeServerOptions): Server {
+/** The node's one request handler: the RPC services (./rpc.ts) and the HTTP paths. */
+export function createNodeHandler(options: NodeServerOptions): NodeHandler {
   const api = new NodeApi(options)
   const max = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
   const log = options.log ?? (() => {})
@@ -190,7 +193,7 @@ export function createNodeServer(options: NodeServerOptions): Server {
   // A refused body is drained up to this many bytes before the answer.
   const drainCap = Math.max(16 * 1024 * 1024, 4 * max)
 
-  return createServer((req, res) => {
+  const http = (req: IncomingMessage, res: ServerResponse): void => {
     handle(req, res).catch(async (e: unknown) => {
       const error =
         e instanceof ApiError
@@ -207,5 +210,11 @@ export function createNodeServer(options: NodeServerOptions): Server {
       }
       sendError(res, error, extra)
     })
-  })
+  }
+  return withRpc(api, options.store, max, http as NodeHandler)
+}
+
+/** The node over HTTP/1.1 only (node.ts serves HTTP/2 too, through ./listener.ts). */
+export function createNodeServer(options: NodeServerOptions): Server {
+  return createServer(createNodeHandler(options))
 }

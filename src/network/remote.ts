@@ -1,0 +1,573 @@
+/**
+ * One client for real networks (../shared/contracts/cli.md, `fetch`): reads one inbox's
+ * whole log from a node, over
+ *
+ *   api 'identity'  xmtp.identity.api.v1.IdentityApi (XMTP V3 nodes): GetIdentityUpdates
+ *                   from sequence id 0, GetInboxIds to resolve an identifier
+ *   api 'd14n'      xmtp.xmtpv4.message_api.QueryApi (xmtpd): QueryEnvelopes on the
+ *                   inbox's identity topic, following the last_seen cursor, and GetInboxIds
+ *
+ * each over gRPC, gRPC-web or the Connect protocol (binary), through Connect-ES
+ * transports that the caller makes (connect-node on the command line, connect-web in the
+ * browser: see ./transports-node.ts and ./transports-web.ts), and the identity API also
+ * over the HTTP gateway (POST binary protobuf to /identity/v1/…).
+ *
+ * Every answer is a claim (IDENT-071): nothing here validates an update. What this
+ * module does check is that an answer is a well-formed answer of the API: the body is
+ * read verbatim (./verbatim.ts) and parsed strictly (./wire.ts), each update keeps the
+ * exact bytes the node served, an answer naming another inbox or repeating a sequence
+ * id is refused, and a d14n envelope that does not unwrap to an identity update of the
+ * inbox is left out with its reason (`skipped`). Every failure is a RemoteError whose
+ * message names the node, the API and transport, and what was wrong.
+ */
+import { Code, ConnectError, type Transport } from '@connectrpc/connect'
+import { checkWire } from '../core/decode/wire'
+import { lowercaseAscii } from '../core/handles'
+import { bytesToHex, equalBytes } from '../crypto/bytes'
+import {
+  create,
+  fromBinary,
+  toBinary,
+  type DescMessage,
+  type DescMethodUnary,
+  type MessageInitShape,
+  type MessageShape,
+} from '@bufbuild/protobuf'
+import { WireType } from '@bufbuild/protobuf/wire'
+import {
+  GetInboxIdsResponseSchema as IdentityGetInboxIdsResponseSchema,
+  IdentityApi,
+} from '../gen/identity/api/v1/identity_pb'
+import { QueryApi } from '../gen/xmtpv4/message_api/query_api_pb'
+import { decodeOrError, entry } from '../core/decode/entry'
+import { IdentifierKindValue, type InboxLog } from '../core/types'
+import { identityTopic, isTopicInboxId, unwrapIdentityEnvelope } from './d14n'
+import { NODE_PATHS } from './client'
+import { verbatimBytes, verbatimMethod, type Verbatim } from './verbatim'
+import { expectWireType, fieldText, readFields, WireError } from './wire'
+
+export const APIS = ['identity', 'd14n'] as const
+export type Api = (typeof APIS)[number]
+export const TRANSPORTS = ['gateway', 'grpc', 'grpc-web', 'connect'] as const
+export type TransportKind = (typeof TRANSPORTS)[number]
+export type RpcTransportKind = Exclude<TransportKind, 'gateway'>
+
+/** The contract's defaults: the gateway for the identity API, Connect for d14n. */
+export const DEFAULT_TRANSPORT: Record<Api, TransportKind> = { identity: 'gateway', d14n: 'connect' }
+
+export type TargetKind = 'inbox' | 'address' | 'passkey' | 'handle'
+export interface Target {
+  readonly kind: TargetKind
+  readonly value: string
+}
+
+export interface FetchedUpdate {
+  readonly sequenceId: bigint
+  readonly serverTimestampNs: bigint
+  /** The IdentityUpdate's bytes exactly as the node served them. */
+  readonly bytes: Uint8Array
+  /** d14n: the envelope's originator node. */
+  readonly originatorNodeId?: number
+}
+
+export interface SkippedEnvelope {
+  readonly sequenceId: bigint | null
+  readonly reason: string
+}
+
+export interface FetchedLog {
+  readonly inboxId: string
+  readonly node: string
+  readonly api: Api
+  readonly transport: TransportKind
+  /** In the node's order. */
+  readonly updates: readonly FetchedUpdate[]
+  /** d14n envelopes left out, each with why. */
+  readonly skipped: readonly SkippedEnvelope[]
+  /** How the inbox id was found: the identifier and what the node answered for it (a claim). */
+  readonly resolvedFrom: Target | null
+  /** Calls made for the log (d14n: pages). */
+  readonly pages: number
+}
+
+export type RemoteErrorKind =
+  | 'unreachable'
+  | 'unimplemented'
+  | 'status'
+  | 'malformed'
+  | 'other-inbox'
+  | 'duplicate'
+  | 'not-found'
+  | 'too-many-pages'
+  | 'bad-target'
+
+/** Why a fetch failed; the message names the node, the API and transport, and what. */
+export class RemoteError extends Error {
+  override readonly name = 'RemoteError'
+  constructor(
+    readonly kind: RemoteErrorKind,
+    readonly node: string,
+    readonly api: Api,
+    readonly transport: TransportKind,
+    readonly detail: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${node} (${api} API over ${transport}): ${detail}`, options)
+  }
+}
+
+export interface RemoteOptions {
+  /** The node's base URL, e.g. `http://127.0.0.1:5555` (a trailing slash is ignored). */
+  readonly node: string
+  readonly api: Api
+  readonly transport: TransportKind
+  /** Makes a Connect-ES transport of a kind for the base URL. */
+  readonly transportFor: (kind: RpcTransportKind, baseUrl: string) => Transport
+  /** For the gateway transport. */
+  readonly fetch?: typeof fetch
+  /** d14n: the `limit` of each QueryEnvelopes page (0: the node's choice). */
+  readonly pageSize?: number
+  /** d14n: at most this many pages (default 1000): a node that never stops paging is refused. */
+  readonly maxPages?: number
+  readonly timeoutMs?: number
+  readonly signal?: AbortSignal
+}
+
+export const DEFAULT_MAX_PAGES = 1000
+
+const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e))
+
+/** The identifier kind numbers GetInboxIds takes. */
+const KIND_OF: Record<Exclude<TargetKind, 'inbox'>, number> = {
+  address: IdentifierKindValue.ETHEREUM,
+  passkey: IdentifierKindValue.PASSKEY,
+  handle: IdentifierKindValue.HANDLE,
+}
+
+/**
+ * The identifier as sent: an address is `0x` + 40 hex (lowercased), a passkey its key
+ * hex (lowercased, no 0x), a handle ASCII-lowercased (IDENT-085), an inbox id as given.
+ * @returns a reason when the value is not one of its kind
+ */
+export function normalizeTarget(t: Target): { value: string } | { error: string } {
+  const v = t.value.trim()
+  switch (t.kind) {
+    case 'address':
+      return /^0x[0-9a-fA-F]{40}$/.test(v)
+        ? { value: v.toLowerCase() }
+        : { error: `--address ${JSON.stringify(t.value)} is not an Ethereum address (0x and 40 hex digits)` }
+    case 'passkey': {
+      const h = v.replace(/^0x/i, '')
+      return /^([0-9a-fA-F]{2})+$/.test(h)
+        ? { value: h.toLowerCase() }
+        : { error: `--passkey ${JSON.stringify(t.value)} is not a public key in hex` }
+    }
+    case 'handle':
+      return v ? { value: lowercaseAscii(v) } : { error: '--handle is empty' }
+    case 'inbox':
+      return v ? { value: v } : { error: '--inbox is empty' }
+  }
+}
+
+export function createRemote(o: RemoteOptions) {
+  const node = o.node
+  const baseUrl = o.node.replace(/\/+$/, '')
+  const fail = (kind: RemoteErrorKind, detail: string, cause?: unknown): RemoteError =>
+    new RemoteError(kind, node, o.api, o.transport, detail, cause === undefined ? undefined : { cause })
+  if (o.api === 'd14n' && o.transport === 'gateway') {
+    throw fail('bad-target', 'the d14n API has no HTTP gateway; use grpc, grpc-web or connect')
+  }
+  let transport: Transport | null = null
+
+  /** One unary call; the answer's body verbatim. */
+  async function call(method: DescMethodUnary, input: object, gatewayPath: string | null): Promise<Uint8Array> {
+    const what = `${method.parent.typeName}/${method.name}`
+    if (o.transport === 'gateway')
+      return gatewayCall(gatewayPath!, method.input, input as MessageInitShape<DescMessage>)
+    transport ??= o.transportFor(o.transport as RpcTransportKind, baseUrl)
+    try {
+      const res = await transport.unary(
+        verbatimMethod(method),
+        o.signal,
+        o.timeoutMs,
+        undefined,
+        input as MessageInitShape<DescMessage>,
+        undefined,
+      )
+      return verbatimBytes(res.message as unknown as Verbatim)
+    } catch (e) {
+      throw connectFailure(e, what, method.output.name)
+    }
+  }
+
+  function connectFailure(e: unknown, what: string, answerName: string): RemoteError {
+    if (o.signal?.aborted) return fail('unreachable', 'the fetch was cancelled', e)
+    const err = ConnectError.from(e)
+    const cause = err.cause instanceof Error ? err.cause : null
+    const code = cause && 'code' in cause ? String((cause as { code: unknown }).code) : ''
+    const causeText = cause ? cause.message : ''
+    if (/^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT)$/.test(code)) {
+      return fail('unreachable', `the node could not be reached: ${causeText || code}`, e)
+    }
+    if (/^(ECONNRESET|EPIPE|ERR_STREAM_PREMATURE_CLOSE)$/.test(code) || /^aborted$/i.test(causeText)) {
+      return fail('malformed', `the connection was cut off before a whole answer (${causeText || code})`, e)
+    }
+    if (/^protocol error/.test(err.rawMessage)) {
+      const truncated = /incomplete|premature|missing trailer|end of stream/i.test(err.rawMessage)
+      return fail(
+        'malformed',
+        `the answer is not well-formed ${o.transport}${truncated ? ': a truncated frame' : ''} (${err.rawMessage})`,
+        e,
+      )
+    }
+    if (/SSL|TLS|CERT|EPROTO/i.test(code) || /ssl|tls|certificate/i.test(causeText)) {
+      return fail('unreachable', `the TLS connection was refused: ${causeText || code}`, e)
+    }
+    if (/^HPE_|ERR_HTTP2/.test(code)) {
+      return fail('malformed', `the answer is not ${o.transport} over HTTP: ${causeText || code}`, e)
+    }
+    if (/^parse binary/.test(err.rawMessage)) {
+      return fail(
+        'malformed',
+        `the answer to ${what} is not a ${answerName}: it is not protobuf (${err.rawMessage})`,
+        e,
+      )
+    }
+    if (err.code === Code.Unimplemented) {
+      return fail('unimplemented', `the node does not serve ${what} (unimplemented: ${err.rawMessage})`, e)
+    }
+    if (cause instanceof TypeError && /fetch/i.test(cause.message)) {
+      return fail(
+        'unreachable',
+        `the node could not be reached (network error, TLS, or the node does not allow this origin under CORS): ${cause.message}`,
+        e,
+      )
+    }
+    if (/Failed to fetch|NetworkError|Load failed/i.test(err.rawMessage)) {
+      return fail(
+        'unreachable',
+        `the node could not be reached (network error, TLS, or the node does not allow this origin under CORS): ${err.rawMessage}`,
+        e,
+      )
+    }
+    return fail(
+      'status',
+      `${what} failed with status ${Code[err.code] ?? err.code} (${err.code}): ${err.rawMessage}`,
+      e,
+    )
+  }
+
+  async function gatewayCall<I extends DescMessage>(
+    path: string,
+    schema: I,
+    input: MessageInitShape<I>,
+  ): Promise<Uint8Array> {
+    const doFetch = o.fetch ?? globalThis.fetch
+    const url = baseUrl + path
+    let res: Response
+    try {
+      res = await doFetch(url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-protobuf', Accept: 'application/x-protobuf' },
+        body: new Uint8Array(toBinary(schema, create(schema, input))),
+        ...(o.signal ? { signal: o.signal } : {}),
+      })
+    } catch (e) {
+      if (o.signal?.aborted) throw fail('unreachable', 'the fetch was cancelled', e)
+      const c = (e as { cause?: { code?: string; message?: string } }).cause
+      const why = c?.message ?? messageOf(e)
+      if (c?.code && /SSL|TLS|CERT|EPROTO/.test(c.code))
+        throw fail('unreachable', `the TLS connection was refused: ${why}`, e)
+      throw fail(
+        'unreachable',
+        `the node could not be reached at POST ${path}: ${why}${c ? '' : ' (network error, TLS, or CORS)'}`,
+        e,
+      )
+    }
+    let body: Uint8Array
+    try {
+      body = new Uint8Array(await res.arrayBuffer())
+    } catch (e) {
+      throw fail('malformed', `the answer to POST ${path} was cut off: ${messageOf(e)}`, e)
+    }
+    const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
+    if (res.status === 404 || res.status === 405 || res.status === 501) {
+      throw fail('unimplemented', `the node does not serve POST ${path} (HTTP ${res.status})`)
+    }
+    if (!res.ok) {
+      const text = new TextDecoder().decode(body.subarray(0, 300)).replace(/\s+/g, ' ').trim()
+      throw fail('status', `POST ${path} answered HTTP ${res.status}${text ? `: ${text}` : ''}`)
+    }
+    if (/^(text\/|application\/(json|xml|xhtml))/.test(type)) {
+      throw fail('malformed', `POST ${path} answered ${type}, not binary protobuf`)
+    }
+    return body
+  }
+
+  /** A strictly checked message of a known schema (no exact bytes needed). */
+  function strictAnswer<D extends DescMessage>(schema: D, body: Uint8Array, what: string): MessageShape<D> {
+    const problem = checkWire(schema, body)
+    if (problem) throw fail('malformed', `the answer to ${what} is not a ${schema.name}: ${problem.message}`)
+    try {
+      return fromBinary(schema, body)
+    } catch (e) {
+      throw fail('malformed', `the answer to ${what} is not a ${schema.name}: ${messageOf(e)}`)
+    }
+  }
+
+  /** GetInboxIds for one identifier: the inbox the node names (a claim), or RemoteError not-found. */
+  async function resolve(target: Target): Promise<string> {
+    const kind = KIND_OF[target.kind as Exclude<TargetKind, 'inbox'>]
+    const input = { requests: [{ identifier: target.value, identifierKind: kind }] }
+    const method = o.api === 'identity' ? IdentityApi.method.getInboxIds : QueryApi.method.getInboxIds
+    const body = await call(method as DescMethodUnary, input, NODE_PATHS.getInboxIds)
+    // Both APIs' GetInboxIdsResponse have the same fields and numbers.
+    const res = strictAnswer(IdentityGetInboxIdsResponseSchema, body, `${method.parent.typeName}/GetInboxIds`)
+    const answer = res.responses.find((r) => r.identifier.toLowerCase() === target.value.toLowerCase())
+    if (!answer) {
+      throw fail(
+        'malformed',
+        res.responses.length === 0
+          ? `GetInboxIds answered nothing for ${target.kind} ${target.value}`
+          : `GetInboxIds answered for ${res.responses.map((r) => JSON.stringify(r.identifier)).join(', ')}, not for ${target.kind} ${target.value}`,
+      )
+    }
+    if (answer.inboxId === undefined || answer.inboxId === '') {
+      throw fail('not-found', `the node knows no inbox for ${target.kind} ${target.value}`)
+    }
+    return answer.inboxId
+  }
+
+  async function identityLog(inboxId: string): Promise<{ updates: FetchedUpdate[]; pages: number }> {
+    const method = IdentityApi.method.getIdentityUpdates
+    const body = await call(method, { requests: [{ inboxId, sequenceId: 0n }] }, NODE_PATHS.getIdentityUpdates)
+    return { updates: readIdentityUpdates(body, inboxId), pages: 1 }
+  }
+
+  /** Strict read of a GetIdentityUpdatesResponse for one inbox, keeping each update's bytes. */
+  function readIdentityUpdates(body: Uint8Array, inboxId: string): FetchedUpdate[] {
+    const what = 'GetIdentityUpdatesResponse'
+    const out: FetchedUpdate[] = []
+    const seen = new Map<bigint, number>()
+    try {
+      let responses = 0
+      for (const f of readFields(body, what)) {
+        if (f.no !== 1) continue
+        expectWireType(f, WireType.LengthDelimited, what, 'responses')
+        if (f.wt !== WireType.LengthDelimited) continue
+        responses++
+        const base = f.body.byteOffset - body.byteOffset
+        const rWhat = `responses[${responses - 1}]`
+        let named = ''
+        const logs: FetchedUpdate[] = []
+        for (const g of readFields(f.body, rWhat, base)) {
+          if (g.no === 1) {
+            expectWireType(g, WireType.LengthDelimited, rWhat, 'inbox_id')
+            if (g.wt === WireType.LengthDelimited) named = fieldText(g, rWhat, 'inbox_id')
+          } else if (g.no === 2) {
+            expectWireType(g, WireType.LengthDelimited, rWhat, 'updates')
+            if (g.wt !== WireType.LengthDelimited) continue
+            const lWhat = `${rWhat}.updates[${logs.length}]`
+            let sequenceId = 0n
+            let ts = 0n
+            const updates: Uint8Array[] = []
+            for (const h of readFields(g.body, lWhat, g.body.byteOffset - body.byteOffset)) {
+              if (h.no === 1) {
+                expectWireType(h, WireType.Varint, lWhat, 'sequence_id')
+                if (h.wt === WireType.Varint) sequenceId = h.value
+              } else if (h.no === 2) {
+                expectWireType(h, WireType.Varint, lWhat, 'server_timestamp_ns')
+                if (h.wt === WireType.Varint) ts = h.value
+              } else if (h.no === 3) {
+                expectWireType(h, WireType.LengthDelimited, lWhat, 'update')
+                if (h.wt === WireType.LengthDelimited) updates.push(h.body)
+              }
+            }
+            if (updates.length !== 1) {
+              throw fail(
+                'malformed',
+                `${what} ${lWhat} (sequence id ${sequenceId}) carries ${updates.length === 0 ? 'no update' : `field 3 (update) ${updates.length} times`}; expected one IdentityUpdate`,
+              )
+            }
+            logs.push({ sequenceId, serverTimestampNs: ts, bytes: updates[0]! })
+          }
+        }
+        if (named !== '' && named !== inboxId) {
+          throw fail('other-inbox', `the answer names inbox ${named}, not the inbox asked for, ${inboxId}`)
+        }
+        for (const u of logs) {
+          const prev = seen.get(u.sequenceId)
+          if (prev !== undefined) {
+            throw fail(
+              'duplicate',
+              `the answer holds sequence id ${u.sequenceId} twice (updates ${prev} and ${out.length}); a log has one update per sequence id`,
+            )
+          }
+          seen.set(u.sequenceId, out.length)
+          out.push(u)
+        }
+      }
+    } catch (e) {
+      if (e instanceof WireError) throw fail('malformed', `the answer is not a ${what}: ${e.message}`, e)
+      throw e
+    }
+    return out
+  }
+
+  async function d14nLog(
+    inboxId: string,
+  ): Promise<{ updates: FetchedUpdate[]; skipped: SkippedEnvelope[]; pages: number }> {
+    const topic = identityTopic(inboxId)
+    const method = QueryApi.method.queryEnvelopes
+    const cursor = new Map<number, bigint>()
+    const bySeq = new Map<bigint, FetchedUpdate>()
+    const seenEnvelopes = new Set<string>()
+    const updates: FetchedUpdate[] = []
+    const skipped: SkippedEnvelope[] = []
+    const maxPages = o.maxPages ?? DEFAULT_MAX_PAGES
+    let pages = 0
+    for (;;) {
+      if (pages >= maxPages) {
+        throw fail(
+          'too-many-pages',
+          `QueryEnvelopes was still returning new envelopes after ${maxPages} pages; stopped (a node that never finishes paging is not an answer)`,
+        )
+      }
+      pages++
+      const body = await call(
+        method,
+        {
+          query: { topics: [topic], lastSeen: { nodeIdToSequenceId: Object.fromEntries(cursor) } },
+          limit: o.pageSize ?? 0,
+        },
+        null,
+      )
+      const envelopes = readEnvelopes(body)
+      let added = 0
+      const inPage = new Set<bigint>()
+      for (const [i, env] of envelopes.entries()) {
+        const key = bytesToHex(env)
+        const u = unwrapIdentityEnvelope(env, inboxId)
+        if (u.ok) {
+          if (inPage.has(u.sequenceId)) {
+            throw fail('duplicate', `QueryEnvelopes page ${pages} holds sequence id ${u.sequenceId} twice`)
+          }
+          inPage.add(u.sequenceId)
+          const prev = bySeq.get(u.sequenceId)
+          if (prev) {
+            if (!equalBytes(prev.bytes, u.update)) {
+              throw fail(
+                'duplicate',
+                `QueryEnvelopes page ${pages} serves sequence id ${u.sequenceId} again with different update bytes`,
+              )
+            }
+          } else {
+            const fetched: FetchedUpdate = {
+              sequenceId: u.sequenceId,
+              serverTimestampNs: u.originatorNs,
+              bytes: u.update,
+              originatorNodeId: u.originatorNodeId,
+            }
+            bySeq.set(u.sequenceId, fetched)
+            updates.push(fetched)
+            added++
+          }
+          const c = cursor.get(u.originatorNodeId)
+          if (c === undefined || u.sequenceId > c) cursor.set(u.originatorNodeId, u.sequenceId)
+        } else {
+          if (!seenEnvelopes.has(key)) {
+            skipped.push({ sequenceId: u.sequenceId, reason: `envelope ${i} of page ${pages}: ${u.reason}` })
+            added++
+          }
+          if (u.sequenceId !== null && u.originatorNodeId !== null) {
+            const c = cursor.get(u.originatorNodeId)
+            if (c === undefined || u.sequenceId > c) cursor.set(u.originatorNodeId, u.sequenceId)
+          }
+        }
+        seenEnvelopes.add(key)
+      }
+      if (envelopes.length === 0 || added === 0) break
+    }
+    return { updates, skipped, pages }
+  }
+
+  /** The envelopes of a QueryEnvelopesResponse, each as its exact bytes. */
+  function readEnvelopes(body: Uint8Array): Uint8Array[] {
+    const what = 'QueryEnvelopesResponse'
+    try {
+      const out: Uint8Array[] = []
+      for (const f of readFields(body, what)) {
+        if (f.no !== 1) continue
+        expectWireType(f, WireType.LengthDelimited, what, 'envelopes')
+        if (f.wt === WireType.LengthDelimited) out.push(f.body)
+      }
+      return out
+    } catch (e) {
+      if (e instanceof WireError) throw fail('malformed', `the answer is not a ${what}: ${e.message}`, e)
+      throw e
+    }
+  }
+
+  /** Reads the whole log of the target's inbox. */
+  async function fetchLog(target: Target): Promise<FetchedLog> {
+    const norm = normalizeTarget(target)
+    if ('error' in norm) throw fail('bad-target', norm.error)
+    const t: Target = { kind: target.kind, value: norm.value }
+    let inboxId = t.kind === 'inbox' ? t.value : await resolve(t)
+    if (o.api === 'd14n') {
+      if (/^[0-9a-fA-F]{64}$/.test(inboxId)) inboxId = inboxId.toLowerCase()
+      if (!isTopicInboxId(inboxId)) {
+        throw fail(
+          t.kind === 'inbox' ? 'bad-target' : 'malformed',
+          `inbox id ${JSON.stringify(inboxId)} is not 64 hex digits, so it has no identity topic`,
+        )
+      }
+    }
+    const got = o.api === 'identity' ? { ...(await identityLog(inboxId)), skipped: [] } : await d14nLog(inboxId)
+    return {
+      inboxId,
+      node,
+      api: o.api,
+      transport: o.transport,
+      updates: got.updates,
+      skipped: got.skipped,
+      resolvedFrom: t.kind === 'inbox' ? null : t,
+      pages: got.pages,
+    }
+  }
+
+  return { node, api: o.api, transport: o.transport, fetchLog, resolve }
+}
+
+export type Remote = ReturnType<typeof createRemote>
+
+/** The contract's bundle (input format 1) of a fetched log. */
+export function bundleOf(log: FetchedLog): {
+  inbox_id: string
+  node: string
+  api: Api
+  transport: TransportKind
+  updates: { sequence_id: string; server_timestamp_ns: string; update_hex: string }[]
+} {
+  return {
+    inbox_id: log.inboxId,
+    node: log.node,
+    api: log.api,
+    transport: log.transport,
+    updates: log.updates.map((u) => ({
+      sequence_id: u.sequenceId.toString(),
+      server_timestamp_ns: u.serverTimestampNs.toString(),
+      update_hex: bytesToHex(u.bytes),
+    })),
+  }
+}
+
+/** The fetched log as the core's InboxLog, for replay: each update decoded from its exact bytes. */
+export function inboxLogOf(log: FetchedLog): InboxLog {
+  return {
+    inboxId: log.inboxId,
+    // The core knows file formats only; a fetched log is the binary answer's reading.
+    format: 'get-identity-updates-binary',
+    entries: log.updates.map((u) => entry(u.sequenceId, decodeOrError(u.bytes), u.serverTimestampNs)),
+  }
+}
