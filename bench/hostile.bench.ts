@@ -118,12 +118,17 @@ async function node(): Promise<void> {
     const before = load()
     const client = n.client()
     const latencies: number[] = []
+    const failures: string[] = []
     let done = false
     const asker = (async () => {
       while (!done) {
         const t = performance.now()
-        await client.queryNewest(['a'.repeat(64)])
-        latencies.push(performance.now() - t)
+        try {
+          await client.queryNewest(['a'.repeat(64)])
+          latencies.push(performance.now() - t)
+        } catch (e) {
+          failures.push((e instanceof Error ? e.message : String(e)).slice(0, 160))
+        }
         await new Promise((res) => setTimeout(res, 20))
       }
     })()
@@ -148,6 +153,9 @@ async function node(): Promise<void> {
         publish_s: +publishS.toFixed(2),
         answer,
         other_requests: latencies.length,
+        other_failed: failures.length,
+        ...(failures.length ? { first_failure: failures[0] } : {}),
+        node_stderr: n.stderr().trim().split('\n').slice(-3).join(' | ').slice(0, 300),
         other_p50_ms: q(0.5),
         other_p99_ms: q(0.99),
         other_max_ms: +latencies[latencies.length - 1]!.toFixed(1),

@@ -6,7 +6,8 @@
 import { nobleBackend, type VerifyBackend } from '../../crypto/backend'
 import { base64urlNoPad, bytesToHex, concatBytes } from '../../crypto/bytes'
 import { personalMessageHash, type Keccak256 } from '../../crypto/eip191'
-import { IDENTITY_UPDATE_CONTEXT } from '../../crypto/ed25519ph'
+import { Ed25519phPrehash, IDENTITY_UPDATE_CONTEXT } from '../../crypto/ed25519ph'
+import { sha512 } from '../../crypto/hash'
 import { ChainUnreachableError } from '../errors'
 import type { SignatureCheck } from '../trace'
 import type { EthAddress, MemberId, WireSignature } from '../types'
@@ -20,6 +21,8 @@ export type SignatureVerdict = Omit<SignatureCheck, 'actionIndex' | 'role' | 'ki
 /** The signature text of one update with its derived digests, computed at most once. */
 export class SignedText {
   private personal?: Uint8Array
+  private prehash?: Ed25519phPrehash
+  private challenge?: string
   constructor(
     readonly text: string,
     readonly bytes: Uint8Array,
@@ -27,6 +30,14 @@ export class SignedText {
   /** EIP-191 personal-message hash of the text; `keccak` may be a backend's (same output). */
   personalMessageHash(keccak?: Keccak256): Uint8Array {
     return (this.personal ??= personalMessageHash(this.bytes, keccak))
+  }
+  /** The Ed25519ph prehash (SHA-512) of the text: once per update, not once per installation signature. */
+  ed25519Prehash(): Ed25519phPrehash {
+    return (this.prehash ??= new Ed25519phPrehash(sha512(this.bytes)))
+  }
+  /** The passkey challenge every passkey signature must carry: base64url (no padding) of the text, built once. */
+  passkeyChallenge(): string {
+    return (this.challenge ??= base64urlNoPad(this.bytes))
   }
 }
 
@@ -132,7 +143,7 @@ async function verifyInstallationKey(
     return invalid(`installation_key public_key is ${publicKey.length} bytes, expected 32`, evidence)
   let ok: boolean
   try {
-    ok = await backend.verifyEd25519ph(bytes, text.bytes, publicKey, IDENTITY_UPDATE_CONTEXT)
+    ok = await backend.verifyEd25519ph(bytes, text.ed25519Prehash(), publicKey, IDENTITY_UPDATE_CONTEXT)
   } catch (e) {
     return invalid(`installation_key signature does not verify: ${messageOf(e)}`, evidence)
   }
@@ -154,7 +165,7 @@ async function verifyPasskey(
   text: SignedText,
   backend: VerifyBackend,
 ): Promise<SignatureVerdict> {
-  const expected = base64urlNoPad(text.bytes)
+  const expected = text.passkeyChallenge()
   const evidence: Record<string, string> = { 'expected challenge': expected, 'public key': bytesToHex(sig.publicKey) }
   let clientData: unknown
   try {
