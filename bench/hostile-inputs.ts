@@ -12,7 +12,15 @@ import { encodeBundleJson, encodeGetIdentityUpdatesResponse, encodeUpdate } from
 import { deriveInboxId } from '../src/core/inbox-id'
 import { utf8 } from '../src/crypto/bytes'
 import { sha256 } from '../src/crypto/hash'
-import { addMember, claimHandle, createInbox, ethKeySigner, installationKeySigner, signUpdate } from '../src/signing'
+import {
+  addMember,
+  claimHandle,
+  createInbox,
+  type DraftAction,
+  ethKeySigner,
+  installationKeySigner,
+  signUpdate,
+} from '../src/signing'
 
 export const CACHE = process.env.HOSTILE_CACHE ?? join(tmpdir(), 'inbox-inspector-hostile')
 
@@ -22,7 +30,7 @@ const key = (label: string) => sha256(utf8(`hostile-${label}`))
 export async function bigUpdate(n: number): Promise<Uint8Array> {
   const wallet = ethKeySigner(key('wallet'))
   const inboxId = deriveInboxId(wallet.identifier.text, 0n)
-  const actions = [createInbox(wallet)]
+  const actions: DraftAction[] = [createInbox(wallet)]
   for (let i = 0; i < n - 2; i++) actions.push(addMember(wallet, installationKeySigner(key(`inst-${i}`))))
   actions.push(claimHandle('hostile', wallet))
   const u = await signUpdate({ inboxId, clientTimestampNs: 1_750_000_000_000_000_000n, actions })

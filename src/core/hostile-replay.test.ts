@@ -6,7 +6,15 @@ import { nobleBackend, type VerifyBackend } from '../crypto/backend'
 import { Ed25519phPrehash } from '../crypto/ed25519ph'
 import { utf8 } from '../crypto/bytes'
 import { sha256 } from '../crypto/hash'
-import { addMember, claimHandle, createInbox, ethKeySigner, installationKeySigner, signUpdate } from '../signing'
+import {
+  addMember,
+  claimHandle,
+  createInbox,
+  type DraftAction,
+  ethKeySigner,
+  installationKeySigner,
+  signUpdate,
+} from '../signing'
 import { applyUpdate } from './apply/update'
 import { deriveInboxId } from './inbox-id'
 import { decodeUpdate } from './decode/update'
@@ -19,7 +27,7 @@ const wallet = ethKeySigner(key('wallet'))
 const inboxId = deriveInboxId(wallet.identifier.text, 0n)
 
 async function bigUpdate(adds: number, claim: boolean): Promise<UnverifiedUpdate> {
-  const actions = [createInbox(wallet)]
+  const actions: DraftAction[] = [createInbox(wallet)]
   for (let i = 0; i < adds; i++) actions.push(addMember(wallet, installationKeySigner(key(`inst-${i}`))))
   if (claim) actions.push(claimHandle('hostile', wallet))
   const u = await signUpdate({ inboxId, clientTimestampNs: 1_750_000_000_000_000_000n, actions })

@@ -126,6 +126,7 @@ export class LocalNode {
       timer.unref()
       this.server.close(() => {
         clearTimeout(timer)
+        this.admission.close()
         this.store.close()
         resolve()
       })
