@@ -12,6 +12,7 @@ import { ChainUnreachableError } from '../errors'
 import type { SignatureCheck } from '../trace'
 import type { EthAddress, MemberId, WireSignature } from '../types'
 import type { SmartWalletVerifier } from './port'
+import { quote } from '../text/quote'
 
 /** What one signature verified to, before it is placed in its action (a SignatureCheck less its place). */
 export type SignatureVerdict = Omit<SignatureCheck, 'actionIndex' | 'role' | 'kind' | 'verdict'> & {
@@ -74,13 +75,13 @@ export function parseEip155AccountId(accountId: string): Eip155Account | string 
   if (m) return { chainId: BigInt(m[1]!), address: m[2]!.toLowerCase() as EthAddress }
   if (!accountId.startsWith('eip155:')) {
     const ns = accountId.split(':')[0] ?? ''
-    return `account_id ${JSON.stringify(accountId)} is not in the eip155 namespace (found ${JSON.stringify(ns)})`
+    return `account_id ${quote(accountId)} is not in the eip155 namespace (found ${quote(ns)})`
   }
   const [, ref = '', address = '', ...rest] = accountId.split(':')
-  if (rest.length > 0) return `account_id ${JSON.stringify(accountId)} has more than three colon-separated parts`
+  if (rest.length > 0) return `account_id ${quote(accountId)} has more than three colon-separated parts`
   if (!/^(0|[1-9][0-9]{0,31})$/.test(ref))
-    return `account_id ${JSON.stringify(accountId)}: chain id ${JSON.stringify(ref)} is not a decimal with no sign and no leading zero`
-  return `account_id ${JSON.stringify(accountId)}: address ${JSON.stringify(address)} is not 0x followed by 40 hexadecimal characters`
+    return `account_id ${quote(accountId)}: chain id ${quote(ref)} is not a decimal with no sign and no leading zero`
+  return `account_id ${quote(accountId)}: address ${quote(address)} is not 0x followed by 40 hexadecimal characters`
 }
 
 export async function verifySignature(
@@ -181,7 +182,7 @@ async function verifyPasskey(
   if (typeof challenge !== 'string') return invalid('passkey client data has no string challenge', evidence)
   if (challenge !== expected)
     return invalid(
-      `passkey challenge ${JSON.stringify(challenge)} is not base64url of the signature text (${JSON.stringify(expected)})`,
+      `passkey challenge ${quote(challenge)} is not base64url of the signature text (${quote(expected)})`,
       evidence,
     )
   const clientDataHash = backend.sha256(sig.clientDataJson)
