@@ -3,6 +3,7 @@
  * check (IDENT-085) and the current-handle ordering (IDENT-086).
  */
 import type { AssociationState } from './types'
+import { quote } from './text/quote'
 
 /** ^[a-z][a-z0-9_-]{0,26}(#[0-9]{4})?$ — the ABNF of section 10, matched in full. */
 export const HANDLE_PATTERN = /^[a-z][a-z0-9_-]{0,26}(#[0-9]{4})?$/
@@ -27,8 +28,7 @@ export function handleProblem(handle: string): string {
   const bad = /[^a-z0-9_-]/.exec(name)
   if (bad) return `has ${JSON.stringify(bad[0])} in its name part; allowed are a-z, 0-9, _ and -`
   if (name.length > 27) return `has a name part of ${name.length} characters; at most 27`
-  if (code !== null && !/^[0-9]{4}$/.test(code))
-    return `has code ${JSON.stringify(code)}; a code is exactly four digits`
+  if (code !== null && !/^[0-9]{4}$/.test(code)) return `has code ${quote(code)}; a code is exactly four digits`
   return 'does not match the handle grammar'
 }
 
@@ -51,18 +51,18 @@ export function checkHandleAnswer(state: AssociationState | null, entry: string)
   if (!state)
     return {
       accepted: false,
-      reason: `no association state was derived for the inbox, so nothing proves a claim of ${JSON.stringify(handle)}`,
+      reason: `no association state was derived for the inbox, so nothing proves a claim of ${quote(handle)}`,
     }
   if (state.handles.includes(handle)) {
     const current = state.handles[state.handles.length - 1] === handle
     return {
       accepted: true,
-      reason: `inbox ${state.inboxId} claimed ${JSON.stringify(handle)} in its log${current ? ' (its display handle)' : ' (an older handle)'}, as of sequence id ${state.sequenceId}`,
+      reason: `inbox ${state.inboxId} claimed ${quote(handle)} in its log${current ? ' (its display handle)' : ' (an older handle)'}, as of sequence id ${state.sequenceId}`,
     }
   }
   return {
     accepted: false,
-    reason: `the state of inbox ${state.inboxId} at sequence id ${state.sequenceId} does not hold ${JSON.stringify(handle)}${state.handles.length ? ` (it holds ${state.handles.map((h) => JSON.stringify(h)).join(', ')})` : ' (it holds no handle)'}`,
+    reason: `the state of inbox ${state.inboxId} at sequence id ${state.sequenceId} does not hold ${quote(handle)}${state.handles.length ? ` (it holds ${state.handles.map((h) => quote(h)).join(', ')})` : ' (it holds no handle)'}`,
   }
 }
 

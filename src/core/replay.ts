@@ -7,6 +7,7 @@ import { LogInputError } from './errors'
 import type { ActionStep, Trace, TraceStep } from './trace'
 import type { AssociationState, InboxLog, LogEntry, UnverifiedUpdate, UndecodableUpdate } from './types'
 import { applyUpdate, PendingUpdate, RejectedUpdate } from './apply/update'
+import { refusedUnverified, signatureFreeRefusal } from './judge-order'
 import { describeUnverified, verifyUpdate, type UpdateVerifyOptions, type VerifiedUpdate } from './verify/update'
 
 /** A verification stage: the verified update for the update at `index` of the sorted log. */
@@ -159,6 +160,19 @@ export async function replay(log: InboxLog, opts: ReplayOptions = {}): Promise<T
       stoppedAt = entry.sequenceId
       if (!opts.verifyAfterStop) prefetch.drop()
     } else {
+      // Issue #14, finding 1: a rule that needs no signature refuses before any is verified.
+      const refusal = opts.verifyAfterStop ? null : signatureFreeRefusal(state, u, entry.sequenceId)
+      if (refusal) {
+        const { rule, actionIndex, message } = refusal.violation
+        const v = refusedUnverified(u, refusal)
+        steps.push(
+          decodedStep(entry, v, state, state, { status: 'rejected', rule, actionIndex, message }, refusal.actions),
+        )
+        stoppedAt = entry.sequenceId
+        prefetch.drop()
+        opts.onProgress?.(n + 1, entries.length)
+        continue
+      }
       const v = await prefetch.get(n, u)
       try {
         const applied = applyUpdate(state, v, entry.sequenceId)

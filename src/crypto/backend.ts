@@ -37,7 +37,13 @@
  * `primitives` records which implementation each primitive uses and why.
  */
 import { recoverEip191Digest, type Eip191Recovery, type Keccak256, type Secp256k1Recover } from './eip191'
-import { verifyEd25519ph, verifyEd25519phWith, type Ed25519phCombine, type Sha512 } from './ed25519ph'
+import {
+  verifyEd25519ph,
+  verifyEd25519phWith,
+  type Ed25519phCombine,
+  type Ed25519phMessage,
+  type Sha512,
+} from './ed25519ph'
 import { keccak256 as nobleKeccak256, sha256 as nobleSha256, sha512 as nobleSha512 } from './hash'
 import { verifyP256Der, type P256Verification } from './p256'
 import { errorMessage } from './errors'
@@ -62,7 +68,7 @@ export interface VerifyBackend {
   /** Ed25519ph, ed25519-dalek `verify_prehashed` semantics (./ed25519ph `verifyEd25519ph`). */
   verifyEd25519ph(
     signature: Uint8Array,
-    message: Uint8Array,
+    message: Ed25519phMessage,
     publicKey: Uint8Array,
     context: Uint8Array,
   ): Promise<boolean>

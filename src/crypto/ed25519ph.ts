@@ -78,15 +78,30 @@ function checkInputs(signature: Uint8Array, publicKey: Uint8Array, context: Uint
   checkContext(context)
 }
 
+/**
+ * A message whose SHA-512 prehash is already known: one signature text is signed by every
+ * signature of an update, so its prehash is computed once per update, not once per
+ * signature (issue #14, finding 8). `digest` must be SHA-512 of the message.
+ */
+export class Ed25519phPrehash {
+  constructor(readonly digest: Uint8Array) {
+    checkLength('prehash', digest, 64)
+  }
+}
+
+/** The raw message, or its known prehash. */
+export type Ed25519phMessage = Uint8Array | Ed25519phPrehash
+
 /** Step 3: k = SHA-512(dom2(1, ctx) || R_bytes || A_bytes || SHA-512(message)) mod L. */
 function challenge(
   rBytes: Uint8Array,
   publicKey: Uint8Array,
-  message: Uint8Array,
+  message: Ed25519phMessage,
   context: Uint8Array,
   hash: Sha512,
 ): bigint {
-  return Fn.create(bytesToNumberLE(hash(concatBytes(dom2(context), rBytes, publicKey, hash(message)))))
+  const ph = message instanceof Ed25519phPrehash ? message.digest : hash(message)
+  return Fn.create(bytesToNumberLE(hash(concatBytes(dom2(context), rBytes, publicKey, ph))))
 }
 
 /**
@@ -98,7 +113,7 @@ function challenge(
  */
 export function verifyEd25519ph(
   signature: Uint8Array,
-  message: Uint8Array,
+  message: Ed25519phMessage,
   publicKey: Uint8Array,
   context: Uint8Array,
   hash: Sha512 = sha512,
@@ -132,7 +147,7 @@ export function verifyEd25519ph(
 export function verifyEd25519phWith(
   combine: Ed25519phCombine,
   signature: Uint8Array,
-  message: Uint8Array,
+  message: Ed25519phMessage,
   publicKey: Uint8Array,
   context: Uint8Array,
   hash: Sha512 = sha512,

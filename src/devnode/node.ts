@@ -116,6 +116,7 @@ export class LocalNode {
   /** Stops accepting, lets requests in flight finish (at most `graceMs`), closes the store. */
   async close(graceMs = 3000): Promise<void> {
     await this.server.close(graceMs)
+    this.admission.close()
     this.store.close()
   }
 }

@@ -144,6 +144,14 @@ function drain(req: IncomingMessage, cap: number): Promise<boolean> {
   })
 }
 
+/** True when the request failed because its client aborted or reset the connection. */
+export function clientAborted(req: IncomingMessage, res: ServerResponse, e: unknown): boolean {
+  const code = (e as NodeJS.ErrnoException | null)?.code
+  if (code === 'ECONNRESET' || code === 'ECONNABORTED' || code === 'EPIPE') return true
+  if (e instanceof Error && e.message === 'aborted') return true
+  return (req.destroyed && !req.complete) || (res.destroyed && !res.writableFinished)
+}
+
 /** The node's one request handler: the RPC services (./rpc.ts) and the HTTP paths. */
 export function createNodeHandler(options: NodeServerOptions): NodeHandler {
   const api = new NodeApi(options)
@@ -195,6 +203,8 @@ export function createNodeHandler(options: NodeServerOptions): NodeHandler {
 
   const http = (req: IncomingMessage, res: ServerResponse): void => {
     handle(req, res).catch(async (e: unknown) => {
+      // A client that went away mid-request (issue #14): nobody to answer, nothing failed here.
+      if (clientAborted(req, res, e)) return
       const error =
         e instanceof ApiError
           ? e

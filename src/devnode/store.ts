@@ -48,6 +48,9 @@ CREATE INDEX IF NOT EXISTS claims_by_handle ON claims (handle, sequence_id);
 CREATE INDEX IF NOT EXISTS claims_by_inbox ON claims (inbox_id, sequence_id);
 `
 
+/** The largest SQLite INTEGER; every sequence id the store hands out is below it. */
+export const SQLITE_INTEGER_MAX = (1n << 63n) - 1n
+
 type Row = { sequence_id: bigint; inbox_id: string; server_timestamp_ns: bigint; bytes: Buffer }
 
 const toStored = (r: Row): StoredUpdate => ({
@@ -120,6 +123,9 @@ export class Store {
 
   /** The inbox's updates with a sequence id above `after` (0 = all), ascending. */
   updatesAfter(inboxId: string, after: bigint = 0n): StoredUpdate[] {
+    // A uint64 above SQLite's INTEGER (2^63 - 1, issue #14 finding 3): no stored id is
+    // that high (ids are AUTOINCREMENT from 1), so the answer is the empty log, not a 500.
+    if (after >= SQLITE_INTEGER_MAX) return []
     return this.q.after.all(inboxId, after).map(toStored)
   }
 

@@ -13,6 +13,7 @@ import { describeMember, memberIdOf, sameMember } from '../text/identifier'
 import { memberKey, type AssociationState, type Member, type MemberId, type WireAction } from '../types'
 import { requireChain, requireFresh, requireKindFor, requireSigned, type ApplyContext, type Signed } from './context'
 import { identifierOf, requireMemberForm, signingKind } from './kinds'
+import { quote } from '../text/quote'
 
 type Action<K extends WireAction['kind']> = Extract<WireAction, { kind: K }>
 
@@ -231,7 +232,7 @@ function applyClaimHandle(
   const state = requireState(prev, a, i)
   // IDENT-078: the handle grammar, matched in full; never rewritten.
   if (!isValidHandle(a.handle))
-    throw new RuleViolation('IDENT-078', i, `handle ${JSON.stringify(a.handle)} ${handleProblem(a.handle)}`)
+    throw new RuleViolation('IDENT-078', i, `handle ${quote(a.handle)} ${handleProblem(a.handle)}`)
   // IDENT-080: at most 64 claims in one log.
   if (state.claimCount >= MAX_CLAIMS) {
     throw new RuleViolation(

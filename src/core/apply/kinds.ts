@@ -5,6 +5,7 @@
 import { RuleViolation } from '../errors'
 import { isEthAddress } from '../text/identifier'
 import { IdentifierKindValue, type MemberId, type WireMemberIdentifier } from '../types'
+import { quote } from '../text/quote'
 
 const KIND_NAMES: Record<number, string> = {
   0: 'IDENTIFIER_KIND_UNSPECIFIED',
@@ -30,7 +31,7 @@ function requireEthForm(text: string, field: string, actionIndex: number): void 
     throw new RuleViolation(
       'IDENT-013',
       actionIndex,
-      `${field} ${JSON.stringify(text)} is not 0x followed by exactly 40 lowercase hexadecimal characters`,
+      `${field} ${quote(text)} is not 0x followed by exactly 40 lowercase hexadecimal characters`,
     )
   }
 }

@@ -11,6 +11,7 @@ import type { AssociationState } from '../types'
 import { checkOf, type VerifiedUpdate } from '../verify/update'
 import { applyAction } from './actions'
 import type { ApplyContext } from './context'
+import { quote } from '../text/quote'
 
 /** The update could not be judged: a smart wallet signature's chain was unreachable (IDENT-061). */
 export class PendingUpdate extends Error {
@@ -84,7 +85,7 @@ export function applyUpdate(
       throw new RuleViolation(
         'IDENT-003',
         null,
-        `the update names inbox ${JSON.stringify(update.inboxId)}, but its actions produce the state of inbox ${after.inboxId}`,
+        `the update names inbox ${quote(update.inboxId)}, but its actions produce the state of inbox ${after.inboxId}`,
       )
     }
     if (ctx.unreachable.length > 0) throw new PendingUpdate(ctx.unreachable, steps)

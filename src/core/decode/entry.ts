@@ -7,6 +7,7 @@ import { LogInputError, RuleViolation } from '../errors'
 import type { InboxLog, LogEntry, UndecodableUpdate, UnverifiedUpdate } from '../types'
 import { JsonBigInt } from './json'
 import { decodeUpdate } from './update'
+import { bounded, quote } from '../text/quote'
 
 export const UINT64_MAX = (1n << 64n) - 1n
 
@@ -56,7 +57,7 @@ export function uint64FromJson(v: unknown): bigint | { reason: string } {
     return BigInt(v)
   }
   if (typeof v === 'string') {
-    if (!/^[0-9]+$/.test(v)) return { reason: `${JSON.stringify(v)} is not a decimal string of digits` }
+    if (!/^[0-9]+$/.test(v)) return { reason: `${quote(v)} is not a decimal string of digits` }
     const n = BigInt(v)
     return n > UINT64_MAX ? { reason: `${v} is above 2^64 - 1` } : n
   }
@@ -86,7 +87,7 @@ export function assertUniqueSequenceIds(log: InboxLog, where: (i: number) => str
       throw new LogInputError(
         log.format,
         where(i),
-        `sequence id ${e.sequenceId} appears twice in the log${log.inboxId ? ` of inbox ${log.inboxId}` : ''} (also at ${where(j)})`,
+        `sequence id ${e.sequenceId} appears twice in the log${log.inboxId ? ` of inbox ${bounded(log.inboxId)}` : ''} (also at ${where(j)})`,
       )
     }
     first.set(e.sequenceId, i)

@@ -12,6 +12,7 @@
  * Errors are `JsonSyntaxError` with the character offset, line and column, and for a
  * duplicate key the JSON path of the object.
  */
+import { quote } from '../text/quote'
 
 /** An integer literal outside ±(2^53 − 1), kept exactly as its decimal text. */
 export class JsonBigInt {
@@ -41,7 +42,7 @@ const MAX_DEPTH = 512
 
 /** The path of a key for messages: `$.updates[0].sequence_id`, `$["a b"]`. */
 export function jsonPathKey(path: string, key: string): string {
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `${path}.${key}` : `${path}[${quote(key)}]`
 }
 
 class Reader {
@@ -212,7 +213,7 @@ class Reader {
         this.fail(`unexpected ${this.describe(this.pos)}, expected a key string`)
       const keyAt = this.pos
       const key = this.string()
-      if (keys.has(key)) this.fail(`duplicate key ${JSON.stringify(key)} in the object at ${path}`, keyAt)
+      if (keys.has(key)) this.fail(`duplicate key ${quote(key)} in the object at ${path}`, keyAt)
       keys.add(key)
       this.ws()
       if (this.s.charCodeAt(this.pos) !== 0x3a) this.fail(`unexpected ${this.describe(this.pos)}, expected ":"`)

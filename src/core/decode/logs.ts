@@ -496,21 +496,20 @@ function singleReading(bytes: Uint8Array): Reading | Attempt {
       detail: `${problem.path ? `${problem.path}: ` : ''}${problem.detail}`,
     }
   }
-  try {
-    decodeUpdate(bytes)
-    return { tier: 1, logs: () => [readSingleUpdate(bytes)] }
-  } catch (e) {
-    if (!(e instanceof RuleViolation)) throw e
-    const m = fromBinary(IdentityUpdateSchema, bytes)
-    if (m.actions.length === 0 && m.inboxId === '' && m.clientTimestampNs === 0n) {
-      return {
-        format: 'single-update',
-        where: 'byte 0',
-        detail: 'no IdentityUpdate field present: only unknown fields',
-      }
+  // Decoded once: the reading keeps the entry (or its IDENT-001 error) it found.
+  const log = readSingleUpdate(bytes)
+  const u = log.entries[0]!.update
+  if (isDecoded(u)) return { tier: 1, logs: () => [log] }
+  // Unknown fields are not kept here: only the three listed fields are looked at.
+  const m = fromBinary(IdentityUpdateSchema, bytes, { readUnknownFields: false })
+  if (m.actions.length === 0 && m.inboxId === '' && m.clientTimestampNs === 0n) {
+    return {
+      format: 'single-update',
+      where: 'byte 0',
+      detail: 'no IdentityUpdate field present: only unknown fields',
     }
-    return { tier: 3, logs: () => [readSingleUpdate(bytes)] }
   }
+  return { tier: 3, logs: () => [log] }
 }
 
 function isReading(r: Reading | Attempt): r is Reading {
@@ -611,7 +610,14 @@ export function readLogs(input: Uint8Array | string, name?: string): InboxLog[] 
       attempts.push({ format: 'base64', where: '', detail: errMsg(e) })
     }
   }
-  if (typeof input !== 'string') candidates.push({ source: 'binary', bytes: input })
+  // Picked from the content (issue #14, finding 2): UTF-8 text that decodes as hex or
+  // base64 is that text, never also raw protobuf. A binary IdentityUpdate or response made
+  // only of hex or base64 characters would need every tag, length and signature byte to be
+  // one; read as raw bytes, such text is instead a long run of tiny unknown fields.
+  if (typeof input !== 'string') {
+    if (candidates.length === 0) candidates.push({ source: 'binary', bytes: input })
+    else attempts.push({ format: 'binary', where: '', detail: 'not tried: the input is hex or base64 text' })
+  }
 
   let best: Reading | null = null
   for (const c of candidates) {

@@ -21,6 +21,7 @@ import { hexToBytes } from '../../crypto/bytes'
 import { LogInputError } from '../errors'
 import type { InboxLog, LogEntry } from '../types'
 import { assertUniqueSequenceIds, decodeOrError, entry, UINT64_MAX, undecodable } from './entry'
+import { quote } from '../text/quote'
 
 const FORMAT = 'postgres-csv'
 
@@ -116,7 +117,7 @@ function bytea(value: string): Uint8Array {
 
 function uint64Cell(value: string, where: string, column: string): bigint {
   if (!/^[0-9]+$/.test(value)) {
-    throw new LogInputError(FORMAT, where, `${column} ${JSON.stringify(value)} is not a decimal integer`)
+    throw new LogInputError(FORMAT, where, `${column} ${quote(value)} is not a decimal integer`)
   }
   const n = BigInt(value)
   if (n > UINT64_MAX) throw new LogInputError(FORMAT, where, `${column} ${value} is above 2^64 - 1`)

@@ -37,7 +37,7 @@ import {
 import type { Signature } from '../../gen/identity/associations/signature_pb'
 import { RuleViolation } from '../errors'
 import type { UnverifiedUpdate, WireAction, WireMemberIdentifier, WireSignature } from '../types'
-import { checkWire } from './wire'
+import { checkWireCounted } from './wire'
 import { JsonBigInt } from './json'
 
 function violation(actionIndex: number | null, message: string): RuleViolation {
@@ -45,12 +45,33 @@ function violation(actionIndex: number | null, message: string): RuleViolation {
   return new RuleViolation('IDENT-001', actionIndex, message)
 }
 
-function unknownNumbers(u: readonly UnknownField[] | undefined): number[] {
+/**
+ * Unknown fields are materialised by `fromBinary` only when the update carries at most
+ * this many (issue #14, finding 2: a megabyte of one-byte unknown fields made hundreds of
+ * thousands of objects). Above it they are skipped and counted by the strict pass, and a
+ * message that would list their numbers says how many the update carries instead.
+ */
+export const UNKNOWN_FIELDS_READ = 1024
+/** How many field numbers a message lists at most. */
+const LISTED_NUMBERS = 8
+
+/** The unknown fields of the update being decoded, when `fromBinary` did not keep them. */
+let skippedUnknown: number | null = null
+
+function unknownNumbers(u: readonly UnknownField[] | undefined): number[] | null {
+  if (skippedUnknown !== null) return null
   return [...new Set((u ?? []).map((f) => f.no))].sort((a, b) => a - b)
 }
 
 function fieldList(nos: number[]): string {
-  return nos.length === 1 ? `field ${nos[0]}` : `fields ${nos.join(', ')}`
+  if (nos.length === 1) return `field ${nos[0]}`
+  const shown = nos.slice(0, LISTED_NUMBERS).join(', ')
+  return `fields ${shown}${nos.length > LISTED_NUMBERS ? ` and ${nos.length - LISTED_NUMBERS} more` : ''}`
+}
+
+/** "the X holds only unknown …" when the numbers were not read (see UNKNOWN_FIELDS_READ). */
+function notListed(): string {
+  return `fields (numbers not listed: the update carries ${skippedUnknown} unknown fields)`
 }
 
 /** IDENT-001: a Signature whose signature is unset (or missing) rejects the update. */
@@ -83,8 +104,11 @@ function mapSignature(sig: Signature | undefined, path: string, i: number): Wire
         clientDataJson: s.value.clientDataJson,
       }
     case undefined: {
-      const nos = unknownNumbers(sig.$unknown)
       const expected = 'expected one of erc_191 (1), erc_6492 (2), installation_key (3), passkey (5)'
+      const read = unknownNumbers(sig.$unknown)
+      if (read === null)
+        throw violation(i, `${path}: signature is unset: the Signature holds only unknown ${notListed()}; ${expected}`)
+      const nos = read
       if (nos.length === 1 && nos[0] === 4) {
         throw violation(
           i,
@@ -127,7 +151,11 @@ function mapMember(m: MemberIdentifier | undefined, path: string, i: number): Wi
     case undefined: {
       const nos = unknownNumbers(m.$unknown)
       const found =
-        nos.length > 0 ? `the MemberIdentifier holds only unknown ${fieldList(nos)}` : 'empty MemberIdentifier'
+        nos === null
+          ? `the MemberIdentifier holds only unknown ${notListed()}`
+          : nos.length > 0
+            ? `the MemberIdentifier holds only unknown ${fieldList(nos)}`
+            : 'empty MemberIdentifier'
       throw violation(i, `${path}: kind is unset (${found}); ${expected}`)
     }
   }
@@ -207,7 +235,12 @@ function mapAction(a: IdentityAction, i: number): WireAction {
     }
     case undefined: {
       const nos = unknownNumbers(a.$unknown)
-      const found = nos.length > 0 ? `the IdentityAction holds only unknown ${fieldList(nos)}` : 'empty IdentityAction'
+      const found =
+        nos === null
+          ? `the IdentityAction holds only unknown ${notListed()}`
+          : nos.length > 0
+            ? `the IdentityAction holds only unknown ${fieldList(nos)}`
+            : 'empty IdentityAction'
       throw violation(
         i,
         `${p}: kind is unset (${found}); expected one of create_inbox (1), add (2), revoke (3), change_recovery_address (4), claim_handle (5)`,
@@ -235,20 +268,26 @@ function toDomain(
  */
 export function decodeUpdate(bytes: Uint8Array): UnverifiedUpdate {
   // IDENT-001: the field numbers and types shown. protobuf-es does not check wire types.
-  const problem = checkWire(IdentityUpdateSchema, bytes)
+  const { problem, unknownFields } = checkWireCounted(IdentityUpdateSchema, bytes)
   if (problem) {
     const first = problem.segments[0]
     const inAction = first !== undefined && first.name === 'actions' && first.index !== undefined
     throw violation(inAction ? first.index! : null, problem.message)
   }
   let msg: IdentityUpdate
+  const readUnknownFields = unknownFields <= UNKNOWN_FIELDS_READ
   try {
-    msg = fromBinary(IdentityUpdateSchema, bytes)
+    msg = fromBinary(IdentityUpdateSchema, bytes, { readUnknownFields })
   } catch (e) {
     // Not expected after the strict pass; kept so no library error escapes.
     throw violation(null, `not an IdentityUpdate: ${e instanceof Error ? e.message : String(e)}`)
   }
-  return toDomain(msg, bytes, 'input')
+  skippedUnknown = readUnknownFields ? null : unknownFields
+  try {
+    return toDomain(msg, bytes, 'input')
+  } finally {
+    skippedUnknown = null
+  }
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/

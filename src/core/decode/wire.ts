@@ -169,6 +169,8 @@ function checkPacked(body: Uint8Array, wt: WireType, base: number, at: number, l
 
 interface Walk {
   readonly maxDepth: number
+  /** Unknown fields skipped so far (counted, never materialised). */
+  unknownFields: number
 }
 
 /** The next field tag of `r`, or the failure at its offset (truncation, or `invalid(message)`). */
@@ -214,6 +216,7 @@ function walkMessage(
     const field = table.get(no)
     if (!field) {
       // Unknown field: skip it, checking only its framing.
+      w.unknownFields++
       const f = skipUnknown(r, wt, no, base, tagAt)
       if (f) return here(f)
       continue
@@ -341,6 +344,7 @@ function checkMapEntry(
       return here(new Fail(base + tagAt, `map entry field ${no} has the group wire type ${wireTypeName(wt)}`))
     }
     if (no !== 1 && no !== 2) {
+      w.unknownFields++
       const f = skipUnknown(r, wt, no, base, tagAt)
       if (f) return here(f)
       continue
@@ -455,8 +459,24 @@ export function formatPath(segs: readonly WirePathSegment[]): string {
  * under the rules in this module's header, else the first problem in byte order.
  */
 export function checkWire(desc: DescMessage, bytes: Uint8Array, options: CheckWireOptions = {}): WireProblem | null {
-  const found = walkMessage(desc, bytes, options.baseOffset ?? 0, [], 0, { maxDepth: options.maxDepth ?? 64 })
-  if (!found) return null
+  return checkWireCounted(desc, bytes, options).problem
+}
+
+/**
+ * checkWire, also telling how many unknown fields it skipped (in well-formed bytes: all
+ * of them), so a caller can decide not to materialise them (issue #14, finding 2).
+ */
+export function checkWireCounted(
+  desc: DescMessage,
+  bytes: Uint8Array,
+  options: CheckWireOptions = {},
+): { readonly problem: WireProblem | null; readonly unknownFields: number } {
+  const w: Walk = { maxDepth: options.maxDepth ?? 64, unknownFields: 0 }
+  const found = walkMessage(desc, bytes, options.baseOffset ?? 0, [], 0, w)
+  return { problem: found ? toProblem(found) : null, unknownFields: w.unknownFields }
+}
+
+function toProblem(found: { fail: Fail; segs: WirePathSegment[] }): WireProblem {
   const path = formatPath(found.segs)
   const { offset, detail } = found.fail
   return {

@@ -5,6 +5,7 @@
  *   Installation  64 lowercase hex characters of the 32-byte key, no prefix
  *   Passkey       lowercase hex of Passkey.key, no prefix
  */
+import { bounded } from './quote'
 import { bytesToHex } from '../../crypto/bytes'
 import type { MemberId, WireMemberIdentifier } from '../types'
 
@@ -35,5 +36,6 @@ export function sameMember(a: MemberId | null | undefined, b: MemberId | null | 
 }
 
 export function describeMember(id: MemberId): string {
-  return `${id.kind} ${id.text}`
+  // Bounded (issue #14): a passkey key of any length is carried as its hex.
+  return `${id.kind} ${bounded(id.text, 160)}`
 }

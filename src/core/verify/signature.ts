@@ -6,11 +6,13 @@
 import { nobleBackend, type VerifyBackend } from '../../crypto/backend'
 import { base64urlNoPad, bytesToHex, concatBytes } from '../../crypto/bytes'
 import { personalMessageHash, type Keccak256 } from '../../crypto/eip191'
-import { IDENTITY_UPDATE_CONTEXT } from '../../crypto/ed25519ph'
+import { Ed25519phPrehash, IDENTITY_UPDATE_CONTEXT } from '../../crypto/ed25519ph'
+import { sha512 } from '../../crypto/hash'
 import { ChainUnreachableError } from '../errors'
 import type { SignatureCheck } from '../trace'
 import type { EthAddress, MemberId, WireSignature } from '../types'
 import type { SmartWalletVerifier } from './port'
+import { quote } from '../text/quote'
 
 /** What one signature verified to, before it is placed in its action (a SignatureCheck less its place). */
 export type SignatureVerdict = Omit<SignatureCheck, 'actionIndex' | 'role' | 'kind' | 'verdict'> & {
@@ -20,6 +22,8 @@ export type SignatureVerdict = Omit<SignatureCheck, 'actionIndex' | 'role' | 'ki
 /** The signature text of one update with its derived digests, computed at most once. */
 export class SignedText {
   private personal?: Uint8Array
+  private prehash?: Ed25519phPrehash
+  private challenge?: string
   constructor(
     readonly text: string,
     readonly bytes: Uint8Array,
@@ -27,6 +31,14 @@ export class SignedText {
   /** EIP-191 personal-message hash of the text; `keccak` may be a backend's (same output). */
   personalMessageHash(keccak?: Keccak256): Uint8Array {
     return (this.personal ??= personalMessageHash(this.bytes, keccak))
+  }
+  /** The Ed25519ph prehash (SHA-512) of the text: once per update, not once per installation signature. */
+  ed25519Prehash(): Ed25519phPrehash {
+    return (this.prehash ??= new Ed25519phPrehash(sha512(this.bytes)))
+  }
+  /** The passkey challenge every passkey signature must carry: base64url (no padding) of the text, built once. */
+  passkeyChallenge(): string {
+    return (this.challenge ??= base64urlNoPad(this.bytes))
   }
 }
 
@@ -63,13 +75,13 @@ export function parseEip155AccountId(accountId: string): Eip155Account | string 
   if (m) return { chainId: BigInt(m[1]!), address: m[2]!.toLowerCase() as EthAddress }
   if (!accountId.startsWith('eip155:')) {
     const ns = accountId.split(':')[0] ?? ''
-    return `account_id ${JSON.stringify(accountId)} is not in the eip155 namespace (found ${JSON.stringify(ns)})`
+    return `account_id ${quote(accountId)} is not in the eip155 namespace (found ${quote(ns)})`
   }
   const [, ref = '', address = '', ...rest] = accountId.split(':')
-  if (rest.length > 0) return `account_id ${JSON.stringify(accountId)} has more than three colon-separated parts`
+  if (rest.length > 0) return `account_id ${quote(accountId)} has more than three colon-separated parts`
   if (!/^(0|[1-9][0-9]{0,31})$/.test(ref))
-    return `account_id ${JSON.stringify(accountId)}: chain id ${JSON.stringify(ref)} is not a decimal with no sign and no leading zero`
-  return `account_id ${JSON.stringify(accountId)}: address ${JSON.stringify(address)} is not 0x followed by 40 hexadecimal characters`
+    return `account_id ${quote(accountId)}: chain id ${quote(ref)} is not a decimal with no sign and no leading zero`
+  return `account_id ${quote(accountId)}: address ${quote(address)} is not 0x followed by 40 hexadecimal characters`
 }
 
 export async function verifySignature(
@@ -132,7 +144,7 @@ async function verifyInstallationKey(
     return invalid(`installation_key public_key is ${publicKey.length} bytes, expected 32`, evidence)
   let ok: boolean
   try {
-    ok = await backend.verifyEd25519ph(bytes, text.bytes, publicKey, IDENTITY_UPDATE_CONTEXT)
+    ok = await backend.verifyEd25519ph(bytes, text.ed25519Prehash(), publicKey, IDENTITY_UPDATE_CONTEXT)
   } catch (e) {
     return invalid(`installation_key signature does not verify: ${messageOf(e)}`, evidence)
   }
@@ -154,7 +166,7 @@ async function verifyPasskey(
   text: SignedText,
   backend: VerifyBackend,
 ): Promise<SignatureVerdict> {
-  const expected = base64urlNoPad(text.bytes)
+  const expected = text.passkeyChallenge()
   const evidence: Record<string, string> = { 'expected challenge': expected, 'public key': bytesToHex(sig.publicKey) }
   let clientData: unknown
   try {
@@ -170,7 +182,7 @@ async function verifyPasskey(
   if (typeof challenge !== 'string') return invalid('passkey client data has no string challenge', evidence)
   if (challenge !== expected)
     return invalid(
-      `passkey challenge ${JSON.stringify(challenge)} is not base64url of the signature text (${JSON.stringify(expected)})`,
+      `passkey challenge ${quote(challenge)} is not base64url of the signature text (${quote(expected)})`,
       evidence,
     )
   const clientDataHash = backend.sha256(sig.clientDataJson)

@@ -38,9 +38,29 @@ export interface VerifiedUpdate {
 
 /** Finds the check of one signature of one action. */
 export function checkOf(v: VerifiedUpdate, actionIndex: number, role: SignatureRole): SignatureCheck {
-  const c = v.checks.find((x) => x.actionIndex === actionIndex && x.role === role)
-  if (!c) throw new Error(`internal: no signature check for action ${actionIndex} ${role}`)
+  // Indexed once per update: a find per lookup was quadratic in the actions (issue #14).
+  let index = checkIndexes.get(v.checks)
+  if (!index) {
+    index = new Map()
+    for (const c of v.checks) if (!index.has(`${c.actionIndex}:${c.role}`)) index.set(`${c.actionIndex}:${c.role}`, c)
+    checkIndexes.set(v.checks, index)
+  }
+  const c = index.get(`${actionIndex}:${role}`)
+  if (!c) throw new SignatureNeeded(actionIndex, role)
   return c
+}
+
+const checkIndexes = new WeakMap<readonly SignatureCheck[], Map<string, SignatureCheck>>()
+
+/** A rule asked for a signature's check that the verified update does not hold. */
+export class SignatureNeeded extends Error {
+  override readonly name = 'SignatureNeeded'
+  constructor(
+    readonly actionIndex: number,
+    readonly role: SignatureRole,
+  ) {
+    super(`internal: no signature check for action ${actionIndex} ${role}`)
+  }
 }
 
 function toCheck(actionIndex: number, role: SignatureRole, sig: WireSignature, v: SignatureVerdict): SignatureCheck {

@@ -1,0 +1,82 @@
+/**
+ * The hostile inputs of issue #14, built once and kept in a cache directory (the signed
+ * ones take a while): a single update of N actions (a CreateInbox, N - 2 installation
+ * adds signed by the inbox's wallet and each new installation key, and a ClaimHandle, so
+ * IDENT-079 refuses it: a claim stands alone), hex text of `0a` repeated to a size, and a
+ * GetIdentityUpdatesResponse of a million tiny updates.
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { encodeBundleJson, encodeGetIdentityUpdatesResponse, encodeUpdate } from '../src/core/encode/update'
+import { deriveInboxId } from '../src/core/inbox-id'
+import { utf8 } from '../src/crypto/bytes'
+import { sha256 } from '../src/crypto/hash'
+import {
+  addMember,
+  claimHandle,
+  createInbox,
+  type DraftAction,
+  ethKeySigner,
+  installationKeySigner,
+  signUpdate,
+} from '../src/signing'
+
+export const CACHE = process.env.HOSTILE_CACHE ?? join(tmpdir(), 'inbox-inspector-hostile')
+
+const key = (label: string) => sha256(utf8(`hostile-${label}`))
+
+/** The bytes of one update of `n` actions that IDENT-079 refuses (see the module comment). */
+export async function bigUpdate(n: number): Promise<Uint8Array> {
+  const wallet = ethKeySigner(key('wallet'))
+  const inboxId = deriveInboxId(wallet.identifier.text, 0n)
+  const actions: DraftAction[] = [createInbox(wallet)]
+  for (let i = 0; i < n - 2; i++) actions.push(addMember(wallet, installationKeySigner(key(`inst-${i}`))))
+  actions.push(claimHandle('hostile', wallet))
+  const u = await signUpdate({ inboxId, clientTimestampNs: 1_750_000_000_000_000_000n, actions })
+  return u.bytes
+}
+
+/** The one update a bundle of it holds, as bundle JSON. */
+export function bundleOf(bytes: Uint8Array): string {
+  return encodeBundleJson({ updates: [{ sequenceId: 1n, bytes }] })
+}
+
+/** A tiny (about 30 bytes) update that decodes: one claim with a junk signature. */
+export function tinyUpdate(): Uint8Array {
+  return encodeUpdate({
+    inboxId: 'tiny',
+    clientTimestampNs: 1n,
+    actions: [{ kind: 'claim_handle', handle: 'tiny', signature: { kind: 'erc_191', bytes: new Uint8Array(8) } }],
+  } as Parameters<typeof encodeUpdate>[0])
+}
+
+function write(name: string, make: () => Uint8Array | string | Promise<Uint8Array | string>): Promise<string> {
+  mkdirSync(CACHE, { recursive: true })
+  const path = join(CACHE, name)
+  if (existsSync(path)) return Promise.resolve(path)
+  return Promise.resolve(make()).then((data) => {
+    writeFileSync(`${path}.tmp`, data)
+    renameSync(`${path}.tmp`, path)
+    return path
+  })
+}
+
+export const inputs = {
+  update: (n: number) => write(`update-${n}.bin`, () => bigUpdate(n)),
+  updateBundle: async (n: number) => {
+    const bin = await inputs.update(n)
+    return write(`update-${n}.json`, () => bundleOf(readFileSync(bin)))
+  },
+  hex: (mb: number) => write(`hex-${mb}mb.txt`, () => '0a'.repeat((mb * 1024 * 1024) / 2)),
+  tiny: (count: number) =>
+    write(`tiny-${count}.bin`, () => {
+      const bytes = tinyUpdate()
+      return encodeGetIdentityUpdatesResponse([
+        {
+          inboxId: 'a'.repeat(64),
+          updates: Array.from({ length: count }, (_, i) => ({ sequenceId: BigInt(i + 1), bytes })),
+        },
+      ])
+    }),
+}

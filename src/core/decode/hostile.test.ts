@@ -1,0 +1,119 @@
+/**
+ * Issue #14, finding 2: hostile input to the decoders costs work in proportion to what
+ * the answer needs. The work is counted, never timed: every `fromBinary` call is
+ * wrapped and the unknown fields it materialised ($unknown entries, at any depth) are
+ * added up.
+ */
+import type { Message } from '@bufbuild/protobuf'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { LogInputError, RuleViolation } from '../errors'
+import { encodeUpdate } from '../encode/update'
+import { readLogs } from './logs'
+import { decodeUpdate, UNKNOWN_FIELDS_READ } from './update'
+
+const counted = vi.hoisted(() => ({ unknown: 0, calls: 0 }))
+
+vi.mock('@bufbuild/protobuf', async (importOriginal) => {
+  const real = await importOriginal<typeof import('@bufbuild/protobuf')>()
+  const count = (v: unknown, seen: Set<unknown>): number => {
+    if (v === null || typeof v !== 'object' || seen.has(v) || v instanceof Uint8Array) return 0
+    seen.add(v)
+    let n = 0
+    for (const [k, x] of Object.entries(v)) {
+      if (k === '$unknown' && Array.isArray(x)) n += x.length
+      else n += count(x, seen)
+    }
+    return n
+  }
+  return {
+    ...real,
+    fromBinary: ((...args: Parameters<typeof real.fromBinary>) => {
+      const m = real.fromBinary(...args) as Message
+      counted.calls++
+      counted.unknown += count(m, new Set())
+      return m
+    }) as typeof real.fromBinary,
+  }
+})
+
+beforeEach(() => {
+  counted.unknown = 0
+  counted.calls = 0
+})
+
+/** A real-shaped update (a claim), then `n` one-byte-value unknown fields 6 (tag 0x30). */
+function withUnknown(n: number): Uint8Array {
+  const u = encodeUpdate({
+    inboxId: 'i'.repeat(64),
+    clientTimestampNs: 1n,
+    actions: [{ kind: 'claim_handle', handle: 'nick', signature: { kind: 'erc_191', bytes: new Uint8Array(65) } }],
+  })
+  const out = new Uint8Array(u.length + 2 * n)
+  out.set(u)
+  for (let i = 0; i < n; i++) out.set([0x30, 0x61], u.length + 2 * i)
+  return out
+}
+
+describe('issue #14: bounded decoding work', () => {
+  it('finding 2: hex text is not read as raw protobuf', () => {
+    // '0a' text is, as raw bytes, 0x30 0x61: an unknown varint field 6, two bytes each.
+    const text = new TextEncoder().encode('0a'.repeat(50_000))
+    let err: unknown
+    try {
+      readLogs(text, 'hex.txt')
+    } catch (e) {
+      err = e
+    }
+    expect(err).toBeInstanceOf(LogInputError)
+    const attempts = (err as LogInputError).attempts
+    expect(attempts.some((a) => a.format === 'binary' && /not tried/.test(a.detail))).toBe(true)
+    expect(attempts.some((a) => a.format.startsWith('single-update') && !a.format.startsWith('hex'))).toBe(false)
+    expect(counted.unknown).toBe(0)
+  })
+
+  it('finding 2: an update with 100,000 unknown fields materialises none of them', () => {
+    const u = decodeUpdate(withUnknown(100_000))
+    expect(u.actions).toHaveLength(1)
+    expect(counted.calls).toBe(1)
+    expect(counted.unknown).toBe(0)
+  })
+
+  it('finding 2: a few unknown fields are still read and named, as before', () => {
+    decodeUpdate(withUnknown(3))
+    expect(counted.unknown).toBe(3)
+    expect(UNKNOWN_FIELDS_READ).toBeGreaterThan(3)
+  })
+
+  it('finding 2: a raw binary update is decoded once by auto-detection, not once per reading', () => {
+    readLogs(withUnknown(10))
+    expect(counted.calls).toBe(1)
+  })
+
+  it('finding 2: an unset signature among many unknown fields says how many, not which', () => {
+    // A claim whose Signature holds 2,000 unknown fields 9 and nothing else.
+    const sig = new Uint8Array(2000 * 2).map((_, i) => (i % 2 === 0 ? 0x48 : 0x01))
+    const claim = [0x0a, 0x04, ...new TextEncoder().encode('nick'), 0x12, ...varint(sig.length), ...sig]
+    const action = [0x2a, ...varint(claim.length), ...claim]
+    const bytes = new Uint8Array([0x0a, ...varint(action.length), ...action])
+    let err: unknown
+    try {
+      decodeUpdate(bytes)
+    } catch (e) {
+      err = e
+    }
+    expect(err).toBeInstanceOf(RuleViolation)
+    expect((err as RuleViolation).message).toContain('the update carries 2000 unknown fields')
+    expect((err as RuleViolation).message.length).toBeLessThan(400)
+    expect(counted.unknown).toBe(0)
+  })
+})
+
+function varint(n: number): number[] {
+  const out: number[] = []
+  while (n > 0x7f) {
+    out.push((n & 0x7f) | 0x80)
+    n >>>= 7
+  }
+  out.push(n)
+  return out
+}

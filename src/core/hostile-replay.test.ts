@@ -1,0 +1,98 @@
+/**
+ * Issue #14, findings 1 and 8, in the core: work counted, never timed.
+ */
+import { describe, expect, it } from 'vitest'
+import { nobleBackend, type VerifyBackend } from '../crypto/backend'
+import { Ed25519phPrehash } from '../crypto/ed25519ph'
+import { utf8 } from '../crypto/bytes'
+import { sha256 } from '../crypto/hash'
+import {
+  addMember,
+  claimHandle,
+  createInbox,
+  type DraftAction,
+  ethKeySigner,
+  installationKeySigner,
+  signUpdate,
+} from '../signing'
+import { applyUpdate } from './apply/update'
+import { deriveInboxId } from './inbox-id'
+import { decodeUpdate } from './decode/update'
+import { replay } from './replay'
+import type { UnverifiedUpdate } from './types'
+import { verifyUpdate } from './verify/update'
+
+const key = (s: string) => sha256(utf8(`hostile-test-${s}`))
+const wallet = ethKeySigner(key('wallet'))
+const inboxId = deriveInboxId(wallet.identifier.text, 0n)
+
+async function bigUpdate(adds: number, claim: boolean): Promise<UnverifiedUpdate> {
+  const actions: DraftAction[] = [createInbox(wallet)]
+  for (let i = 0; i < adds; i++) actions.push(addMember(wallet, installationKeySigner(key(`inst-${i}`))))
+  if (claim) actions.push(claimHandle('hostile', wallet))
+  const u = await signUpdate({ inboxId, clientTimestampNs: 1_750_000_000_000_000_000n, actions })
+  return decodeUpdate(u.bytes)
+}
+
+describe('issue #14: the order and amount of verification work', () => {
+  it('finding 1: a rule that needs no signature refuses before any signature is verified', async () => {
+    const u = await bigUpdate(20, true)
+    let verified = 0
+    const trace = await replay(
+      { entries: [{ sequenceId: 1n, update: u }], format: 'single-update' },
+      {
+        verify: (x) => {
+          verified++
+          return verifyUpdate(x)
+        },
+      },
+    )
+    expect(verified).toBe(0)
+    const step = trace.steps[0]!
+    expect(step.status).toBe('rejected')
+    expect(step.rule).toBe('IDENT-079')
+    expect(step.signatures.every((c) => c.verdict === 'unchecked' && /IDENT-079/.test(c.reason))).toBe(true)
+  })
+
+  it('finding 1: the inspector (verifyAfterStop) still verifies every signature of a refused update', async () => {
+    const u = await bigUpdate(2, true)
+    const trace = await replay(
+      { entries: [{ sequenceId: 1n, update: u }], format: 'single-update' },
+      { verifyAfterStop: true },
+    )
+    expect(trace.steps[0]!.rule).toBe('IDENT-079')
+    expect(trace.steps[0]!.signatures.every((c) => c.verdict === 'valid')).toBe(true)
+  })
+
+  it('finding 8: the signature text is hashed once per update, not once per signature', async () => {
+    const u = await bigUpdate(12, false)
+    const messages: unknown[] = []
+    const counting: VerifyBackend = {
+      ...nobleBackend,
+      verifyEd25519ph: (sig, message, pk, ctx) => {
+        messages.push(message)
+        return nobleBackend.verifyEd25519ph(sig, message, pk, ctx)
+      },
+    }
+    const v = await verifyUpdate(u, { crypto: counting })
+    expect(v.checks.every((c) => c.verdict === 'valid')).toBe(true)
+    expect(messages).toHaveLength(12)
+    // Every installation signature got the one prehash object, computed once.
+    expect(messages.every((m) => m instanceof Ed25519phPrehash && m === messages[0])).toBe(true)
+  })
+
+  it('finding 8: judging an update reads each signature check a bounded number of times, not once per lookup', async () => {
+    const u = await bigUpdate(60, false)
+    const v = await verifyUpdate(u)
+    let reads = 0
+    const checks = new Proxy([...v.checks], {
+      get(target, p, r) {
+        if (typeof p === 'string' && /^\d+$/.test(p)) reads++
+        return Reflect.get(target, p, r)
+      },
+    })
+    applyUpdate(null, { ...v, checks }, 1n)
+    // 121 checks: an index is one pass; a find per lookup is about 121 * 121 / 2 reads.
+    expect(reads).toBeLessThanOrEqual(2 * v.checks.length)
+  })
+})
