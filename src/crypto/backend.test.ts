@@ -56,9 +56,11 @@ describe('loadFastBackend', () => {
     const fast = await loadFastBackend()
     expect(fast.name).toBe('fast')
     expect(fast.primitives).toEqual({
-      'secp256k1-recover': { impl: 'libsecp256k1 (WASM, @solar-republic/wasm-secp256k1)' },
+      'secp256k1-recover': { impl: 'libsecp256k1 (WASM, built from secp256k1@5.0.2: src/crypto/wasm)' },
       'p256-verify': { impl: 'WebCrypto' },
-      'ed25519ph-verify': { impl: 'libsodium (WASM, libsodium-wrappers-sumo)' },
+      'ed25519ph-verify': {
+        impl: 'ref10 double-scalar multiplication (WASM, built from ed25519@0.0.5: src/crypto/wasm)',
+      },
       keccak256: { impl: 'hash-wasm' },
       sha256: { impl: 'hash-wasm' },
     })
