@@ -104,8 +104,15 @@ export interface FastLoaders {
   }>
 }
 
+/** True in Node (the command line, its workers, the local node, tests), false in a browser. */
+export function isNode(): boolean {
+  return typeof process !== 'undefined' && typeof process.versions?.node === 'string'
+}
+
 export const defaultFastLoaders: FastLoaders = {
   async p256() {
+    // Node: node:crypto's synchronous verify (./p256-node: WebCrypto there is a thread-pool job per call).
+    if (isNode()) return (await import('./p256-node')).nodeP256Verifier()
     const { hostSubtle, webCryptoP256Verifier } = await import('./p256-webcrypto')
     const subtle = hostSubtle()
     if (!subtle) throw new Error('this runtime has no globalThis.crypto.subtle')
@@ -155,7 +162,7 @@ export async function buildFastBackend(loaders: FastLoaders = defaultFastLoaders
     name: 'fast',
     primitives: {
       'secp256k1-recover': used('libsecp256k1 (WASM, built from secp256k1@5.0.2: src/crypto/wasm)', secp),
-      'p256-verify': used('WebCrypto', p256),
+      'p256-verify': used(isNode() ? 'OpenSSL (node:crypto)' : 'WebCrypto', p256),
       'ed25519ph-verify': used(
         'ref10 double-scalar multiplication (WASM, built from ed25519@0.0.5: src/crypto/wasm)',
         ed,
