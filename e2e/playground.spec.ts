@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs'
 import type { Page } from '@playwright/test'
 import { inboxIdOf } from '../src/signing/draft'
 import { shortId } from '../src/app/ui/format'
+import { CLI, cliArgs } from '../test/support/cli'
 import { expect, expectNoA11yViolations, test } from './fixtures'
 import { waitForLog } from './helpers'
 import { addVirtualAuthenticator } from './support/authenticator'
@@ -176,7 +177,7 @@ test('the full playground flow: create, register, link a passkey, claim, rotate 
   const file = info.outputPath('playground.bundle.json')
   await download.saveAs(file)
   expect(readFileSync(file, 'utf8')).not.toMatch(/private|secret/i)
-  const out = execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'replay', '--json', file], {
+  const out = execFileSync(CLI.command, cliArgs('replay', '--json', file), {
     encoding: 'utf8',
     timeout: 60_000,
   })

@@ -19,6 +19,7 @@ import { toReport, type Report } from '../src/core/report'
 import type { Trace } from '../src/core/trace'
 import type { SmartWalletVerifier } from '../src/core/verify/port'
 import { FakeSmartWalletVerifier } from './fixtures/fake-smart-wallet'
+import { CLI, cliArgs } from './support/cli'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const DIR = 'test/fixtures'
@@ -141,8 +142,8 @@ interface Run {
 
 function cli(args: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), ['src/cli/main.ts', ...args], {
-      cwd: ROOT,
+    const child = spawn(CLI.command, cliArgs(...args), {
+      cwd: CLI.cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let stdout = ''

@@ -5,7 +5,6 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { ChainRouteError, parseChainRoute, routeTable } from '../chain/routes'
-import { ChainVerifier } from '../chain/verifier'
 import { CryptoError } from '../crypto/errors'
 import { LogInputError } from '../core/errors'
 import { checkHandleAnswer, currentHandles } from '../core/handles'
@@ -22,6 +21,7 @@ import { fastContext } from '../core/verify/fast'
 import type { UpdateVerifyOptions } from '../core/verify/update'
 import { cmdFetch, FETCH_USAGE } from './fetch'
 import { InputError, UsageError, jsonLine, readFile, readLogFile } from './io'
+import { lazyChainVerifier } from './chain-verifier'
 import { fastReplayOptions } from './pool/node-pool'
 
 const USAGE = `usage: npm run --silent cli -- <subcommand> [flags] [files]
@@ -96,7 +96,7 @@ function requireJson(json: boolean | undefined, cmd: string): void {
 function verifierFor(chains: string[] | undefined): SmartWalletVerifier | undefined {
   if (!chains?.length) return undefined
   try {
-    return new ChainVerifier(routeTable(chains.map(parseChainRoute)))
+    return lazyChainVerifier(routeTable(chains.map(parseChainRoute)))
   } catch (e) {
     if (e instanceof ChainRouteError) throw new UsageError(e.message)
     throw e

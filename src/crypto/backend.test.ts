@@ -56,9 +56,11 @@ describe('loadFastBackend', () => {
     const fast = await loadFastBackend()
     expect(fast.name).toBe('fast')
     expect(fast.primitives).toEqual({
-      'secp256k1-recover': { impl: 'libsecp256k1 (WASM, @solar-republic/wasm-secp256k1)' },
-      'p256-verify': { impl: 'WebCrypto' },
-      'ed25519ph-verify': { impl: 'libsodium (WASM, libsodium-wrappers-sumo)' },
+      'secp256k1-recover': { impl: 'libsecp256k1 (WASM, built from secp256k1@5.0.2: src/crypto/wasm)' },
+      'p256-verify': { impl: 'OpenSSL (node:crypto)' },
+      'ed25519ph-verify': {
+        impl: 'ref10 double-scalar multiplication (WASM, built from ed25519@0.0.5: src/crypto/wasm)',
+      },
       keccak256: { impl: 'hash-wasm' },
       sha256: { impl: 'hash-wasm' },
     })
@@ -82,7 +84,10 @@ describe('buildFastBackend', () => {
       hashes: failing('wasm refused'),
     }
     const b = await buildFastBackend(none)
-    expect(b.primitives['p256-verify']).toEqual({ impl: '@noble/curves', fallback: 'WebCrypto unavailable: no subtle' })
+    expect(b.primitives['p256-verify']).toEqual({
+      impl: '@noble/curves',
+      fallback: 'OpenSSL (node:crypto) unavailable: no subtle',
+    })
     expect(b.primitives['secp256k1-recover'].impl).toBe('@noble/curves')
     expect(b.primitives['secp256k1-recover'].fallback).toMatch(/Refused to compile/)
     expect(b.primitives['ed25519ph-verify'].fallback).toMatch(/module not found/)
@@ -92,7 +97,7 @@ describe('buildFastBackend', () => {
   })
   it('falls back per primitive: one failing loader leaves the others fast', async () => {
     const b = await buildFastBackend({ ...defaultFastLoaders, p256: failing('no subtle') })
-    expect(b.primitives['p256-verify'].fallback).toBe('WebCrypto unavailable: no subtle')
+    expect(b.primitives['p256-verify'].fallback).toBe('OpenSSL (node:crypto) unavailable: no subtle')
     expect(b.primitives['secp256k1-recover'].fallback).toBeUndefined()
     expect(b.primitives['ed25519ph-verify'].fallback).toBeUndefined()
     expect(await run(b)).toEqual(await run(nobleBackend))

@@ -8,8 +8,9 @@
  * - `loadFastBackend()`: native or WebAssembly paths, each measured against noble first
  *   (bench/primitives.bench.ts) and kept only where it wins:
  *     P-256 verify        WebCrypto `crypto.subtle.verify` (./p256-webcrypto)
- *     secp256k1 recovery  libsecp256k1 in WASM (./secp256k1-wasm)
- *     Ed25519ph [S]B-[k]A libsodium in WASM (./ed25519ph-sodium); hashing and checks stay noble's code
+ *     secp256k1 recovery  libsecp256k1 in WASM, built here (./secp256k1-wasm, ./wasm)
+ *     Ed25519ph [S]B-[k]A ref10's double-scalar multiplication in WASM, built here
+ *                         (./ed25519ph-wasm, ./wasm); hashing and checks stay noble's code
  *     Keccak-256, SHA-256, SHA-512  hash-wasm (./hash-wasm)
  *   Measured per CPU-second in Node 20 (V8 11): secp256k1 recovery 5×, Ed25519ph 5×,
  *   P-256 23×, Keccak-256 10×, SHA-2 2×; on a mixed signature set 5.6×. In Chromium 159,
@@ -109,8 +110,15 @@ export interface FastLoaders {
   }>
 }
 
+/** True in Node (the command line, its workers, the local node, tests), false in a browser. */
+export function isNode(): boolean {
+  return typeof process !== 'undefined' && typeof process.versions?.node === 'string'
+}
+
 export const defaultFastLoaders: FastLoaders = {
   async p256() {
+    // Node: node:crypto's synchronous verify (./p256-node: WebCrypto there is a thread-pool job per call).
+    if (isNode()) return (await import('./p256-node')).nodeP256Verifier()
     const { hostSubtle, webCryptoP256Verifier } = await import('./p256-webcrypto')
     const subtle = hostSubtle()
     if (!subtle) throw new Error('this runtime has no globalThis.crypto.subtle')
@@ -121,8 +129,8 @@ export const defaultFastLoaders: FastLoaders = {
     return loadWasmSecp256k1Recover()
   },
   async ed25519() {
-    const { loadSodiumCombine } = await import('./ed25519ph-sodium')
-    return (await loadSodiumCombine()).combine
+    const { loadWasmEd25519Combine } = await import('./ed25519ph-wasm')
+    return (await loadWasmEd25519Combine()).combine
   },
   async hashes() {
     const { loadWasmHashes } = await import('./hash-wasm')
@@ -159,9 +167,12 @@ export async function buildFastBackend(loaders: FastLoaders = defaultFastLoaders
   return {
     name: 'fast',
     primitives: {
-      'secp256k1-recover': used('libsecp256k1 (WASM, @solar-republic/wasm-secp256k1)', secp),
-      'p256-verify': used('WebCrypto', p256),
-      'ed25519ph-verify': used('libsodium (WASM, libsodium-wrappers-sumo)', ed),
+      'secp256k1-recover': used('libsecp256k1 (WASM, built from secp256k1@5.0.2: src/crypto/wasm)', secp),
+      'p256-verify': used(isNode() ? 'OpenSSL (node:crypto)' : 'WebCrypto', p256),
+      'ed25519ph-verify': used(
+        'ref10 double-scalar multiplication (WASM, built from ed25519@0.0.5: src/crypto/wasm)',
+        ed,
+      ),
       keccak256: used('hash-wasm', hashes, '@noble/hashes'),
       sha256: used('hash-wasm', hashes, '@noble/hashes'),
     },

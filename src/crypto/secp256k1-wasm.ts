@@ -1,35 +1,46 @@
 /**
- * secp256k1 public-key recovery (SEC 1 §4.1.6) in WebAssembly: bitcoin-core's libsecp256k1,
- * as compiled and wrapped by @solar-republic/wasm-secp256k1. Its `gzipped` entry embeds the
- * binary (gzip, base64) in the module, so it loads the same in Node, a Vite-built Web Worker
- * and a worker thread, with no fetch; it needs DecompressionStream (Node 18+, every current
- * browser), and loads about a third faster than the uncompressed entry (bench: load).
+ * secp256k1 public-key recovery (SEC 1 §4.1.6) in WebAssembly: bitcoin-core's libsecp256k1
+ * built here from the sources in the npm package secp256k1@5.0.2 (./wasm/build.mjs: 10x26
+ * field with native 64-bit products, 8x32 scalars, endomorphism, -O3), loaded from its raw
+ * bytes (./wasm-module).
+ *
+ * Replaces @solar-republic/wasm-secp256k1 0.6.3, whose build emulates the 128-bit multiply
+ * of the 5x52 field and whose binary came base64- and gzip-encoded inside JavaScript
+ * (bench/primitives.bench.ts measures both; see the README's speed section).
  *
  * Only the recovery step runs here: `recoverEip191Digest` (./eip191) has already checked
  * the length, v, and 0 < r, s < n, and canonicalised s to the lower half. libsecp256k1 then
  * recovers with recid 0|1 (x = r) exactly as noble does; when it reports no key,
  * `recoverEip191Digest` asks noble for the verdict and the message, so a failure reads the
  * same on both paths.
- *
- * Chosen over tiny-secp256k1 2.2.4 (bitcoinjs, recovery included, as fast in Node): its
- * browser entry imports its 1.2 MB .wasm as an ES module, which Vite does not bundle
- * without a WASM-integration plugin; this module's 290 KB binary needs nothing.
  */
 import type { Secp256k1Recover } from './eip191'
+import { wasmModule } from './wasm-module'
 
-/** Loads the WASM module (once per realm: 60-80 ms on an idle machine) and returns its recovery step. */
-export async function loadWasmSecp256k1Recover(): Promise<Secp256k1Recover> {
-  if (typeof (globalThis as { DecompressionStream?: unknown }).DecompressionStream !== 'function') {
-    throw new Error('this runtime has no DecompressionStream to unpack the libsecp256k1 binary')
-  }
-  const { initWasmSecp256k1 } = await import('@solar-republic/wasm-secp256k1/gzipped')
-  const lib = await initWasmSecp256k1()
+interface Secp256k1Exports {
+  readonly memory: WebAssembly.Memory
+  io(): number
+  init(): number
+  recover(recid: number): number
+}
+
+/** Instantiates the module (compiled once per realm) and builds its tables (about 12 ms), then returns its recovery step. */
+export async function loadWasmSecp256k1Recover(module?: WebAssembly.Module): Promise<Secp256k1Recover> {
+  const instance = await WebAssembly.instantiate(module ?? (await wasmModule('secp256k1')), {})
+  const e = instance.exports as unknown as Secp256k1Exports
+  if (e.init() !== 1) throw new Error('libsecp256k1 (WASM): the verification context could not be built')
+  const io = e.io()
   return (rs, rec, digest) => {
     if (rs.length !== 64 || digest.length !== 32) {
       throw new Error(
         `libsecp256k1 recovery: expected a 64-byte r || s and a 32-byte digest, got ${rs.length} and ${digest.length}`,
       )
     }
-    return lib.recover(rs, digest, rec, true)
+    // The memory never grows after init, but a view is cheap and always current.
+    const mem = new Uint8Array(e.memory.buffer)
+    mem.set(rs, io)
+    mem.set(digest, io + 64)
+    if (e.recover(rec) !== 1) throw new Error('libsecp256k1 recovery: no public key recovers from this signature')
+    return mem.slice(io + 96, io + 161)
   }
 }

@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addMember, createInbox, ethKeySigner, installationKeySigner, signUpdate } from '../../src/signing'
+import { CLI, cliArgs } from '../support/cli'
 import { startAnvil, type AnvilNode } from './anvil'
 import {
   bundleOf,
@@ -25,7 +26,6 @@ import {
 
 const exec = promisify(execFile)
 const ROOT = join(import.meta.dirname, '..', '..')
-const TSX = join(ROOT, 'node_modules', '.bin', 'tsx')
 
 let node: AnvilNode
 let fx: ChainFixture
@@ -93,7 +93,7 @@ interface Report {
 }
 
 async function replayCli(...args: string[]): Promise<Report> {
-  const r = await exec(TSX, ['src/cli/main.ts', 'replay', '--json', ...args, file], { cwd: ROOT, timeout: 30_000 })
+  const r = await exec(CLI.command, cliArgs('replay', '--json', ...args, file), { cwd: CLI.cwd, timeout: 30_000 })
   const lines = r.stdout.trim().split('\n')
   expect(lines).toHaveLength(1)
   return JSON.parse(lines[0]!) as Report

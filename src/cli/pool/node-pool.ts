@@ -1,8 +1,9 @@
 /**
  * The command line's verification pool: worker_threads running ./verify-worker.ts,
- * behind the core's VerifyPool (src/core/verify/pool.ts). The command line runs under
- * tsx with no build step, so each worker loads its TypeScript entry through tsx's
- * ESM API (resolved from this file, so it works from any directory).
+ * behind the core's VerifyPool (src/core/verify/pool.ts). In the command line's bundle
+ * (scripts/build-cli.mjs) each worker loads the bundled worker (dist-cli/verify-worker.mjs);
+ * run from TypeScript (tests, tsx) it loads its TypeScript entry through tsx's ESM API
+ * (resolved from this file, so it works from any directory).
  *
  * A pool costs its start-up (each worker loads tsx and the core: measured in
  * bench/pool-startup.bench.ts), so logs below POOL_THRESHOLD updates are verified on the
@@ -42,9 +43,20 @@ function bootstrapScript(): string {
   return bootstrap
 }
 
+/** Defined (true) by scripts/build-cli.mjs in the command line's bundle. */
+declare const __INBOX_CLI_BUNDLE__: boolean | undefined
+/** In the bundle, the worker is the bundled dist-cli/verify-worker.mjs beside it: no tsx, no TypeScript. */
+export const BUNDLED = typeof __INBOX_CLI_BUNDLE__ !== 'undefined' && __INBOX_CLI_BUNDLE__
+
+function startWorker(index: number): Worker {
+  const name = `verify-${index}`
+  if (BUNDLED) return new Worker(new URL('./verify-worker.mjs', import.meta.url), { execArgv: [], name })
+  return new Worker(bootstrapScript(), { eval: true, execArgv: [], name })
+}
+
 /** Starts one worker thread; its load failures and exits reach the pool as errors. */
 export const spawnNodeWorker: SpawnVerifyWorker = (index, events) => {
-  const w = new Worker(bootstrapScript(), { eval: true, execArgv: [], name: `verify-${index}` })
+  const w = startWorker(index)
   let stopped = false
   w.on('message', (m: FromVerifyWorker) => events.message(m))
   w.on('error', (e) => events.error(`worker ${index} failed: ${e.message}`))

@@ -1,0 +1,81 @@
+#!/usr/bin/env node
+/**
+ * Builds the command line's bundle (the `prepare` script, so `npm ci` builds it; contract:
+ * ../shared/contracts/cli.md allows this): esbuild bundles src/cli/bin.ts and the pool's
+ * worker (src/cli/pool/verify-worker.ts) with every dependency into dist-cli/cli.mjs and
+ * dist-cli/verify-worker.mjs, copies the fast backend's WebAssembly (src/crypto/wasm/*.wasm)
+ * to dist-cli/wasm/, and writes dist-cli/inputs.json: the source files it read, which
+ * scripts/cli.mjs compares with the bundle's time to rebuild a stale bundle.
+ *
+ * Started from the command line it builds; scripts/cli.mjs imports `buildCli` to rebuild
+ * in-process. Files are written to a temporary directory and renamed into place, so a
+ * process already running the old bundle, or starting meanwhile, never reads half a file.
+ */
+import { copyFileSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname, join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
+export const OUT = join(ROOT, 'dist-cli')
+
+/** Builds the bundle into dist-cli/; returns the milliseconds it took. */
+export async function buildCli(options = {}) {
+  const t0 = performance.now()
+  const { build } = await import('esbuild')
+  const tmp = `${OUT}.tmp-${process.pid}-${Date.now()}`
+  rmSync(tmp, { recursive: true, force: true })
+  const result = await build({
+    absWorkingDir: ROOT,
+    entryPoints: {
+      cli: 'src/cli/bin.ts',
+      'verify-worker': 'src/cli/pool/verify-worker.ts',
+      // `npm run bench` only (bench/cli.bench.mjs): the plain reference and the in-process comparison.
+      ...(options.bench ? { 'bench-plain': 'bench/plain-replay.ts', 'bench-verify': 'bench/verify.bench.ts' } : {}),
+    },
+    outdir: tmp,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    // Chunks shared by the two entries, and viem (src/cli/chain-verifier.ts) loaded only when needed.
+    splitting: true,
+    // Flat: chunks sit beside the entries, so new URL('./wasm/…' / './verify-worker.mjs', import.meta.url) resolves the same from any of them.
+    chunkNames: '[name]-[hash]',
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    // The bundle's worker spawner loads ./verify-worker.mjs instead of TypeScript through tsx.
+    define: { __INBOX_CLI_BUNDLE__: 'true' },
+    // Packages written for CommonJS call require(): give the ESM bundle one.
+    banner: {
+      js: "import { createRequire as __inboxRequire } from 'node:module'; const require = __inboxRequire(import.meta.url);",
+    },
+    external: ['better-sqlite3'],
+    metafile: true,
+    logLevel: 'warning',
+    legalComments: 'none',
+    // Less to parse at every start; identifiers kept, so stack traces stay readable.
+    minifyWhitespace: true,
+    minifySyntax: true,
+  })
+  mkdirSync(join(tmp, 'wasm'), { recursive: true })
+  const wasmDir = join(ROOT, 'src', 'crypto', 'wasm')
+  for (const f of readdirSync(wasmDir)) if (f.endsWith('.wasm')) copyFileSync(join(wasmDir, f), join(tmp, 'wasm', f))
+  const inputs = Object.keys(result.metafile.inputs).filter((p) => !p.startsWith('node_modules/'))
+  writeFileSync(join(tmp, 'inputs.json'), `${JSON.stringify({ inputs: [...inputs, 'package-lock.json'] })}\n`)
+  // Into place file by file: chunks first (content-hashed names, so an old bundle still
+  // running keeps finding its own), then the wasm, the entries (each rename atomic), and
+  // inputs.json last. Chunks of earlier builds are left (small; `rm -rf dist-cli` clears them).
+  mkdirSync(join(OUT, 'wasm'), { recursive: true })
+  const entries = new Set(['cli.mjs', 'verify-worker.mjs', 'bench-plain.mjs', 'bench-verify.mjs', 'inputs.json'])
+  const files = readdirSync(tmp).filter((f) => f !== 'wasm')
+  for (const f of files.filter((f) => !entries.has(f))) renameSync(join(tmp, f), join(OUT, f))
+  for (const f of readdirSync(join(tmp, 'wasm'))) renameSync(join(tmp, 'wasm', f), join(OUT, 'wasm', f))
+  for (const f of files.filter((f) => entries.has(f) && f !== 'inputs.json')) renameSync(join(tmp, f), join(OUT, f))
+  renameSync(join(tmp, 'inputs.json'), join(OUT, 'inputs.json'))
+  rmSync(tmp, { recursive: true, force: true })
+  return performance.now() - t0
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const ms = await buildCli({ bench: process.argv.includes('--bench') })
+  console.log(`built ${relative(process.cwd(), OUT)}/cli.mjs in ${ms.toFixed(0)} ms`)
+}

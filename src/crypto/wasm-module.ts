@@ -1,0 +1,65 @@
+/**
+ * The compiled WebAssembly modules of the fast backend (./wasm: built from C sources by
+ * ./wasm/build.mjs, committed), compiled once per realm from their raw bytes:
+ *
+ * - in a browser (and a Vite-built worker), `new URL(..., import.meta.url)` is a Vite asset
+ *   URL and the module is compiled while it downloads (`WebAssembly.compileStreaming`; the
+ *   bytes are never base64 or gzip inside JavaScript). A response without the
+ *   application/wasm type falls back to compiling its bytes.
+ * - in Node (the command line, its worker threads, tsx, vitest) the URL is a file: URL
+ *   next to the module or the bundle (scripts/build-cli.mjs copies ./wasm/*.wasm beside the
+ *   bundle) and the bytes are read from disk.
+ *
+ * A `WebAssembly.Module` can be posted to a worker of the same page, so a worker that was
+ * handed one (`provideWasmModule`) instantiates it without compiling again.
+ */
+export type WasmName = 'secp256k1' | 'ed25519'
+
+const URLS: Record<WasmName, () => URL> = {
+  secp256k1: () => new URL('./wasm/secp256k1.wasm', import.meta.url),
+  ed25519: () => new URL('./wasm/ed25519.wasm', import.meta.url),
+}
+
+const compiled = new Map<WasmName, Promise<WebAssembly.Module>>()
+
+async function compileFrom(url: URL): Promise<WebAssembly.Module> {
+  if (url.protocol === 'file:') {
+    // Synchronous: tens of kilobytes from the page cache, cheaper than a file handle's round trips.
+    const { readFileSync } = await import('node:fs')
+    return WebAssembly.compile(readFileSync(url))
+  }
+  if (typeof WebAssembly.compileStreaming === 'function') {
+    try {
+      return await WebAssembly.compileStreaming(fetch(url))
+    } catch (e) {
+      // A server that does not send application/wasm: compile the bytes instead.
+      if (!(e instanceof TypeError)) throw e
+    }
+  }
+  const res = await fetch(url)
+  if (!res.ok) throw new Error(`${url.pathname}: HTTP ${res.status}`)
+  return WebAssembly.compile(await res.arrayBuffer())
+}
+
+/** The compiled module `name`, compiled once per realm (or as provided). */
+export function wasmModule(name: WasmName): Promise<WebAssembly.Module> {
+  let m = compiled.get(name)
+  if (!m) {
+    m = compileFrom(URLS[name]())
+    compiled.set(name, m)
+    // A failed compile is not cached: the next load tries again.
+    m.catch(() => compiled.delete(name))
+  }
+  return m
+}
+
+/** Seeds this realm's cache with a module compiled elsewhere (posted by the thread that started this worker). */
+export function provideWasmModule(name: WasmName, module: WebAssembly.Module): void {
+  if (!compiled.has(name)) compiled.set(name, Promise.resolve(module))
+}
+
+/** Every module compiled (for posting them to workers). Rejects when one cannot compile. */
+export async function allWasmModules(): Promise<Record<WasmName, WebAssembly.Module>> {
+  const [secp256k1, ed25519] = await Promise.all([wasmModule('secp256k1'), wasmModule('ed25519')])
+  return { secp256k1, ed25519 }
+}
