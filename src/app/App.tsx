@@ -315,6 +315,11 @@ export function App() {
     async (inboxId: string) => (await nodeClient(nodeUrl).queryNewest([inboxId]))[0]?.sequenceId ?? null,
     [nodeUrl],
   )
+  const lookupHandle = useCallback(
+    async (handle: string) =>
+      (await nodeClient(nodeUrl).getInboxIds([{ identifier: handle, kind: 'handle' }]))[0]?.inboxId || null,
+    [nodeUrl],
+  )
   const composeBase = useMemo((): ComposeBase => {
     // Only while the playground is open: the head state of a long log costs a rebuild from its checkpoints.
     if (!loaded || !playgroundOpen) return { state: null, label: null, blocked: null }
@@ -459,6 +464,7 @@ export function App() {
             nodeUrl={nodeUrl}
             publish={publish}
             queryNewest={queryNewest}
+            lookupHandle={lookupHandle}
             smartWallets={signerRegistry.smartWallets.verifyContext.smartWallets}
             onClose={() => setPlaygroundOpen(false)}
           />
