@@ -443,7 +443,12 @@ export function App() {
       )}
       {problem && (
         <div className="problem-wrap">
-          <InputErrorView label={problem.label} problem={problem.problem} message={problem.message} />
+          <InputErrorView
+            label={problem.label}
+            problem={problem.problem}
+            message={problem.message}
+            json={problem.json ?? false}
+          />
           <button type="button" onClick={() => ins.setProblem(null)} aria-label="Dismiss the error">
             Dismiss
           </button>

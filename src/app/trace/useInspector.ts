@@ -5,6 +5,7 @@
  */
 import { startTransition, useCallback, useEffect, useRef, useState } from 'react'
 import type { ChainRouteWire, InputProblem, LogSummary, Verifier } from '../../worker/protocol'
+import { looksLikeJson } from '../features/log-input/attempts'
 import { appendToBundle } from './append'
 import { ReplayCancelled, ReplayClient } from './replay-client'
 import { allRows, TraceModel, type Row, type Selection } from './trace-model'
@@ -61,8 +62,14 @@ export class ProgressStore {
 }
 
 export type Problem =
-  | { readonly label: string; readonly problem: InputProblem; readonly message?: undefined }
-  | { readonly label: string; readonly message: string; readonly problem?: undefined }
+  | {
+      readonly label: string
+      readonly problem: InputProblem
+      readonly message?: undefined
+      /** The input is clearly JSON: its JSON failure leads (features/log-input attempts.ts). */
+      readonly json?: boolean
+    }
+  | { readonly label: string; readonly message: string; readonly problem?: undefined; readonly json?: undefined }
 
 export interface StepWish {
   readonly sequenceId: bigint
@@ -167,7 +174,7 @@ export function useInspector(options: InspectorOptions = {}) {
         const opened = await c.open(source.input, source.name)
         if (mine !== run.current) return false
         if ('problem' in opened) {
-          setProblem({ label: source.label, problem: opened.problem })
+          setProblem({ label: source.label, problem: opened.problem, json: looksLikeJson(source.input) })
           return false
         }
         const logIndex = Math.min(Math.max(options.logIndex ?? 0, 0), opened.logs.length - 1)
