@@ -91,12 +91,18 @@ export function App() {
   const [z, setZ] = useState<{ loadId: number; value: string | null; why?: string } | null>(null)
   const filterInput = useRef<HTMLInputElement>(null)
   const booted = useRef(false)
+  // What the user started always wins over what the app started on its own (the demo log
+  // at first load): every user action bumps this, and the boot open gives way when it moved.
+  const userActs = useRef(0)
+  const userActed = useCallback(() => void userActs.current++, [])
 
   const openExample = useCallback(
-    async (ex: Example, step?: StepWish) => {
+    async (ex: Example, step?: StepWish, auto?: number) => {
       try {
         const text = await loadExample(ex)
-        if (await open(exampleSource(ex, text), step ? { step } : {})) setPanelOpen(false)
+        // Started by the app (auto: the user-action count then): give way to anything the user did since.
+        if (auto !== undefined && auto !== userActs.current) return
+        if ((await open(exampleSource(ex, text), step ? { step } : {})) && auto === undefined) setPanelOpen(false)
       } catch (e) {
         setProblem({ label: `example ${ex.name}`, message: e instanceof Error ? e.message : String(e) })
       }
@@ -105,13 +111,14 @@ export function App() {
   )
 
   const openFragment = useCallback(
-    async (f: Fragment, search: URLSearchParams) => {
+    async (f: Fragment, search: URLSearchParams, auto?: number) => {
       const url = search.get('url')
       const step = f.step
       const opts = { ...(step ? { step } : {}), ...(f.inbox !== undefined ? { logIndex: f.inbox } : {}) }
       if (url) {
         try {
           const bytes = await fetchLog(url)
+          if (auto !== undefined && auto !== userActs.current) return
           await open({ kind: 'url', label: `URL ${url}`, name: url, input: bytes, url, verifier: 'none' }, opts)
         } catch (e) {
           setPanelOpen(true)
@@ -128,6 +135,7 @@ export function App() {
       if (f.log) {
         try {
           const bytes = await decompressLog(f.log)
+          if (auto !== undefined && auto !== userActs.current) return
           if (
             !(await open(
               { kind: 'permalink', label: 'the permalink', name: 'permalink', input: bytes, verifier: 'none' },
@@ -151,7 +159,7 @@ export function App() {
         })
         return
       }
-      await openExample(ex, step)
+      await openExample(ex, step, auto)
     },
     [open, setProblem, openExample],
   )
@@ -160,7 +168,7 @@ export function App() {
   useEffect(() => {
     if (booted.current) return
     booted.current = true
-    void openFragment(parseFragment(location.hash), new URLSearchParams(location.search))
+    void openFragment(parseFragment(location.hash), new URLSearchParams(location.search), userActs.current)
   }, [openFragment])
 
   // A permalink pasted into the address bar of an open page.
@@ -250,14 +258,17 @@ export function App() {
   }, [fragment])
 
   const onPaste = useCallback(
-    (text: string) =>
+    (text: string) => {
+      userActed()
       void open({ kind: 'paste', label: 'The pasted text', name: 'pasted', input: text, verifier: 'none' }).then(
         (ok) => ok && setPanelOpen(false),
-      ),
-    [open],
+      )
+    },
+    [open, userActed],
   )
   const onFile = useCallback(
     async (file: File) => {
+      userActed()
       if (file.size > MAX_FILE) {
         setProblem({
           label: `file ${file.name}`,
@@ -278,23 +289,35 @@ export function App() {
       if (await open({ kind: 'file', label: `file ${file.name}`, name: file.name, input: bytes, verifier: 'none' }))
         setPanelOpen(false)
     },
-    [open, setProblem],
+    [open, setProblem, userActed],
   )
   const onFileVoid = useCallback((f: File) => void onFile(f), [onFile])
   const onUrl = useCallback(
     (url: string) => {
+      userActed()
       history.replaceState(null, '', `${location.pathname}?url=${encodeURIComponent(url)}`)
       void openFragment({}, new URLSearchParams({ url }))
     },
-    [openFragment],
+    [openFragment, userActed],
   )
-  const onExample = useCallback((ex: Example) => void openExample(ex), [openExample])
+  const onExample = useCallback(
+    (ex: Example) => {
+      userActed()
+      void openExample(ex)
+    },
+    [openExample, userActed],
+  )
   const [nodeUrl, setNodeUrl] = useNodeUrl()
   // The signing playground (features/compose): the open log's head state, append, publish.
   const [playgroundOpen, setPlaygroundOpen] = useState(false)
   const { publish } = usePublish(nodeUrl)
   const queryNewest = useCallback(
     async (inboxId: string) => (await nodeClient(nodeUrl).queryNewest([inboxId]))[0]?.sequenceId ?? null,
+    [nodeUrl],
+  )
+  const lookupHandle = useCallback(
+    async (handle: string) =>
+      (await nodeClient(nodeUrl).getInboxIds([{ identifier: handle, kind: 'handle' }]))[0]?.inboxId || null,
     [nodeUrl],
   )
   const composeBase = useMemo((): ComposeBase => {
@@ -308,10 +331,16 @@ export function App() {
         : null
     return { state, label: loaded.source.label, blocked }
   }, [loaded, playgroundOpen])
+  // A log fetched from the node opens at its head: the node's answer is about the newest state.
   const onNodeLog = useCallback(
-    (l: OpenNodeLog) =>
-      void open({ kind: 'paste', label: l.label, name: `node-${l.inboxId}`, input: l.bundle, verifier: 'none' }),
-    [open],
+    (l: OpenNodeLog) => {
+      userActed()
+      void open(
+        { kind: 'paste', label: l.label, name: `node-${l.inboxId}`, input: l.bundle, verifier: 'none' },
+        { at: 'head' },
+      )
+    },
+    [open, userActed],
   )
   const closePanel = useCallback(() => setPanelOpen(false), [])
   const onDrop = (e: DragEvent) => {
@@ -337,7 +366,10 @@ export function App() {
               <select
                 aria-label="Inbox log of the input"
                 value={loaded.logIndex}
-                onChange={(e) => void open(loaded.source, { logIndex: Number(e.target.value) })}
+                onChange={(e) => {
+                  userActed()
+                  void open(loaded.source, { logIndex: Number(e.target.value) })
+                }}
               >
                 {loaded.logs.map((l) => (
                   <option key={l.index} value={l.index}>
@@ -411,7 +443,12 @@ export function App() {
       )}
       {problem && (
         <div className="problem-wrap">
-          <InputErrorView label={problem.label} problem={problem.problem} message={problem.message} />
+          <InputErrorView
+            label={problem.label}
+            problem={problem.problem}
+            message={problem.message}
+            json={problem.json ?? false}
+          />
           <button type="button" onClick={() => ins.setProblem(null)} aria-label="Dismiss the error">
             Dismiss
           </button>
@@ -432,6 +469,7 @@ export function App() {
             nodeUrl={nodeUrl}
             publish={publish}
             queryNewest={queryNewest}
+            lookupHandle={lookupHandle}
             smartWallets={signerRegistry.smartWallets.verifyContext.smartWallets}
             onClose={() => setPlaygroundOpen(false)}
           />

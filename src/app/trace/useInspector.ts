@@ -5,6 +5,7 @@
  */
 import { startTransition, useCallback, useEffect, useRef, useState } from 'react'
 import type { ChainRouteWire, InputProblem, LogSummary, Verifier } from '../../worker/protocol'
+import { looksLikeJson } from '../features/log-input/attempts'
 import { appendToBundle } from './append'
 import { ReplayCancelled, ReplayClient } from './replay-client'
 import { allRows, TraceModel, type Row, type Selection } from './trace-model'
@@ -61,8 +62,14 @@ export class ProgressStore {
 }
 
 export type Problem =
-  | { readonly label: string; readonly problem: InputProblem; readonly message?: undefined }
-  | { readonly label: string; readonly message: string; readonly problem?: undefined }
+  | {
+      readonly label: string
+      readonly problem: InputProblem
+      readonly message?: undefined
+      /** The input is clearly JSON: its JSON failure leads (features/log-input attempts.ts). */
+      readonly json?: boolean
+    }
+  | { readonly label: string; readonly message: string; readonly problem?: undefined; readonly json?: undefined }
 
 export interface StepWish {
   readonly sequenceId: bigint
@@ -72,10 +79,20 @@ export interface StepWish {
 export interface OpenOptions {
   readonly logIndex?: number
   readonly step?: StepWish
+  /** With no wished step: open at the head (the newest update) instead of the first (a log fetched from a node). */
+  readonly at?: 'first' | 'head'
 }
 
-/** The row to select first: the wished step, else where the log stops, else the first row. */
-function initialSelection(model: TraceModel, rows: readonly Row[], wish?: StepWish): Selection | null {
+/**
+ * The row to select first: the wished step, else where the log stops, else the first row
+ * (or, `at: 'head'`, the last row: the state a node's answer is about).
+ */
+export function initialSelection(
+  model: TraceModel,
+  rows: readonly Row[],
+  wish?: StepWish,
+  at: 'first' | 'head' = 'first',
+): Selection | null {
   if (rows.length === 0) return null
   if (wish) {
     const k = model.steps.findIndex((s) => s.sequenceId === wish.sequenceId)
@@ -89,7 +106,7 @@ function initialSelection(model: TraceModel, rows: readonly Row[], wish?: StepWi
     const failing = model.steps[stop]!.actionIndex
     return rows.find((x) => x.k === stop && (failing === null || x.i === failing)) ?? rows.find((x) => x.k === stop)!
   }
-  return rows[0]!
+  return at === 'head' ? rows[rows.length - 1]! : rows[0]!
 }
 
 /**
@@ -120,6 +137,11 @@ export function useInspector(options: InspectorOptions = {}) {
   const loadCount = useRef(0)
   const progress = useRef(new ProgressStore()).current
   const run = useRef(0)
+  // The open log for callbacks that must keep one identity across loads: `open` once
+  // depended on `loaded`, so every load gave it (and the network panel's onOpenLog, an
+  // effect dependency) a new identity and a fetched log re-opened itself forever.
+  const loadedRef = useRef<Loaded | null>(null)
+  loadedRef.current = loaded
 
   // Build state checkpoints in idle time after a load, so any step is a short rebuild away.
   useEffect(() => {
@@ -152,7 +174,7 @@ export function useInspector(options: InspectorOptions = {}) {
         const opened = await c.open(source.input, source.name)
         if (mine !== run.current) return false
         if ('problem' in opened) {
-          setProblem({ label: source.label, problem: opened.problem })
+          setProblem({ label: source.label, problem: opened.problem, json: looksLikeJson(source.input) })
           return false
         }
         const logIndex = Math.min(Math.max(options.logIndex ?? 0, 0), opened.logs.length - 1)
@@ -189,21 +211,23 @@ export function useInspector(options: InspectorOptions = {}) {
             inboxId: r.inboxId,
             replayMs: r.replayMs,
           })
-          setSelection(initialSelection(model, rows, options.step))
+          setSelection(initialSelection(model, rows, options.step, options.at))
           setProblem(null)
         })
         return true
       } catch (e) {
         if (mine !== run.current) return false
         if (e instanceof ReplayCancelled)
-          setNotice(`Stopped reading ${source.label}.${loaded ? ' The log shown before is still open.' : ''}`)
+          setNotice(
+            `Stopped reading ${source.label}.${loadedRef.current ? ' The log shown before is still open.' : ''}`,
+          )
         else setProblem({ label: source.label, message: e instanceof Error ? e.message : String(e) })
         return false
       } finally {
         if (mine === run.current) setBusy(null)
       }
     },
-    [loaded, progress],
+    [progress],
   )
 
   const cancel = useCallback(() => {
@@ -211,8 +235,6 @@ export function useInspector(options: InspectorOptions = {}) {
   }, [])
 
   // The signing playground: a signed update appended to the open log (or a new log).
-  const loadedRef = useRef<Loaded | null>(null)
-  loadedRef.current = loaded
   /**
    * Appends `bytes` to the open log as a bundle with every earlier update's exact bytes
    * and the new one at the next sequence id (appendToBundle), replays it in the worker and

@@ -13,8 +13,10 @@ import {
 } from '../../../signing'
 import { buildState, T0, testKey } from '../../../signing/testkit'
 import type { AppSigner, AppSignerSource } from '../../model/app-signer'
+import { shortId } from '../../ui/format'
 import {
   actionsFor,
+  afterSigned,
   buildDraft,
   EMPTY_FORM,
   eligible,
@@ -211,7 +213,7 @@ describe('buildDraft: AddAssociation', () => {
     const { dry, slots, gate } = await gateOf(state, parties, f)
     expect(dry!.ok).toBe(true)
     expect(unavailable(slots)).toEqual([
-      expect.stringContaining(`ethereum ${wallet.identifier.text} (no signer for it in this browser`),
+      expect.stringContaining(`ethereum ${shortId(wallet.identifier.text)} (no signer for it in this browser`),
     ])
     expect(gate.enabled).toBe(false)
     expect(gate.reason).toMatch(/existing member’s approval/)
@@ -323,5 +325,73 @@ describe('slotViews', () => {
     expect(views[0]!.state).toBe('failed')
     expect(views[0]!.reason).toMatch(/signed by ethereum .*the wallet signed with another account.*\(wrong_signer\)/)
     expect(views[1]!.state).toBe('missing')
+  })
+})
+
+describe('issue #12 defects of the composer', () => {
+  it('never preselects a member this browser holds no signer for (approver, claimer)', async () => {
+    const state = await inbox()
+    // This browser holds only a passkey that is not a member: no member can approve or claim.
+    const parties = partiesOf(state, [P])
+    const f = form(state, parties, { action: 'claim_handle', handle: 'nick' })
+    expect(f.claimer).toBe('')
+    expect(f.existing).toBe('')
+    const b = buildDraft(f, { state, parties, clientTimestampNs: T0 })
+    expect(b.problems).toEqual(['choose the member who signs the claim'])
+    // A member chosen by the person stays chosen.
+    const chosen = form(state, parties, { action: 'claim_handle', claimer: `member:${memberKey(wallet.identifier)}` })
+    expect(chosen.claimer).toBe(`member:${memberKey(wallet.identifier)}`)
+  })
+  it('explains a missing passkey signer without its 130 hex characters', async () => {
+    const state = await inbox()
+    const withPk = partiesOf(state, [P])
+    const f = {
+      ...form(state, withPk, { action: 'add' }),
+      existing: `member:${memberKey(wallet.identifier)}`,
+      newMember: `signer:${P.id}`,
+    }
+    const { slots, gate } = await gateOf(state, withPk, f)
+    expect(gate.enabled).toBe(false)
+    expect(gate.reason).not.toMatch(/[0-9a-f]{24,}/i)
+    expect(unavailable(slots)[0]!.length).toBeLessThan(160)
+  })
+  it('does not draft the same claim again after it was signed and appended', () => {
+    const f: ComposeForm = { ...EMPTY_FORM, action: 'claim_handle', handle: 'bobby', claimer: 'signer:x' }
+    const next = afterSigned(f)
+    expect(next.handle).toBe('')
+    expect(next.action).toBe('claim_handle')
+    expect(next.claimer).toBe('signer:x')
+    expect(afterSigned({ ...EMPTY_FORM, action: 'add', newMember: 'signer:y', existing: 'signer:w' })).toMatchObject({
+      newMember: '',
+      existing: 'signer:w',
+    })
+  })
+  it('keeps Sign closed while the node is asked about the handle, and when it names another inbox (handle_taken)', async () => {
+    const state = await inbox()
+    const parties = partiesOf(state, [W])
+    const f = form(state, parties, { action: 'claim_handle', handle: 'nick' })
+    const { build, dry, slots } = await gateOf(state, parties, f)
+    expect(signGate({ build, dry, confirmedFor: null, slots, busy: false }).enabled).toBe(true)
+    const checking = signGate({
+      build,
+      dry,
+      confirmedFor: null,
+      slots,
+      busy: false,
+      handle: { kind: 'checking', handle: 'nick' },
+    })
+    expect(checking.enabled).toBe(false)
+    expect(checking.reason).toMatch(/asking the node whether "nick" is free/)
+    const other = 'ab'.repeat(32)
+    const taken = signGate({
+      build,
+      dry,
+      confirmedFor: null,
+      slots,
+      busy: false,
+      handle: { kind: 'taken', handle: 'nick', inboxId: other },
+    })
+    expect(taken.enabled).toBe(false)
+    expect(taken.reason).toMatch(/held by inbox abab.*handle_taken/)
   })
 })

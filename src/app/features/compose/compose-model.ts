@@ -219,17 +219,14 @@ export function withDefaults(
 ): ComposeForm {
   const actions = actionsFor(state)
   const action = actions.includes(form.action) ? form.action : actions[0]!
+  // A choice the person made stays; a default is only ever a signer this browser holds
+  // (preselecting a member it cannot sign for leaves Sign disabled for no visible reason).
   const pick = (ref: string, list: readonly Party[], avoid?: string): string =>
-    list.some((p) => p.ref === ref) ? ref : (list.find((p) => p.ref !== avoid)?.ref ?? '')
+    list.some((p) => p.ref === ref) ? ref : (list.find((p) => p.ref !== avoid && p.app !== null)?.ref ?? '')
   const creator = pick(form.creator, eligible(parties, 'creator', form.createKind))
-  // Prefer a signer this browser holds for the approving member.
-  const existingList = [...eligible(parties, 'existing')].sort(
-    (a, b) => Number(b.app !== null) - Number(a.app !== null),
-  )
-  const existing = pick(form.existing, existingList)
+  const existing = pick(form.existing, eligible(parties, 'existing'))
   const newMember = pick(form.newMember, eligible(parties, 'new_member'), existing)
-  const claimerList = [...eligible(parties, 'claimer')].sort((a, b) => Number(b.app !== null) - Number(a.app !== null))
-  const claimer = pick(form.claimer, claimerList)
+  const claimer = pick(form.claimer, eligible(parties, 'claimer'))
   const members = state ? [...state.members.keys()] : []
   const revokeTarget = members.includes(form.revokeTarget) ? form.revokeTarget : (members[0] ?? '')
   const targets = eligible(parties, 'recovery_target').filter((p) => !p.isRecovery)
@@ -442,10 +439,32 @@ export function slotViews(draft: Draft, parties: readonly Party[], roles: readon
 }
 
 /** The slots no signer of this browser can sign, in words. */
+/** "passkey 04a1b2…(130 hex)…" → "passkey 04a1b2…c3d4": long hex identifiers shortened for a one-line reason. */
+export function shortWho(who: string): string {
+  return who.replace(/(0x)?[0-9a-f]{24,}/gi, (h) => shortId(h))
+}
+
+/**
+ * The form after an update was signed and appended: the subject of the update (the handle,
+ * the new member, the member revoked, the new recovery identifier, the creator) is cleared,
+ * so the composer does not draft the same update again; the action and approvers stay.
+ */
+export function afterSigned(form: ComposeForm): ComposeForm {
+  return {
+    ...form,
+    creator: '',
+    newMember: '',
+    revokeTarget: '',
+    recoveryTarget: '',
+    recoveryTyped: '',
+    handle: '',
+  }
+}
+
 export function unavailable(slots: readonly SlotView[]): string[] {
   return slots
     .filter((s) => s.signerLabel === null && s.state !== 'signed')
-    .map((s) => `${s.label}: ${s.who} (no signer for it in this browser; add or connect it in Signers…)`)
+    .map((s) => `${s.label}: ${shortWho(s.who)} (no signer for it in this browser; add or connect it in Signers…)`)
 }
 
 // ---- the Sign gate ------------------------------------------------------------------------
@@ -458,7 +477,17 @@ export interface GateInput {
   readonly confirmedFor: string | null
   readonly slots: readonly SlotView[]
   readonly busy: boolean
+  /**
+   * A claim's handle as the node sees it, asked before any signer is: 'checking' while the
+   * node's lookup runs, 'taken' when it names another inbox (the node would answer
+   * handle_taken after the signing); absent or null when not a claim or no node answered.
+   */
+  readonly handle?: HandleOnNode | null
 }
+
+export type HandleOnNode =
+  | { readonly kind: 'checking'; readonly handle: string }
+  | { readonly kind: 'taken'; readonly handle: string; readonly inboxId: string }
 
 export interface Gate {
   readonly enabled: boolean
@@ -473,6 +502,11 @@ export function signGate(g: GateInput): Gate {
   if (!g.build.draft) return no(g.build.problems[0] ?? 'the draft is incomplete')
   if (!g.dry) return no('the dry run is still running')
   if (!g.dry.ok) return no(`the core would reject this update under ${g.dry.rule}: ${g.dry.message}`)
+  if (g.handle?.kind === 'checking') return no(`asking the node whether ${JSON.stringify(g.handle.handle)} is free`)
+  if (g.handle?.kind === 'taken')
+    return no(
+      `the node says ${JSON.stringify(g.handle.handle)} is held by inbox ${shortId(g.handle.inboxId)}, so it would refuse the claim (handle_taken)`,
+    )
   if (g.build.confirmation !== null && g.confirmedFor !== g.build.draft.text)
     return no('confirm the consequence first (the checkbox below)')
   const missing = unavailable(g.slots)

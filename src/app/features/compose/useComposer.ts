@@ -18,7 +18,17 @@ import {
   type SignedUpdate,
 } from '../../../signing'
 import type { SignerRegistry } from '../../model/app-signer'
-import { buildDraft, EMPTY_FORM, partiesOf, signGate, slotViews, withDefaults, type ComposeForm } from './compose-model'
+import {
+  afterSigned,
+  buildDraft,
+  EMPTY_FORM,
+  type HandleOnNode,
+  partiesOf,
+  signGate,
+  slotViews,
+  withDefaults,
+  type ComposeForm,
+} from './compose-model'
 
 /** What the node answered a publish (the shape of features/network's PublishAnswer). */
 export type PublishAnswerLike =
@@ -60,8 +70,10 @@ export function useComposer(opts: {
   onAppend: AppendUpdate
   /** Judges erc_6492 signatures (dry run of carried ones, every returned one); without it they are unverifiable (IDENT-061). */
   smartWallets?: SmartWalletVerifier | undefined
+  /** The inbox id the node names for a handle (its GetInboxIds), or null; asked before a claim is signed. */
+  lookupHandle?: ((handle: string) => Promise<string | null>) | undefined
 }) {
-  const { state, registry, onAppend, smartWallets } = opts
+  const { state, registry, onAppend, smartWallets, lookupHandle } = opts
   const swOpts = useMemo(() => (smartWallets ? { smartWallets } : {}), [smartWallets])
   const [rawForm, setForm] = useState<ComposeForm>(EMPTY_FORM)
   const [clientTimestampNs, setTimestamp] = useState<bigint>(nowNs)
@@ -98,7 +110,30 @@ export function useComposer(opts: {
   const [outcome, setOutcome] = useState<SignedOutcome | null>(null)
   const rolesNow = roles && roles.text === text ? roles.roles : null
   const slots = useMemo(() => (draft ? slotViews(draft, parties, rolesNow) : []), [draft, parties, rolesNow])
-  const gate = signGate({ build, dry: dryNow?.result ?? null, confirmedFor, slots, busy })
+  // A claim's handle, checked on the node before any signer is asked (the node answers
+  // handle_taken only after the signing otherwise). An unreachable node does not block.
+  const claimHandle = draft && build.action === 'claim_handle' ? rawForm.handle.trim() : null
+  const [onNode, setOnNode] = useState<{ handle: string; holder: string | null } | null>(null)
+  useEffect(() => {
+    if (!claimHandle || !lookupHandle) return
+    let live = true
+    lookupHandle(claimHandle).then(
+      (holder) => live && setOnNode({ handle: claimHandle, holder }),
+      () => live && setOnNode({ handle: claimHandle, holder: null }),
+    )
+    return () => {
+      live = false
+    }
+  }, [claimHandle, lookupHandle])
+  const handle: HandleOnNode | null =
+    !claimHandle || !lookupHandle || !draft
+      ? null
+      : onNode?.handle !== claimHandle
+        ? { kind: 'checking', handle: claimHandle }
+        : onNode.holder && onNode.holder !== draft.inboxId
+          ? { kind: 'taken', handle: claimHandle, inboxId: onNode.holder }
+          : null
+  const gate = signGate({ build, dry: dryNow?.result ?? null, confirmedFor, slots, busy, handle })
   const dryError = dryNow?.error ?? null
 
   const sign = useCallback(async () => {
@@ -124,6 +159,8 @@ export function useComposer(opts: {
         (e: unknown): AppendOutcome => ({ ok: false, message: e instanceof Error ? e.message : String(e) }),
       )
       setOutcome({ signed: r.signed, inboxId, appended })
+      // Appended: the same update is not drafted again (its subject is cleared).
+      if (appended.ok) setForm(afterSigned)
       // A new draft gets a new client time (the signed one is in the log now).
       setTimestamp(nowNs())
       collector.current = null

@@ -6,6 +6,7 @@
  * QueryNewest are App.tsx's, passed in as functions.
  */
 import { useId, useState, type ReactNode } from 'react'
+import { bytesToHex } from '../../../../crypto/bytes'
 import type { AssociationState } from '../../../../core/types'
 import type { SmartWalletVerifier } from '../../../../core/verify/port'
 import type { SignerRegistry } from '../../../model/app-signer'
@@ -40,6 +41,8 @@ export interface ComposerProps {
   readonly onClose: () => void
   /** Judges smart contract wallet (erc_6492) signatures on the configured chains; without it they cannot be accepted (IDENT-061). */
   readonly smartWallets?: SmartWalletVerifier
+  /** The inbox id the node names for a handle, or null: a claim is checked before any signer is asked. */
+  readonly lookupHandle?: (handle: string) => Promise<string | null>
 }
 
 export function Composer(props: ComposerProps) {
@@ -54,7 +57,13 @@ export function Composer(props: ComposerProps) {
     if (r.ok && o.newLog) setFresh(false)
     return r
   }
-  const c = useComposer({ state, registry, onAppend: afterAppend, smartWallets: props.smartWallets })
+  const c = useComposer({
+    state,
+    registry,
+    onAppend: afterAppend,
+    smartWallets: props.smartWallets,
+    lookupHandle: props.lookupHandle,
+  })
   const headId = useId()
   const [tab, setTab] = useState<'compose' | 'register'>('compose')
 
@@ -482,7 +491,16 @@ function ComposeTab({
           </span>
         </div>
       </div>
-      {c.outcome && <SignedView outcome={c.outcome} publish={publish} nodeUrl={nodeUrl} onDismiss={c.clearOutcome} />}
+      {c.outcome && (
+        // Keyed by the signed bytes: a new signed update never shows the previous one's node answer.
+        <SignedView
+          key={bytesToHex(c.outcome.signed.bytes)}
+          outcome={c.outcome}
+          publish={publish}
+          nodeUrl={nodeUrl}
+          onDismiss={c.clearOutcome}
+        />
+      )}
     </div>
   )
 }

@@ -27,12 +27,18 @@ export function SignedView({
   const b64 = bytesToBase64(signed.bytes)
   const [answer, setAnswer] = useState<AnswerText | null>(null)
   const [busy, setBusy] = useState(false)
+  // Once the node stored these bytes, publishing them again is pointless (the node would
+  // replay them on top of themselves and refuse): the button says where they are.
+  const [stored, setStored] = useState<bigint | null>(null)
   const seq = appended?.ok ? appended.sequenceId.toString() : 'new'
   const onPublish = async () => {
+    if (stored !== null) return
     setBusy(true)
     setAnswer(null)
     try {
-      setAnswer(describePublishAnswer(await publish(signed.bytes, { inboxId })))
+      const a = await publish(signed.bytes, { inboxId })
+      if (a.kind === 'stored') setStored(a.sequenceId)
+      setAnswer(describePublishAnswer(a))
     } catch (e) {
       setAnswer({ tone: 'bad', text: `Not published: ${e instanceof Error ? e.message : String(e)}` })
     } finally {
@@ -66,11 +72,11 @@ export function SignedView({
         </button>
         <button
           type="button"
-          disabled={busy}
+          disabled={busy || stored !== null}
           onClick={() => void onPublish()}
-          title={`POST the exact bytes to ${nodeUrl}`}
+          title={stored !== null ? `already stored by ${nodeUrl}` : `POST the exact bytes to ${nodeUrl}`}
         >
-          {busy ? 'Publishing…' : 'Publish to node'}
+          {busy ? 'Publishing…' : stored !== null ? `Already stored (sequence id ${stored})` : 'Publish to node'}
         </button>
       </div>
       <p className="muted small">

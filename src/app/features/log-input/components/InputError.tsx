@@ -1,4 +1,5 @@
 import type { InputProblem } from '../../../../worker/protocol'
+import { orderAttempts } from '../attempts'
 
 const FORMAT_NAMES: Record<string, string> = {
   'bundle-json': 'log bundle JSON',
@@ -25,18 +26,28 @@ export function InputErrorView({
   label,
   problem,
   message,
+  json = false,
 }: {
   label: string
   problem?: InputProblem | undefined
   message?: string | undefined
+  /** The input is clearly JSON: say so and lead with the JSON failure. */
+  json?: boolean
 }) {
+  const attempts = problem ? orderAttempts(problem.attempts, json) : []
+  const lead = json ? attempts.find((a) => /json/i.test(a.format)) : undefined
   return (
     <div className="input-error" role="alert" aria-labelledby="input-error-title">
       <h3 id="input-error-title">{label} could not be opened</h3>
       {problem ? (
         <>
           <p className="input-error-main">
-            {problem.attempts.length > 0 ? (
+            {lead ? (
+              <>
+                The input is JSON but not a log: <strong>{formatName(lead.format)}</strong>: {lead.detail}
+                {lead.where && <> (at {lead.where})</>}. Every format tried:
+              </>
+            ) : problem.attempts.length > 0 ? (
               <>Not a log in any supported format. Formats tried:</>
             ) : (
               <>
@@ -55,7 +66,7 @@ export function InputErrorView({
                 </tr>
               </thead>
               <tbody>
-                {problem.attempts.map((a, i) => (
+                {attempts.map((a, i) => (
                   <tr key={i}>
                     <td>{formatName(a.format)}</td>
                     <td className="mono">{a.where || '—'}</td>

@@ -1,5 +1,6 @@
 import type { TransferStep } from '../../../../worker/transfer'
 import { KIND_LABEL } from '../../../ui/format'
+import { rationaleFor } from '../rationale'
 import { specRule } from '../spec-rules'
 
 /**
@@ -49,6 +50,8 @@ export function Rejection({
   if (step.status !== 'rejected' && step.status !== 'pending') return null
   const rule = specRule(step.rule ?? 'IDENT-001')
   const action = step.actionIndex !== null ? step.update?.actions[step.actionIndex] : undefined
+  // The rationale of this failure class (IDENT-001's own "why" is about empty updates only).
+  const why = rationaleFor(rule.id, step.message, rule.why)
   return (
     <section className={`panel rejection ${step.status}`} aria-labelledby="rej-title">
       <h2 id="rej-title">
@@ -58,7 +61,7 @@ export function Rejection({
       <blockquote className="requirement" aria-label={`Requirement of ${rule.id}`}>
         {rule.requirement}
       </blockquote>
-      {rule.why && <p className="why muted">Why: {rule.why}</p>}
+      {why && <p className="why muted">Why: {why}</p>}
       <dl className="kv">
         <dt>failing action</dt>
         <dd>
