@@ -8,10 +8,10 @@ import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
-export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
 /** The executable and leading arguments of package.json's `cli` script, run without npm. */
-export function cliCommand(): { file: string; args: string[] } {
+function cliCommand(): { file: string; args: string[] } {
   const pkg = JSON.parse(readFileSync(new URL('package.json', `file://${ROOT}`), 'utf8')) as {
     scripts?: Record<string, string>
   }
