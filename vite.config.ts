@@ -31,6 +31,19 @@ const contentSecurityPolicy = {
   ],
 }
 
+const UNIT_TESTS = ['src/**/*.test.ts', 'test/**/*.test.ts', 'scripts/**/*.test.ts']
+/** Tests that start processes (anvil, the devnode, the CLI, buf), worker threads, or long property runs. */
+const SLOW_TESTS = [
+  'test/chain/**/*.test.ts',
+  'test/devnode/**/*.test.ts',
+  'test/cli.test.ts',
+  'test/fixtures.test.ts',
+  'test/infra/gen-fresh.test.ts',
+  'src/cli/pool/**/*.test.ts',
+  'src/core/decode/fuzz.test.ts',
+  'src/core/apply/properties.test.ts',
+]
+
 export default defineConfig({
   plugins: [react(), contentSecurityPolicy],
   server: { host: '127.0.0.1', port: 5173, strictPort: false },
@@ -38,9 +51,13 @@ export default defineConfig({
   worker: { format: 'es' },
   build: { target: 'es2022', sourcemap: true },
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'scripts/**/*.test.ts'],
     environment: 'node',
     testTimeout: 60_000,
     reporters: ['default'],
+    // `vitest run` (npm test) runs both; `vitest run --project fast` is the quick loop.
+    projects: [
+      { extends: true, test: { name: 'fast', include: UNIT_TESTS, exclude: SLOW_TESTS } },
+      { extends: true, test: { name: 'slow', include: SLOW_TESTS } },
+    ],
   },
 })

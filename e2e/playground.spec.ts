@@ -8,15 +8,14 @@
  * (IDENT-044); then export the log from the UI and replay it with the command line, every
  * update applied. And a wallet that signs with another account: reported, nothing appended.
  */
-import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import type { Page } from '@playwright/test'
 import { inboxIdOf } from '../src/signing/draft'
 import { shortId } from '../src/app/ui/format'
-import { CLI, cliArgs } from '../test/support/cli'
 import { expect, expectNoA11yViolations, test } from './fixtures'
 import { waitForLog } from './helpers'
 import { addVirtualAuthenticator } from './support/authenticator'
+import { runCli } from '../test/support/cli'
 import { installWallet } from './support/wallet'
 import { playground, signAndAppend } from './support/playground'
 
@@ -177,10 +176,9 @@ test('the full playground flow: create, register, link a passkey, claim, rotate 
   const file = info.outputPath('playground.bundle.json')
   await download.saveAs(file)
   expect(readFileSync(file, 'utf8')).not.toMatch(/private|secret/i)
-  const out = execFileSync(CLI.command, cliArgs('replay', '--json', file), {
-    encoding: 'utf8',
-    timeout: 60_000,
-  })
+  const run = await runCli(['replay', '--json', file])
+  expect(run.code, run.stderr).toBe(0)
+  const out = run.stdout.toString('utf8')
   const report = JSON.parse(out.trim().split('\n')[0]!) as {
     ok: boolean
     inbox_id: string

@@ -2,9 +2,13 @@
  * Replay speed and feel in headless Chromium: a valid synthetic log of N updates
  * (e2e/synthetic-log.ts; N = INSPECTOR_PERF_UPDATES, default 1,000 under `npm test`,
  * 10,000 for the figures) is opened as a file. While the worker replays it, a
- * PerformanceObserver('longtask') records every main-thread task over 50 ms; none may
- * exceed 100 ms. Then stepping (End, arrow keys, j/k) must stay instant: each step is
- * timed from the key press to the next painted frame.
+ * PerformanceObserver('longtask') records every main-thread task over 50 ms. Then stepping
+ * (End, arrow keys, j/k) is timed from each key press to the next painted frame.
+ *
+ * Under `npm test` the spec checks behaviour only (progress bar, every update applied,
+ * stepping moves the selection). The timing bounds (no main-thread task over 100 ms, median
+ * step under 100 ms, none over 250 ms) are asserted only under `npm run bench`
+ * (INSPECTOR_PERF_BENCH=1), where the figures are printed beside the load average.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { availableParallelism, loadavg } from 'node:os'
@@ -17,6 +21,7 @@ import { syntheticBundle } from './synthetic-log'
 declare const window: any, document: any, PerformanceObserver: any, KeyboardEvent: any, requestAnimationFrame: any
 
 const N = Number(process.env.INSPECTOR_PERF_UPDATES ?? 1000)
+const TIMED = process.env.INSPECTOR_PERF_BENCH === '1'
 const CACHE = fileURLToPath(new URL('../node_modules/.cache/inspector-e2e/', import.meta.url))
 
 /** The log file (generated once, cached): opened by path, so Chromium reads it natively. */
@@ -30,7 +35,24 @@ async function logOf(n: number): Promise<{ file: string; size: number }> {
   return { file, size: readFileSync(file).length }
 }
 
-test(`a ${N.toLocaleString('en')}-update log replays in the worker with a progress bar, no main-thread task over 100 ms, and instant stepping`, async ({
+/**
+ * Waits until the page's main thread is idle: an idle callback with most of a frame to
+ * spare, so the state checkpoints built in idle time after a load are done.
+ */
+async function idle(page: import('@playwright/test').Page): Promise<void> {
+  await page.waitForFunction(
+    () =>
+      new Promise<boolean>((resolve) =>
+        (window as { requestIdleCallback: (f: (d: { timeRemaining(): number }) => void) => void }).requestIdleCallback(
+          (d) => resolve(d.timeRemaining() >= 40),
+        ),
+      ),
+    null,
+    { timeout: 60_000 },
+  )
+}
+
+test(`a ${N.toLocaleString('en')}-update log replays in the worker with a progress bar and steps by key (timing bounds under npm run bench)`, async ({
   page,
 }, info) => {
   test.setTimeout(Math.max(120_000, N * 60))
@@ -84,7 +106,7 @@ test(`a ${N.toLocaleString('en')}-update log replays in the worker with a progre
   // idle time after the load): End, then arrows and j/k. Traced too, for each step's
   // main-thread CPU time (user-timing marks bracket each step in the trace).
   const diag = process.env.INSPECTOR_PERF_TRACE
-  await page.waitForTimeout(2000)
+  await idle(page)
   await page.getByRole('listbox', { name: /Updates and their actions/ }).focus()
   await browser.startTracing(page, {
     categories: [
@@ -147,6 +169,7 @@ test(`a ${N.toLocaleString('en')}-update log replays in the worker with a progre
       type: 'overloaded',
       description: `load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores: wall-clock long tasks reported, CPU time asserted`,
     })
+  if (!TIMED) return
   expect(cpu.longestCpu, 'longest main-thread task during the replay, CPU time (ms)').toBeLessThanOrEqual(100)
   if (!overloaded)
     expect(

@@ -36,6 +36,7 @@ if (what === 'all' || what === 'browser') {
   run(bin('vite'), ['build', '--logLevel', 'warn'])
   run(bin('playwright'), ['test', 'e2e/replay-perf.spec.ts', '--reporter=list'], {
     INSPECTOR_PERF_UPDATES: rest[0] && what === 'browser' ? rest[0] : '10000',
+    INSPECTOR_PERF_BENCH: '1',
   })
   run(bin('playwright'), ['test', 'e2e/verify-bench.spec.ts', '--reporter=list'], {
     INSPECTOR_VERIFY_BENCH: '1',

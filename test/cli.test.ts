@@ -1,9 +1,8 @@
 /**
  * The command-line contract (../shared/contracts/cli.md): most cases in-process
- * through run(), and a few through the real `npm run cli` entry for exit statuses
- * and exact stdout bytes.
+ * through run(), and a few through the real entry point (package.json's `cli` script, run
+ * without npm: test/support/cli.ts) for exit statuses and exact stdout bytes.
  */
-import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -11,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { run } from '../src/cli/main'
 import { encodeBundleJson, encodeGetIdentityUpdatesResponse, toGatewayJson } from '../src/core/encode/update'
 import { addMember, claimHandle, createInbox, ethKeySigner, installationKeySigner, signUpdate } from '../src/signing'
+import { runCli } from './support/cli'
 
 const csv = readFileSync(new URL('../../shared/vectors/xmtpd-inbox-log.csv', import.meta.url), 'utf8')
 const rows = csv
@@ -262,24 +262,21 @@ describe('key', () => {
   })
 })
 
-describe('the npm run cli entry point', () => {
-  const npmCli = (...args: string[]) =>
-    spawnSync('npm', ['run', '--silent', 'cli', '--', ...args], {
-      encoding: 'buffer',
-      cwd: new URL('..', import.meta.url).pathname,
-    })
-  it('runs through npm with exit statuses 0, 1 and 2 and one-line errors on stderr', () => {
-    const ok = npmCli('replay', '--json', path('real.json'))
-    expect(ok.status).toBe(0)
+describe('the cli entry point', () => {
+  it('runs with exit statuses 0, 1 and 2 and one-line errors on stderr', async () => {
+    const [ok, bad, usage, bytes] = await Promise.all([
+      runCli(['replay', '--json', path('real.json')]),
+      runCli(['replay', '--json', path('garbage.bin')]),
+      runCli(['nope']),
+      runCli(['key', 'export', '--format', 'bytes', `@${path('key.bin')}`]),
+    ])
+    expect(ok.code).toBe(0)
     expect(JSON.parse(ok.stdout.toString()).ok).toBe(true)
-    const bad = npmCli('replay', '--json', path('garbage.bin'))
-    expect(bad.status).toBe(1)
+    expect(bad.code).toBe(1)
     expect(bad.stdout.length).toBe(0)
-    expect(bad.stderr.toString().trim().split('\n')).toHaveLength(1)
-    const usage = npmCli('nope')
-    expect(usage.status).toBe(2)
-    expect(usage.stderr.toString().trim().split('\n')).toHaveLength(1)
-    const bytes = npmCli('key', 'export', '--format', 'bytes', `@${path('key.bin')}`)
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1)
+    expect(usage.code).toBe(2)
+    expect(usage.stderr.trim().split('\n')).toHaveLength(1)
     expect(bytes.stdout.equals(readFileSync(path('key.bin')))).toBe(true)
   })
 })

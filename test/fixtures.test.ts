@@ -7,7 +7,6 @@
  * validator. Messages are not asserted. Each test is named by its fixture, so the rule
  * id it exercises is in the title.
  */
-import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -19,7 +18,7 @@ import { toReport, type Report } from '../src/core/report'
 import type { Trace } from '../src/core/trace'
 import type { SmartWalletVerifier } from '../src/core/verify/port'
 import { FakeSmartWalletVerifier } from './fixtures/fake-smart-wallet'
-import { CLI, cliArgs } from './support/cli'
+import { runCli } from './support/cli'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const DIR = 'test/fixtures'
@@ -140,19 +139,9 @@ interface Run {
   stderr: string
 }
 
-function cli(args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(CLI.command, cliArgs(...args), {
-      cwd: CLI.cwd,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')))
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
+async function cli(args: string[]): Promise<Run> {
+  const r = await runCli(args, { timeoutMs: 120_000 })
+  return { code: r.code, stdout: r.stdout.toString('utf8'), stderr: r.stderr }
 }
 
 describe('fixture corpus', () => {

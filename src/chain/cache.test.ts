@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { ChainUnreachableError } from '../core/errors'
 import type { EthAddress } from '../core/types'
 import type { SmartWalletRequest, SmartWalletVerifier } from '../core/verify/port'
-import { cachedVerifier, VerdictCache, verdictKey } from './cache'
+import { cachedVerifier, ChainVerdictCache, chainVerdictKey } from './cache'
 
 const req = (over: Partial<SmartWalletRequest> = {}): SmartWalletRequest => ({
   chainId: 1n,
@@ -44,7 +44,7 @@ describe('cachedVerifier', () => {
     expect(inner.calls).toBe(6)
     expect(v.cache.size).toBe(6)
     // The account's case is not part of the key.
-    expect(verdictKey(req({ account: `0x${'AB'.repeat(20)}` as EthAddress }))).toBe(verdictKey(req()))
+    expect(chainVerdictKey(req({ account: `0x${'AB'.repeat(20)}` as EthAddress }))).toBe(chainVerdictKey(req()))
   })
 
   it('IDENT-061: an unreachable chain is never cached; the next call asks again', async () => {
@@ -74,9 +74,9 @@ describe('cachedVerifier', () => {
   })
 })
 
-describe('VerdictCache', () => {
+describe('ChainVerdictCache', () => {
   it('is a bounded LRU: the least recently used entry goes first', () => {
-    const c = new VerdictCache(2)
+    const c = new ChainVerdictCache(2)
     c.set(req({ blockNumber: 1n }), 'valid')
     c.set(req({ blockNumber: 2n }), 'invalid')
     expect(c.get(req({ blockNumber: 1n }))).toBe('valid') // 1 is now the most recent
@@ -85,12 +85,12 @@ describe('VerdictCache', () => {
     expect(c.get(req({ blockNumber: 2n }))).toBeUndefined()
     expect(c.get(req({ blockNumber: 1n }))).toBe('valid')
     expect(c.get(req({ blockNumber: 3n }))).toBe('valid')
-    expect(new VerdictCache().maxEntries).toBe(10_000)
-    expect(() => new VerdictCache(0)).toThrow(RangeError)
+    expect(new ChainVerdictCache().maxEntries).toBe(10_000)
+    expect(() => new ChainVerdictCache(0)).toThrow(RangeError)
   })
 
   it('keeps only valid and invalid', () => {
-    const c = new VerdictCache()
+    const c = new ChainVerdictCache()
     c.set(req(), 'unreachable' as never)
     expect(c.size).toBe(0)
   })

@@ -10,6 +10,7 @@
  * away is kept. Blocks named by stored updates are old; admission's freshness window is
  * the exposure.
  */
+import { Lru } from '../core/lru'
 import { bytesToHex } from '../crypto/bytes'
 import type { SmartWalletRequest, SmartWalletVerifier } from '../core/verify/port'
 
@@ -17,71 +18,57 @@ export type ChainVerdict = 'valid' | 'invalid'
 
 const DEFAULT_CACHE_ENTRIES = 10_000
 
-export function verdictKey(req: SmartWalletRequest): string {
+export function chainVerdictKey(req: SmartWalletRequest): string {
   return `${req.chainId}:${req.blockNumber}:${req.account.toLowerCase()}:${bytesToHex(req.hash)}:${bytesToHex(req.signature)}`
 }
 
-export class VerdictCache {
-  private readonly entries = new Map<string, ChainVerdict>()
-  hits = 0
-  misses = 0
+/** The chain's verdicts by request (not the core's VerdictCache of signature checks). */
+export class ChainVerdictCache {
+  private readonly lru: Lru<string, ChainVerdict>
 
   constructor(readonly maxEntries: number = DEFAULT_CACHE_ENTRIES) {
-    if (!Number.isInteger(maxEntries) || maxEntries < 1)
-      throw new RangeError(`maxEntries ${maxEntries} is not a positive integer`)
+    this.lru = new Lru(maxEntries, 'maxEntries')
   }
 
   get size(): number {
-    return this.entries.size
+    return this.lru.size
+  }
+  get hits(): number {
+    return this.lru.hits
+  }
+  get misses(): number {
+    return this.lru.misses
   }
 
   /** The cached verdict, marking it most recently used; counts a hit or a miss. */
   get(req: SmartWalletRequest): ChainVerdict | undefined {
-    const key = verdictKey(req)
-    const v = this.entries.get(key)
-    if (v === undefined) {
-      this.misses++
-      return undefined
-    }
-    this.hits++
-    this.entries.delete(key)
-    this.entries.set(key, v)
-    return v
+    return this.lru.get(chainVerdictKey(req))
   }
 
   set(req: SmartWalletRequest, verdict: ChainVerdict): void {
     if (verdict !== 'valid' && verdict !== 'invalid') return
-    const key = verdictKey(req)
-    this.entries.delete(key)
-    this.entries.set(key, verdict)
-    while (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next().value
-      if (oldest === undefined) break
-      this.entries.delete(oldest)
-    }
+    this.lru.set(chainVerdictKey(req), verdict)
   }
 
   clear(): void {
-    this.entries.clear()
-    this.hits = 0
-    this.misses = 0
+    this.lru.clear()
   }
 }
 
 export interface CachedVerifier extends SmartWalletVerifier {
-  readonly cache: VerdictCache
+  readonly cache: ChainVerdictCache
   readonly inner: SmartWalletVerifier
 }
 
 export interface CachedVerifierOptions {
   /** A cache to use (shared between verifiers); default a new one of maxEntries. */
-  readonly cache?: VerdictCache
+  readonly cache?: ChainVerdictCache
   readonly maxEntries?: number
 }
 
 /** Wraps any SmartWalletVerifier with a verdict cache and in-flight de-duplication. */
 export function cachedVerifier(inner: SmartWalletVerifier, options: CachedVerifierOptions = {}): CachedVerifier {
-  const cache = options.cache ?? new VerdictCache(options.maxEntries ?? DEFAULT_CACHE_ENTRIES)
+  const cache = options.cache ?? new ChainVerdictCache(options.maxEntries ?? DEFAULT_CACHE_ENTRIES)
   const inflight = new Map<string, Promise<ChainVerdict>>()
   return {
     cache,
@@ -89,7 +76,7 @@ export function cachedVerifier(inner: SmartWalletVerifier, options: CachedVerifi
     async verify(req) {
       const hit = cache.get(req)
       if (hit !== undefined) return hit
-      const key = verdictKey(req)
+      const key = chainVerdictKey(req)
       let p = inflight.get(key)
       if (!p) {
         p = inner.verify(req).then(

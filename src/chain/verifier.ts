@@ -20,7 +20,7 @@ import {
 } from 'viem'
 import { ChainUnreachableError } from '../core/errors'
 import type { SmartWalletRequest, SmartWalletVerifier } from '../core/verify/port'
-import { cachedVerifier, VerdictCache, type CachedVerifier } from './cache'
+import { cachedVerifier, ChainVerdictCache, type CachedVerifier } from './cache'
 import { ChainClients, classifyChainError, type ChainClientOptions } from './client'
 
 /** Gas cap of the verification call (chain.md §9: 377 k for a counterfactual wallet). */
@@ -30,7 +30,7 @@ export interface ChainVerifierOptions extends ChainClientOptions {
   /** Gas cap of the verification call: factoryData is attacker-chosen code. Default 5 M. */
   readonly gas?: bigint
   /** The verdict cache: a shared one, or false for none. Default: a new 10,000-entry cache. */
-  readonly cache?: VerdictCache | false
+  readonly cache?: ChainVerdictCache | false
 }
 
 /** The calldata of the deployless validator call: viem's ERC-6492 validator constructor with its arguments. */
@@ -81,14 +81,14 @@ export function isValidResult(data: Hex | undefined): boolean {
 export class ChainVerifier implements SmartWalletVerifier {
   readonly clients: ChainClients
   /** The verdict cache in front of the chain, or null when caching is off. */
-  readonly cache: VerdictCache | null
+  readonly cache: ChainVerdictCache | null
   private readonly front: CachedVerifier | null
   private readonly gas: bigint
 
   constructor(routes: ReadonlyMap<bigint, string> | ChainClients, options: ChainVerifierOptions = {}) {
     this.clients = routes instanceof ChainClients ? routes : new ChainClients(routes, options)
     this.gas = options.gas ?? DEFAULT_VERIFY_GAS
-    const cache = options.cache === false ? null : (options.cache ?? new VerdictCache())
+    const cache = options.cache === false ? null : (options.cache ?? new ChainVerdictCache())
     this.cache = cache
     this.front = cache ? cachedVerifier({ verify: (r) => this.verifyUncached(r) }, { cache }) : null
   }

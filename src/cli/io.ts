@@ -10,6 +10,7 @@ export class InputError extends Error {
 }
 
 /** Exit status 2: the command line itself is wrong. */
+/** A command line used wrongly (exit status 2): the CLI's and the devnode's. */
 export class UsageError extends Error {
   override readonly name = 'UsageError'
 }

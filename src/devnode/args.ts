@@ -6,12 +6,11 @@ import { parseArgs } from 'node:util'
 import { ChainRouteError, parseChainRoute, routeTable } from '../chain/routes'
 import { DEFAULT_POLICY, type ClaimPolicy } from './admission'
 import { DEFAULT_MAX_BODY_BYTES } from './server'
+import { UsageError } from '../cli/io'
 
 export const USAGE = `usage: npm run --silent devnode -- --port <port> --db <file> [--host 127.0.0.1]
     [--chain eip155:<id>=<rpc-url>]... [--min-handle-length N] [--reserved a,b,c]
     [--claim-interval-s S] [--max-body-bytes N] [--seed demo|<log file>]`
-
-export class UsageError extends Error {}
 
 function nonNegativeInt(flag: string, v: string): number {
   if (!/^[0-9]+$/.test(v)) throw new UsageError(`${flag} ${JSON.stringify(v)} is not a non-negative integer`)

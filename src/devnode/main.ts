@@ -14,7 +14,8 @@
 import { readFileSync } from 'node:fs'
 import type { SmartWalletVerifier } from '../core/verify/port'
 import { NO_FRESHNESS, type FreshnessCheck } from './admission'
-import { parseNodeArgs, USAGE, UsageError, type NodeConfig } from './args'
+import { UsageError } from '../cli/io'
+import { parseNodeArgs, USAGE, type NodeConfig } from './args'
 import { LocalNode, seedUpdates } from './node'
 
 const urlHost = (host: string): string => (host.includes(':') ? `[${host}]` : host)

@@ -50,7 +50,7 @@ function harness(opts: { newest?: (bigint | null | Error)[]; receipt?: bigint } 
   }
   const handler = async () => {
     log.push('preauth:start')
-    await new Promise((r) => setTimeout(r, 5)) // a real wait: the handler's own prompt
+    await new Promise((r) => setImmediate(r)) // a turn of the event loop: the handler's own prompt
     log.push('preauth:end')
   }
   return { log, events, published, params, handler, spy }

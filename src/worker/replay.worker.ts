@@ -104,18 +104,18 @@ function timingsSince(before: PrimitiveTimings, after: PrimitiveTimings): Primit
 }
 
 /** Chain verdicts (valid, invalid; never unreachable) kept across replays of this worker: a retry asks only what is still open. */
-let chainVerdicts: import('../chain/cache').VerdictCache | undefined
+let chainVerdicts: import('../chain/cache').ChainVerdictCache | undefined
 
 /**
  * The ChainVerifier of the app's chain routes (viem loads only when a route is set). A new
  * one per replay, so a Retry re-checks each route's chain id against its node.
  */
 async function chainVerifier(routes: readonly ChainRouteWire[]): Promise<SmartWalletVerifier> {
-  const [{ ChainVerifier }, { VerdictCache }] = await Promise.all([
+  const [{ ChainVerifier }, { ChainVerdictCache }] = await Promise.all([
     import('../chain/verifier'),
     import('../chain/cache'),
   ])
-  chainVerdicts ??= new VerdictCache()
+  chainVerdicts ??= new ChainVerdictCache()
   return new ChainVerifier(new Map(routes.map((r) => [BigInt(r.chainId), r.url])), {
     cache: chainVerdicts,
     timeoutMs: 5000,

@@ -14,6 +14,7 @@
  * IndexedDB is missing or refuses to open (private mode, quota), `open` answers null and
  * replay runs without a cache.
  */
+import { Lru } from '../core/lru'
 import { textDigest, verdictKey, type VerdictCache, type VerdictEntry } from '../core/verify/cache'
 import { signatureText } from '../core/text/signature-text'
 import type { UnverifiedUpdate } from '../core/types'
@@ -84,8 +85,8 @@ export class IdbVerdictCache implements VerdictCache {
   private readonly prefetched = new Map<string, Promise<unknown>>()
   /** Keys looked up without a prefetch since the last dropPrefetched (a prefetch skips them). */
   private readonly asked = new Set<string>()
-  /** Entries read or written, by key, oldest first (a Map keeps insertion order). */
-  private readonly front = new Map<string, VerdictEntry>()
+  /** Entries read or written, least recently used first. */
+  private readonly front = new Lru<string, VerdictEntry>(MEMORY_ENTRIES)
   /** Whether `get` answers from the in-memory front. */
   memory = true
   hits = 0
@@ -113,9 +114,7 @@ export class IdbVerdictCache implements VerdictCache {
   }
 
   private keep(entry: VerdictEntry): void {
-    this.front.delete(entry.key)
     this.front.set(entry.key, entry)
-    if (this.front.size > MEMORY_ENTRIES) this.front.delete(this.front.keys().next().value!)
   }
 
   get(key: string): Promise<unknown> {

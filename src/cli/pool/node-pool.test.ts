@@ -8,7 +8,6 @@ import { fastReplayOptions, nodeVerifyPool, POOL_THRESHOLD, spawnNodeWorker } fr
 
 describe('nodeVerifyPool (worker_threads under tsx)', () => {
   it('a worker thread starts, loads its backend and says so', async () => {
-    const t0 = performance.now()
     const backend = await new Promise<string>((resolve, reject) => {
       const port = spawnNodeWorker(0, {
         message: (m) => {
@@ -21,7 +20,6 @@ describe('nodeVerifyPool (worker_threads under tsx)', () => {
       })
     })
     expect(typeof backend).toBe('string')
-    expect(performance.now() - t0).toBeLessThan(30_000)
   })
 
   it('replays every fixture and a 300-update synthetic log with the same Trace as one thread', async () => {

@@ -15,6 +15,7 @@
  */
 import { bytesToHex, utf8 } from '../../crypto/bytes'
 import { sha256 } from '../../crypto/hash'
+import { Lru } from '../lru'
 import type { MemberKind, WireSignature } from '../types'
 import type { SignatureVerdict } from './signature'
 
@@ -101,35 +102,27 @@ export function readVerdictEntry(stored: unknown, key: string): CachedVerdict | 
 
 /** A bounded in-memory LRU store (Node: the command line, the local node). */
 export class LruVerdictCache implements VerdictCache {
-  private readonly map = new Map<string, VerdictEntry>()
-  hits = 0
-  misses = 0
+  private readonly lru: Lru<string, VerdictEntry>
 
   constructor(readonly capacity = 50_000) {
-    if (!Number.isInteger(capacity) || capacity < 1)
-      throw new RangeError(`verdict cache capacity ${capacity} is not a positive integer`)
+    this.lru = new Lru(capacity, 'verdict cache capacity')
   }
 
   get size(): number {
-    return this.map.size
+    return this.lru.size
+  }
+  get hits(): number {
+    return this.lru.hits
+  }
+  get misses(): number {
+    return this.lru.misses
   }
 
   get(key: string): VerdictEntry | undefined {
-    const e = this.map.get(key)
-    if (e === undefined) {
-      this.misses++
-      return undefined
-    }
-    this.hits++
-    // Most recently used last: delete and re-insert.
-    this.map.delete(key)
-    this.map.set(key, e)
-    return e
+    return this.lru.get(key)
   }
 
   put(entry: VerdictEntry): void {
-    this.map.delete(entry.key)
-    this.map.set(entry.key, entry)
-    if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value!)
+    this.lru.set(entry.key, entry)
   }
 }

@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { readLogs } from '../decode/logs'
 import { replay, type ReplayOptions } from '../replay'
 import type { InboxLog, LogEntry, UnverifiedUpdate } from '../types'
@@ -141,10 +141,14 @@ describe('VerifyPool: scheduling and fallback', () => {
   it('close() terminates every worker and rejects what is not answered with VerifyPoolClosed (cancellation)', async () => {
     const [log] = readLogs(await syntheticBundle(6))
     let terminated = 0
-    const spawn: SpawnVerifyWorker = () => ({ post: () => undefined, terminate: () => void terminated++ })
+    let spawned = 0
+    const spawn: SpawnVerifyWorker = () => {
+      spawned++
+      return { post: () => undefined, terminate: () => void terminated++ }
+    }
     const pool = new VerifyPool({ spawn, size: 3, local: (u) => verifyUpdate(u) })
     const running = replay(log!, { verify: pool.verify, verifyAhead: pool.ahead })
-    await new Promise((r) => setTimeout(r, 5))
+    await vi.waitFor(() => expect(spawned).toBe(3))
     pool.close('cancelled by the test')
     await expect(running).rejects.toBeInstanceOf(VerifyPoolClosed)
     expect(terminated).toBe(3)

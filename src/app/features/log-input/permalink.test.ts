@@ -32,5 +32,7 @@ describe('permalink codec', () => {
     await expect(decompressLog('not base64!')).rejects.toThrow(/not base64url/)
     const z = (await compressLog(new TextEncoder().encode('x'.repeat(1000))))!
     await expect(decompressLog(z.slice(0, 3))).rejects.toThrow(/does not decompress|cut short/)
+    // 'AB' is one byte with non-zero unused bits in its last character: an edited link.
+    await expect(decompressLog('AB')).rejects.toThrow(/not base64url text \(it was cut or edited\)/)
   })
 })

@@ -8,6 +8,7 @@
  *
  * `bin=1` says the input was binary (a protobuf file), otherwise it is UTF-8 text.
  */
+import { base64ToBytes, base64urlNoPad } from '../../../crypto/bytes'
 
 export class PermalinkError extends Error {
   override readonly name = 'PermalinkError'
@@ -36,21 +37,17 @@ export interface Fragment {
  */
 export const MAX_FRAGMENT = 256 * 1024
 
-function toBase64url(b: Uint8Array): string {
-  let s = ''
-  for (let i = 0; i < b.length; i += 0x8000) s += String.fromCharCode(...b.subarray(i, i + 0x8000))
-  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
-}
-
 function fromBase64url(s: string): Uint8Array {
   if (!/^[A-Za-z0-9_-]*$/.test(s))
     throw new PermalinkError('the log in the link is not base64url text (it was cut or edited)')
   if (s.length % 4 === 1)
     throw new PermalinkError('the log in the link is cut short (its base64url length is impossible)')
-  const bin = atob(s.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (s.length % 4)) % 4))
-  const out = new Uint8Array(bin.length)
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i)
-  return out
+  try {
+    return base64ToBytes(s)
+  } catch {
+    // Only non-zero unused bits in the last character are left to refuse here.
+    throw new PermalinkError('the log in the link is not base64url text (it was cut or edited)')
+  }
 }
 
 async function pipe(bytes: Uint8Array, stream: CompressionStream | DecompressionStream): Promise<Uint8Array> {
@@ -62,7 +59,7 @@ async function pipe(bytes: Uint8Array, stream: CompressionStream | Decompression
 export async function compressLog(bytes: Uint8Array, maxLength = Infinity): Promise<string | null> {
   const z = await pipe(bytes, new CompressionStream('deflate-raw'))
   if (Math.ceil((z.length * 4) / 3) > maxLength) return null
-  return toBase64url(z)
+  return base64urlNoPad(z)
 }
 
 export async function decompressLog(z: string): Promise<Uint8Array> {

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest'
-import { hashNodeKey, nodeKeys } from './queries'
+import { hashQueryKey } from '../../model/query-key'
+import { nodeKeys } from './queries'
 
-describe('hashNodeKey', () => {
+describe('hashQueryKey', () => {
   it('hashes bigints without throwing, distinct from the same digits as a string', () => {
-    const a = hashNodeKey(nodeKeys.newest('http://n', 'ab', 13n))
+    const a = hashQueryKey(nodeKeys.newest('http://n', 'ab', 13n))
     expect(a).toContain('{"$bigint":"13"}')
-    expect(a).not.toBe(hashNodeKey(['node', 'http://n', 'newest', 'ab', '13']))
-    expect(a).toBe(hashNodeKey(nodeKeys.newest('http://n', 'ab', 13n)))
+    expect(a).not.toBe(hashQueryKey(['node', 'http://n', 'newest', 'ab', '13']))
+    expect(a).toBe(hashQueryKey(nodeKeys.newest('http://n', 'ab', 13n)))
   })
   it('is independent of object key order', () => {
-    expect(hashNodeKey([{ a: 1, b: 2n }])).toBe(hashNodeKey([{ b: 2n, a: 1 }]))
+    expect(hashQueryKey([{ a: 1, b: 2n }])).toBe(hashQueryKey([{ b: 2n, a: 1 }]))
   })
 })

@@ -1,6 +1,6 @@
 /**
  * Network reads through TanStack Query: a query-key factory (`nodeKeys`), a key hash
- * that keeps bigints (`hashNodeKey`: TanStack's default JSON hash throws on them), the
+ * that keeps bigints (`hashQueryKey`, model/query-key.ts: TanStack's default JSON hash throws on them), the
  * node status probe and the log lookup. Every log is replayed by the client itself
  * (IDENT-071); a handle answer is used only when the derived state holds the handle
  * (IDENT-085); handles are returned current first (IDENT-086).
@@ -14,6 +14,7 @@ import type { SmartWalletVerifier } from '../../../core/verify/port'
 import { resolveIdentifier, type Resolution } from '../../../core/resolve'
 import type { InboxLog } from '../../../core/types'
 import { createNodeClient, NodeError, NodeUnreachableError, type NodeClient } from '../../../network/client'
+import { hashQueryKey } from '../../model/query-key'
 
 export type LookupBy = 'inbox' | 'ethereum' | 'passkey' | 'handle'
 
@@ -25,24 +26,9 @@ export const nodeKeys = {
   newest: (baseUrl: string, inboxId: string, atLeast: bigint) => ['node', baseUrl, 'newest', inboxId, atLeast] as const,
 }
 
-/** A stable hash of a query key, with bigints as `{"$bigint":"…"}` instead of a throw. */
-export function hashNodeKey(key: readonly unknown[]): string {
-  return JSON.stringify(key, (_k, v: unknown) =>
-    typeof v === 'bigint'
-      ? { $bigint: v.toString() }
-      : v && typeof v === 'object' && !Array.isArray(v)
-        ? Object.fromEntries(
-            Object.keys(v)
-              .sort()
-              .map((k) => [k, (v as Record<string, unknown>)[k]]),
-          )
-        : v,
-  )
-}
-
 export function createNetworkQueryClient(): QueryClient {
   return new QueryClient({
-    defaultOptions: { queries: { queryKeyHashFn: hashNodeKey, retry: false, refetchOnWindowFocus: false } },
+    defaultOptions: { queries: { queryKeyHashFn: hashQueryKey, retry: false, refetchOnWindowFocus: false } },
   })
 }
 
