@@ -148,7 +148,7 @@ export function RemotePanel({ localNodeUrl, onOpenLog }: RemotePanelProps) {
           Fetch
         </button>
       </form>
-      <p className="muted small" aria-label="Profile endpoint">
+      <p className="muted small" data-testid="profile-endpoint">
         {profile.url} ·{' '}
         {profile.api === 'identity' ? 'xmtp.identity.api.v1.IdentityApi' : 'xmtp.xmtpv4.message_api.QueryApi'} over{' '}
         {profile.transport}
@@ -200,8 +200,8 @@ function ResultView({ result }: { result: RemoteResult }) {
         <p className="small ok">Read twice, the same both times; the log names only this inbox.</p>
       ) : (
         <ul aria-label="Called out" className="bad">
-          {callouts.map((c, i) => (
-            <li key={i} data-kind={c.kind}>
+          {callouts.map((c) => (
+            <li key={`${c.kind}:${c.message}`} data-kind={c.kind}>
               {c.message}
             </li>
           ))}
