@@ -23,6 +23,7 @@ import {
 import { RawView } from './features/raw/components/RawView'
 import { NetworkPanel, type OpenNodeLog } from './features/network/components/NetworkPanel'
 import { RemotePanel, type OpenRemoteLog } from './features/network/components/RemotePanel'
+import { readFetchAddress } from './features/network/profiles'
 import { ChainRoutesField } from './features/settings/ChainRoutesField'
 import { routeSpec, useChainRoutes } from './features/settings/chain-routes'
 import { NodeUrlField } from './features/settings/NodeUrlField'
@@ -142,6 +143,7 @@ export function App() {
         }
         return
       }
+      if (f.example === undefined && readFetchAddress(search.toString()) !== null) return // RemotePanel opens it
       const name = f.example ?? DEFAULT_EXAMPLE
       const ex = findExample(name)
       if (!ex) {
