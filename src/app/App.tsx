@@ -22,6 +22,8 @@ import {
 } from './features/log-input/permalink'
 import { RawView } from './features/raw/components/RawView'
 import { NetworkPanel, type OpenNodeLog } from './features/network/components/NetworkPanel'
+import { RemotePanel, type OpenRemoteLog } from './features/network/components/RemotePanel'
+import { readFetchAddress } from './features/network/profiles'
 import { ChainRoutesField } from './features/settings/ChainRoutesField'
 import { routeSpec, useChainRoutes } from './features/settings/chain-routes'
 import { NodeUrlField } from './features/settings/NodeUrlField'
@@ -149,6 +151,7 @@ export function App() {
         }
         return
       }
+      if (f.example === undefined && readFetchAddress(search.toString()) !== null) return // RemotePanel opens it
       const name = f.example ?? DEFAULT_EXAMPLE
       const ex = findExample(name)
       if (!ex) {
@@ -342,6 +345,14 @@ export function App() {
     },
     [open, userActed],
   )
+  const onRemoteLog = useCallback(
+    (l: OpenRemoteLog) =>
+      void open(
+        { kind: 'paste', label: l.label, name: `remote-${l.inboxId}`, input: l.bundle, verifier: 'none' },
+        l.headSequenceId === null ? {} : { step: { sequenceId: l.headSequenceId, action: 0 } },
+      ),
+    [open],
+  )
   const closePanel = useCallback(() => setPanelOpen(false), [])
   const onDrop = (e: DragEvent) => {
     if (e.defaultPrevented) return
@@ -429,6 +440,9 @@ export function App() {
           settings={<NodeUrlField url={nodeUrl} onChange={setNodeUrl} />}
           chain={networkChain}
         />
+      </ErrorBoundary>
+      <ErrorBoundary label="The real networks panel">
+        <RemotePanel localNodeUrl={nodeUrl} onOpenLog={onRemoteLog} />
       </ErrorBoundary>
       <ErrorBoundary label="The chain routes">
         <ChainRoutesField routes={chainRoutes} onChange={setChainRoutes} />
