@@ -136,6 +136,33 @@ function decodedStep(
   }
 }
 
+/**
+ * The step of an update the log does not reach (issue #14, finding 8): its signature text
+ * and its unchecked signatures are built when a view reads them, not for every update of
+ * a huge log that stopped early (a million tiny updates took 50 times the file's size).
+ * Read once, each is kept, so a view sees one value.
+ */
+function unreadStep(entry: LogEntry, u: UnverifiedUpdate, state: AssociationState | null, message: string): TraceStep {
+  let described: VerifiedUpdate | undefined
+  const describe = () => (described ??= describeUnverified(u))
+  const step = {
+    sequenceId: entry.sequenceId,
+    status: 'not_applied' as const,
+    rule: null,
+    actionIndex: null,
+    message,
+    update: u,
+    bytes: u.bytes,
+    actions: [],
+    stateBefore: state,
+    stateAfter: state,
+    ...(entry.serverTimestampNs !== undefined ? { serverTimestampNs: entry.serverTimestampNs } : {}),
+  }
+  Object.defineProperty(step, 'signatureText', { enumerable: true, get: () => describe().text })
+  Object.defineProperty(step, 'signatures', { enumerable: true, get: () => describe().checks })
+  return step as unknown as TraceStep
+}
+
 export async function replay(log: InboxLog, opts: ReplayOptions = {}): Promise<Trace> {
   const entries = sortedEntries(log)
   const steps: TraceStep[] = []
@@ -149,12 +176,12 @@ export async function replay(log: InboxLog, opts: ReplayOptions = {}): Promise<T
     if (stoppedAt !== null) {
       const message = `log cannot be read past sequence id ${stoppedAt}`
       if (!isDecoded(u)) steps.push(undecodedStep(entry, u, state, 'not_applied', message))
-      else {
-        const v = opts.verifyAfterStop ? await prefetch.get(n, u) : describeUnverified(u)
+      else if (opts.verifyAfterStop) {
+        const v = await prefetch.get(n, u)
         steps.push(
           decodedStep(entry, v, state, state, { status: 'not_applied', rule: null, actionIndex: null, message }, []),
         )
-      }
+      } else steps.push(unreadStep(entry, u, state, message))
     } else if (!isDecoded(u)) {
       steps.push(undecodedStep(entry, u, state, 'rejected', u.error.replace(/^IDENT-001: /, '')))
       stoppedAt = entry.sequenceId
