@@ -4,7 +4,7 @@
  * update. The app, the CLI report and the local node's admission all read this Trace.
  */
 import { LogInputError } from './errors'
-import type { ActionStep, Trace, TraceStep } from './trace'
+import type { ActionStep, SignatureCheck, Trace, TraceStep } from './trace'
 import type { AssociationState, InboxLog, LogEntry, UnverifiedUpdate, UndecodableUpdate } from './types'
 import { applyUpdate, PendingUpdate, RejectedUpdate } from './apply/update'
 import { refusedUnverified, signatureFreeRefusal } from './judge-order'
@@ -143,8 +143,8 @@ function decodedStep(
  * Read once, each is kept, so a view sees one value.
  */
 function unreadStep(entry: LogEntry, u: UnverifiedUpdate, state: AssociationState | null, message: string): TraceStep {
-  let described: VerifiedUpdate | undefined
-  const describe = () => (described ??= describeUnverified(u))
+  // Getters in the literal, no closure per step: own enumerable properties, so a copy,
+  // JSON or a structured clone (the app's worker) reads them like plain fields.
   const step = {
     sequenceId: entry.sequenceId,
     status: 'not_applied' as const,
@@ -157,10 +157,22 @@ function unreadStep(entry: LogEntry, u: UnverifiedUpdate, state: AssociationStat
     stateBefore: state,
     stateAfter: state,
     ...(entry.serverTimestampNs !== undefined ? { serverTimestampNs: entry.serverTimestampNs } : {}),
+    [UNREAD]: null as VerifiedUpdate | null,
+    get signatureText(): string {
+      return described(this).text
+    },
+    get signatures(): readonly SignatureCheck[] {
+      return described(this).checks
+    },
   }
-  Object.defineProperty(step, 'signatureText', { enumerable: true, get: () => describe().text })
-  Object.defineProperty(step, 'signatures', { enumerable: true, get: () => describe().checks })
-  return step as unknown as TraceStep
+  return step
+}
+
+const UNREAD = Symbol('unread step')
+
+function described(step: { readonly update: UnverifiedUpdate; [UNREAD]: VerifiedUpdate | null }): VerifiedUpdate {
+  step[UNREAD] ??= describeUnverified(step.update)
+  return step[UNREAD]
 }
 
 export async function replay(log: InboxLog, opts: ReplayOptions = {}): Promise<Trace> {
