@@ -140,11 +140,25 @@ function remain(n: number): string {
 }
 
 /**
- * Reads a varint (at most 10 bytes) at r.pos; returns its value as a bigint, or a Fail.
+ * Reads a varint (at most 10 bytes) at r.pos; returns its value (a number below 2^35, else a
+ * bigint), or a Fail.
  * `what` names the varint in messages ("field 2 (nonce)", "the length of field 1 (actions)").
  */
-function readVarint(r: BinaryReader, base: number, at: number, what: string): bigint | Fail {
+function readVarint(r: BinaryReader, base: number, at: number, what: string): number | bigint | Fail {
   const start = r.pos
+  // Fast path (issue #14): up to five bytes (below 2^35) as a number, no BigInt per field.
+  const buf = (r as unknown as { readonly buf: Uint8Array }).buf
+  let value = 0
+  let scale = 1
+  for (let p = start; p < r.len && p < start + 5; p++) {
+    const x = buf[p]!
+    value += (x & 0x7f) * scale
+    if (x < 0x80) {
+      r.pos = p + 1
+      return value
+    }
+    scale *= 128
+  }
   try {
     const v = r.uint64()
     return typeof v === 'bigint' ? v : BigInt(v)
@@ -258,7 +272,7 @@ function walkMessage(
         const len = readVarint(r, base, tagAt, `the length of ${label}`)
         if (len instanceof Fail) return failAt(segs, len)
         const left = r.len - r.pos
-        if (len > BigInt(left)) {
+        if (len > left) {
           return failAt(segs, new Fail(base + tagAt, `truncated: ${label} declares ${len} bytes, ${remain(left)}`))
         }
         const bodyAt = r.pos
@@ -382,7 +396,7 @@ function checkMapEntry(
     } else {
       const len = readVarint(r, base, tagAt, `the length of ${label}`)
       if (len instanceof Fail) return failAt(segs, len)
-      if (len > BigInt(r.len - r.pos)) {
+      if (len > r.len - r.pos) {
         return failAt(
           segs,
           new Fail(base + tagAt, `truncated: ${label} declares ${len} bytes, ${remain(r.len - r.pos)}`),
@@ -422,7 +436,7 @@ function skipUnknown(r: BinaryReader, wt: WireType, no: number, base: number, ta
     case WireType.LengthDelimited: {
       const len = readVarint(r, base, tagAt, `the length of ${label}`)
       if (len instanceof Fail) return len
-      if (len > BigInt(r.len - r.pos)) {
+      if (len > r.len - r.pos) {
         return new Fail(base + tagAt, `truncated: ${label} declares ${len} bytes, ${remain(r.len - r.pos)}`)
       }
       r.pos += Number(len)
