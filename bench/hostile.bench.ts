@@ -13,11 +13,12 @@
  * answered within 100 ms (p99) while the node judges the worst input.
  *
  *   node --import tsx bench/hostile.bench.ts [cli|node] [case...]
- * Cases: update-4000 update-10000 hex-4mb hex-32mb tiny-1m
+ * Cases: baseline (start-up on a 2 KB log) update-4000 update-10000 hex-4mb hex-32mb tiny-1m
  */
 import { spawn } from 'node:child_process'
 import { readFileSync, statSync } from 'node:fs'
 import { loadavg } from 'node:os'
+import { join } from 'node:path'
 import { startNode, stopAll, tempDir, ROOT as HERE } from '../test/devnode/harness'
 import { inputs } from './hostile-inputs'
 
@@ -30,6 +31,8 @@ const load = () =>
     .join(' ')
 
 const CASES: Record<string, () => Promise<string>> = {
+  // The start-up of the command line under tsx on a 2 KB log: subtract it from the others.
+  baseline: async () => join(ROOT, 'test', 'fixtures', 'IDENT-004-out-of-order-file.json'),
   'update-4000': () => inputs.updateBundle(4000),
   'update-10000': () => inputs.updateBundle(10_000),
   'hex-4mb': () => inputs.hex(4),
@@ -40,6 +43,8 @@ const CASES: Record<string, () => Promise<string>> = {
 interface Run {
   readonly seconds: number
   readonly peakMb: number | null
+  /** User + system CPU seconds (GNU time): the figure that load does not inflate much. */
+  readonly cpuS: number | null
   readonly status: number | string
   readonly capped: boolean
   readonly stdoutBytes: number
@@ -51,7 +56,17 @@ function runCli(file: string): Promise<Run> {
     const t0 = performance.now()
     const child = spawn(
       '/usr/bin/time',
-      ['-f', 'HOSTILE-RSS-KB %M', process.execPath, '--import', 'tsx', 'src/cli/main.ts', 'replay', '--json', file],
+      [
+        '-f',
+        'HOSTILE-RSS-KB %M %U %S',
+        process.execPath,
+        '--import',
+        'tsx',
+        'src/cli/main.ts',
+        'replay',
+        '--json',
+        file,
+      ],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
     )
     let out = 0
@@ -69,14 +84,15 @@ function runCli(file: string): Promise<Run> {
     }, CAP_S * 1000)
     child.on('close', (code, signal) => {
       clearTimeout(timer)
-      const m = /HOSTILE-RSS-KB (\d+)/.exec(err)
+      const m = /HOSTILE-RSS-KB (\d+) ([\d.]+) ([\d.]+)/.exec(err)
       resolve({
         seconds: (performance.now() - t0) / 1000,
         peakMb: m ? Number(m[1]) / 1024 : null,
+        cpuS: m ? Number(m[2]) + Number(m[3]) : null,
         status: code ?? signal ?? '?',
         capped,
         stdoutBytes: out,
-        stderr: err.replace(/HOSTILE-RSS-KB \d+\n?/, '').trim(),
+        stderr: err.replace(/HOSTILE-RSS-KB .*\n?/, '').trim(),
       })
     })
   })
@@ -97,6 +113,7 @@ async function cli(names: string[]): Promise<void> {
       input_mb: +mb.toFixed(2),
       seconds: +r.seconds.toFixed(2),
       s_per_mb: +(r.seconds / mb).toFixed(2),
+      cpu_s: r.cpuS === null ? null : +r.cpuS.toFixed(2),
       peak_rss_mb: r.peakMb === null ? null : +r.peakMb.toFixed(0),
       rss_per_size: r.peakMb === null ? null : +(r.peakMb / mb).toFixed(1),
       status: r.capped ? `capped at ${CAP_S} s` : r.status,

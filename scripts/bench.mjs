@@ -13,6 +13,7 @@
  *      app's replay worker and its verification pool; `verify-bench chromium {...}` lines).
  *   npm run bench -- node      only the Node benchmarks (sizes may follow: node 10000)
  *   npm run bench -- browser   only the browser benchmarks (a size may follow)
+ *   npm run bench -- hostile   only the hostile inputs of issue #14 (bench/hostile.bench.ts)
  */
 import { spawnSync } from 'node:child_process'
 import { join, dirname } from 'node:path'
@@ -32,6 +33,8 @@ if (what === 'all' || what === 'node') {
   run(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/replay.bench.ts', ...rest])
   run(process.execPath, ['--import', 'tsx', 'bench/verify.bench.ts', ...rest])
 }
+// Issue #14: what one hostile input costs (bench/hostile.bench.ts; `npm run bench -- hostile [cli|node] [case...]`).
+if (what === 'all' || what === 'hostile') run(process.execPath, ['--import', 'tsx', 'bench/hostile.bench.ts', ...rest])
 if (what === 'all' || what === 'browser') {
   run(bin('vite'), ['build', '--logLevel', 'warn'])
   run(bin('playwright'), ['test', 'e2e/replay-perf.spec.ts', '--reporter=list'], {

@@ -20,8 +20,9 @@ import type { SmartWalletVerifier } from '../core/verify/port'
 import { fastContext } from '../core/verify/fast'
 import type { UpdateVerifyOptions } from '../core/verify/update'
 import { cmdFetch, FETCH_USAGE } from './fetch'
-import { InputError, UsageError, jsonLine, readFile, readLogFile } from './io'
+import { InputError, UsageError, guardOutput, jsonLine, readFile, readLogFile, takeInputFlags } from './io'
 import { lazyChainVerifier } from './chain-verifier'
+import { escapeKeepingLines, escapeLine } from './terminal'
 import { fastReplayOptions } from './pool/node-pool'
 
 const USAGE = `usage: npm run --silent cli -- <subcommand> [flags] [files]
@@ -42,6 +43,8 @@ protobuf or proto3 JSON), a single update as hex, base64 or binary, or an xmtpd 
 interface Io {
   out(s: string | Uint8Array): void
   err(s: string): void
+  /** Standard output is a terminal: signature texts are printed with their controls escaped. */
+  readonly tty?: boolean
 }
 
 type Options = NonNullable<ParseArgsConfig['options']>
@@ -86,7 +89,8 @@ function humanReport(r: Report): string {
     if (s.handles.length) lines.push(`    handles (display last): ${s.handles.join(', ')}; ${s.claim_count} claims`)
     lines.push(`    ${s.seen_replay_keys.length} replay keys seen`)
   }
-  return `${lines.join('\n')}\n`
+  // Issue #14, finding 5: nothing from the input reaches the terminal raw.
+  return `${lines.map(escapeLine).join('\n')}\n`
 }
 
 function requireJson(json: boolean | undefined, cmd: string): void {
@@ -130,7 +134,9 @@ function firstLog(file: string, io: Io): InboxLog {
   const [log, ...more] = readAll([file]).map((x) => x.log)
   if (!log) throw new InputError(`${file}: holds no log`)
   if (more.length)
-    io.err(`note: ${file} holds ${more.length + 1} inboxes' logs; using the first (${log.inboxId ?? 'no inbox id'})`)
+    io.err(
+      `${escapeLine(`note: ${file} holds ${more.length + 1} inboxes' logs; using the first (${log.inboxId ?? 'no inbox id'})`)}\n`,
+    )
   return log
 }
 
@@ -179,7 +185,9 @@ async function cmdSignatureText(argv: string[], io: Io): Promise<void> {
   const log = firstLog(oneFile(positionals, 'signature-text'), io)
   for (const entry of sortedEntries(log)) {
     const u = entry.update
-    io.out(`${'error' in u ? `<IDENT-001: ${u.error.replace(/^IDENT-001: /, '')}>` : signatureText(u)}\n----\n`)
+    // The placeholder's reason is input-derived: escaped, so it cannot forge a `----` line.
+    const text = 'error' in u ? `<IDENT-001: ${escapeLine(u.error.replace(/^IDENT-001: /, ''))}>` : signatureText(u)
+    io.out(`${io.tty ? escapeKeepingLines(text) : text}\n----\n`)
   }
 }
 
@@ -292,27 +300,29 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const handler = COMMANDS[cmd]
   try {
     if (!handler) throw new UsageError(`unknown subcommand ${JSON.stringify(cmd)}`)
-    await handler(rest, io)
+    await handler(takeInputFlags(rest), io)
     return 0
   } catch (e) {
     if (e instanceof UsageError) {
-      io.err(`error: ${e.message} (usage: npm run --silent cli -- --help)\n`)
+      io.err(`error: ${escapeLine(e.message)} (usage: npm run --silent cli -- --help)\n`)
       return 2
     }
     if (e instanceof InputError) {
-      io.err(`error: ${e.message}\n`)
+      io.err(`error: ${escapeLine(e.message)}\n`)
       return 1
     }
-    io.err(`error: internal failure: ${e instanceof Error ? e.message : String(e)}\n`)
+    io.err(`error: internal failure: ${escapeLine(e instanceof Error ? e.message : String(e))}\n`)
     return 1
   }
 }
 
 const isMain = process.argv[1] !== undefined && /src[\\/]cli[\\/]main\.ts$/.test(process.argv[1])
 if (isMain) {
+  guardOutput(process.stdout, process.stderr, (s) => process.exit(s))
   const status = await run(process.argv.slice(2), {
     out: (s) => process.stdout.write(s),
     err: (s) => process.stderr.write(s),
+    tty: process.stdout.isTTY === true,
   })
   process.exitCode = status
 }

@@ -4,7 +4,7 @@
  * update. The app, the CLI report and the local node's admission all read this Trace.
  */
 import { LogInputError } from './errors'
-import type { ActionStep, Trace, TraceStep } from './trace'
+import type { ActionStep, SignatureCheck, Trace, TraceStep } from './trace'
 import type { AssociationState, InboxLog, LogEntry, UnverifiedUpdate, UndecodableUpdate } from './types'
 import { applyUpdate, PendingUpdate, RejectedUpdate } from './apply/update'
 import { refusedUnverified, signatureFreeRefusal } from './judge-order'
@@ -136,6 +136,45 @@ function decodedStep(
   }
 }
 
+/**
+ * The step of an update the log does not reach (issue #14, finding 8): its signature text
+ * and its unchecked signatures are built when a view reads them, not for every update of
+ * a huge log that stopped early (a million tiny updates took 50 times the file's size).
+ * Read once, each is kept, so a view sees one value.
+ */
+function unreadStep(entry: LogEntry, u: UnverifiedUpdate, state: AssociationState | null, message: string): TraceStep {
+  // Getters in the literal, no closure per step: own enumerable properties, so a copy,
+  // JSON or a structured clone (the app's worker) reads them like plain fields.
+  const step = {
+    sequenceId: entry.sequenceId,
+    status: 'not_applied' as const,
+    rule: null,
+    actionIndex: null,
+    message,
+    update: u,
+    bytes: u.bytes,
+    actions: [],
+    stateBefore: state,
+    stateAfter: state,
+    ...(entry.serverTimestampNs !== undefined ? { serverTimestampNs: entry.serverTimestampNs } : {}),
+    [UNREAD]: null as VerifiedUpdate | null,
+    get signatureText(): string {
+      return described(this).text
+    },
+    get signatures(): readonly SignatureCheck[] {
+      return described(this).checks
+    },
+  }
+  return step
+}
+
+const UNREAD = Symbol('unread step')
+
+function described(step: { readonly update: UnverifiedUpdate; [UNREAD]: VerifiedUpdate | null }): VerifiedUpdate {
+  step[UNREAD] ??= describeUnverified(step.update)
+  return step[UNREAD]
+}
+
 export async function replay(log: InboxLog, opts: ReplayOptions = {}): Promise<Trace> {
   const entries = sortedEntries(log)
   const steps: TraceStep[] = []
@@ -149,12 +188,12 @@ export async function replay(log: InboxLog, opts: ReplayOptions = {}): Promise<T
     if (stoppedAt !== null) {
       const message = `log cannot be read past sequence id ${stoppedAt}`
       if (!isDecoded(u)) steps.push(undecodedStep(entry, u, state, 'not_applied', message))
-      else {
-        const v = opts.verifyAfterStop ? await prefetch.get(n, u) : describeUnverified(u)
+      else if (opts.verifyAfterStop) {
+        const v = await prefetch.get(n, u)
         steps.push(
           decodedStep(entry, v, state, state, { status: 'not_applied', rule: null, actionIndex: null, message }, []),
         )
-      }
+      } else steps.push(unreadStep(entry, u, state, message))
     } else if (!isDecoded(u)) {
       steps.push(undecodedStep(entry, u, state, 'rejected', u.error.replace(/^IDENT-001: /, '')))
       stoppedAt = entry.sequenceId

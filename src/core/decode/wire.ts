@@ -121,6 +121,11 @@ function fieldsByNumber(desc: DescMessage): Map<number, DescField> {
   return t
 }
 
+/** The failure with the path where it was found (a function, not a closure per message: see issue #14). */
+function failAt(segs: WirePathSegment[], fail: Fail): { fail: Fail; segs: WirePathSegment[] } {
+  return { fail, segs }
+}
+
 /** A failure found while walking: the detail and the absolute offset. */
 class Fail {
   constructor(
@@ -135,11 +140,25 @@ function remain(n: number): string {
 }
 
 /**
- * Reads a varint (at most 10 bytes) at r.pos; returns its value as a bigint, or a Fail.
+ * Reads a varint (at most 10 bytes) at r.pos; returns its value (a number below 2^35, else a
+ * bigint), or a Fail.
  * `what` names the varint in messages ("field 2 (nonce)", "the length of field 1 (actions)").
  */
-function readVarint(r: BinaryReader, base: number, at: number, what: string): bigint | Fail {
+function readVarint(r: BinaryReader, base: number, at: number, what: string): number | bigint | Fail {
   const start = r.pos
+  // Fast path (issue #14): up to five bytes (below 2^35) as a number, no BigInt per field.
+  const buf = (r as unknown as { readonly buf: Uint8Array }).buf
+  let value = 0
+  let scale = 1
+  for (let p = start; p < r.len && p < start + 5; p++) {
+    const x = buf[p]!
+    value += (x & 0x7f) * scale
+    if (x < 0x80) {
+      r.pos = p + 1
+      return value
+    }
+    scale *= 128
+  }
   try {
     const v = r.uint64()
     return typeof v === 'bigint' ? v : BigInt(v)
@@ -196,20 +215,20 @@ function walkMessage(
   depth: number,
   w: Walk,
 ): { fail: Fail; segs: WirePathSegment[] } | null {
-  const here = (fail: Fail) => ({ fail, segs })
-  if (depth > w.maxDepth) return here(new Fail(base, `messages nested deeper than ${w.maxDepth} levels`))
+  if (depth > w.maxDepth) return failAt(segs, new Fail(base, `messages nested deeper than ${w.maxDepth} levels`))
   const table = fieldsByNumber(desc)
   const seen = new Map<number, number>()
   const r = new BinaryReader(buf)
   while (r.pos < r.len) {
     const tagAt = r.pos
     const tag = readTag(r, base, (m) => `invalid field tag (${m.replace(/^illegal tag: /, '')})`)
-    if (tag instanceof Fail) return here(tag)
+    if (tag instanceof Fail) return failAt(segs, tag)
     const [no, wt] = tag
     if (wt === WireType.StartGroup || wt === WireType.EndGroup) {
       const f = table.get(no)
       const name = f ? `field ${no} (${f.name})` : `field ${no}`
-      return here(
+      return failAt(
+        segs,
         new Fail(base + tagAt, `${name} has the group wire type ${wireTypeName(wt)}, which proto3 does not use`),
       )
     }
@@ -218,7 +237,7 @@ function walkMessage(
       // Unknown field: skip it, checking only its framing.
       w.unknownFields++
       const f = skipUnknown(r, wt, no, base, tagAt)
-      if (f) return here(f)
+      if (f) return failAt(segs, f)
       continue
     }
     const label = `field ${no} (${field.name})`
@@ -227,31 +246,34 @@ function walkMessage(
     const acceptable = wt === expected || (packable && wt === WireType.LengthDelimited)
     if (!acceptable) {
       const exp = packable ? `${wireTypeName(expected)} or packed length-delimited` : wireTypeName(expected)
-      return here(new Fail(base + tagAt, `${label} has wire type ${wireTypeName(wt)}, expected ${exp}`))
+      return failAt(segs, new Fail(base + tagAt, `${label} has wire type ${wireTypeName(wt)}, expected ${exp}`))
     }
     const occurrence = seen.get(no) ?? 0
     seen.set(no, occurrence + 1)
     switch (wt) {
       case WireType.Varint: {
         const v = readVarint(r, base, tagAt, label)
-        if (v instanceof Fail) return here(v)
+        if (v instanceof Fail) return failAt(segs, v)
         break
       }
       case WireType.Bit64:
       case WireType.Bit32: {
         const size = wt === WireType.Bit64 ? 8 : 4
         if (r.pos + size > r.len) {
-          return here(new Fail(base + tagAt, `truncated: ${label} needs ${size} bytes, ${remain(r.len - r.pos)}`))
+          return failAt(
+            segs,
+            new Fail(base + tagAt, `truncated: ${label} needs ${size} bytes, ${remain(r.len - r.pos)}`),
+          )
         }
         r.pos += size
         break
       }
       case WireType.LengthDelimited: {
         const len = readVarint(r, base, tagAt, `the length of ${label}`)
-        if (len instanceof Fail) return here(len)
+        if (len instanceof Fail) return failAt(segs, len)
         const left = r.len - r.pos
-        if (len > BigInt(left)) {
-          return here(new Fail(base + tagAt, `truncated: ${label} declares ${len} bytes, ${remain(left)}`))
+        if (len > left) {
+          return failAt(segs, new Fail(base + tagAt, `truncated: ${label} declares ${len} bytes, ${remain(left)}`))
         }
         const bodyAt = r.pos
         const body = buf.subarray(bodyAt, bodyAt + Number(len))
@@ -261,7 +283,7 @@ function walkMessage(
         break
       }
       default:
-        return here(new Fail(base + tagAt, `${label} has invalid wire type ${wt}`))
+        return failAt(segs, new Fail(base + tagAt, `${label} has invalid wire type ${wt}`))
     }
   }
   return null
@@ -279,11 +301,10 @@ function checkLengthDelimited(
   depth: number,
   w: Walk,
 ): { fail: Fail; segs: WirePathSegment[] } | null {
-  const here = (fail: Fail) => ({ fail, segs })
   switch (field.fieldKind) {
     case 'scalar':
       if (field.scalar === ScalarType.STRING && !isValidUtf8(body)) {
-        return here(new Fail(base + tagAt, `${label} is not valid UTF-8`))
+        return failAt(segs, new Fail(base + tagAt, `${label} is not valid UTF-8`))
       }
       return null
     case 'enum': // a packed enum only occurs in lists; a singular enum is never LEN
@@ -302,13 +323,15 @@ function checkLengthDelimited(
         )
       }
       if (field.listKind === 'scalar' && field.scalar === ScalarType.STRING) {
-        return isValidUtf8(body) ? null : here(new Fail(base + tagAt, `${label}[${occurrence}] is not valid UTF-8`))
+        return isValidUtf8(body)
+          ? null
+          : failAt(segs, new Fail(base + tagAt, `${label}[${occurrence}] is not valid UTF-8`))
       }
       if (field.listKind === 'scalar' && field.scalar === ScalarType.BYTES) return null
       {
         const elem = field.listKind === 'enum' ? WireType.Varint : scalarWireType(field.scalar)
         const f = checkPacked(body, elem, base, tagAt, label)
-        return f ? here(f) : null
+        return f ? failAt(segs, f) : null
       }
     case 'map': {
       const f = checkMapEntry(
@@ -333,20 +356,19 @@ function checkMapEntry(
   depth: number,
   w: Walk,
 ): { fail: Fail; segs: WirePathSegment[] } | null {
-  const here = (fail: Fail) => ({ fail, segs })
   const r = new BinaryReader(body)
   while (r.pos < r.len) {
     const tagAt = r.pos
     const tag = readTag(r, base, () => 'invalid field tag in a map entry')
-    if (tag instanceof Fail) return here(tag)
+    if (tag instanceof Fail) return failAt(segs, tag)
     const [no, wt] = tag
     if (wt === WireType.StartGroup || wt === WireType.EndGroup) {
-      return here(new Fail(base + tagAt, `map entry field ${no} has the group wire type ${wireTypeName(wt)}`))
+      return failAt(segs, new Fail(base + tagAt, `map entry field ${no} has the group wire type ${wireTypeName(wt)}`))
     }
     if (no !== 1 && no !== 2) {
       w.unknownFields++
       const f = skipUnknown(r, wt, no, base, tagAt)
-      if (f) return here(f)
+      if (f) return failAt(segs, f)
       continue
     }
     const label = no === 1 ? `map entry key of ${field.name}` : `map entry value of ${field.name}`
@@ -359,29 +381,33 @@ function checkMapEntry(
             ? WireType.Varint
             : WireType.LengthDelimited
     if (wt !== expected) {
-      return here(
+      return failAt(
+        segs,
         new Fail(base + tagAt, `${label} has wire type ${wireTypeName(wt)}, expected ${wireTypeName(expected)}`),
       )
     }
     if (wt === WireType.Varint) {
       const v = readVarint(r, base, tagAt, label)
-      if (v instanceof Fail) return here(v)
+      if (v instanceof Fail) return failAt(segs, v)
     } else if (wt === WireType.Bit64 || wt === WireType.Bit32) {
       const size = wt === WireType.Bit64 ? 8 : 4
-      if (r.pos + size > r.len) return here(new Fail(base + tagAt, `truncated: ${label} needs ${size} bytes`))
+      if (r.pos + size > r.len) return failAt(segs, new Fail(base + tagAt, `truncated: ${label} needs ${size} bytes`))
       r.pos += size
     } else {
       const len = readVarint(r, base, tagAt, `the length of ${label}`)
-      if (len instanceof Fail) return here(len)
-      if (len > BigInt(r.len - r.pos)) {
-        return here(new Fail(base + tagAt, `truncated: ${label} declares ${len} bytes, ${remain(r.len - r.pos)}`))
+      if (len instanceof Fail) return failAt(segs, len)
+      if (len > r.len - r.pos) {
+        return failAt(
+          segs,
+          new Fail(base + tagAt, `truncated: ${label} declares ${len} bytes, ${remain(r.len - r.pos)}`),
+        )
       }
       const at = r.pos
       const sub = body.subarray(at, at + Number(len))
       r.pos += Number(len)
       const isString =
         no === 1 ? field.mapKey === ScalarType.STRING : field.mapKind === 'scalar' && field.scalar === ScalarType.STRING
-      if (isString && !isValidUtf8(sub)) return here(new Fail(base + tagAt, `${label} is not valid UTF-8`))
+      if (isString && !isValidUtf8(sub)) return failAt(segs, new Fail(base + tagAt, `${label} is not valid UTF-8`))
       if (no === 2 && field.mapKind === 'message') {
         const f = walkMessage(field.message, sub, base + at, segs, depth + 1, w)
         if (f) return f
@@ -410,7 +436,7 @@ function skipUnknown(r: BinaryReader, wt: WireType, no: number, base: number, ta
     case WireType.LengthDelimited: {
       const len = readVarint(r, base, tagAt, `the length of ${label}`)
       if (len instanceof Fail) return len
-      if (len > BigInt(r.len - r.pos)) {
+      if (len > r.len - r.pos) {
         return new Fail(base + tagAt, `truncated: ${label} declares ${len} bytes, ${remain(r.len - r.pos)}`)
       }
       r.pos += Number(len)

@@ -1,0 +1,143 @@
+/**
+ * The fuzz target of issue #14 (`npm run fuzz`): property-based, over the decoders and
+ * replay, bounded by time. Inputs are the real xmtpd vectors and a signed log, mutated
+ * (bit flips, overwrites, truncations, insertions, deletions, hostile splices: runs of
+ * unknown fields, huge strings, control characters), in every input form.
+ *
+ * Properties, for every input:
+ * - readLogs returns logs or throws LogInputError, nothing else;
+ * - replay of every log it returns resolves (never throws), and every step that is not
+ *   applied says why: a rejected step has a rule and a message, a not_applied one a message;
+ * - every message (error, attempt, step) is at most MESSAGE_MAX characters (finding 7).
+ *
+ * Time: FUZZ_SECONDS per property (default 3: the short pass inside `npm test`);
+ * `npm run fuzz` runs each for 120 s (FUZZ_SECONDS overrides it). FUZZ_SEED replays a failure fast-check reported.
+ */
+import { readFileSync } from 'node:fs'
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { bytesToBase64, bytesToHex, hexToBytes } from '../crypto/bytes'
+import { readLogs } from './decode/logs'
+import { encodeBundleJson, encodeGetIdentityUpdatesResponse, toGatewayJson } from './encode/update'
+import { LogInputError } from './errors'
+import { replay } from './replay'
+
+const SECONDS = Number(process.env.FUZZ_SECONDS ?? 3)
+const SEED = process.env.FUZZ_SEED === undefined ? {} : { seed: Number(process.env.FUZZ_SEED) }
+/** The longest message any input may produce (an error, an attempt's detail, a step's message). */
+const MESSAGE_MAX = 2000
+
+const CSV = readFileSync(new URL('../../../shared/vectors/xmtpd-inbox-log.csv', import.meta.url), 'utf8')
+const ROWS = CSV.replace(/^\uFEFF/, '')
+  .split('\n')
+  .slice(1)
+  .filter((l) => l.trim())
+  .map((l) => {
+    const [seq, inbox, ts, upd] = l.split(',')
+    return { seq: BigInt(seq!), inbox: inbox!.slice(2), ts: BigInt(ts!), bytes: hexToBytes(upd!.trim().slice(2)) }
+  })
+const LOG = [
+  {
+    inboxId: ROWS[0]!.inbox,
+    updates: ROWS.slice(0, 6).map((r) => ({ sequenceId: r.seq, serverTimestampNs: r.ts, bytes: r.bytes })),
+  },
+]
+const enc = new TextEncoder()
+const RESPONSE = encodeGetIdentityUpdatesResponse(LOG)
+const BASES: Uint8Array[] = [
+  RESPONSE,
+  ...ROWS.slice(0, 8).map((r) => r.bytes),
+  enc.encode(encodeBundleJson({ inboxId: LOG[0]!.inboxId, updates: LOG[0]!.updates })),
+  enc.encode(JSON.stringify(toGatewayJson(LOG))),
+  enc.encode(bytesToHex(RESPONSE)),
+  enc.encode(bytesToBase64(ROWS[2]!.bytes)),
+  enc.encode(CSV.split('\n').slice(0, 4).join('\n')),
+]
+
+/** Hostile splices: what the fault campaign found expensive or misleading. */
+const splice = fc.oneof(
+  fc.integer({ min: 1, max: 4000 }).map((n) => new Uint8Array(2 * n).map((_, i) => (i % 2 ? 0x61 : 0x30))), // unknown fields
+  fc.integer({ min: 1, max: 3000 }).map((n) => enc.encode('0a'.repeat(n))),
+  fc.integer({ min: 100, max: 30_000 }).map((n) => enc.encode('x'.repeat(n))),
+  fc.constantFrom(enc.encode('\n----\n'), enc.encode('\u001b[2J'), enc.encode('"\\u0000"'), enc.encode('\u202e')),
+  fc.uint8Array({ minLength: 1, maxLength: 16 }),
+)
+
+type Mutation =
+  | { kind: 'flip'; at: number; bit: number }
+  | { kind: 'truncate'; at: number }
+  | { kind: 'insert'; at: number; bytes: Uint8Array }
+  | { kind: 'delete'; at: number; n: number }
+
+const mutation: fc.Arbitrary<Mutation> = fc.oneof(
+  fc.record({ kind: fc.constant('flip' as const), at: fc.nat(), bit: fc.integer({ min: 0, max: 7 }) }),
+  fc.record({ kind: fc.constant('truncate' as const), at: fc.nat() }),
+  fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), bytes: splice }),
+  fc.record({ kind: fc.constant('delete' as const), at: fc.nat(), n: fc.integer({ min: 1, max: 8 }) }),
+)
+
+function mutate(input: Uint8Array, ms: readonly Mutation[]): Uint8Array {
+  let b = input
+  for (const m of ms) {
+    const at = b.length === 0 ? 0 : m.at % (b.length + 1)
+    if (m.kind === 'flip') {
+      b = b.slice()
+      if (at < b.length) b[at]! ^= 1 << m.bit
+    } else if (m.kind === 'truncate') b = b.slice(0, at)
+    else if (m.kind === 'insert') {
+      const out = new Uint8Array(b.length + m.bytes.length)
+      out.set(b.subarray(0, at))
+      out.set(m.bytes, at)
+      out.set(b.subarray(at), at + m.bytes.length)
+      b = out
+    } else b = new Uint8Array([...b.subarray(0, at), ...b.subarray(at + m.n)])
+  }
+  return b
+}
+
+const inputs = fc
+  .tuple(fc.constantFrom(...BASES), fc.array(mutation, { minLength: 1, maxLength: 4 }))
+  .map(([b, ms]) => mutate(b, ms))
+
+const run = (p: fc.IAsyncProperty<[Uint8Array]> | fc.IProperty<[Uint8Array]>) =>
+  fc.assert(p, { interruptAfterTimeLimit: SECONDS * 1000, numRuns: Number.MAX_SAFE_INTEGER, ...SEED })
+
+function readOrNull(b: Uint8Array) {
+  try {
+    return readLogs(b, 'fuzz')
+  } catch (e) {
+    if (!(e instanceof LogInputError)) throw e
+    expect(e.message.length).toBeLessThanOrEqual(MESSAGE_MAX)
+    for (const a of e.attempts) expect(a.detail.length + a.where.length).toBeLessThanOrEqual(MESSAGE_MAX)
+    return null
+  }
+}
+
+describe(`fuzz (${SECONDS} s per property)`, () => {
+  it(
+    'readLogs: logs or a LogInputError with bounded messages, for any mutated input',
+    () => {
+      run(fc.property(inputs, (b) => void readOrNull(b)))
+    },
+    (SECONDS + 60) * 1000,
+  )
+
+  it(
+    'replay: never throws, every step that does not apply says why, messages bounded',
+    async () => {
+      await run(
+        fc.asyncProperty(inputs, async (b) => {
+          for (const log of readOrNull(b) ?? []) {
+            const trace = await replay(log)
+            for (const s of trace.steps) {
+              expect(s.message.length).toBeLessThanOrEqual(MESSAGE_MAX)
+              if (s.status === 'rejected') expect(s.rule !== null && s.message !== '').toBe(true)
+              if (s.status === 'not_applied') expect(s.message).not.toBe('')
+            }
+          }
+        }),
+      )
+    },
+    (SECONDS + 120) * 1000,
+  )
+})
