@@ -74,7 +74,10 @@ export const spawnNodeWorker: SpawnVerifyWorker = (index, events) => {
 }
 
 export interface NodePoolOptions {
-  /** Workers to start (default: the available cores, at most POOL_CAP). */
+  /**
+   * Workers to start. Default: one per core but one, at most POOL_CAP, at least one: the
+   * main thread verifies too (the pool's helper) besides decoding and applying.
+   */
   readonly size?: number
   readonly verdicts?: VerdictCache
   /** How workers are started (tests inject failures). */
@@ -83,12 +86,13 @@ export interface NodePoolOptions {
 
 /** A pool of worker threads; `ctx` verifies on the main thread (fallback, erc_6492). */
 export function nodeVerifyPool(ctx: UpdateVerifyOptions, options: NodePoolOptions = {}): VerifyPool {
-  const size = options.size ?? Math.min(availableParallelism(), POOL_CAP)
+  const size = options.size ?? Math.max(1, Math.min(availableParallelism() - 1, POOL_CAP))
   return new VerifyPool({
     spawn: options.spawn ?? spawnNodeWorker,
     size,
     local: (u) => verifyUpdate(u, ctx),
     defer: (f) => void setImmediate(f),
+    now: () => performance.now(),
     ...(options.verdicts ? { verdicts: options.verdicts } : {}),
   })
 }
