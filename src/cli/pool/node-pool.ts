@@ -107,6 +107,24 @@ const decodedCount = (logs: readonly InboxLog[]): number =>
   logs.reduce((n, l) => n + l.entries.filter((e) => !('error' in e.update)).length, 0)
 
 /**
+ * The environment's say, for tests and benchmarks of whole processes:
+ * INBOX_CLI_POOL_THRESHOLD=N starts the pool from N updates instead of POOL_THRESHOLD, and
+ * INBOX_CLI_POOL_STATS=1 prints the pool's use on stderr when the command finishes.
+ */
+function envThreshold(): number | undefined {
+  const v = process.env.INBOX_CLI_POOL_THRESHOLD
+  return v !== undefined && /^[0-9]+$/.test(v) ? Number(v) : undefined
+}
+
+function reportPool(pool: VerifyPool): void {
+  if (process.env.INBOX_CLI_POOL_STATS !== '1') return
+  const s = pool.stats()
+  process.stderr.write(
+    `pool: ${s.ready}/${s.size} workers ready (${s.backends.join(', ') || 'none'}), ${s.remote} updates verified by workers, ${s.local} on the main thread, start-up ${s.startupMs.map(Math.round).join(', ')} ms${s.failures.length ? `; failures: ${s.failures.join('; ')}` : ''}\n`,
+  )
+}
+
+/**
  * The replay options of the fast path for a set of logs: a pool when they hold at least
  * `threshold` updates in all, else main-thread verification. `close()` stops the pool.
  */
@@ -115,7 +133,7 @@ export function fastReplayOptions(
   ctx: UpdateVerifyOptions,
   options: NodePoolOptions & { readonly threshold?: number } = {},
 ): { readonly replay: ReplayOptions; readonly pool: VerifyPool | null; close(): void } {
-  if (decodedCount(logs) < (options.threshold ?? POOL_THRESHOLD)) {
+  if (decodedCount(logs) < (options.threshold ?? envThreshold() ?? POOL_THRESHOLD)) {
     return {
       replay: { ...ctx, ...(options.verdicts ? { verdicts: options.verdicts } : {}) },
       pool: null,
@@ -126,6 +144,9 @@ export function fastReplayOptions(
   return {
     replay: { ...ctx, verify: pool.verify, verifyAhead: pool.ahead },
     pool,
-    close: () => pool.close('the command finished'),
+    close: () => {
+      reportPool(pool)
+      pool.close('the command finished')
+    },
   }
 }
