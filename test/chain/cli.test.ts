@@ -25,7 +25,6 @@ import {
 } from './fixture'
 
 const exec = promisify(execFile)
-const ROOT = join(import.meta.dirname, '..', '..')
 
 let node: AnvilNode
 let fx: ChainFixture
