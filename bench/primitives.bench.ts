@@ -29,6 +29,7 @@ import {
 import { keccak256, sha256, sha512 } from '../src/crypto/hash'
 import { loadWasmHashes } from '../src/crypto/hash-wasm'
 import { loadSodiumCombine } from '../src/crypto/ed25519ph-sodium'
+import { loadWasmEd25519Combine } from '../src/crypto/ed25519ph-wasm'
 import { p256PublicKey, signP256Der, verifyP256Der } from '../src/crypto/p256'
 import { hostSubtle, webCryptoP256Verifier } from '../src/crypto/p256-webcrypto'
 import { loadWasmSecp256k1Recover } from '../src/crypto/secp256k1-wasm'
@@ -120,8 +121,15 @@ export async function runPrimitivesBench(ms = 300, runtime = 'unknown'): Promise
     loadMs[name] = Math.round((now() - t0) * 10) / 10
     return v
   }
-  const wasmRecover = await timed('libsecp256k1 (WASM)', loadWasmSecp256k1Recover)
+  const wasmRecover = await timed('libsecp256k1 (WASM, built here)', () => loadWasmSecp256k1Recover())
+  // The previous secp256k1 path (issue #7): @solar-republic/wasm-secp256k1, gzip + base64 inside JavaScript.
+  const solarRecover = await timed('libsecp256k1 (@solar-republic/wasm-secp256k1)', async () => {
+    const { initWasmSecp256k1 } = await import('@solar-republic/wasm-secp256k1/gzipped')
+    const lib = await initWasmSecp256k1()
+    return (rs: Uint8Array, rec: 0 | 1, digest: Uint8Array) => lib.recover(rs, digest, rec, true)
+  })
   const sodium = await timed('libsodium (WASM)', loadSodiumCombine)
+  const ref10 = await timed('ref10 double-scalar (WASM, built here)', () => loadWasmEd25519Combine())
   const hashes = await timed('hash-wasm', loadWasmHashes)
   const subtle = hostSubtle()
   const webCrypto = subtle ? webCryptoP256Verifier(subtle) : null
@@ -172,9 +180,16 @@ export async function runPrimitivesBench(ms = 300, runtime = 'unknown'): Promise
   }
   await group('secp256k1 recovery (erc_191)', [
     ['noble (@noble/curves)', (i) => recoverEip191Digest(ethSigs[at(i)]!, digests[at(i)]!)],
-    ['libsecp256k1 WASM', (i) => recoverEip191Digest(ethSigs[at(i)]!, digests[at(i)]!, { recover: wasmRecover })],
     [
-      'libsecp256k1 WASM + hash-wasm keccak',
+      'libsecp256k1 WASM (@solar-republic, before)',
+      (i) => recoverEip191Digest(ethSigs[at(i)]!, digests[at(i)]!, { recover: solarRecover }),
+    ],
+    [
+      'libsecp256k1 WASM (built here)',
+      (i) => recoverEip191Digest(ethSigs[at(i)]!, digests[at(i)]!, { recover: wasmRecover }),
+    ],
+    [
+      'libsecp256k1 WASM (built here) + hash-wasm keccak',
       (i) => recoverEip191Digest(ethSigs[at(i)]!, digests[at(i)]!, { recover: wasmRecover, keccak: hashes.keccak256 }),
     ],
   ])
@@ -182,7 +197,8 @@ export async function runPrimitivesBench(ms = 300, runtime = 'unknown'): Promise
   const recs = ethSigs.map((s) => (s[64]! - 27) as 0 | 1)
   await group('secp256k1 recovery step alone', [
     ['noble (@noble/curves)', (i) => nobleSecp256k1Recover(rs[at(i)]!, recs[at(i)]!, digests[at(i)]!)],
-    ['libsecp256k1 WASM', (i) => wasmRecover(rs[at(i)]!, recs[at(i)]!, digests[at(i)]!)],
+    ['libsecp256k1 WASM (@solar-republic, before)', (i) => solarRecover(rs[at(i)]!, recs[at(i)]!, digests[at(i)]!)],
+    ['libsecp256k1 WASM (built here)', (i) => wasmRecover(rs[at(i)]!, recs[at(i)]!, digests[at(i)]!)],
   ])
 
   // P-256 (passkey): DER parse, key check, verify over SHA-256(message).
@@ -220,6 +236,11 @@ export async function runPrimitivesBench(ms = 300, runtime = 'unknown'): Promise
       want,
     )
     expectSame(
+      'ref10 WASM Ed25519ph',
+      verifyEd25519phWith(ref10.combine, edSigs[i]!, m, edPub, IDENTITY_UPDATE_CONTEXT),
+      want,
+    )
+    expectSame(
       'noble W=8 Ed25519ph',
       verifyEd25519phWith(nobleWide, edSigs[i]!, m, edPub, IDENTITY_UPDATE_CONTEXT),
       want,
@@ -239,10 +260,22 @@ export async function runPrimitivesBench(ms = 300, runtime = 'unknown'): Promise
       (i) => verifyEd25519phWith(sodium.combine, edSigs[at(i)]!, texts[at(i)]!, edPub, IDENTITY_UPDATE_CONTEXT),
     ],
     [
-      'libsodium WASM + hash-wasm SHA-512',
+      'libsodium WASM + hash-wasm SHA-512 (before)',
       (i) =>
         verifyEd25519phWith(
           sodium.combine,
+          edSigs[at(i)]!,
+          texts[at(i)]!,
+          edPub,
+          IDENTITY_UPDATE_CONTEXT,
+          hashes.sha512,
+        ),
+    ],
+    [
+      'ref10 double-scalar WASM + hash-wasm SHA-512 (now)',
+      (i) =>
+        verifyEd25519phWith(
+          ref10.combine,
           edSigs[at(i)]!,
           texts[at(i)]!,
           edPub,

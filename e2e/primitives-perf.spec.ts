@@ -12,7 +12,7 @@
  * rounds on a loaded machine). The bench pages are written into the served build for the
  * run and removed after it. Numbers go to the test log and to tmp/primitives-chromium.json.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import { expect, expectNoA11yViolations, test } from './fixtures'
@@ -78,6 +78,9 @@ test.describe('signature primitives in Chromium', () => {
        })`,
       'page.js',
     )
+    // The bundles fetch the fast backend's WebAssembly beside them (src/crypto/wasm-module.ts).
+    mkdirSync(`${DIR}/wasm`, { recursive: true })
+    for (const f of ['secp256k1.wasm', 'ed25519.wasm']) copyFileSync(`${ROOT}/src/crypto/wasm/${f}`, `${DIR}/wasm/${f}`)
     const csp = appCsp()
     writeFileSync(`${DIR}/index.html`, page('Signature primitives benchmark', csp))
     writeFileSync(
@@ -96,9 +99,11 @@ test.describe('signature primitives in Chromium', () => {
     await p.goto('/__primitives-bench/index.html')
     const primitives = await p.evaluate(() => window.__backend)
     expect(primitives).toEqual({
-      'secp256k1-recover': { impl: 'libsecp256k1 (WASM, @solar-republic/wasm-secp256k1)' },
+      'secp256k1-recover': { impl: 'libsecp256k1 (WASM, built from secp256k1@5.0.2: src/crypto/wasm)' },
       'p256-verify': { impl: 'WebCrypto' },
-      'ed25519ph-verify': { impl: 'libsodium (WASM, libsodium-wrappers-sumo)' },
+      'ed25519ph-verify': {
+        impl: 'ref10 double-scalar multiplication (WASM, built from ed25519@0.0.5: src/crypto/wasm)',
+      },
       keccak256: { impl: 'hash-wasm' },
       sha256: { impl: 'hash-wasm' },
     })

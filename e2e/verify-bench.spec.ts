@@ -5,7 +5,9 @@
  * In one page session it drives the app's own replay worker (the built
  * replay.worker-*.js, started from the page under the app's CSP) on synthetic logs of
  * mixed signature kinds (e2e/synthetic-log.ts: erc_191, passkey, installation_key),
- * alternating, for each size:
+ * for each size: first `fast first`, the first replay after the replay worker started
+ * (cold: its verification pool starts with it, as the app's does when the app loads; no
+ * cache), then alternating:
  *   plain       today's replay: one thread, noble, no cache
  *   fast        the verification pool + fast backend, no verdict cache
  *   fast cold   the same with the verdict cache, emptied first (lookups miss, verdicts are written)
@@ -71,7 +73,7 @@ const perCall = (t: Timings | undefined) =>
   Object.fromEntries(Object.entries(t ?? {}).map(([k, v]) => [k, `${v.calls} × ${(v.ms / v.calls).toFixed(2)} ms`]))
 
 interface Run {
-  path: 'plain' | 'fast' | 'fast cold' | 'fast warm' | 'fast warm idb'
+  path: 'fast first' | 'plain' | 'fast' | 'fast cold' | 'fast warm' | 'fast warm idb'
   replayMs: number
   wallMs: number
   report: string
@@ -87,6 +89,7 @@ interface Run {
     waitMs: number
     workerMs: number
     cache: boolean
+    startupMs?: number[]
     timings?: { workers: Timings; local: Timings }
   }
   peakRssMiB?: number
@@ -169,6 +172,9 @@ test.describe('verification benchmark (npm run bench)', () => {
       const rounds = n <= 1000 ? 3 : 1
       const runs: Run[] = []
       let id = 10
+      // Cold: the first replay after the worker started (it starts its verification pool at
+      // once, as the app's does at load), no verdict cache: the pool's start-up is in it.
+      runs.push(await once('fast first', id++))
       for (let round = 0; round < rounds; round++) {
         runs.push(await once('plain', id++))
         runs.push(await once('fast', id++))
@@ -207,6 +213,8 @@ test.describe('verification benchmark (npm run bench)', () => {
         hardware_concurrency: await page.evaluate(() => navigator.hardwareConcurrency),
         load_average: loadavg()[0]!.toFixed(1),
         plain: row(plain),
+        fast_first_after_load: row(best('fast first')),
+        worker_startup_ms: (best('fast first').verify.startupMs ?? []).map(Math.round),
         fast_no_cache: row(best('fast')),
         fast_cold: row(best('fast cold')),
         fast_warm: row(best('fast warm')),

@@ -11,11 +11,18 @@
  *      task, step times, a `replay-perf {...}` line) and e2e/verify-bench.spec.ts
  *      (INSPECTOR_VERIFY_BENCH=1: the same comparison as 1. in one page session, through the
  *      app's replay worker and its verification pool; `verify-bench chromium {...}` lines).
+ *   Node part (issue #13): the CLI bundle built with its benchmark entries, then per-primitive
+ *   ops/s (bench/primitives.bench.ts), plain vs the CLI's path in-process at 256 and 1,024
+ *   updates (bundled bench/verify.bench.ts), then whole processes (bench/cli.bench.mjs: the
+ *   CLI vs the plain reference, a one-update call vs node -e 0, the stale check, worker start).
  *   npm run bench -- node      only the Node benchmarks (sizes may follow: node 10000)
+ *   npm run bench -- replay    bench/replay.bench.ts (replay vs bare verification, 1,000 and 10,000)
  *   npm run bench -- browser   only the browser benchmarks (a size may follow)
  *   npm run bench -- hostile   only the hostile inputs of issue #14 (bench/hostile.bench.ts)
  */
 import { spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { loadavg } from 'node:os'
 import { join, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -29,14 +36,33 @@ const run = (cmd, args, env = {}) => {
     process.exit(1)
   }
 }
+const synthetic = (n) => existsSync(join(ROOT, 'node_modules', '.cache', 'inspector-e2e', `synthetic-${n}.json`))
 if (what === 'all' || what === 'node') {
-  run(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/replay.bench.ts', ...rest])
-  run(process.execPath, ['--import', 'tsx', 'bench/verify.bench.ts', ...rest])
+  console.log(
+    `bench: ${new Date().toISOString()}, load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}`,
+  )
+  // The command line's bundle with the benchmark entries (bench/plain-replay.ts, bench/verify.bench.ts).
+  run(process.execPath, ['scripts/build-cli.mjs', '--bench'])
+  if (!synthetic(256) || !synthetic(1024))
+    run(process.execPath, ['--import', 'tsx', 'bench/synthetic-logs.ts', '256', '1024'])
+  // Per primitive, ops/s: noble, the previous fast paths and the current ones.
+  run(process.execPath, ['--import', 'tsx', 'bench/primitives.bench.ts'])
+  // In-process: plain vs the CLI's path (fast backend, pool from POOL_THRESHOLD), bundled.
+  run(process.execPath, ['dist-cli/bench-verify.mjs', ...(rest.length ? rest : ['256', '1024'])])
+  // Whole processes: the CLI vs the plain reference, a one-update call vs node -e 0, worker start-up.
+  run(process.execPath, ['bench/cli.bench.mjs'])
 }
 // Issue #14: what one hostile input costs (bench/hostile.bench.ts; `npm run bench -- hostile [cli|node] [case...]`).
 if (what === 'all' || what === 'hostile') run(process.execPath, ['--import', 'tsx', 'bench/hostile.bench.ts', ...rest])
+if (what === 'replay') run(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/replay.bench.ts', ...rest])
 if (what === 'all' || what === 'browser') {
   run(bin('vite'), ['build', '--logLevel', 'warn'])
+  // Per primitive in a Chromium Web Worker (noble vs the fast paths).
+  run(bin('playwright'), ['test', 'e2e/primitives-perf.spec.ts', '--reporter=list'], {
+    INSPECTOR_PRIMITIVES_BENCH: '1',
+  })
   run(bin('playwright'), ['test', 'e2e/replay-perf.spec.ts', '--reporter=list'], {
     INSPECTOR_PERF_UPDATES: rest[0] && what === 'browser' ? rest[0] : '10000',
     INSPECTOR_PERF_BENCH: '1',

@@ -30,7 +30,13 @@ export async function buildCli(options = {}) {
       cli: 'src/cli/bin.ts',
       'verify-worker': 'src/cli/pool/verify-worker.ts',
       // `npm run bench` only (bench/cli.bench.mjs): the plain reference and the in-process comparison.
-      ...(options.bench ? { 'bench-plain': 'bench/plain-replay.ts', 'bench-verify': 'bench/verify.bench.ts' } : {}),
+      ...(options.bench
+        ? {
+            'bench-plain': 'bench/plain-replay.ts',
+            'bench-verify': 'bench/verify.bench.ts',
+            'bench-profile': 'bench/profile-replay.ts',
+          }
+        : {}),
     },
     outdir: tmp,
     outExtension: { '.js': '.mjs' },
@@ -40,6 +46,8 @@ export async function buildCli(options = {}) {
     // Flat: chunks sit beside the entries, so new URL('./wasm/…' / './verify-worker.mjs', import.meta.url) resolves the same from any of them.
     chunkNames: '[name]-[hash]',
     platform: 'node',
+    // ES module builds first (hash-wasm's UMD main would hide its named exports behind `default`).
+    mainFields: ['module', 'main'],
     format: 'esm',
     target: 'node20',
     // The bundle's worker spawner loads ./verify-worker.mjs instead of TypeScript through tsx.
@@ -65,7 +73,14 @@ export async function buildCli(options = {}) {
   // running keeps finding its own), then the wasm, the entries (each rename atomic), and
   // inputs.json last. Chunks of earlier builds are left (small; `rm -rf dist-cli` clears them).
   mkdirSync(join(OUT, 'wasm'), { recursive: true })
-  const entries = new Set(['cli.mjs', 'verify-worker.mjs', 'bench-plain.mjs', 'bench-verify.mjs', 'inputs.json'])
+  const entries = new Set([
+    'cli.mjs',
+    'verify-worker.mjs',
+    'bench-plain.mjs',
+    'bench-verify.mjs',
+    'bench-profile.mjs',
+    'inputs.json',
+  ])
   const files = readdirSync(tmp).filter((f) => f !== 'wasm')
   for (const f of files.filter((f) => !entries.has(f))) renameSync(join(tmp, f), join(OUT, f))
   for (const f of readdirSync(join(tmp, 'wasm'))) renameSync(join(tmp, 'wasm', f), join(OUT, 'wasm', f))

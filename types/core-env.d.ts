@@ -45,3 +45,24 @@ interface Crypto {
   readonly subtle: SubtleCrypto
 }
 declare var crypto: Crypto | undefined
+/**
+ * URL, fetch and import.meta.url, only as far as src/crypto/wasm-module.ts and
+ * the WASM primitives beside it use them: present in browsers, workers and Node 20; the
+ * fast backend falls back to noble when one is missing or refused.
+ */
+declare class URL {
+  constructor(url: string, base?: string | URL)
+  readonly href: string
+  readonly protocol: string
+  readonly pathname: string
+}
+interface Response {
+  readonly ok: boolean
+  readonly status: number
+  arrayBuffer(): Promise<ArrayBuffer>
+}
+declare function fetch(url: URL | string): Promise<Response>
+// WebAssembly is reached through globalThis with the types of src/crypto/wasm-module.ts.
+interface ImportMeta {
+  readonly url: string
+}

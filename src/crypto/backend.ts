@@ -112,13 +112,17 @@ export interface FastLoaders {
 
 /** True in Node (the command line, its workers, the local node, tests), false in a browser. */
 export function isNode(): boolean {
-  return typeof process !== 'undefined' && typeof process.versions?.node === 'string'
+  const host = globalThis as { process?: { versions?: { node?: unknown } } }
+  return typeof host.process?.versions?.node === 'string'
 }
 
 export const defaultFastLoaders: FastLoaders = {
   async p256() {
     // Node: node:crypto's synchronous verify (./p256-node: WebCrypto there is a thread-pool job per call).
-    if (isNode()) return (await import('./p256-node')).nodeP256Verifier()
+    if (isNode()) {
+      const { loadNodeCrypto, nodeP256Verifier } = await import('./p256-node')
+      return nodeP256Verifier(await loadNodeCrypto())
+    }
     const { hostSubtle, webCryptoP256Verifier } = await import('./p256-webcrypto')
     const subtle = hostSubtle()
     if (!subtle) throw new Error('this runtime has no globalThis.crypto.subtle')

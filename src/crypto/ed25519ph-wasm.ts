@@ -21,10 +21,10 @@
  * non-canonical keys and zero scalars.
  */
 import type { Ed25519phCombine } from './ed25519ph'
-import { wasmModule } from './wasm-module'
+import { instantiateWasm, wasmModule, type WasmModule } from './wasm-module'
 
 interface Ed25519Exports {
-  readonly memory: WebAssembly.Memory
+  readonly memory: { readonly buffer: ArrayBuffer }
   io(): number
   combine(): number
 }
@@ -41,8 +41,8 @@ export interface WasmCombine {
 }
 
 /** Instantiates the module (compiled once per realm) and returns the combine step with its counters. */
-export async function loadWasmEd25519Combine(module?: WebAssembly.Module): Promise<WasmCombine> {
-  const instance = await WebAssembly.instantiate(module ?? (await wasmModule('ed25519')), {})
+export async function loadWasmEd25519Combine(module?: WasmModule): Promise<WasmCombine> {
+  const instance = await instantiateWasm(module ?? (await wasmModule('ed25519')))
   const e = instance.exports as unknown as Ed25519Exports
   const io = e.io()
   const stats: WasmCombineStats = { wasm: 0, declined: 0 }

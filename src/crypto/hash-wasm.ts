@@ -15,7 +15,10 @@ export interface WasmHashes {
 
 /** Creates one hasher of each; each call re-initialises the hasher it uses. */
 export async function loadWasmHashes(): Promise<WasmHashes> {
-  const { createKeccak, createSHA256, createSHA512 } = await import('hash-wasm')
+  const mod = await import('hash-wasm')
+  // Loaded as CommonJS (a bundler that picks its UMD build), the functions sit on `default`.
+  const lib = typeof mod.createKeccak === 'function' ? mod : (mod as unknown as { default: typeof mod }).default
+  const { createKeccak, createSHA256, createSHA512 } = lib
   const [keccak, sha2, sha] = await Promise.all([createKeccak(256), createSHA256(), createSHA512()])
   return {
     sha256(b) {

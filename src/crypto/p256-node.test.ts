@@ -4,7 +4,8 @@ import { p256 } from '@noble/curves/nist.js'
 import { bytesToHex, concatBytes, hexToBytes, utf8 } from './bytes'
 import { CryptoError } from './errors'
 import { p256PublicKey, signP256Der, verifyP256Der, type P256Verification } from './p256'
-import { nodeP256Verifier } from './p256-node'
+import * as nodeCrypto from 'node:crypto'
+import { nodeP256Verifier, type NodeCrypto } from './p256-node'
 
 const N = p256.Point.CURVE().n
 const be = (n: bigint) => hexToBytes(n.toString(16).padStart(64, '0'))
@@ -17,7 +18,7 @@ function intContent(n: bigint): Uint8Array {
 }
 const derRS = (r: bigint, s: bigint) => tlv(0x30, concatBytes(tlv(0x02, intContent(r)), tlv(0x02, intContent(s))))
 
-const verify = nodeP256Verifier()
+const verify = nodeP256Verifier(nodeCrypto as unknown as NodeCrypto)
 
 const show = (v: P256Verification) => `${v.valid} ${v.r} ${v.s} ${bytesToHex(v.lowS)} ${v.highS}`
 async function outcome(f: () => Promise<P256Verification> | P256Verification): Promise<string> {
@@ -143,7 +144,7 @@ describe('nodeP256Verifier (node:crypto) ≡ verifyP256Der (noble)', () => {
 
 describe('nodeP256Verifier key cache', () => {
   it('a key that is not a point throws bad-point every time (not cached), a good key verifies after it', async () => {
-    const v = nodeP256Verifier()
+    const v = nodeP256Verifier(nodeCrypto as unknown as NodeCrypto)
     const key = p256PublicKey(new Uint8Array(32).fill(7))
     const der = signP256Der(new Uint8Array(32).fill(7), utf8('m'))
     const bad = concatBytes(Uint8Array.of(4), new Uint8Array(64).fill(1))

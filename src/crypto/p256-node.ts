@@ -15,7 +15,6 @@
  *   answer (FIPS 186-5 §6.4.2). An unexpected OpenSSL failure (not a verdict) falls back
  *   to noble for that call.
  */
-import { createPublicKey, verify, type KeyObject } from 'node:crypto'
 import { base64urlNoPad, bytesToHex } from './bytes'
 import { parseP256Signature, p256UncompressedKey, verifyP256Der } from './p256'
 import type { P256Verify } from './p256-webcrypto'
@@ -23,10 +22,28 @@ import type { P256Verify } from './p256-webcrypto'
 /** Bound on cached keys: a log names a handful of passkeys; the bound only stops unbounded growth. */
 const KEY_CACHE_LIMIT = 4096
 
+/** What this module uses of node:crypto (passed in: the core's types have no Node library). */
+export interface NodeCrypto {
+  createPublicKey(options: { key: { kty: 'EC'; crv: 'P-256'; x: string; y: string }; format: 'jwk' }): unknown
+  verify(
+    algorithm: 'sha256',
+    data: Uint8Array,
+    key: { key: unknown; dsaEncoding: 'ieee-p1363' },
+    signature: Uint8Array,
+  ): boolean
+}
+
+const NODE_CRYPTO = 'node:crypto'
+
+/** node:crypto, in Node only (a computed specifier: browser bundlers leave it alone). */
+export async function loadNodeCrypto(): Promise<NodeCrypto> {
+  return (await import(/* @vite-ignore */ NODE_CRYPTO)) as NodeCrypto
+}
+
 /** A verifier with its own key cache; throws exactly what `verifyP256Der` throws for malformed input. */
-export function nodeP256Verifier(): P256Verify {
-  const keys = new Map<string, KeyObject>()
-  const keyFor = (sec1: Uint8Array): KeyObject => {
+export function nodeP256Verifier({ createPublicKey, verify }: NodeCrypto): P256Verify {
+  const keys = new Map<string, unknown>()
+  const keyFor = (sec1: Uint8Array): unknown => {
     const id = bytesToHex(sec1)
     let key = keys.get(id)
     if (!key) {

@@ -65,8 +65,8 @@ const VERIFIERS = [
 ] as const
 
 describe('the fast backend in this test run', () => {
-  it('verifies P-256 through WebCrypto, not a silent fallback', () => {
-    expect(fast.primitives['p256-verify']).toEqual({ impl: 'WebCrypto' })
+  it("verifies P-256 through Node's OpenSSL (node:crypto), not a silent fallback", () => {
+    expect(fast.primitives['p256-verify']).toEqual({ impl: 'OpenSSL (node:crypto)' })
   })
 })
 

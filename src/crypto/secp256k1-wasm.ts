@@ -15,18 +15,18 @@
  * same on both paths.
  */
 import type { Secp256k1Recover } from './eip191'
-import { wasmModule } from './wasm-module'
+import { instantiateWasm, wasmModule, type WasmModule } from './wasm-module'
 
 interface Secp256k1Exports {
-  readonly memory: WebAssembly.Memory
+  readonly memory: { readonly buffer: ArrayBuffer }
   io(): number
   init(): number
   recover(recid: number): number
 }
 
 /** Instantiates the module (compiled once per realm) and builds its tables (about 12 ms), then returns its recovery step. */
-export async function loadWasmSecp256k1Recover(module?: WebAssembly.Module): Promise<Secp256k1Recover> {
-  const instance = await WebAssembly.instantiate(module ?? (await wasmModule('secp256k1')), {})
+export async function loadWasmSecp256k1Recover(module?: WasmModule): Promise<Secp256k1Recover> {
+  const instance = await instantiateWasm(module ?? (await wasmModule('secp256k1')))
   const e = instance.exports as unknown as Secp256k1Exports
   if (e.init() !== 1) throw new Error('libsecp256k1 (WASM): the verification context could not be built')
   const io = e.io()

@@ -15,22 +15,55 @@
  */
 export type WasmName = 'secp256k1' | 'ed25519'
 
+/** A compiled module (WebAssembly.Module), opaque here. */
+export type WasmModule = object
+
+/** An instance's exports, as a primitive module declares them. */
+export interface WasmInstance {
+  readonly exports: unknown
+}
+
+/**
+ * The WebAssembly API, typed here as far as it is used: the core's tsconfig has neither the
+ * DOM nor the Node library, and Node's types do not declare it.
+ */
+interface WasmApi {
+  compile(bytes: Uint8Array | ArrayBuffer): Promise<WasmModule>
+  compileStreaming?(source: Promise<Response>): Promise<WasmModule>
+  instantiate(module: WasmModule, imports: Record<string, unknown>): Promise<WasmInstance>
+}
+
+function wasmApi(): WasmApi {
+  const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly
+  if (!api) throw new Error('this runtime has no WebAssembly')
+  return api
+}
+
+/** Instantiates `module` with no imports (the primitives are freestanding). */
+export async function instantiateWasm(module: WasmModule): Promise<WasmInstance> {
+  return wasmApi().instantiate(module, {})
+}
+
 const URLS: Record<WasmName, () => URL> = {
   secp256k1: () => new URL('./wasm/secp256k1.wasm', import.meta.url),
   ed25519: () => new URL('./wasm/ed25519.wasm', import.meta.url),
 }
 
-const compiled = new Map<WasmName, Promise<WebAssembly.Module>>()
+const NODE_FS = 'node:fs'
 
-async function compileFrom(url: URL): Promise<WebAssembly.Module> {
+const compiled = new Map<WasmName, Promise<WasmModule>>()
+
+async function compileFrom(url: URL): Promise<WasmModule> {
   if (url.protocol === 'file:') {
-    // Synchronous: tens of kilobytes from the page cache, cheaper than a file handle's round trips.
-    const { readFileSync } = await import('node:fs')
-    return WebAssembly.compile(readFileSync(url))
+    // Node only. A computed specifier: bundlers for the browser leave it alone, and the
+    // core's types need no Node library. Synchronous: tens of kilobytes from the page cache.
+    const fs = (await import(/* @vite-ignore */ NODE_FS)) as { readFileSync(u: URL): Uint8Array }
+    return wasmApi().compile(fs.readFileSync(url))
   }
-  if (typeof WebAssembly.compileStreaming === 'function') {
+  const api = wasmApi()
+  if (typeof api.compileStreaming === 'function') {
     try {
-      return await WebAssembly.compileStreaming(fetch(url))
+      return await api.compileStreaming(fetch(url))
     } catch (e) {
       // A server that does not send application/wasm: compile the bytes instead.
       if (!(e instanceof TypeError)) throw e
@@ -38,11 +71,11 @@ async function compileFrom(url: URL): Promise<WebAssembly.Module> {
   }
   const res = await fetch(url)
   if (!res.ok) throw new Error(`${url.pathname}: HTTP ${res.status}`)
-  return WebAssembly.compile(await res.arrayBuffer())
+  return api.compile(await res.arrayBuffer())
 }
 
 /** The compiled module `name`, compiled once per realm (or as provided). */
-export function wasmModule(name: WasmName): Promise<WebAssembly.Module> {
+export function wasmModule(name: WasmName): Promise<WasmModule> {
   let m = compiled.get(name)
   if (!m) {
     m = compileFrom(URLS[name]())
@@ -54,12 +87,12 @@ export function wasmModule(name: WasmName): Promise<WebAssembly.Module> {
 }
 
 /** Seeds this realm's cache with a module compiled elsewhere (posted by the thread that started this worker). */
-export function provideWasmModule(name: WasmName, module: WebAssembly.Module): void {
+export function provideWasmModule(name: WasmName, module: WasmModule): void {
   if (!compiled.has(name)) compiled.set(name, Promise.resolve(module))
 }
 
 /** Every module compiled (for posting them to workers). Rejects when one cannot compile. */
-export async function allWasmModules(): Promise<Record<WasmName, WebAssembly.Module>> {
+export async function allWasmModules(): Promise<Record<WasmName, WasmModule>> {
   const [secp256k1, ed25519] = await Promise.all([wasmModule('secp256k1'), wasmModule('ed25519')])
   return { secp256k1, ed25519 }
 }

@@ -10,7 +10,7 @@ describe('describeBackend', () => {
       p256: () => Promise.reject(new Error('no subtle')),
     })
     expect(describeBackend(partial, 3)).toBe(
-      'fast except p256-verify (WebCrypto unavailable: no subtle), loaded in 3 ms',
+      'fast except p256-verify (OpenSSL (node:crypto) unavailable: no subtle), loaded in 3 ms',
     )
     expect(describeBackend(nobleBackend, 0)).toBe('noble, loaded in 0 ms')
   })

@@ -1,5 +1,6 @@
 /**
- * The browser's verification pool: N = min(navigator.hardwareConcurrency, POOL_CAP)
+ * The browser's verification pool: N = navigator.hardwareConcurrency - 1 (at least 1, at
+ * most POOL_CAP: the replay worker verifies too, as the pool's helper)
  * verification Web Workers (./verify.worker.ts), started by the replay worker itself
  * (nested dedicated workers), behind the core's VerifyPool (src/core/verify/pool.ts).
  * Terminating the replay worker (the app's cancel) ends them with it. A worker that
@@ -13,7 +14,7 @@ import type { PrimitiveTimings } from './backend-report'
 import { verifyUpdate, type UpdateVerifyOptions } from '../core/verify/update'
 
 /** The most verification workers a pool starts, whatever the core count. */
-const POOL_CAP = 4
+const POOL_CAP = 8
 /** Logs with fewer decoded updates are verified in the replay worker alone (see bench). */
 export const POOL_THRESHOLD = 32
 
@@ -54,7 +55,7 @@ export interface BrowserPoolOptions {
 function poolSize(): number {
   const cores =
     typeof navigator !== 'undefined' && navigator.hardwareConcurrency > 0 ? navigator.hardwareConcurrency : 1
-  return Math.max(1, Math.min(cores, POOL_CAP))
+  return Math.max(1, Math.min(cores - 1, POOL_CAP))
 }
 
 /** A pool of verification workers; `ctx` verifies on this thread (fallback, erc_6492, help). */
@@ -64,6 +65,7 @@ export function browserVerifyPool(ctx: UpdateVerifyOptions, options: BrowserPool
     size: options.size ?? poolSize(),
     local: (u) => verifyUpdate(u, ctx),
     defer: deferrer(),
+    now: () => performance.now(),
     ...(options.verdicts ? { verdicts: options.verdicts } : {}),
   })
 }

@@ -67,6 +67,8 @@ export interface VerifyStats {
   readonly cached: number
   /** Time the workers reported verifying, summed. */
   readonly workerMs: number
+  /** Per ready worker, milliseconds from its start to its backend loaded (its first replay's wait). */
+  readonly startupMs?: readonly number[]
   /** Whether the verdict cache was open. */
   readonly cache: boolean
   /**

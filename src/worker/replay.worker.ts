@@ -5,8 +5,9 @@
  * steps, then `done` with the command line's report.
  *
  * Verification (the 'fast' engine, the default): logs of POOL_THRESHOLD updates or more
- * are verified on a pool of nested verification workers (./pool.ts), started when such a
- * log is opened and kept warm, while this worker applies them in log order; with the verdict cache (./verdict-cache.ts, IndexedDB) a
+ * are verified on a pool of nested verification workers (./pool.ts), started with this
+ * worker (which the app starts when it loads: src/app/trace/replay-client.ts `warm`) and
+ * kept warm, while this worker applies them in log order and verifies too; with the verdict cache (./verdict-cache.ts, IndexedDB) a
  * reopened log skips verification. The 'plain' engine is today's one-thread noble
  * replay, kept as the benchmark's baseline. Both give the same Trace.
  *
@@ -76,6 +77,10 @@ class CriticalPath {
  */
 let pool_: VerifyPool | null = null
 const sharedPool = (ctx: UpdateVerifyOptions): VerifyPool => (pool_ ??= browserVerifyPool(ctx))
+// Warm from the start: this thread's backend and the pool's workers load (each compiling
+// the WebAssembly while it downloads) before the first log is opened, so a first replay
+// finds them ready. A log too small for the pool costs nothing more: the workers idle.
+void fastContext().then(({ ctx }) => sharedPool(ctx))
 let cacheOpen: Promise<IdbVerdictCache | null> | undefined
 const verdictCache = (): Promise<IdbVerdictCache | null> => (cacheOpen ??= IdbVerdictCache.open())
 
@@ -257,6 +262,7 @@ async function handle(m: ToWorker): Promise<void> {
     local: ps?.local ?? 0,
     cached: ps?.cached ?? 0,
     workerMs: ps?.workerMs ?? 0,
+    startupMs: ps?.startupMs ?? [],
     cache: cache !== null,
     waitMs: timing.waitMs(),
     ...(workersBefore

@@ -112,14 +112,27 @@ export class ReplayClient {
   }
 
   /** Stops whatever the worker is doing; pending requests reject with ReplayCancelled. */
+  /**
+   * Starts the replay worker now (the app calls this when it loads), so its verification
+   * pool and crypto backends are loaded before the first log is opened.
+   */
+  warm(): void {
+    this.ensure()
+  }
+
+  /**
+   * Stops what is running: its requests reject with ReplayCancelled and the worker (with its
+   * verification pool) is terminated. With nothing running, the warm worker is kept.
+   */
   cancel(): void {
+    if (this.pending.size === 0) return
+    this.dispose()
+  }
+
+  dispose(): void {
     for (const p of this.pending.values()) p.reject(new ReplayCancelled())
     this.pending.clear()
     this.worker?.terminate()
     this.worker = null
-  }
-
-  dispose(): void {
-    this.cancel()
   }
 }

@@ -159,6 +159,7 @@ export function useInspector(options: InspectorOptions = {}) {
 
   useEffect(() => {
     client.current = new ReplayClient()
+    client.current.warm()
     return () => client.current?.dispose()
   }, [])
 

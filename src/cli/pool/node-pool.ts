@@ -5,8 +5,8 @@
  * run from TypeScript (tests, tsx) it loads its TypeScript entry through tsx's ESM API
  * (resolved from this file, so it works from any directory).
  *
- * A pool costs its start-up (each worker loads tsx and the core: measured in
- * bench/pool-startup.bench.ts), so logs below POOL_THRESHOLD updates are verified on the
+ * A pool costs its start-up (each worker loads the bundle's worker and its backend: measured
+ * by bench/cli.bench.mjs), so logs below POOL_THRESHOLD updates are verified on the
  * main thread, as before. A worker that cannot start falls back to the main thread.
  */
 import { availableParallelism } from 'node:os'
@@ -21,8 +21,13 @@ import { VerifyPool, type SpawnVerifyWorker } from '../../core/verify/pool'
 import type { FromVerifyWorker } from '../../core/verify/transfer'
 import { verifyUpdate, type UpdateVerifyOptions } from '../../core/verify/update'
 
-/** Logs with at least this many updates are verified on the pool (see the module comment). */
-export const POOL_THRESHOLD = 1000
+/**
+ * Logs with at least this many updates are verified on the pool (see the module comment).
+ * Measured on 2 shared cores (npm run bench, load 11.6): with the WASM primitives one thread
+ * verifies a 1,024-update log in about 0.35 CPU-s, less than a bundled worker's start-up and
+ * its share of the cores, so the pool waits for logs several times longer.
+ */
+export const POOL_THRESHOLD = 4096
 /** The most workers a pool starts, whatever the core count. */
 const POOL_CAP = 8
 
@@ -74,7 +79,10 @@ export const spawnNodeWorker: SpawnVerifyWorker = (index, events) => {
 }
 
 export interface NodePoolOptions {
-  /** Workers to start (default: the available cores, at most POOL_CAP). */
+  /**
+   * Workers to start. Default: one per core but one, at most POOL_CAP, at least one: the
+   * main thread verifies too (the pool's helper) besides decoding and applying.
+   */
   readonly size?: number
   readonly verdicts?: VerdictCache
   /** How workers are started (tests inject failures). */
@@ -83,12 +91,13 @@ export interface NodePoolOptions {
 
 /** A pool of worker threads; `ctx` verifies on the main thread (fallback, erc_6492). */
 export function nodeVerifyPool(ctx: UpdateVerifyOptions, options: NodePoolOptions = {}): VerifyPool {
-  const size = options.size ?? Math.min(availableParallelism(), POOL_CAP)
+  const size = options.size ?? Math.max(1, Math.min(availableParallelism() - 1, POOL_CAP))
   return new VerifyPool({
     spawn: options.spawn ?? spawnNodeWorker,
     size,
     local: (u) => verifyUpdate(u, ctx),
     defer: (f) => void setImmediate(f),
+    now: () => performance.now(),
     ...(options.verdicts ? { verdicts: options.verdicts } : {}),
   })
 }
@@ -96,6 +105,24 @@ export function nodeVerifyPool(ctx: UpdateVerifyOptions, options: NodePoolOption
 /** The entries of the logs that would be verified (decoded updates). */
 const decodedCount = (logs: readonly InboxLog[]): number =>
   logs.reduce((n, l) => n + l.entries.filter((e) => !('error' in e.update)).length, 0)
+
+/**
+ * The environment's say, for tests and benchmarks of whole processes:
+ * INBOX_CLI_POOL_THRESHOLD=N starts the pool from N updates instead of POOL_THRESHOLD, and
+ * INBOX_CLI_POOL_STATS=1 prints the pool's use on stderr when the command finishes.
+ */
+function envThreshold(): number | undefined {
+  const v = process.env.INBOX_CLI_POOL_THRESHOLD
+  return v !== undefined && /^[0-9]+$/.test(v) ? Number(v) : undefined
+}
+
+function reportPool(pool: VerifyPool): void {
+  if (process.env.INBOX_CLI_POOL_STATS !== '1') return
+  const s = pool.stats()
+  process.stderr.write(
+    `pool: ${s.ready}/${s.size} workers ready (${s.backends.join(', ') || 'none'}), ${s.remote} updates verified by workers, ${s.local} on the main thread, start-up ${s.startupMs.map(Math.round).join(', ')} ms${s.failures.length ? `; failures: ${s.failures.join('; ')}` : ''}\n`,
+  )
+}
 
 /**
  * The replay options of the fast path for a set of logs: a pool when they hold at least
@@ -106,7 +133,7 @@ export function fastReplayOptions(
   ctx: UpdateVerifyOptions,
   options: NodePoolOptions & { readonly threshold?: number } = {},
 ): { readonly replay: ReplayOptions; readonly pool: VerifyPool | null; close(): void } {
-  if (decodedCount(logs) < (options.threshold ?? POOL_THRESHOLD)) {
+  if (decodedCount(logs) < (options.threshold ?? envThreshold() ?? POOL_THRESHOLD)) {
     return {
       replay: { ...ctx, ...(options.verdicts ? { verdicts: options.verdicts } : {}) },
       pool: null,
@@ -117,6 +144,9 @@ export function fastReplayOptions(
   return {
     replay: { ...ctx, verify: pool.verify, verifyAhead: pool.ahead },
     pool,
-    close: () => pool.close('the command finished'),
+    close: () => {
+      reportPool(pool)
+      pool.close('the command finished')
+    },
   }
 }

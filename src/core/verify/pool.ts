@@ -57,6 +57,8 @@ export interface VerifyPoolOptions {
    * itself, one at a time, yielding between them so the workers' answers are read.
    */
   readonly defer?: (f: () => void) => void
+  /** A clock in milliseconds (performance.now), to time each worker's start-up (stats.startupMs). */
+  readonly now?: () => number
 }
 
 export interface VerifyPoolStats {
@@ -76,6 +78,8 @@ export interface VerifyPoolStats {
   readonly batches: number
   /** Time the workers reported verifying (their clock), summed. */
   readonly workerMs: number
+  /** Per ready worker, milliseconds from its spawn to its ready message (with a `now` clock). */
+  readonly startupMs: readonly number[]
 }
 
 /** The pool was closed (cancelled) before the update was verified. */
@@ -99,6 +103,7 @@ interface Slot {
   port: VerifyWorkerPort | null
   ready: boolean
   readonly batches: Map<number, Job[]>
+  readonly spawnedAt: number
 }
 
 /** Cache misses in a row after which a replay stops looking up (see verify). */
@@ -118,6 +123,7 @@ export class VerifyPool {
   private closedWith: string | null = null
   private readonly failures: string[] = []
   private readonly backends: string[] = []
+  private readonly startups: number[] = []
   private counts = { remote: 0, local: 0, cached: 0, batches: 0, workerMs: 0 }
   private missStreak = 0
 
@@ -128,7 +134,7 @@ export class VerifyPool {
     this.batchSize = Math.max(1, options.batchSize ?? 4)
     this.inflight = Math.max(1, options.inflight ?? 2)
     for (let i = 0; i < options.size; i++) {
-      const slot: Slot = { index: i, port: null, ready: false, batches: new Map() }
+      const slot: Slot = { index: i, port: null, ready: false, batches: new Map(), spawnedAt: options.now?.() ?? 0 }
       this.slots.push(slot)
       try {
         slot.port = options.spawn(i, {
@@ -167,6 +173,7 @@ export class VerifyPool {
       ready: this.slots.filter((s) => s.port && s.ready).length,
       backends: [...this.backends],
       failures: [...this.failures],
+      startupMs: [...this.startups],
       ...this.counts,
     }
   }
@@ -284,6 +291,7 @@ export class VerifyPool {
     if (m.type === 'ready') {
       slot.ready = true
       this.backends.push(m.backend)
+      if (this.options.now) this.startups.push(this.options.now() - slot.spawnedAt)
       this.flush()
       return
     }

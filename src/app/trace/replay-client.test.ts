@@ -1,0 +1,52 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { ReplayCancelled, ReplayClient } from './replay-client'
+
+/** A stand-in for the browser's Worker: records what the client does with it. */
+class FakeWorker {
+  static made: FakeWorker[] = []
+  terminated = false
+  posted: unknown[] = []
+  onmessage: ((ev: MessageEvent) => void) | null = null
+  onerror: ((ev: ErrorEvent) => void) | null = null
+  onmessageerror: (() => void) | null = null
+  constructor() {
+    FakeWorker.made.push(this)
+  }
+  postMessage(m: unknown): void {
+    this.posted.push(m)
+  }
+  terminate(): void {
+    this.terminated = true
+  }
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals()
+  FakeWorker.made = []
+})
+
+describe('ReplayClient warm worker (issue #13)', () => {
+  it('warm() starts the replay worker before any request, and an idle cancel keeps it', () => {
+    vi.stubGlobal('Worker', FakeWorker)
+    const c = new ReplayClient()
+    c.warm()
+    expect(FakeWorker.made).toHaveLength(1)
+    c.cancel() // the app cancels before every open: nothing is running, so the warm worker stays
+    expect(FakeWorker.made[0]!.terminated).toBe(false)
+    void c.open(new Uint8Array(1), 'a.bin').catch(() => undefined)
+    expect(FakeWorker.made).toHaveLength(1)
+    expect(FakeWorker.made[0]!.posted).toHaveLength(1)
+  })
+  it('cancel with a request running terminates the worker and rejects the request; dispose always does', async () => {
+    vi.stubGlobal('Worker', FakeWorker)
+    const c = new ReplayClient()
+    const pending = c.open(new Uint8Array(1), 'a.bin')
+    c.cancel()
+    await expect(pending).rejects.toBeInstanceOf(ReplayCancelled)
+    expect(FakeWorker.made[0]!.terminated).toBe(true)
+    c.warm()
+    expect(FakeWorker.made).toHaveLength(2)
+    c.dispose()
+    expect(FakeWorker.made[1]!.terminated).toBe(true)
+  })
+})

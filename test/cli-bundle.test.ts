@@ -1,0 +1,66 @@
+/**
+ * The command line's bundle (issue #13): `npm run cli` runs dist-cli/cli.mjs, and its pool's
+ * worker threads load the bundled worker (dist-cli/verify-worker.mjs), not TypeScript.
+ */
+import { spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { Worker } from 'node:worker_threads'
+import { describe, expect, it } from 'vitest'
+import { readLogs } from '../src/core/decode/logs'
+import { fromResult, toJob, type FromVerifyWorker } from '../src/core/verify/transfer'
+import { verifyUpdate } from '../src/core/verify/update'
+import { CLI, cliArgs } from './support/cli'
+
+const FILE = join(CLI.cwd, 'test', 'fixtures', 'valid-full-life.json')
+
+function run(env: Record<string, string>) {
+  return spawnSync(CLI.command, cliArgs('replay', '--json', FILE), {
+    cwd: CLI.cwd,
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    timeout: 120_000,
+  })
+}
+
+const big = (_k: string, v: unknown) => (typeof v === 'bigint' ? v.toString() : v instanceof Uint8Array ? [...v] : v)
+
+describe('the bundled command line', () => {
+  it('with its pool forced on (INBOX_CLI_POOL_THRESHOLD=1) prints the report of one thread', () => {
+    const one = run({ INBOX_CLI_POOL_STATS: '1' })
+    expect(one.status, one.stderr).toBe(0)
+    expect(one.stderr).toBe('') // below the threshold: no pool, no stats
+    const pooled = run({ INBOX_CLI_POOL_THRESHOLD: '1', INBOX_CLI_POOL_STATS: '1' })
+    expect(pooled.status, pooled.stderr).toBe(0)
+    expect(pooled.stdout).toBe(one.stdout)
+    // A pool was started and no worker failed (a 13-update log may finish before one is ready).
+    expect(pooled.stderr).toMatch(/^pool: \d+\/[1-9]\d* workers ready/m)
+    expect(pooled.stderr).not.toMatch(/failures/)
+  })
+
+  it('its worker (dist-cli/verify-worker.mjs) starts as a plain worker thread, loads the fast backend and verifies as one thread does', async () => {
+    expect(run({}).status).toBe(0) // the launcher has (re)built the bundle if it was stale
+    const [log] = readLogs(readFileSync(FILE), FILE)
+    const updates = log!.entries.flatMap((e) => ('error' in e.update ? [] : [e.update]))
+    const w = new Worker(join(CLI.cwd, 'dist-cli', 'verify-worker.mjs'), { execArgv: [] })
+    try {
+      const next = () =>
+        new Promise<FromVerifyWorker>((resolve, reject) => {
+          w.once('message', resolve)
+          w.once('error', reject)
+        })
+      expect(await next()).toEqual({ type: 'ready', backend: 'fast' })
+      w.postMessage({ type: 'verify', batch: 1, jobs: updates.map((u, i) => toJob(i, u)) })
+      const answer = await next()
+      expect(answer.type).toBe('verified')
+      if (answer.type !== 'verified') return
+      expect(answer.results).toHaveLength(updates.length)
+      for (const [i, u] of updates.entries()) {
+        const local = await verifyUpdate(u)
+        expect(JSON.stringify(fromResult(u, answer.results[i]!), big)).toBe(JSON.stringify(local, big))
+      }
+    } finally {
+      await w.terminate()
+    }
+  }, 120_000)
+})
