@@ -19,6 +19,7 @@ import type { InboxLog, MemberKind } from '../core/types'
 import type { SmartWalletVerifier } from '../core/verify/port'
 import { fastContext } from '../core/verify/fast'
 import type { UpdateVerifyOptions } from '../core/verify/update'
+import { cmdEdit, EDIT_USAGE } from './edit'
 import { cmdFetch, FETCH_USAGE } from './fetch'
 import { InputError, UsageError, guardOutput, jsonLine, readFile, readLogFile, takeInputFlags } from './io'
 import { lazyChainVerifier } from './chain-verifier'
@@ -36,6 +37,7 @@ const USAGE = `usage: npm run --silent cli -- <subcommand> [flags] [files]
   key import <0x-hex | @path-to-32-byte-file>
   key export --format hex|bytes <0x-hex | @path>
 ${FETCH_USAGE}
+${EDIT_USAGE}
 
 Log files are auto-detected: a log bundle JSON, a GetIdentityUpdatesResponse (binary
 protobuf or proto3 JSON), a single update as hex, base64 or binary, or an xmtpd CSV.`
@@ -288,6 +290,7 @@ const COMMANDS: Record<string, (argv: string[], io: Io) => void | Promise<void>>
   resolve: cmdResolve,
   key: cmdKey,
   fetch: cmdFetch,
+  edit: cmdEdit,
 }
 
 /** Runs one command line; returns the exit status. */
