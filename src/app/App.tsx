@@ -353,10 +353,32 @@ export function App() {
   }
 
   const showPanel = panelOpen || (!loaded && !busy)
+
+  // Escape closes the panel on top (signing playground, signers, open log), unless
+  // something inside handled it first (a dialog, the timeline filter).
+  const panels = useRef({ playgroundOpen, signersOpen, panelOpen: panelOpen && !!loaded })
+  panels.current = { playgroundOpen, signersOpen, panelOpen: panelOpen && !!loaded }
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented) return
+      if (e.target instanceof HTMLInputElement && e.target.type === 'search') return
+      const p = panels.current
+      if (p.playgroundOpen) setPlaygroundOpen(false)
+      else if (p.signersOpen) setSignersOpen(false)
+      else if (p.panelOpen) setPanelOpen(false)
+      else return
+      e.preventDefault()
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [])
   const select: (r: Row) => void = ins.select
 
   return (
     <div className="app" onDragOver={(e) => e.preventDefault()} onDrop={onDrop}>
+      <a className="skip-link" href="#step-details">
+        Skip to the selected step
+      </a>
       <header className="topbar">
         <h1>Inbox Inspector</h1>
         {loaded && (
@@ -498,7 +520,7 @@ export function App() {
               filterInput={filterInput}
             />
           </ErrorBoundary>
-          <div className="details">
+          <div className="details" id="step-details" tabIndex={-1}>
             <Exports
               steps={loaded.model.steps}
               inboxId={loaded.inboxId}

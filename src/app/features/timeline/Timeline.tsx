@@ -1,6 +1,6 @@
 import { memo, useEffect, useMemo, useRef, useState, type RefObject } from 'react'
 import type { Row, Selection, TraceModel } from '../../trace/trace-model'
-import { clientTime, KIND_LABEL, shortId, STATUS_LABEL, STATUS_MARK } from '../../ui/format'
+import { clientTime, KIND_LABEL, plural, shortId, STATUS_LABEL, STATUS_MARK } from '../../ui/format'
 import { describeRow, filterRows, isFiltering, NO_FILTER, type RowFilter } from './rows'
 
 const ROW_H = 26
@@ -15,6 +15,36 @@ export interface TimelineProps {
   readonly selection: Selection | null
   readonly onSelect: (s: Selection) => void
   readonly filterInput: RefObject<HTMLInputElement | null>
+}
+
+type Move = number | 'home' | 'end' | 'prev-update' | 'next-update'
+
+/**
+ * Arrow Left/Right: the first shown row of the previous or next update (whole updates,
+ * where Up/Down step through actions). `pos` indexes `shown`; returns the new index.
+ */
+export function stepUpdate(shown: readonly Row[], pos: number, dir: 'prev-update' | 'next-update'): number {
+  if (shown.length === 0) return -1
+  if (pos < 0) return 0
+  const k = shown[pos]!.k
+  if (dir === 'next-update') {
+    let j = pos
+    while (j < shown.length && shown[j]!.k === k) j++
+    return j < shown.length ? j : pos
+  }
+  // back to the first row of this update's predecessor
+  let j = pos
+  while (j >= 0 && shown[j]!.k === k) j--
+  if (j < 0) return firstOf(shown, pos)
+  const prev = shown[j]!.k
+  while (j > 0 && shown[j - 1]!.k === prev) j--
+  return j
+}
+
+function firstOf(shown: readonly Row[], pos: number): number {
+  let j = pos
+  while (j > 0 && shown[j - 1]!.k === shown[pos]!.k) j--
+  return j
 }
 
 const rowId = (r: Row) => `tl-${r.k}-${r.i < 0 ? 'u' : r.i}`
@@ -83,11 +113,12 @@ export const Timeline = memo(function Timeline({ model, rows, selection, onSelec
     }
   }, [selIndex])
 
-  const move = (delta: number | 'home' | 'end') => {
+  const move = (delta: Move) => {
     if (rowItems.length === 0) return
     let pos = selPos
     if (delta === 'home') pos = 0
     else if (delta === 'end') pos = rowItems.length - 1
+    else if (delta === 'prev-update' || delta === 'next-update') pos = stepUpdate(shown, pos, delta)
     else pos = pos < 0 ? 0 : Math.min(Math.max(pos + delta, 0), rowItems.length - 1)
     const it = items[rowItems[pos]!]!
     if (it.type === 'row') onSelect(it.row)
@@ -110,11 +141,13 @@ export const Timeline = memo(function Timeline({ model, rows, selection, onSelec
       }
       if (isEditable(e.target)) return
       const page = Math.max(1, Math.floor((viewport.current?.clientHeight ?? 300) / ROW_H) - 1)
-      const map: Record<string, number | 'home' | 'end'> = {
+      const map: Record<string, Move> = {
         ArrowDown: 1,
         j: 1,
         ArrowUp: -1,
         k: -1,
+        ArrowRight: 'next-update',
+        ArrowLeft: 'prev-update',
         Home: 'home',
         End: 'end',
         PageDown: page,
@@ -142,8 +175,10 @@ export const Timeline = memo(function Timeline({ model, rows, selection, onSelec
       <div className="timeline-head">
         <h2 id="timeline-title">Timeline</h2>
         <span className="muted">
-          {isFiltering(filter) ? `${shown.length} of ${rows.length}` : rows.length} actions · {model.steps.length}{' '}
-          updates
+          {isFiltering(filter)
+            ? `${shown.length.toLocaleString('en')} of ${plural(rows.length, 'action')}`
+            : plural(rows.length, 'action')}{' '}
+          · {plural(model.steps.length, 'update')}
         </span>
       </div>
       <div className="filters">
@@ -194,7 +229,7 @@ export const Timeline = memo(function Timeline({ model, rows, selection, onSelec
         className="tl-viewport"
         role="listbox"
         tabIndex={0}
-        aria-label="Updates and their actions (arrow keys or j/k to step, Home/End)"
+        aria-label="Updates and their actions (Up/Down or j/k: actions, Left/Right: updates, Home/End)"
         aria-activedescendant={selected?.type === 'row' ? rowId(selected.row) : undefined}
         onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
       >
