@@ -1,4 +1,4 @@
-import { memo, useEffect, useMemo, useRef, useState, type RefObject } from 'react'
+import { memo, useDeferredValue, useEffect, useMemo, useRef, useState, type RefObject } from 'react'
 import type { Row, Selection, TraceModel } from '../../trace/trace-model'
 import { clientTime, KIND_LABEL, plural, shortId, STATUS_LABEL, STATUS_MARK } from '../../ui/format'
 import { describeRow, filterRows, isFiltering, NO_FILTER, type RowFilter } from './rows'
@@ -56,7 +56,10 @@ function isEditable(t: EventTarget | null): boolean {
 /** The timeline: every action of every update, virtualized, keyboard first. */
 export const Timeline = memo(function Timeline({ model, rows, selection, onSelect, filterInput }: TimelineProps) {
   const [filter, setFilter] = useState<RowFilter>(NO_FILTER)
-  const shown = useMemo(() => filterRows(model, rows, filter), [model, rows, filter])
+  // The input follows each keystroke at once; the list follows in a deferred render
+  // (filterRows scans a per-log index, rows.ts rowIndex).
+  const deferredFilter = useDeferredValue(filter)
+  const shown = useMemo(() => filterRows(model, rows, deferredFilter), [model, rows, deferredFilter])
   const stop = useMemo(() => model.stopIndex(), [model])
   const items = useMemo<Item[]>(() => {
     const out: Item[] = []
@@ -171,11 +174,12 @@ export const Timeline = memo(function Timeline({ model, rows, selection, onSelec
   const kinds = Object.keys(KIND_LABEL) as (keyof typeof KIND_LABEL)[]
 
   return (
-    <section className="timeline" aria-labelledby="timeline-title">
+    // data-filter: the filter text the list shows (the deferred render has committed it).
+    <section className="timeline" aria-labelledby="timeline-title" data-filter={deferredFilter.text}>
       <div className="timeline-head">
         <h2 id="timeline-title">Timeline</h2>
         <span className="muted">
-          {isFiltering(filter)
+          {isFiltering(deferredFilter)
             ? `${shown.length.toLocaleString('en')} of ${plural(rows.length, 'action')}`
             : plural(rows.length, 'action')}{' '}
           · {plural(model.steps.length, 'update')}
