@@ -678,7 +678,7 @@ const StepDetails = memo(function StepDetails({
           <SignatureText text={step.signatureText} actionIndex={i} bytesSource={step.update?.bytesSource} />
         </ErrorBoundary>
         <ErrorBoundary label="The signatures" resetKey={`${loaded.loadId}:${k}:${i}`}>
-          <Signatures checks={model.signaturesOf(k, i)} scope={scope} routes={routes} />
+          <Signatures checks={model.signaturesOf(k, i)} scope={scope} routes={routes} text={step.signatureText} />
         </ErrorBoundary>
       </div>
       <ErrorBoundary label="The raw view" resetKey={`${loaded.loadId}:${k}`}>
