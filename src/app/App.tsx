@@ -353,6 +353,18 @@ export function App() {
   }
 
   const showPanel = panelOpen || (!loaded && !busy)
+  // The drawers (Open, Signers, Sign) sit under the header: its height (it wraps on a
+  // narrow screen) is kept in --topbar-h.
+  const topbar = useRef<HTMLElement>(null)
+  useEffect(() => {
+    const el = topbar.current
+    if (!el) return
+    const set = () => document.documentElement.style.setProperty('--topbar-h', `${el.offsetHeight}px`)
+    const ro = new ResizeObserver(set)
+    ro.observe(el)
+    set()
+    return () => ro.disconnect()
+  }, [])
 
   // Escape closes the panel on top (signing playground, signers, open log), unless
   // something inside handled it first (a dialog, the timeline filter).
@@ -379,7 +391,7 @@ export function App() {
       <a className="skip-link" href="#step-details">
         Skip to the selected step
       </a>
-      <header className="topbar">
+      <header className="topbar" ref={topbar}>
         <h1>Inbox Inspector</h1>
         {loaded && (
           <div className="source" aria-label="Open log">
@@ -477,37 +489,43 @@ export function App() {
         </div>
       )}
       {signersOpen && (
-        <ErrorBoundary label="The signers panel">
-          <SignersPanel registry={signerRegistry} onClose={() => setSignersOpen(false)} />
-        </ErrorBoundary>
+        <div className="drawer" data-drawer="signers">
+          <ErrorBoundary label="The signers panel">
+            <SignersPanel registry={signerRegistry} onClose={() => setSignersOpen(false)} />
+          </ErrorBoundary>
+        </div>
       )}
       {playgroundOpen && (
-        <ErrorBoundary label="The signing playground">
-          <Composer
-            registry={signerRegistry}
-            base={composeBase}
-            onAppend={ins.append}
-            localNewest={ins.newestApplied}
-            nodeUrl={nodeUrl}
-            publish={publish}
-            queryNewest={queryNewest}
-            lookupHandle={lookupHandle}
-            smartWallets={signerRegistry.smartWallets.verifyContext.smartWallets}
-            onClose={() => setPlaygroundOpen(false)}
-          />
-        </ErrorBoundary>
+        <div className="drawer" data-drawer="sign">
+          <ErrorBoundary label="The signing playground">
+            <Composer
+              registry={signerRegistry}
+              base={composeBase}
+              onAppend={ins.append}
+              localNewest={ins.newestApplied}
+              nodeUrl={nodeUrl}
+              publish={publish}
+              queryNewest={queryNewest}
+              lookupHandle={lookupHandle}
+              smartWallets={signerRegistry.smartWallets.verifyContext.smartWallets}
+              onClose={() => setPlaygroundOpen(false)}
+            />
+          </ErrorBoundary>
+        </div>
       )}
       {showPanel && (
-        <ErrorBoundary label="The open panel">
-          <OpenPanel
-            onPaste={onPaste}
-            onFile={onFileVoid}
-            onUrl={onUrl}
-            onExample={onExample}
-            current={loaded?.source.example}
-            onClose={loaded ? closePanel : undefined}
-          />
-        </ErrorBoundary>
+        <div className={loaded ? 'drawer' : 'drawer-inline'} data-drawer="open">
+          <ErrorBoundary label="The open panel">
+            <OpenPanel
+              onPaste={onPaste}
+              onFile={onFileVoid}
+              onUrl={onUrl}
+              onExample={onExample}
+              current={loaded?.source.example}
+              onClose={loaded ? closePanel : undefined}
+            />
+          </ErrorBoundary>
+        </div>
       )}
       {loaded && (
         <main className="workspace">
