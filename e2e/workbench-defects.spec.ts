@@ -8,7 +8,7 @@ import { bytesToHex } from '../src/crypto/bytes'
 import { demoInboxes } from '../src/devnode/demo'
 import { createInbox, ethKeySigner, inboxIdOf, signUpdate } from '../src/signing'
 import { T0, testKey } from '../src/signing/testkit'
-import { expect, test } from './fixtures'
+import { expect, expectNoA11yViolations, test } from './fixtures'
 import { fixture, summary, waitForLog } from './helpers'
 
 // Code inside page.evaluate / addInitScript runs in the page; tsconfig.node.json has no DOM lib.
@@ -195,3 +195,18 @@ async function pasteLogOne(page: Page) {
   await waitForLog(page)
   await expect(page.locator('.timeline-head .muted')).toHaveText('1 action · 1 update')
 }
+
+test('? lists every key in a dialog that Escape closes, keyboard only, axe clean', async ({ page }) => {
+  await page.goto('/')
+  await waitForLog(page)
+  await page.getByRole('listbox', { name: /Updates and their actions/ }).focus()
+  await page.keyboard.press('?')
+  const dialog = page.getByRole('dialog', { name: 'Keyboard' })
+  await expect(dialog).toBeVisible()
+  await expect(dialog).toContainText('previous / next update')
+  await expect(dialog.getByRole('button', { name: 'Close' })).toBeFocused()
+  await expectNoA11yViolations(page)
+  await page.keyboard.press('Escape')
+  await expect(dialog).toHaveCount(0)
+  await expect(page.getByRole('listbox', { name: /Updates and their actions/ })).toBeFocused()
+})

@@ -52,6 +52,7 @@ import {
 } from './trace/useInspector'
 import { ErrorBoundary } from './ui/ErrorBoundary'
 import { CopyButton } from './ui/CopyButton'
+import { KeysHelp } from './ui/KeysHelp'
 import { clientTime, KIND_LABEL, shortId, STATUS_LABEL } from './ui/format'
 
 const MAX_FILE = 64 * 1024 * 1024
@@ -456,6 +457,7 @@ export function App() {
           ))}
         <ThemeToggle />
       </header>
+      <KeysHelp />
       <ErrorBoundary label="The network panel">
         <NetworkPanel
           baseUrl={nodeUrl}
