@@ -4,8 +4,11 @@
  * (E2E_NODE_PORT, demo inboxes).
  */
 import type { Page } from '@playwright/test'
+import { bytesToHex } from '../src/crypto/bytes'
 import { demoInboxes } from '../src/devnode/demo'
-import { expect, test } from './fixtures'
+import { createInbox, ethKeySigner, inboxIdOf, signUpdate } from '../src/signing'
+import { T0, testKey } from '../src/signing/testkit'
+import { expect, expectNoA11yViolations, test } from './fixtures'
 import { fixture, summary, waitForLog } from './helpers'
 
 // Code inside page.evaluate / addInitScript runs in the page; tsconfig.node.json has no DOM lib.
@@ -32,8 +35,8 @@ const settle = (page: Page) =>
   page.evaluate(
     () =>
       new Promise<void>((done) =>
-        requestAnimationFrame(() =>
-          requestAnimationFrame(() => (window.requestIdleCallback ?? setTimeout)(() => done(), { timeout: 1000 })),
+        window.requestAnimationFrame(() =>
+          window.requestAnimationFrame(() => (window.requestIdleCallback ?? setTimeout)(() => done(), { timeout: 1000 })),
         ),
       ),
   )
@@ -132,3 +135,78 @@ for (const width of [900, 800, 390]) {
     }
   })
 }
+
+test('keyboard: Arrow Right/Left step whole updates, Escape closes the open panel, a skip link reaches the step', async ({
+  page,
+}) => {
+  await page.goto('/')
+  await waitForLog(page)
+  await expect(page.getByRole('listbox', { name: /Updates and their actions/ })).toHaveAccessibleName(/Left\/Right/)
+  await expect(summary(page)).toContainText('sequence id 1 · action 0 of 2')
+  await page.keyboard.press('ArrowRight')
+  await expect(summary(page)).toContainText('sequence id 2')
+  await page.keyboard.press('ArrowRight')
+  await expect(summary(page)).toContainText('sequence id 3')
+  await page.keyboard.press('ArrowLeft')
+  await expect(summary(page)).toContainText('sequence id 2')
+
+  const openButton = page.getByRole('button', { name: 'Open log…' })
+  await openButton.click()
+  await expect(openButton).toHaveAttribute('aria-expanded', 'true')
+  await page.keyboard.press('Escape')
+  await expect(openButton).toHaveAttribute('aria-expanded', 'false')
+  const signers = page.getByRole('button', { name: 'Signers…' })
+  await signers.click()
+  await expect(signers).toHaveAttribute('aria-expanded', 'true')
+  await page.keyboard.press('Escape')
+  await expect(signers).toHaveAttribute('aria-expanded', 'false')
+
+  // From the top of a fresh page, the first Tab reaches the skip link.
+  await page.goto('/')
+  await waitForLog(page)
+  await page.keyboard.press('Tab')
+  const skip = page.getByRole('link', { name: 'Skip to the selected step' })
+  await expect(skip).toBeFocused()
+  await expect(skip).toBeInViewport()
+  await page.keyboard.press('Enter')
+  await expect(page.locator('#step-details')).toBeFocused()
+})
+
+test('the timeline head counts "1 action · 1 update" in the singular', async ({ page }) => {
+  await page.goto('/')
+  await waitForLog(page)
+  await page.getByRole('searchbox', { name: /Filter by member or handle/ }).fill('nick#2341')
+  await expect(page.locator('.timeline-head')).toContainText(/1 of 14 actions · 13 updates/)
+  await page.getByRole('searchbox', { name: /Filter by member or handle/ }).fill('')
+  await pasteLogOne(page)
+})
+
+/** A log of one update with one action (a CreateInbox), signed here. */
+async function pasteLogOne(page: Page) {
+  const wallet = ethKeySigner(testKey('workbench one-update log'))
+  const signed = await signUpdate({ clientTimestampNs: T0, actions: [createInbox(wallet)] })
+  const text = JSON.stringify({
+    inbox_id: inboxIdOf(wallet, 0n),
+    updates: [{ sequence_id: '1', update_hex: bytesToHex(signed.bytes) }],
+  })
+  await page.getByRole('button', { name: 'Open log…' }).click()
+  await page.getByLabel(/^Paste:/).fill(text)
+  await page.getByRole('button', { name: 'Open pasted log' }).click()
+  await waitForLog(page)
+  await expect(page.locator('.timeline-head .muted')).toHaveText('1 action · 1 update')
+}
+
+test('? lists every key in a dialog that Escape closes, keyboard only, axe clean', async ({ page }) => {
+  await page.goto('/')
+  await waitForLog(page)
+  await page.getByRole('listbox', { name: /Updates and their actions/ }).focus()
+  await page.keyboard.press('?')
+  const dialog = page.getByRole('dialog', { name: 'Keyboard' })
+  await expect(dialog).toBeVisible()
+  await expect(dialog).toContainText('previous / next update')
+  await expect(dialog.getByRole('button', { name: 'Close' })).toBeFocused()
+  await expectNoA11yViolations(page)
+  await page.keyboard.press('Escape')
+  await expect(dialog).toHaveCount(0)
+  await expect(page.getByRole('listbox', { name: /Updates and their actions/ })).toBeFocused()
+})

@@ -13,7 +13,8 @@
  *          (`--chain eip155:31337=<anvil>`)
  *   node:  127.0.0.1:8787, or a free port when 8787 is taken; its store is
  *          .data/devnode.db (gitignored; kept between runs; delete it to start over)
- *   app:   Vite on 127.0.0.1 (5173 or the next free port), opened in a browser on a terminal
+ *   app:   Vite bound to 127.0.0.1 (5173, or a free port), printed and opened as
+ *          http://localhost:PORT (WebAuthn refuses IP origins: passkeys need localhost)
  *
  * Ctrl-C or SIGTERM stops all three. If anvil does not start, the node and the app start
  * anyway without a chain (smart-wallet signatures show as pending, IDENT-061); if the
@@ -29,6 +30,7 @@ import { mkdirSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { AnvilError, freePort, portFree, startAnvil } from './lib/anvil.mjs'
+import { appUrl, viteArgs } from './lib/app-url.mjs'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const DATA = join(ROOT, '.data')
@@ -195,7 +197,10 @@ const chainRoutes = anvil ? `eip155:${anvil.chainId}=${anvil.url}` : ''
  * one click). Never fund these wallets.
  */
 const demoInfo = demo ? JSON.parse(demo.VITE_DEMO_CHAIN) : null
-const vite = start(join(ROOT, 'node_modules', '.bin', 'vite'), ['--host', '127.0.0.1', ...(open ? ['--open'] : [])], {
+// The app binds 127.0.0.1 but is printed and opened as http://localhost:PORT (app-url.mjs):
+// WebAuthn refuses IP origins, so passkeys work only there.
+const appPort = (await portFree(5173)) ? 5173 : await freePort()
+const vite = start(join(ROOT, 'node_modules', '.bin', 'vite'), viteArgs(appPort, open), {
   VITE_NODE_URL: nodeUrl ?? '',
   VITE_CHAIN_ROUTES: chainRoutes,
   VITE_DEMO_CHAIN: demo?.VITE_DEMO_CHAIN ?? '',
@@ -204,13 +209,14 @@ const vite = start(join(ROOT, 'node_modules', '.bin', 'vite'), ['--host', '127.0
 let printed = false
 let buf = ''
 vite.stdout.on('data', (d) => {
-  process.stdout.write(d)
+  // Vite's own banner names 127.0.0.1 (its bind address): shown as localhost, the address passkeys accept.
+  process.stdout.write(String(d).replace(/http:\/\/127\.0\.0\.1:/g, 'http://localhost:'))
   buf += d
   // biome-ignore lint/suspicious/noControlCharactersInRegex: strips vite's ANSI colour codes (ESC)
   const m = /Local:\s+(http:\/\/\S+)/.exec(buf.replace(/\x1b\[[0-9;]*m/g, ''))
   if (m && !printed) {
     printed = true
-    console.log(`\n  app:   ${m[1]}`)
+    console.log(`\n  app:   ${appUrl(m[1])}  (localhost: passkeys refuse IP addresses)`)
     console.log(`  node:  ${nodeUrl ?? 'not running (the app works offline on the demo log)'}`)
     console.log(
       `  chain: ${anvil ? `${anvil.url} (eip155:${anvil.chainId}, anvil; the app's chain route)` : 'not running (smart-wallet signatures stay pending)'}`,

@@ -54,6 +54,7 @@ import {
 } from './trace/useInspector'
 import { ErrorBoundary } from './ui/ErrorBoundary'
 import { CopyButton } from './ui/CopyButton'
+import { KeysHelp } from './ui/KeysHelp'
 import { clientTime, KIND_LABEL, shortId, STATUS_LABEL } from './ui/format'
 
 const MAX_FILE = 64 * 1024 * 1024
@@ -364,11 +365,45 @@ export function App() {
   }
 
   const showPanel = panelOpen || (!loaded && !busy)
+  // The drawers (Open, Signers, Sign) sit under the header: its height (it wraps on a
+  // narrow screen) is kept in --topbar-h.
+  const topbar = useRef<HTMLElement>(null)
+  useEffect(() => {
+    const el = topbar.current
+    if (!el) return
+    const set = () => document.documentElement.style.setProperty('--topbar-h', `${el.offsetHeight}px`)
+    const ro = new ResizeObserver(set)
+    ro.observe(el)
+    set()
+    return () => ro.disconnect()
+  }, [])
+
+  // Escape closes the panel on top (signing playground, signers, open log), unless
+  // something inside handled it first (a dialog, the timeline filter).
+  const panels = useRef({ playgroundOpen, signersOpen, panelOpen: panelOpen && !!loaded })
+  panels.current = { playgroundOpen, signersOpen, panelOpen: panelOpen && !!loaded }
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented) return
+      if (e.target instanceof HTMLInputElement && e.target.type === 'search') return
+      const p = panels.current
+      if (p.playgroundOpen) setPlaygroundOpen(false)
+      else if (p.signersOpen) setSignersOpen(false)
+      else if (p.panelOpen) setPanelOpen(false)
+      else return
+      e.preventDefault()
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [])
   const select: (r: Row) => void = ins.select
 
   return (
     <div className="app" onDragOver={(e) => e.preventDefault()} onDrop={onDrop}>
-      <header className="topbar">
+      <a className="skip-link" href="#step-details">
+        Skip to the selected step
+      </a>
+      <header className="topbar" ref={topbar}>
         <h1>Inbox Inspector</h1>
         {loaded && (
           <div className="source" aria-label="Open log">
@@ -433,6 +468,7 @@ export function App() {
           ))}
         <ThemeToggle />
       </header>
+      <KeysHelp />
       <ErrorBoundary label="The network panel">
         <NetworkPanel
           baseUrl={nodeUrl}
@@ -469,37 +505,43 @@ export function App() {
         </div>
       )}
       {signersOpen && (
-        <ErrorBoundary label="The signers panel">
-          <SignersPanel registry={signerRegistry} onClose={() => setSignersOpen(false)} />
-        </ErrorBoundary>
+        <div className="drawer" data-drawer="signers">
+          <ErrorBoundary label="The signers panel">
+            <SignersPanel registry={signerRegistry} onClose={() => setSignersOpen(false)} />
+          </ErrorBoundary>
+        </div>
       )}
       {playgroundOpen && (
-        <ErrorBoundary label="The signing playground">
-          <Composer
-            registry={signerRegistry}
-            base={composeBase}
-            onAppend={ins.append}
-            localNewest={ins.newestApplied}
-            nodeUrl={nodeUrl}
-            publish={publish}
-            queryNewest={queryNewest}
-            lookupHandle={lookupHandle}
-            smartWallets={signerRegistry.smartWallets.verifyContext.smartWallets}
-            onClose={() => setPlaygroundOpen(false)}
-          />
-        </ErrorBoundary>
+        <div className="drawer" data-drawer="sign">
+          <ErrorBoundary label="The signing playground">
+            <Composer
+              registry={signerRegistry}
+              base={composeBase}
+              onAppend={ins.append}
+              localNewest={ins.newestApplied}
+              nodeUrl={nodeUrl}
+              publish={publish}
+              queryNewest={queryNewest}
+              lookupHandle={lookupHandle}
+              smartWallets={signerRegistry.smartWallets.verifyContext.smartWallets}
+              onClose={() => setPlaygroundOpen(false)}
+            />
+          </ErrorBoundary>
+        </div>
       )}
       {showPanel && (
-        <ErrorBoundary label="The open panel">
-          <OpenPanel
-            onPaste={onPaste}
-            onFile={onFileVoid}
-            onUrl={onUrl}
-            onExample={onExample}
-            current={loaded?.source.example}
-            onClose={loaded ? closePanel : undefined}
-          />
-        </ErrorBoundary>
+        <div className={loaded ? 'drawer' : 'drawer-inline'} data-drawer="open">
+          <ErrorBoundary label="The open panel">
+            <OpenPanel
+              onPaste={onPaste}
+              onFile={onFileVoid}
+              onUrl={onUrl}
+              onExample={onExample}
+              current={loaded?.source.example}
+              onClose={loaded ? closePanel : undefined}
+            />
+          </ErrorBoundary>
+        </div>
       )}
       {loaded && (
         <main className="workspace">
@@ -512,7 +554,7 @@ export function App() {
               filterInput={filterInput}
             />
           </ErrorBoundary>
-          <div className="details">
+          <div className="details" id="step-details" tabIndex={-1}>
             <Exports
               steps={loaded.model.steps}
               inboxId={loaded.inboxId}
@@ -670,7 +712,7 @@ const StepDetails = memo(function StepDetails({
           <SignatureText text={step.signatureText} actionIndex={i} bytesSource={step.update?.bytesSource} />
         </ErrorBoundary>
         <ErrorBoundary label="The signatures" resetKey={`${loaded.loadId}:${k}:${i}`}>
-          <Signatures checks={model.signaturesOf(k, i)} scope={scope} routes={routes} />
+          <Signatures checks={model.signaturesOf(k, i)} scope={scope} routes={routes} text={step.signatureText} />
         </ErrorBoundary>
       </div>
       <ErrorBoundary label="The raw view" resetKey={`${loaded.loadId}:${k}`}>

@@ -1,19 +1,18 @@
 import { useEffect, useState } from 'react'
-import { applyTheme, effectiveTheme, readTheme, type ThemeChoice } from './theme'
+import { applyTheme, effectiveTheme, nextTheme, readTheme, type ThemeChoice } from './theme'
 
-const NEXT: Record<ThemeChoice, ThemeChoice> = { system: 'light', light: 'dark', dark: 'system' }
-
-/** Cycles system → light → dark. */
+/** Cycles system → the other look → the system's look → system (nextTheme): every click changes something. */
 export function ThemeToggle() {
   const [theme, setTheme] = useState<ThemeChoice>(readTheme)
   useEffect(() => applyTheme(theme), [theme])
   const shown = theme === 'system' ? `system (${effectiveTheme(theme)})` : theme
+  const next = nextTheme(theme, effectiveTheme('system') === 'dark')
   return (
     <button
       type="button"
       className="theme-toggle"
-      onClick={() => setTheme(NEXT[theme])}
-      aria-label={`Theme: ${shown}. Switch to ${NEXT[theme]}`}
+      onClick={() => setTheme(next)}
+      aria-label={`Theme: ${shown}. Switch to ${next}`}
       title={`Theme: ${shown}`}
     >
       {theme === 'dark' ? '☾' : theme === 'light' ? '☀' : '◐'} <span className="theme-label">{theme}</span>

@@ -26,3 +26,16 @@ export function effectiveTheme(t: ThemeChoice): 'light' | 'dark' {
   if (t !== 'system') return t
   return window.matchMedia?.('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'
 }
+
+/**
+ * The choice after a click of the theme button: from 'system' it goes to the opposite of
+ * what the system shows (so the first click always changes the page), then to what the
+ * system shows, then back to 'system'.
+ */
+export function nextTheme(t: ThemeChoice, systemDark: boolean): ThemeChoice {
+  const sys = systemDark ? 'dark' : 'light'
+  const other = systemDark ? 'light' : 'dark'
+  if (t === 'system') return other
+  if (t === other) return sys
+  return 'system'
+}

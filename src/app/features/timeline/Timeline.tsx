@@ -1,6 +1,6 @@
-import { memo, useEffect, useMemo, useRef, useState, type RefObject } from 'react'
+import { memo, useDeferredValue, useEffect, useMemo, useRef, useState, type RefObject } from 'react'
 import type { Row, Selection, TraceModel } from '../../trace/trace-model'
-import { clientTime, KIND_LABEL, shortId, STATUS_LABEL, STATUS_MARK } from '../../ui/format'
+import { clientTime, KIND_LABEL, plural, shortId, STATUS_LABEL, STATUS_MARK } from '../../ui/format'
 import { describeRow, filterRows, isFiltering, NO_FILTER, type RowFilter } from './rows'
 
 const ROW_H = 26
@@ -17,6 +17,36 @@ export interface TimelineProps {
   readonly filterInput: RefObject<HTMLInputElement | null>
 }
 
+type Move = number | 'home' | 'end' | 'prev-update' | 'next-update'
+
+/**
+ * Arrow Left/Right: the first shown row of the previous or next update (whole updates,
+ * where Up/Down step through actions). `pos` indexes `shown`; returns the new index.
+ */
+export function stepUpdate(shown: readonly Row[], pos: number, dir: 'prev-update' | 'next-update'): number {
+  if (shown.length === 0) return -1
+  if (pos < 0) return 0
+  const k = shown[pos]!.k
+  if (dir === 'next-update') {
+    let j = pos
+    while (j < shown.length && shown[j]!.k === k) j++
+    return j < shown.length ? j : pos
+  }
+  // back to the first row of this update's predecessor
+  let j = pos
+  while (j >= 0 && shown[j]!.k === k) j--
+  if (j < 0) return firstOf(shown, pos)
+  const prev = shown[j]!.k
+  while (j > 0 && shown[j - 1]!.k === prev) j--
+  return j
+}
+
+function firstOf(shown: readonly Row[], pos: number): number {
+  let j = pos
+  while (j > 0 && shown[j - 1]!.k === shown[pos]!.k) j--
+  return j
+}
+
 const rowId = (r: Row) => `tl-${r.k}-${r.i < 0 ? 'u' : r.i}`
 
 function isEditable(t: EventTarget | null): boolean {
@@ -26,7 +56,10 @@ function isEditable(t: EventTarget | null): boolean {
 /** The timeline: every action of every update, virtualized, keyboard first. */
 export const Timeline = memo(function Timeline({ model, rows, selection, onSelect, filterInput }: TimelineProps) {
   const [filter, setFilter] = useState<RowFilter>(NO_FILTER)
-  const shown = useMemo(() => filterRows(model, rows, filter), [model, rows, filter])
+  // The input follows each keystroke at once; the list follows in a deferred render
+  // (filterRows scans a per-log index, rows.ts rowIndex).
+  const deferredFilter = useDeferredValue(filter)
+  const shown = useMemo(() => filterRows(model, rows, deferredFilter), [model, rows, deferredFilter])
   const stop = useMemo(() => model.stopIndex(), [model])
   const items = useMemo<Item[]>(() => {
     const out: Item[] = []
@@ -83,11 +116,12 @@ export const Timeline = memo(function Timeline({ model, rows, selection, onSelec
     }
   }, [selIndex, stopPos])
 
-  const move = (delta: number | 'home' | 'end') => {
+  const move = (delta: Move) => {
     if (rowItems.length === 0) return
     let pos = selPos
     if (delta === 'home') pos = 0
     else if (delta === 'end') pos = rowItems.length - 1
+    else if (delta === 'prev-update' || delta === 'next-update') pos = stepUpdate(shown, pos, delta)
     else pos = pos < 0 ? 0 : Math.min(Math.max(pos + delta, 0), rowItems.length - 1)
     const it = items[rowItems[pos]!]!
     if (it.type === 'row') onSelect(it.row)
@@ -110,11 +144,13 @@ export const Timeline = memo(function Timeline({ model, rows, selection, onSelec
       }
       if (isEditable(e.target)) return
       const page = Math.max(1, Math.floor((viewport.current?.clientHeight ?? 300) / ROW_H) - 1)
-      const map: Record<string, number | 'home' | 'end'> = {
+      const map: Record<string, Move> = {
         ArrowDown: 1,
         j: 1,
         ArrowUp: -1,
         k: -1,
+        ArrowRight: 'next-update',
+        ArrowLeft: 'prev-update',
         Home: 'home',
         End: 'end',
         PageDown: page,
@@ -138,12 +174,15 @@ export const Timeline = memo(function Timeline({ model, rows, selection, onSelec
   const kinds = Object.keys(KIND_LABEL) as (keyof typeof KIND_LABEL)[]
 
   return (
-    <section className="timeline" aria-labelledby="timeline-title">
+    // data-filter: the filter text the list shows (the deferred render has committed it).
+    <section className="timeline" aria-labelledby="timeline-title" data-filter={deferredFilter.text}>
       <div className="timeline-head">
         <h2 id="timeline-title">Timeline</h2>
         <span className="muted">
-          {isFiltering(filter) ? `${shown.length} of ${rows.length}` : rows.length} actions · {model.steps.length}{' '}
-          updates
+          {isFiltering(deferredFilter)
+            ? `${shown.length.toLocaleString('en')} of ${plural(rows.length, 'action')}`
+            : plural(rows.length, 'action')}{' '}
+          · {plural(model.steps.length, 'update')}
         </span>
       </div>
       <div className="filters">
@@ -194,7 +233,7 @@ export const Timeline = memo(function Timeline({ model, rows, selection, onSelec
         className="tl-viewport"
         role="listbox"
         tabIndex={0}
-        aria-label="Updates and their actions (arrow keys or j/k to step, Home/End)"
+        aria-label="Updates and their actions (Up/Down or j/k: actions, Left/Right: updates, Home/End)"
         aria-activedescendant={selected?.type === 'row' ? rowId(selected.row) : undefined}
         onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
       >

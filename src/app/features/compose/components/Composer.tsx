@@ -179,6 +179,8 @@ function PartySelect({
         onChange={(e) => onChange(e.target.value)}
       >
         {parties.length === 0 && <option value="">{empty}</option>}
+        {/* Nothing preselected for the person (no signer of this browser fits): say so, not the first member. */}
+        {parties.length > 0 && !parties.some((p) => p.ref === value) && <option value="">choose…</option>}
         {parties.map((p) => (
           <option key={p.ref} value={p.ref}>
             {p.label}

@@ -1,7 +1,9 @@
 import type { SignatureCheck } from '../../../../core/trace'
 import type { ChainRouteWire } from '../../../../worker/protocol'
+import { CopyButton } from '../../../ui/CopyButton'
 import { Id } from '../../../ui/Id'
 import { chainText } from '../../../ui/format'
+import { evidenceRows, replayKeyShort } from '../evidence-rows'
 import { ChainEvidence } from './Evidence'
 
 const KIND_NAME: Record<SignatureCheck['kind'], string> = {
@@ -21,10 +23,13 @@ export function Signatures({
   checks,
   scope,
   routes = NO_ROUTES,
+  text = null,
 }: {
   checks: readonly SignatureCheck[]
   scope: string
   routes?: readonly ChainRouteWire[]
+  /** The update's signature text: an installation key's Ed25519ph prehash is derived from it. */
+  text?: string | null
 }) {
   return (
     <section className="panel sigs" aria-labelledby="sigs-title">
@@ -49,7 +54,16 @@ export function Signatures({
             <dt>chain id</dt>
             <dd className="mono">{chainText(c.chainId)}</dd>
             <dt>replay key</dt>
-            <dd>{c.replayKey ? <Id text={c.replayKey} what="replay key" /> : <span className="muted">none</span>}</dd>
+            <dd>
+              {c.replayKey ? (
+                <span className="id">
+                  <code title={c.replayKey}>{replayKeyShort(c.replayKey)}</code>{' '}
+                  <CopyButton text={c.replayKey} what="replay key" />
+                </span>
+              ) : (
+                <span className="muted">none</span>
+              )}
+            </dd>
             {c.reason && (
               <>
                 <dt>why</dt>
@@ -64,7 +78,7 @@ export function Signatures({
             <details className="evidence" open={c.verdict !== 'valid'}>
               <summary>What was hashed and checked</summary>
               <dl className="kv">
-                {Object.entries(c.evidence).map(([k, v]) => (
+                {evidenceRows(c, text).map(([k, v]) => (
                   <div key={k} className="kv-row">
                     <dt>{k}</dt>
                     <dd className="hex">{v}</dd>

@@ -1,0 +1,47 @@
+/**
+ * The workbench layout (issue #12) at 1440×900, 1280×720, 800 and 390 px: the header at
+ * the top, the timeline and the selected step on screen, and Open, Signers and Sign as
+ * drawers that never move the inspector. Full-page screenshots are saved as artifacts.
+ */
+import { expect, expectNoA11yViolations, test } from './fixtures'
+import { shot, summary, waitForLog } from './helpers'
+
+const SIZES = [
+  [1440, 900],
+  [1280, 720],
+  [800, 900],
+  [390, 844],
+] as const
+
+for (const [width, height] of SIZES) {
+  test(`layout at ${width}×${height}: header, timeline and step on screen; drawers over the inspector`, async ({
+    page,
+  }, info) => {
+    await page.setViewportSize({ width, height })
+    await page.goto('/')
+    await waitForLog(page)
+    const header = page.locator('header.topbar')
+    await expect(header).toBeInViewport()
+    await expect(page.getByRole('listbox', { name: /Updates and their actions/ })).toBeInViewport()
+    if (width > 900) await expect(summary(page)).toBeInViewport()
+    await shot(page, info, `layout-${width}x${height}`)
+
+    const timeline = page.locator('section.timeline')
+    const before = await timeline.boundingBox()
+    for (const [button, region] of [
+      ['Sign…', 'Signing playground'],
+      ['Signers…', 'Signers'],
+    ] as const) {
+      await page.getByRole('button', { name: button }).click()
+      const drawer = page.getByRole('region', { name: region, exact: true })
+      await expect(drawer).toBeInViewport()
+      // The inspector stays where it was: the drawer is over it, not above it.
+      expect(await timeline.boundingBox()).toEqual(before)
+      await expect(header).toBeInViewport()
+      await shot(page, info, `layout-${width}x${height}-${region.toLowerCase().replace(/\s+/g, '-')}`)
+      await page.keyboard.press('Escape')
+      await expect(drawer).toHaveCount(0)
+    }
+    if (width === 1440) await expectNoA11yViolations(page)
+  })
+}

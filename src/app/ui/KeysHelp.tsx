@@ -1,0 +1,67 @@
+/**
+ * The `?` overlay: every key of the inspector in one list. `?` (outside a text field)
+ * opens it, Escape or the Close button closes it and gives focus back.
+ */
+import { useEffect, useRef, useState } from 'react'
+
+export const KEYS: readonly (readonly [string, string])[] = [
+  ['↑ ↓  j k', 'previous / next action'],
+  ['← →', 'previous / next update'],
+  ['Home  End', 'first / last row'],
+  ['PageUp  PageDown', 'a page of rows'],
+  ['/', 'focus the filter (Escape leaves it)'],
+  ['Escape', 'close the drawer on top (Open, Signers, Sign) or this list'],
+  ['Tab', 'first stop: skip to the selected step'],
+  ['?', 'this list'],
+]
+
+function isEditable(t: EventTarget | null): boolean {
+  return t instanceof HTMLElement && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))
+}
+
+export function KeysHelp() {
+  const [open, setOpen] = useState(false)
+  const close = useRef<HTMLButtonElement>(null)
+  const back = useRef<Element | null>(null)
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === '?' && !isEditable(e.target) && !e.ctrlKey && !e.metaKey && !e.altKey) {
+        e.preventDefault()
+        back.current = document.activeElement
+        setOpen((o) => !o)
+      } else if (e.key === 'Escape' && open) {
+        e.preventDefault()
+        e.stopPropagation()
+        setOpen(false)
+      }
+    }
+    // Capture: Escape closes this list before anything under it (a drawer) sees the key.
+    window.addEventListener('keydown', onKey, true)
+    return () => window.removeEventListener('keydown', onKey, true)
+  }, [open])
+  useEffect(() => {
+    if (open) close.current?.focus()
+    else if (back.current instanceof HTMLElement) back.current.focus()
+  }, [open])
+  if (!open) return null
+  return (
+    <div className="keys-backdrop">
+      <div className="keys-help" role="dialog" aria-modal="true" aria-labelledby="keys-title">
+        <h2 id="keys-title">Keyboard</h2>
+        <dl className="kv">
+          {KEYS.map(([k, what]) => (
+            <div key={k} className="kv-row">
+              <dt>
+                <kbd>{k}</kbd>
+              </dt>
+              <dd>{what}</dd>
+            </div>
+          ))}
+        </dl>
+        <button type="button" ref={close} onClick={() => setOpen(false)}>
+          Close
+        </button>
+      </div>
+    </div>
+  )
+}
