@@ -1,4 +1,4 @@
-import { sha512 } from '@noble/hashes/sha2.js'
+import { sha512 } from '../../../crypto/hash'
 import { describe, expect, it } from 'vitest'
 import type { SignatureCheck } from '../../../core/trace'
 import { bytesToHex, utf8 } from '../../../crypto/bytes'

@@ -4,7 +4,7 @@
  * installation key (Ed25519ph, IDENT-030) gets its signature bytes and its prehash, the
  * SHA-512 of the signature text; and how a replay key is shown in one line.
  */
-import { sha512 } from '@noble/hashes/sha2.js'
+import { sha512 } from '../../../crypto/hash'
 import type { SignatureCheck } from '../../../core/trace'
 import { bytesToHex, utf8 } from '../../../crypto/bytes'
 
