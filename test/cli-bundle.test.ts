@@ -2,7 +2,6 @@
  * The command line's bundle (issue #13): `npm run cli` runs dist-cli/cli.mjs, and its pool's
  * worker threads load the bundled worker (dist-cli/verify-worker.mjs), not TypeScript.
  */
-import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
@@ -10,27 +9,23 @@ import { describe, expect, it } from 'vitest'
 import { readLogs } from '../src/core/decode/logs'
 import { fromResult, toJob, type FromVerifyWorker } from '../src/core/verify/transfer'
 import { verifyUpdate } from '../src/core/verify/update'
-import { CLI, cliArgs } from './support/cli'
+import { ROOT, runCli } from './support/cli'
 
-const FILE = join(CLI.cwd, 'test', 'fixtures', 'valid-full-life.json')
+const FILE = join(ROOT, 'test', 'fixtures', 'valid-full-life.json')
 
-function run(env: Record<string, string>) {
-  return spawnSync(CLI.command, cliArgs('replay', '--json', FILE), {
-    cwd: CLI.cwd,
-    encoding: 'utf8',
-    env: { ...process.env, ...env },
-    timeout: 120_000,
-  })
+async function run(env: Record<string, string>) {
+  const r = await runCli(['replay', '--json', FILE], { env, timeoutMs: 120_000 })
+  return { status: r.code, stdout: r.stdout.toString('utf8'), stderr: r.stderr }
 }
 
 const big = (_k: string, v: unknown) => (typeof v === 'bigint' ? v.toString() : v instanceof Uint8Array ? [...v] : v)
 
 describe('the bundled command line', () => {
-  it('with its pool forced on (INBOX_CLI_POOL_THRESHOLD=1) prints the report of one thread', () => {
-    const one = run({ INBOX_CLI_POOL_STATS: '1' })
+  it('with its pool forced on (INBOX_CLI_POOL_THRESHOLD=1) prints the report of one thread', async () => {
+    const one = await run({ INBOX_CLI_POOL_STATS: '1' })
     expect(one.status, one.stderr).toBe(0)
     expect(one.stderr).toBe('') // below the threshold: no pool, no stats
-    const pooled = run({ INBOX_CLI_POOL_THRESHOLD: '1', INBOX_CLI_POOL_STATS: '1' })
+    const pooled = await run({ INBOX_CLI_POOL_THRESHOLD: '1', INBOX_CLI_POOL_STATS: '1' })
     expect(pooled.status, pooled.stderr).toBe(0)
     expect(pooled.stdout).toBe(one.stdout)
     // A pool was started and no worker failed (a 13-update log may finish before one is ready).
@@ -39,10 +34,10 @@ describe('the bundled command line', () => {
   })
 
   it('its worker (dist-cli/verify-worker.mjs) starts as a plain worker thread, loads the fast backend and verifies as one thread does', async () => {
-    expect(run({}).status).toBe(0) // the launcher has (re)built the bundle if it was stale
+    expect((await run({})).status).toBe(0) // the launcher has (re)built the bundle if it was stale
     const [log] = readLogs(readFileSync(FILE), FILE)
     const updates = log!.entries.flatMap((e) => ('error' in e.update ? [] : [e.update]))
-    const w = new Worker(join(CLI.cwd, 'dist-cli', 'verify-worker.mjs'), { execArgv: [] })
+    const w = new Worker(join(ROOT, 'dist-cli', 'verify-worker.mjs'), { execArgv: [] })
     try {
       const next = () =>
         new Promise<FromVerifyWorker>((resolve, reject) => {

@@ -8,7 +8,8 @@ import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+/** The repository root, where the command line runs. */
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
 /** The executable and leading arguments of package.json's `cli` script, run without npm. */
 function cliCommand(): { file: string; args: string[] } {
@@ -30,11 +31,15 @@ export interface CliRun {
 }
 
 /** Runs the command line with `args` in the repository root; resolves when it exits. */
-export function runCli(args: readonly string[], options: { timeoutMs?: number } = {}): Promise<CliRun> {
+export function runCli(
+  args: readonly string[],
+  options: { timeoutMs?: number; env?: Record<string, string> } = {},
+): Promise<CliRun> {
   const { file, args: lead } = cliCommand()
   return new Promise((resolve, reject) => {
     const child = spawn(file, [...lead, ...args], {
       cwd: ROOT,
+      env: { ...process.env, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
       timeout: options.timeoutMs ?? 60_000,
     })
