@@ -40,7 +40,7 @@ for (const [api, transport] of [
     await expect(page.getByLabel('Open log')).toContainText(`${NODE} (${api} over ${transport})`, { timeout: 30_000 })
     await waitForLog(page)
     await expect(page.getByLabel('Open log')).toContainText('every update applies')
-    await expect.poll(() => page.evaluate(() => location.hash)).toContain(`step=${head}.`)
+    await expect.poll(() => new URL(page.url()).hash).toContain(`step=${head}.`)
     const service = api === 'identity' ? '/xmtp.identity.api.v1.IdentityApi/' : '/xmtp.xmtpv4.message_api.QueryApi/'
     expect(seen.some((p) => p.startsWith(service))).toBe(true)
     // (The node panel beside polls /identity/v1/query-newest; the log itself came over the RPC path.)

@@ -112,7 +112,8 @@ export class RemoteError extends Error {
     readonly detail: string,
     options?: { cause?: unknown },
   ) {
-    super(`${node} (${api} API over ${transport}): ${detail}`, options)
+    // One readable line: OpenSSL and HTTP libraries put newlines in their messages.
+    super(`${node} (${api} API over ${transport}): ${detail.replace(/\s+/g, ' ').trim()}`, options)
   }
 }
 
@@ -221,10 +222,18 @@ export function createRemote(o: RemoteOptions) {
       )
     }
     if (/SSL|TLS|CERT|EPROTO/i.test(code) || /ssl|tls|certificate/i.test(causeText)) {
-      return fail('unreachable', `the TLS connection was refused: ${causeText || code}`, e)
+      return fail(
+        'unreachable',
+        `the TLS connection was refused (the node does not speak TLS there, or its certificate is not trusted): ${causeText || code}`,
+        e,
+      )
     }
     if (/^HPE_|ERR_HTTP2/.test(code)) {
-      return fail('malformed', `the answer is not ${o.transport} over HTTP: ${causeText || code}`, e)
+      return fail(
+        'malformed',
+        `the answer is not ${o.transport} over ${o.transport === 'grpc' ? 'HTTP/2 (the node may not speak HTTP/2 there)' : 'HTTP'}: ${causeText || code}`,
+        e,
+      )
     }
     if (/^parse binary/.test(err.rawMessage)) {
       return fail(

@@ -76,7 +76,7 @@ export async function startFakeNode(
     return { call, index: calls.length - 1 }
   }
 
-  let server
+  let server: import('node:http2').Http2Server | import('node:http').Server
   if (transport === 'grpc') {
     const h2 = createHttp2Server()
     h2.on('stream', (stream: ServerHttp2Stream, headers) => {

@@ -328,13 +328,19 @@ describe('fetch against independent fake nodes', () => {
     }
   })
 
-  it('TLS refused: an https:// URL to a node that speaks cleartext', async () => {
-    for (const t of ['gateway', 'connect', 'grpc-web'] as const) {
+  it('TLS refused: an https:// URL to a node that speaks cleartext, on one line', async () => {
+    for (const t of ['gateway', 'connect', 'grpc-web', 'grpc'] as const) {
       const f = await fake(t === 'gateway' ? 'gateway' : t, () => ({ message: identityUpdatesAnswer(INBOX, rows()) }))
       const url = f.url.replace('http:', 'https:')
       const r = await fetchCli('--node', url, '--transport', t, '--inbox', INBOX)
-      expectFailure(r, { url }, 'identity', t, /TLS|SSL|reached/i)
+      expectFailure(r, { url }, 'identity', t, /TLS connection was refused/)
     }
+  })
+
+  it('gRPC to a node that speaks only HTTP/1.1: exit 1 saying so', async () => {
+    const f = await fake('gateway', () => ({ message: identityUpdatesAnswer(INBOX, rows()) }))
+    const r = await fetchCli('--node', f.url, '--transport', 'grpc', '--inbox', INBOX)
+    expectFailure(r, f, 'identity', 'grpc', /HTTP\/2/)
   })
 
   it('404 / unimplemented: the node does not serve the service', async () => {
@@ -503,8 +509,8 @@ describe('fetch against independent fake nodes', () => {
   })
 
   it('--address the node knows no inbox for: exit 1 saying so', async () => {
-    const f = await fake('connect', () => ({ message: inboxIdsAnswer('0x' + '11'.repeat(20), null, 1) }))
-    const r = await fetchCli('--node', f.url, '--api', 'd14n', '--address', '0x' + '11'.repeat(20))
+    const f = await fake('connect', () => ({ message: inboxIdsAnswer(`0x${'11'.repeat(20)}`, null, 1) }))
+    const r = await fetchCli('--node', f.url, '--api', 'd14n', '--address', `0x${'11'.repeat(20)}`)
     expectFailure(r, f, 'd14n', 'connect', /knows no inbox/)
     expect(f.calls[0]!.path).toBe('/xmtp.xmtpv4.message_api.QueryApi/GetInboxIds')
   })
