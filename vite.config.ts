@@ -57,7 +57,8 @@ export default defineConfig({
     // `vitest run` (npm test) runs both; `vitest run --project fast` is the quick loop.
     projects: [
       { extends: true, test: { name: 'fast', include: UNIT_TESTS, exclude: SLOW_TESTS } },
-      { extends: true, test: { name: 'slow', include: SLOW_TESTS } },
+      // Process start-up (tsx, anvil, the devnode) takes tens of seconds on a loaded machine.
+      { extends: true, test: { name: 'slow', include: SLOW_TESTS, hookTimeout: 120_000, testTimeout: 180_000 } },
     ],
   },
 })

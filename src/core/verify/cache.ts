@@ -101,28 +101,12 @@ export function readVerdictEntry(stored: unknown, key: string): CachedVerdict | 
 }
 
 /** A bounded in-memory LRU store (Node: the command line, the local node). */
-export class LruVerdictCache implements VerdictCache {
-  private readonly lru: Lru<string, VerdictEntry>
-
-  constructor(readonly capacity = 50_000) {
-    this.lru = new Lru(capacity, 'verdict cache capacity')
-  }
-
-  get size(): number {
-    return this.lru.size
-  }
-  get hits(): number {
-    return this.lru.hits
-  }
-  get misses(): number {
-    return this.lru.misses
-  }
-
-  get(key: string): VerdictEntry | undefined {
-    return this.lru.get(key)
+export class LruVerdictCache extends Lru<string, VerdictEntry> implements VerdictCache {
+  constructor(capacity = 50_000) {
+    super(capacity, 'verdict cache capacity')
   }
 
   put(entry: VerdictEntry): void {
-    this.lru.set(entry.key, entry)
+    this.set(entry.key, entry)
   }
 }
