@@ -11,7 +11,7 @@ import type { SmartWalletVerifier } from '../core/verify/port'
 import type { UpdateVerifyOptions } from '../core/verify/update'
 
 /** Verdicts kept by this process (about 1 KiB each at most). */
-const NODE_VERDICTS = new LruVerdictCache(50_000)
+export const NODE_VERDICTS = new LruVerdictCache(50_000)
 
 export async function nodeVerifyOptions(smartWallets: SmartWalletVerifier | undefined): Promise<UpdateVerifyOptions> {
   const { ctx } = await fastContext()

@@ -159,7 +159,7 @@ describe('issue #14: the local node under hostile input', () => {
     const { port } = await node.listen('127.0.0.1', 0)
     let closed!: () => void
     const serverSawClose = new Promise<void>((r) => (closed = r))
-    node.server.once('request', (req) => req.once('close', () => closed()))
+    node.server.http1.once('request', (req) => req.once('close', () => closed()))
     const s = connect(port, '127.0.0.1')
     await new Promise<void>((r) => s.once('connect', () => r()))
     s.write(
