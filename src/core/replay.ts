@@ -157,7 +157,6 @@ function unreadStep(entry: LogEntry, u: UnverifiedUpdate, state: AssociationStat
     stateBefore: state,
     stateAfter: state,
     ...(entry.serverTimestampNs !== undefined ? { serverTimestampNs: entry.serverTimestampNs } : {}),
-    [UNREAD]: null as VerifiedUpdate | null,
     get signatureText(): string {
       return described(this).text
     },
@@ -168,11 +167,16 @@ function unreadStep(entry: LogEntry, u: UnverifiedUpdate, state: AssociationStat
   return step
 }
 
-const UNREAD = Symbol('unread step')
+/** The described update of each unread step once read (kept outside the step, so two Traces compare equal). */
+const UNREAD = new WeakMap<object, VerifiedUpdate>()
 
-function described(step: { readonly update: UnverifiedUpdate; [UNREAD]: VerifiedUpdate | null }): VerifiedUpdate {
-  step[UNREAD] ??= describeUnverified(step.update)
-  return step[UNREAD]
+function described(step: { readonly update: UnverifiedUpdate }): VerifiedUpdate {
+  let v = UNREAD.get(step)
+  if (!v) {
+    v = describeUnverified(step.update)
+    UNREAD.set(step, v)
+  }
+  return v
 }
 
 export async function replay(log: InboxLog, opts: ReplayOptions = {}): Promise<Trace> {

@@ -37,6 +37,7 @@ import {
 import type { Signature } from '../../gen/identity/associations/signature_pb'
 import { RuleViolation } from '../errors'
 import type { UnverifiedUpdate, WireAction, WireMemberIdentifier, WireSignature } from '../types'
+import { bounded } from '../text/quote'
 import { checkWireCounted } from './wire'
 import { JsonBigInt } from './json'
 
@@ -393,7 +394,8 @@ export function decodeUpdateFromJson(json: unknown, path: string): UnverifiedUpd
   try {
     msg = fromJson(IdentityUpdateSchema, prepared as Parameters<typeof fromJson>[1])
   } catch (e) {
-    const m = e instanceof Error ? e.message : String(e)
+    // The library's message quotes the offending key or value whole: bounded (issue #14, finding 7).
+    const m = bounded(e instanceof Error ? e.message : String(e), 400)
     throw violation(failingActionIndex(prepared), `${path}: not a proto3 JSON IdentityUpdate: ${m}`)
   }
   let bytes: Uint8Array
