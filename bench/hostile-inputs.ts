@@ -22,12 +22,12 @@ import {
   signUpdate,
 } from '../src/signing'
 
-export const CACHE = process.env.HOSTILE_CACHE ?? join(tmpdir(), 'inbox-inspector-hostile')
+const CACHE = process.env.HOSTILE_CACHE ?? join(tmpdir(), 'inbox-inspector-hostile')
 
 const key = (label: string) => sha256(utf8(`hostile-${label}`))
 
 /** The bytes of one update of `n` actions that IDENT-079 refuses (see the module comment). */
-export async function bigUpdate(n: number): Promise<Uint8Array> {
+async function bigUpdate(n: number): Promise<Uint8Array> {
   const wallet = ethKeySigner(key('wallet'))
   const inboxId = deriveInboxId(wallet.identifier.text, 0n)
   const actions: DraftAction[] = [createInbox(wallet)]
@@ -38,12 +38,12 @@ export async function bigUpdate(n: number): Promise<Uint8Array> {
 }
 
 /** The one update a bundle of it holds, as bundle JSON. */
-export function bundleOf(bytes: Uint8Array): string {
+function bundleOf(bytes: Uint8Array): string {
   return encodeBundleJson({ updates: [{ sequenceId: 1n, bytes }] })
 }
 
 /** A tiny (about 30 bytes) update that decodes: one claim with a junk signature. */
-export function tinyUpdate(): Uint8Array {
+function tinyUpdate(): Uint8Array {
   return encodeUpdate({
     inboxId: 'tiny',
     clientTimestampNs: 1n,

@@ -36,7 +36,9 @@ const settle = (page: Page) =>
     () =>
       new Promise<void>((done) =>
         window.requestAnimationFrame(() =>
-          window.requestAnimationFrame(() => (window.requestIdleCallback ?? setTimeout)(() => done(), { timeout: 1000 })),
+          window.requestAnimationFrame(() =>
+            (window.requestIdleCallback ?? setTimeout)(() => done(), { timeout: 1000 }),
+          ),
         ),
       ),
   )

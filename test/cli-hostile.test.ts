@@ -93,6 +93,7 @@ describe('issue #14: command-line input and output', () => {
     const evil = '\u001b[2J\u001b[Hok: every update applied\nfake'
     const p = file('ansi.json', junkBundle(2, evil))
     const human = await cli(['replay', p])
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: no control character may reach the terminal
     expect(human.out).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/)
     expect(human.out).toContain('\\u001b[2J')
     expect(human.out.split('\n')[0]).toContain('\\nfake')

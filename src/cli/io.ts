@@ -24,19 +24,14 @@ export class UsageError extends Error {
 }
 
 /** The default bound on one input file: 256 MiB. */
-export const DEFAULT_MAX_INPUT = 256 * 1024 * 1024
+const DEFAULT_MAX_INPUT = 256 * 1024 * 1024
 
 let maxInput = DEFAULT_MAX_INPUT
-
-/** The bound in force (bytes). */
-export function inputLimit(): number {
-  return maxInput
-}
 
 const SIZE = /^([0-9]+)([kKmMgG]i?[bB]?|[bB])?$/
 
 /** Parses `--max-input`'s value: bytes, or with a K, M or G suffix (powers of 1024). */
-export function parseSize(v: string): number {
+function parseSize(v: string): number {
   const m = SIZE.exec(v)
   if (!m) throw new UsageError(`--max-input ${JSON.stringify(v)}: expected a size such as 512M, 2G or 1048576`)
   const unit = (m[2] ?? 'b')[0]!.toLowerCase()

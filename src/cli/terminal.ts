@@ -9,8 +9,10 @@
  * C0 and C1 controls, DEL, the line and paragraph separators and the bidirectional
  * overrides and isolates (which reorder what a terminal shows).
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point (issue #14, finding 5)
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g
 /** The same, less the line feed: for text whose line breaks are its own (a signature text). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point (issue #14, finding 5)
 const UNSAFE_BUT_LF = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g
 
 const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' }

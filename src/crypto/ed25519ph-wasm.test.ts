@@ -15,7 +15,7 @@ import { loadWasmEd25519Combine } from './ed25519ph-wasm'
 const P = ed25519.Point
 const L = P.Fn.ORDER
 const le32 = (n: bigint) => hexToBytes(n.toString(16).padStart(64, '0')).reverse()
-const leToBig = (b: Uint8Array) => BigInt('0x' + bytesToHex(b.slice().reverse()))
+const leToBig = (b: Uint8Array) => BigInt(`0x${bytesToHex(b.slice().reverse())}`)
 const T8 = P.fromBytes(hexToBytes('c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a'), true)
 /** The eight small-order points (the torsion subgroup), canonically encoded. */
 const TORSION = Array.from({ length: 8 }, (_, i) => (i === 0 ? P.ZERO : T8.multiplyUnsafe(BigInt(i))))

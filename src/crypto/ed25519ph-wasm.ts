@@ -30,7 +30,7 @@ interface Ed25519Exports {
 }
 
 /** Counts of combine calls done in WASM and declined to noble (for tests and benchmarks). */
-export interface WasmCombineStats {
+interface WasmCombineStats {
   wasm: number
   declined: number
 }

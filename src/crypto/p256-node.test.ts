@@ -8,11 +8,11 @@ import * as nodeCrypto from 'node:crypto'
 import { nodeP256Verifier, type NodeCrypto } from './p256-node'
 
 const N = p256.Point.CURVE().n
-const be = (n: bigint) => hexToBytes(n.toString(16).padStart(64, '0'))
+const _be = (n: bigint) => hexToBytes(n.toString(16).padStart(64, '0'))
 const tlv = (tag: number, body: Uint8Array) => concatBytes(Uint8Array.of(tag, body.length), body)
 function intContent(n: bigint): Uint8Array {
   let hex = n.toString(16)
-  if (hex.length % 2) hex = '0' + hex
+  if (hex.length % 2) hex = `0${hex}`
   const b = hexToBytes(hex)
   return b[0]! & 0x80 ? concatBytes(Uint8Array.of(0), b) : b
 }

@@ -9,9 +9,6 @@
  * - in Node (the command line, its worker threads, tsx, vitest) the URL is a file: URL
  *   next to the module or the bundle (scripts/build-cli.mjs copies ./wasm/*.wasm beside the
  *   bundle) and the bytes are read from disk.
- *
- * A `WebAssembly.Module` can be posted to a worker of the same page, so a worker that was
- * handed one (`provideWasmModule`) instantiates it without compiling again.
  */
 export type WasmName = 'secp256k1' | 'ed25519'
 
@@ -84,15 +81,4 @@ export function wasmModule(name: WasmName): Promise<WasmModule> {
     m.catch(() => compiled.delete(name))
   }
   return m
-}
-
-/** Seeds this realm's cache with a module compiled elsewhere (posted by the thread that started this worker). */
-export function provideWasmModule(name: WasmName, module: WasmModule): void {
-  if (!compiled.has(name)) compiled.set(name, Promise.resolve(module))
-}
-
-/** Every module compiled (for posting them to workers). Rejects when one cannot compile. */
-export async function allWasmModules(): Promise<Record<WasmName, WasmModule>> {
-  const [secp256k1, ed25519] = await Promise.all([wasmModule('secp256k1'), wasmModule('ed25519')])
-  return { secp256k1, ed25519 }
 }

@@ -29,7 +29,7 @@ export interface OffThreadVerifier {
   close(): void
 }
 
-export function signatureCount(update: UnverifiedUpdate): number {
+function signatureCount(update: UnverifiedUpdate): number {
   let n = 0
   for (const a of update.actions) n += signaturesOf(a).length
   return n

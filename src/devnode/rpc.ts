@@ -27,12 +27,12 @@ import type { Endpoint, NodeApi } from './api'
 import { ApiError } from './errors'
 import type { StoredUpdate, Store } from './store'
 
-export type NodeRequest = IncomingMessage | Http2ServerRequest
-export type NodeResponse = ServerResponse | Http2ServerResponse
+type NodeRequest = IncomingMessage | Http2ServerRequest
+type NodeResponse = ServerResponse | Http2ServerResponse
 export type NodeHandler = (req: NodeRequest, res: NodeResponse) => void
 
 /** xmtpd's page cap (maxRequestedRows): a limit of 0 or above it gives this many. */
-export const MAX_PAGE_ROWS = 1000
+const MAX_PAGE_ROWS = 1000
 
 /** The node's refusals as RPC status codes. */
 function connectErrorOf(e: unknown): ConnectError {
@@ -60,7 +60,7 @@ function connectErrorOf(e: unknown): ConnectError {
 }
 
 /** The QueryEnvelopes answer for identity topics: envelopes after the cursor, ascending, at most `limit`. */
-export function queryEnvelopes(
+function queryEnvelopes(
   store: Store,
   topics: readonly Uint8Array[],
   originatorNodeIds: readonly number[],
@@ -100,7 +100,7 @@ export function queryEnvelopes(
 }
 
 /** The RPC routes over one NodeApi and its store. */
-export function rpcRoutes(api: NodeApi, store: Store): (router: ConnectRouter) => void {
+function rpcRoutes(api: NodeApi, store: Store): (router: ConnectRouter) => void {
   const viaApi = (endpoint: Endpoint) => async (req: Verbatim) => {
     try {
       const out = await api.handle(endpoint, 'binary', verbatimBytes(req))

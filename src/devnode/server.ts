@@ -13,7 +13,7 @@
  * A bad request never stops the node: every handler's failure is answered and logged.
  * The RPC services (gRPC, gRPC-web, Connect) share the port: see ./rpc.ts.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ENDPOINT_OF_PATH, NodeApi, type ApiDeps } from './api'
 import type { Encoding } from './codec'
 import { ApiError } from './errors'
@@ -145,7 +145,7 @@ function drain(req: IncomingMessage, cap: number): Promise<boolean> {
 }
 
 /** True when the request failed because its client aborted or reset the connection. */
-export function clientAborted(req: IncomingMessage, res: ServerResponse, e: unknown): boolean {
+function clientAborted(req: IncomingMessage, res: ServerResponse, e: unknown): boolean {
   const code = (e as NodeJS.ErrnoException | null)?.code
   if (code === 'ECONNRESET' || code === 'ECONNABORTED' || code === 'EPIPE') return true
   if (e instanceof Error && e.message === 'aborted') return true
@@ -222,9 +222,4 @@ export function createNodeHandler(options: NodeServerOptions): NodeHandler {
     })
   }
   return withRpc(api, options.store, max, http as NodeHandler)
-}
-
-/** The node over HTTP/1.1 only (node.ts serves HTTP/2 too, through ./listener.ts). */
-export function createNodeServer(options: NodeServerOptions): Server {
-  return createServer(createNodeHandler(options))
 }

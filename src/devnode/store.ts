@@ -49,7 +49,7 @@ CREATE INDEX IF NOT EXISTS claims_by_inbox ON claims (inbox_id, sequence_id);
 `
 
 /** The largest SQLite INTEGER; every sequence id the store hands out is below it. */
-export const SQLITE_INTEGER_MAX = (1n << 63n) - 1n
+const SQLITE_INTEGER_MAX = (1n << 63n) - 1n
 
 type Row = { sequence_id: bigint; inbox_id: string; server_timestamp_ns: bigint; bytes: Buffer }
 

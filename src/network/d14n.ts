@@ -23,7 +23,7 @@ import {
 import { expectWireType, fieldText, readFields, type WireError, type WireField } from './wire'
 
 /** xmtpd's topic kind for identity updates (TopicKindIdentityUpdatesV1). */
-export const IDENTITY_TOPIC_KIND = 0x02
+const IDENTITY_TOPIC_KIND = 0x02
 /** The originator id xmtpd gives identity updates (they come from the chain), and the local node's. */
 export const IDENTITY_ORIGINATOR_NODE_ID = 1
 

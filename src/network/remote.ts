@@ -134,7 +134,7 @@ export interface RemoteOptions {
   readonly signal?: AbortSignal
 }
 
-export const DEFAULT_MAX_PAGES = 1000
+const DEFAULT_MAX_PAGES = 1000
 
 const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e))
 
@@ -547,8 +547,6 @@ export function createRemote(o: RemoteOptions) {
 
   return { node, api: o.api, transport: o.transport, fetchLog, resolve }
 }
-
-export type Remote = ReturnType<typeof createRemote>
 
 /** The contract's bundle (input format 1) of a fetched log. */
 export function bundleOf(log: FetchedLog): {

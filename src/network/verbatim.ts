@@ -14,7 +14,6 @@ import { fromBinary, toBinary, type DescMethod } from '@bufbuild/protobuf'
 import { type Verbatim, VerbatimSchema } from '../gen/inspector/wire/v1/verbatim_pb'
 
 export type { Verbatim }
-export { VerbatimSchema }
 
 /** The method with its output (and with `input: true` its input) carried as Verbatim. */
 export function verbatimMethod<M extends DescMethod>(method: M, sides: { input?: boolean } = {}): M {

@@ -14,7 +14,7 @@ export interface LogSummary {
   readonly entries: number
 }
 
-interface InputAttempt {
+export interface InputAttempt {
   readonly format: string
   readonly where: string
   readonly detail: string

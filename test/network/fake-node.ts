@@ -12,7 +12,7 @@
  * Listens on 127.0.0.1 on a free port; `close()` ends every connection.
  */
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import { createServer as createHttp2Server, type ServerHttp2Stream, constants } from 'node:http2'
+import { createServer as createHttp2Server, type ServerHttp2Stream } from 'node:http2'
 import type { AddressInfo, Socket } from 'node:net'
 import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire'
 
@@ -268,5 +268,3 @@ export function envelopesAnswer(envelopes: readonly Uint8Array[]): Uint8Array {
   for (const e of envelopes) ld(w, 1, e)
   return w.finish()
 }
-
-export { constants as http2Constants }

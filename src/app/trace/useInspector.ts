@@ -87,7 +87,7 @@ export interface OpenOptions {
  * The row to select first: the wished step, else where the log stops, else the first row
  * (or, `at: 'head'`, the last row: the state a node's answer is about).
  */
-export function initialSelection(
+function initialSelection(
   model: TraceModel,
   rows: readonly Row[],
   wish?: StepWish,

@@ -4,7 +4,7 @@
  */
 import { useEffect, useRef, useState } from 'react'
 
-export const KEYS: readonly (readonly [string, string])[] = [
+const KEYS: readonly (readonly [string, string])[] = [
   ['↑ ↓  j k', 'previous / next action'],
   ['← →', 'previous / next update'],
   ['Home  End', 'first / last row'],

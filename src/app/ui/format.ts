@@ -50,10 +50,6 @@ export function chainText(c: bigint | null): string {
   return c === null ? '—' : `eip155:${c}`
 }
 
-export function bytesLabel(n: number): string {
-  return n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1024 / 1024).toFixed(1)} MiB`
-}
-
 /** "1 action", "2 actions", "1,000 updates". */
 export function plural(n: number, word: string): string {
   return `${n.toLocaleString('en')} ${word}${n === 1 ? '' : 's'}`

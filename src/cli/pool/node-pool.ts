@@ -51,7 +51,7 @@ function bootstrapScript(): string {
 /** Defined (true) by scripts/build-cli.mjs in the command line's bundle. */
 declare const __INBOX_CLI_BUNDLE__: boolean | undefined
 /** In the bundle, the worker is the bundled dist-cli/verify-worker.mjs beside it: no tsx, no TypeScript. */
-export const BUNDLED = typeof __INBOX_CLI_BUNDLE__ !== 'undefined' && __INBOX_CLI_BUNDLE__
+const BUNDLED = typeof __INBOX_CLI_BUNDLE__ !== 'undefined' && __INBOX_CLI_BUNDLE__
 
 function startWorker(index: number): Worker {
   const name = `verify-${index}`

@@ -63,7 +63,7 @@ import {
 } from './entry'
 import { JsonSyntaxError, parseJson } from './json'
 import { looksLikePostgresCsv, PG_CSV_UPDATE_COLUMN, readPostgresCsvLog } from './pg-csv'
-import { decodeUpdate, decodeUpdateFromJson } from './update'
+import { decodeUpdateFromJson } from './update'
 import { checkWire, isValidUtf8, wireTypeName } from './wire'
 
 interface Attempt {

@@ -254,7 +254,7 @@ function seqList(entries: readonly EditableEntry[]): string {
   return ` (the log has ${ids.join(', ')}${entries.length > 12 ? `, … ${entries.length} in all` : ''})`
 }
 
-export function pathText(path: readonly PathSegment[]): string {
+function pathText(path: readonly PathSegment[]): string {
   return path.join('/')
 }
 

@@ -440,7 +440,7 @@ export function slotViews(draft: Draft, parties: readonly Party[], roles: readon
 
 /** The slots no signer of this browser can sign, in words. */
 /** "passkey 04a1b2…(130 hex)…" → "passkey 04a1b2…c3d4": long hex identifiers shortened for a one-line reason. */
-export function shortWho(who: string): string {
+function shortWho(who: string): string {
   return who.replace(/(0x)?[0-9a-f]{24,}/gi, (h) => shortId(h))
 }
 

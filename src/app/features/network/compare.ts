@@ -12,7 +12,7 @@ import type { UpdateVerifyOptions } from '../../../core/verify/update'
 import { bytesToHex, equalBytes } from '../../../crypto/bytes'
 import { decodeOrError, entry } from '../../../core/decode/entry'
 
-export interface SourceUpdate {
+interface SourceUpdate {
   readonly sequenceId: bigint
   readonly bytes: Uint8Array
 }
@@ -23,7 +23,7 @@ export interface LogSource {
   readonly updates: readonly SourceUpdate[]
 }
 
-export interface StateDiff {
+interface StateDiff {
   /** Member keys (`kind:identifier`) only in A's / B's head state. */
   readonly membersOnlyA: readonly string[]
   readonly membersOnlyB: readonly string[]
@@ -56,7 +56,7 @@ function logOf(s: LogSource): InboxLog {
 
 const recoveryText = (s: AssociationState | null): string | null => (s ? memberKey(s.recovery.id) : null)
 
-export function diffStates(a: AssociationState | null, b: AssociationState | null): StateDiff {
+function diffStates(a: AssociationState | null, b: AssociationState | null): StateDiff {
   const ka = new Set(a ? [...a.members.keys()] : [])
   const kb = new Set(b ? [...b.members.keys()] : [])
   const ra = recoveryText(a)

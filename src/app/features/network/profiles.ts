@@ -23,9 +23,9 @@ export interface Profile {
   readonly builtIn: boolean
 }
 
-export const XMTP_DEV_GRPC_WEB = 'https://api.dev.xmtp.network:5558'
-export const XMTP_PRODUCTION_GRPC_WEB = 'https://api.production.xmtp.network:5558'
-export const XMTPD_TESTNET = 'https://grpc.testnet-dev.xmtp.network'
+const XMTP_DEV_GRPC_WEB = 'https://api.dev.xmtp.network:5558'
+const XMTP_PRODUCTION_GRPC_WEB = 'https://api.production.xmtp.network:5558'
+const XMTPD_TESTNET = 'https://grpc.testnet-dev.xmtp.network'
 
 /** The built-in profiles; `localUrl` is this project's local node (the app's node setting). */
 export function builtInProfiles(localUrl: string): Profile[] {

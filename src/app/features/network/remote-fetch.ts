@@ -19,7 +19,7 @@ import { webTransportFor } from '../../../network/transports-web'
 import { compareSources, type Comparison, type LogSource } from './compare'
 import type { FetchAddress } from './profiles'
 
-export interface Callout {
+interface Callout {
   readonly kind: 'second-read' | 'provenance' | 'skipped'
   readonly message: string
 }

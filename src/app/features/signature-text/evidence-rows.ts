@@ -28,7 +28,7 @@ export function replayKeyShort(hex: string): string {
   const h = hex.startsWith('0x') ? hex.slice(2) : hex
   if (h.length <= 20) return h
   const nz = h.search(/[^0]/)
-  const from = nz < 0 ? 0 : nz
+  const from = Math.max(nz, 0)
   const lead = from >= 8 ? `${from / 2 >= 1 ? `${Math.floor(from / 2)} zero bytes, ` : ''}` : ''
   return `${lead}${h.slice(from, from + 8)}…${h.slice(-8)} (${h.length / 2} bytes)`
 }

@@ -63,14 +63,14 @@ export function isFiltering(f: RowFilter): boolean {
  * status and the lowercased texts it searches. Filtering a 10,000-update log per keystroke
  * then scans flat arrays instead of describing every row again.
  */
-export interface RowIndex {
+interface RowIndex {
   readonly kind: readonly (ActionKind | 'undecodable')[]
   readonly status: readonly ActionStatus[]
   readonly hay: readonly (readonly string[])[]
 }
 const INDEX = new WeakMap<readonly Row[], { model: TraceModel; index: RowIndex }>()
 
-export function rowIndex(model: TraceModel, rows: readonly Row[]): RowIndex {
+function rowIndex(model: TraceModel, rows: readonly Row[]): RowIndex {
   const hit = INDEX.get(rows)
   if (hit && hit.model === model) return hit.index
   const kind: (ActionKind | 'undecodable')[] = new Array(rows.length)
