@@ -168,7 +168,10 @@ test('the full playground flow: create, register, link a passkey, claim, rotate 
   await expect(changes.getByRole('listitem').filter({ hasText: 'removed' })).toHaveCount(2)
   await expectNoA11yViolations(page)
 
-  // Export the log from the UI, then replay it with the command line.
+  // Export the log from the UI (the playground drawer covers the step details and their
+  // export bar, so close it first, as a user would), then replay it with the command line.
+  await page.getByRole('button', { name: 'Close the signing playground' }).click()
+  await expect(pg).toBeHidden()
   const [download] = await Promise.all([
     page.waitForEvent('download'),
     page.getByRole('group', { name: 'Exports' }).getByRole('button', { name: 'Bundle JSON' }).click(),
