@@ -74,7 +74,8 @@ test('smart contract wallets: added deployed and counterfactual, a wrong owner r
     'no chain chosen: add a chain route',
   )
 
-  // The chain route, in the settings.
+  // The chain route, in the settings (behind the Signers drawer: close it, add the route, open it again).
+  await page.getByRole('button', { name: 'Close the signers panel' }).click()
   const routes = page.locator('details.chain-routes')
   await routes.locator('summary').click()
   const addRoute = routes.getByRole('form', { name: 'Add a chain route' })
@@ -84,6 +85,7 @@ test('smart contract wallets: added deployed and counterfactual, a wrong owner r
   await expect(routes.getByRole('status', { name: 'Status of the route for eip155:31337' })).toContainText(
     /node answers eip155:31337/,
   )
+  await page.getByRole('button', { name: 'Signers…' }).click()
 
   // The owner: imported as a local Ethereum key; a second, unrelated key too.
   await panel(page).getByLabel('Private key', { exact: true }).fill(ownerKeyHex)
@@ -211,9 +213,11 @@ test('smart contract wallets: added deployed and counterfactual, a wrong owner r
   )
   await expect(bad.getByRole('status', { name: /^Last signature of / })).toHaveCount(0)
 
-  // The route removed: the wallets stay listed and say they cannot sign (IDENT-061).
+  // The route removed (behind the Signers drawer): the wallets stay listed and say they cannot sign (IDENT-061).
+  await page.getByRole('button', { name: 'Close the signers panel' }).click()
   await routes.locator('summary').click()
   await routes.getByRole('button', { name: 'Remove the route for eip155:31337' }).click()
+  await page.getByRole('button', { name: 'Signers…' }).click()
   await expect(dItem).toContainText('no chain route for eip155:31337: it cannot sign (IDENT-061)')
   await dItem.getByRole('button', { name: /^Test smart wallet / }).click()
   await expect(dItem.getByRole('status', { name: /^Test result of / })).toContainText(
