@@ -36,6 +36,12 @@ for (const [api, transport] of [
     await expect(result).toContainText(`Inbox ${alice.inboxId}`, { timeout: 30_000 })
     await expect(result).toContainText(`${rows.length} updates from ${NODE} (${api} over ${transport}`)
     await expect(result).toContainText('Read twice, the same both times')
+    // The profile list names the endpoint the log came from, never another one.
+    const chosen = page
+      .getByRole('region', { name: 'Real networks' })
+      .getByRole('combobox', { name: 'Network profile' })
+      .locator('option:checked')
+    await expect(chosen).toContainText(`(${api}, ${transport})`)
     // Opening replays the log in the worker: on a loaded machine that takes a while.
     await expect(page.getByLabel('Open log')).toContainText(`${NODE} (${api} over ${transport})`, { timeout: 30_000 })
     await waitForLog(page)

@@ -3,6 +3,7 @@ import {
   builtInProfiles,
   fetchAddressQuery,
   loadCustomProfiles,
+  profileForAddress,
   profileProblem,
   readFetchAddress,
   saveCustomProfiles,
@@ -75,5 +76,22 @@ describe('network profiles', () => {
     expect(readFetchAddress('?node=http://x&address=0x12')).toEqual({
       error: expect.stringMatching(/Ethereum address/),
     })
+  })
+})
+
+describe('profileForAddress', () => {
+  const profiles = builtInProfiles('http://127.0.0.1:8787')
+  const target = { kind: 'handle', value: 'alice' } as const
+
+  it("picks the profile with the page address's node, API and transport (a trailing slash aside)", () => {
+    const p = profileForAddress(profiles, { url: 'http://127.0.0.1:8787/', api: 'd14n', transport: 'grpc-web', target })
+    expect(p.id).toBe('local-d14n')
+    expect(profiles).toContain(p)
+  })
+
+  it('names an endpoint no profile has as its own profile, never as another one', () => {
+    const p = profileForAddress(profiles, { url: 'http://127.0.0.1:8787', api: 'd14n', transport: 'connect', target })
+    expect(profiles).not.toContain(p)
+    expect(p).toMatchObject({ id: 'from-address', url: 'http://127.0.0.1:8787', api: 'd14n', transport: 'connect' })
   })
 })

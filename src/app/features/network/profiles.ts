@@ -123,6 +123,27 @@ export interface FetchAddress {
 
 const TARGET_PARAMS: readonly TargetKind[] = ['inbox', 'address', 'passkey', 'handle']
 
+const sameUrl = (a: string, b: string): boolean => a.replace(/\/+$/, '') === b.replace(/\/+$/, '')
+
+/**
+ * The profile a page-address fetch used: the first profile with its node, API and
+ * transport, or else a profile of its own ("From the page address"), so the profile list
+ * never names another endpoint than the one the open log came from.
+ */
+export function profileForAddress(profiles: readonly Profile[], a: FetchAddress): Profile {
+  const match = profiles.find((p) => sameUrl(p.url, a.url) && p.api === a.api && p.transport === a.transport)
+  return (
+    match ?? {
+      id: 'from-address',
+      name: 'From the page address',
+      url: a.url,
+      api: a.api,
+      transport: a.transport,
+      builtIn: true,
+    }
+  )
+}
+
 /**
  * The fetch a page address asks for (`?node=…&api=…&inbox=…`), null when it asks for
  * none, or `{ error }` when it asks for one that cannot be made.

@@ -16,6 +16,7 @@ import {
   fetchAddressQuery,
   loadCustomProfiles,
   type Profile,
+  profileForAddress,
   profileProblem,
   readFetchAddress,
   saveCustomProfiles,
@@ -54,7 +55,12 @@ type Status =
 
 export function RemotePanel({ localNodeUrl, onOpenLog }: RemotePanelProps) {
   const [custom, setCustom] = useState<Profile[]>(() => loadCustomProfiles())
-  const profiles = useMemo(() => [...builtInProfiles(localNodeUrl), ...custom], [localNodeUrl, custom])
+  // The endpoint a page-address fetch used when no profile has it (kept for this page only).
+  const [fromAddress, setFromAddress] = useState<Profile | null>(null)
+  const profiles = useMemo(
+    () => [...builtInProfiles(localNodeUrl), ...custom, ...(fromAddress ? [fromAddress] : [])],
+    [localNodeUrl, custom, fromAddress],
+  )
   const [profileId, setProfileId] = useState('local')
   const profile = profiles.find((p) => p.id === profileId) ?? profiles[0]!
   const [kind, setKind] = useState<TargetKind>('handle')
@@ -96,6 +102,9 @@ export function RemotePanel({ localNodeUrl, onOpenLog }: RemotePanelProps) {
       setStatus({ kind: 'error', message: `the page address asks for a fetch that cannot be made: ${a.error}` })
       return
     }
+    const used = profileForAddress(profiles, a)
+    if (!profiles.includes(used)) setFromAddress(used)
+    setProfileId(used.id)
     setKind(a.target.kind)
     setValue(a.target.value)
     void run(a)
