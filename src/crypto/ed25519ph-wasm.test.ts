@@ -1,69 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { ed25519 } from '@noble/curves/ed25519.js'
-import { bytesToHex, concatBytes, hexToBytes, utf8 } from './bytes'
-import {
-  ed25519PublicKey,
-  IDENTITY_UPDATE_CONTEXT as CTX,
-  signEd25519ph,
-  verifyEd25519ph,
-  verifyEd25519phWith,
-} from './ed25519ph'
-import { CryptoError } from './errors'
+import { bytesToHex } from './bytes'
 import { loadWasmEd25519Combine } from './ed25519ph-wasm'
-
-const P = ed25519.Point
-const L = P.Fn.ORDER
-const le32 = (n: bigint) => hexToBytes(n.toString(16).padStart(64, '0')).reverse()
-const leToBig = (b: Uint8Array) => BigInt(`0x${bytesToHex(b.slice().reverse())}`)
-const T8 = P.fromBytes(hexToBytes('c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a'), true)
-/** The eight small-order points (the torsion subgroup), canonically encoded. */
-const TORSION = Array.from({ length: 8 }, (_, i) => (i === 0 ? P.ZERO : T8.multiplyUnsafe(BigInt(i))))
+import { expectSameAsNoble, L, le32, P, TORSION } from './ed25519ph-equivalence.testkit'
 
 const wasm = await loadWasmEd25519Combine()
-
-/** A verdict or the CryptoError code and message: what a caller can observe. */
-function outcome(f: () => boolean): string {
-  try {
-    return String(f())
-  } catch (e) {
-    if (e instanceof CryptoError) return `${e.code}: ${e.message}`
-    throw e
-  }
-}
-
-type Mutation =
-  | 'none'
-  | 'flip-sig'
-  | 'flip-msg'
-  | 'flip-key'
-  | 'small-order-key'
-  | 'mixed-order-key'
-  | 'non-canonical-key'
-  | 'S+L'
-  | 'S=L'
-  | 'S=0'
-  | 'random-R'
-  | 'random-key'
-  | 'torsion-in-R'
-  | 'other-context'
-
-const MUTATIONS: Mutation[] = [
-  'none',
-  'flip-sig',
-  'flip-msg',
-  'flip-key',
-  'small-order-key',
-  'mixed-order-key',
-  'non-canonical-key',
-  'S+L',
-  'S=L',
-  'S=0',
-  'random-R',
-  'random-key',
-  'torsion-in-R',
-  'other-context',
-]
 
 /** noble's [S]B - [k]A for a key noble's lenient (zip215) decoder accepts, or null. */
 function nobleCombine(S: bigint, k: bigint, key: Uint8Array): string | null {
@@ -144,74 +85,7 @@ describe('loadWasmEd25519Combine', () => {
 describe('verifyEd25519phWith(ref10 WASM) ≡ verifyEd25519ph (noble)', () => {
   it('same verdict or same error on random mixes of valid and invalid signatures (property)', () => {
     const before = { ...wasm.stats }
-    const seen = new Set<string>()
-    fc.assert(
-      fc.property(
-        fc.uint8Array({ minLength: 32, maxLength: 32 }),
-        fc.uint8Array({ maxLength: 200 }),
-        fc.constantFrom(...MUTATIONS),
-        fc.nat(),
-        fc.integer({ min: 0, max: 7 }),
-        fc.uint8Array({ minLength: 32, maxLength: 32 }),
-        (sk, m, mutation, at, bit, noise) => {
-          let pk = ed25519PublicKey(sk)
-          let sig = signEd25519ph(sk, m, CTX)
-          let ctx = CTX
-          const S = leToBig(sig.subarray(32))
-          const T = TORSION[1 + (at % 7)]!
-          switch (mutation) {
-            case 'none':
-              break
-            case 'flip-sig':
-              sig[at % 64]! ^= 1 << bit
-              break
-            case 'flip-msg':
-              m = m.length ? ((m[at % m.length]! ^= 1 << bit), m) : Uint8Array.of(1)
-              break
-            case 'flip-key':
-              pk[at % 32]! ^= 1 << bit
-              break
-            case 'small-order-key':
-              pk = T.toBytes()
-              break
-            case 'mixed-order-key':
-              pk = P.fromBytes(pk).add(T).toBytes()
-              break
-            case 'non-canonical-key':
-              pk = le32(2n ** 255n - 19n + BigInt(at % 2))
-              break // y = p or p + 1: the order-4 point / the identity
-            case 'S+L':
-              sig = concatBytes(sig.subarray(0, 32), le32(S + L))
-              break
-            case 'S=L':
-              sig = concatBytes(sig.subarray(0, 32), le32(L))
-              break
-            case 'S=0':
-              sig = concatBytes(sig.subarray(0, 32), le32(0n))
-              break
-            case 'random-R':
-              sig = concatBytes(noise, sig.subarray(32))
-              break
-            case 'random-key':
-              pk = noise
-              break
-            case 'torsion-in-R':
-              sig = concatBytes(P.fromBytes(sig.subarray(0, 32)).add(T).toBytes(), sig.subarray(32))
-              break
-            case 'other-context':
-              ctx = utf8('IDENTITY UPDATE SIGNATURE!')
-              break
-          }
-          const noble = outcome(() => verifyEd25519ph(sig, m, pk, ctx))
-          const fast = outcome(() => verifyEd25519phWith(wasm.combine, sig, m, pk, ctx))
-          expect(fast, `${mutation}: sig ${bytesToHex(sig)} key ${bytesToHex(pk)}`).toBe(noble)
-          seen.add(noble.split(':')[0]!)
-        },
-      ),
-      { numRuns: 1500 },
-    )
-    // The mix held valid signatures, rejections and undecodable keys, and both paths ran.
-    expect([...seen].sort()).toEqual(['bad-point', 'false', 'true'])
+    expectSameAsNoble(wasm.combine, 1500)
     // Small-order, mixed-order and non-canonical keys are computed in WASM, not declined;
     // only keys that decode to no point are declined (noble then throws 'bad-point').
     expect(wasm.stats.wasm - before.wasm).toBeGreaterThan(1000)
