@@ -3,12 +3,16 @@
  * (RFC 4648 §4 and §5), UTF-8 (via the host's TextEncoder), concatenation and equality.
  * Pure ES2022: no Buffer, no atob/btoa, no DOM or Node types.
  *
- * Hex and base64 are @scure/base's (strict RFC 4648 coders). Decoders are strict: they
+ * Hex is @noble/hashes' (a byte-table coder: on Node 20, which has no Uint8Array.toHex, it
+ * is about 10× faster than @scure/base's radix conversion, and hex is on the replay's hot
+ * path: identifiers, replay keys, every update_hex); base64 is @scure/base's (strict RFC
+ * 4648 coders). Decoders are strict: they
  * throw CryptoError ('bad-encoding' or 'bad-length') with a message naming the offending
  * character and its position, never return a partial result. When a coder refuses input,
  * a scan of the text names what is wrong in the project's own words.
  */
-import { base64, base64nopad, base64url, base64urlnopad, hex } from '@scure/base'
+import { bytesToHex as nobleBytesToHex, hexToBytes as nobleHexToBytes } from '@noble/hashes/utils.js'
+import { base64, base64nopad, base64url, base64urlnopad } from '@scure/base'
 import { CryptoError } from './errors'
 
 /** Quote one character for an error message (control characters as \uXXXX). */
@@ -28,7 +32,7 @@ export function hexToBytes(text: string): Uint8Array {
     throw new CryptoError('bad-length', `hex: odd number of hex digits (${digits.length})`)
   }
   try {
-    return hex.decode(digits.toLowerCase())
+    return nobleHexToBytes(digits)
   } catch {
     const offset = text.length - digits.length
     const bad = /[^0-9a-fA-F]/.exec(digits)
@@ -39,7 +43,7 @@ export function hexToBytes(text: string): Uint8Array {
 
 /** Bytes to lowercase hex, no prefix. */
 export function bytesToHex(b: Uint8Array): string {
-  return hex.encode(b)
+  return nobleBytesToHex(b)
 }
 
 const encoder = new TextEncoder()
