@@ -2,7 +2,7 @@
  * The command line's bundle (issue #13): `npm run cli` runs dist-cli/cli.mjs, and its pool's
  * worker threads load the bundled worker (dist-cli/verify-worker.mjs), not TypeScript.
  */
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
@@ -58,4 +58,24 @@ describe('the bundled command line', () => {
       await w.terminate()
     }
   }, 120_000)
+
+  it('a start that does not fetch loads neither viem nor Connect-ES (both only on use)', async () => {
+    expect((await run({})).status).toBe(0) // the launcher has (re)built the bundle if it was stale
+    // The files cli.mjs loads before it runs: its static imports, followed to the end.
+    const eager = new Set<string>()
+    const next = ['cli.mjs']
+    while (next.length) {
+      const file = next.pop()!
+      if (eager.has(file)) continue
+      eager.add(file)
+      const text = readFileSync(join(ROOT, 'dist-cli', file), 'utf8')
+      for (const m of text.matchAll(/(?:from|import)\s*"\.\/([\w.-]+\.mjs)"/g)) next.push(m[1]!)
+    }
+    const loaded = [...eager].map((f) => readFileSync(join(ROOT, 'dist-cli', f), 'utf8')).join('\n')
+    // Names that only these libraries define (identifiers survive the bundle's minification).
+    expect(loaded).toContain('function replay') // the scan does reach the core
+    expect(loaded).not.toMatch(/function createPublicClient\b/) // viem
+    expect(loaded).not.toMatch(/function createConnectTransport\b|function createGrpcTransport\b/) // Connect-ES
+    expect([...eager].every((f) => existsSync(join(ROOT, 'dist-cli', f)))).toBe(true)
+  })
 })

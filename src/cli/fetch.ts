@@ -38,10 +38,6 @@ import {
 import { nodeTransportFor } from '../network/transports-node'
 import { InputError, jsonLine, UsageError } from './io'
 
-export const FETCH_USAGE = `  fetch --node <url> [--api identity|d14n] [--transport gateway|grpc|grpc-web|connect]
-        (--inbox <inbox-id> | --address <0x…> | --passkey <hex> | --handle <handle>) [--out <file>]
-        [--page-size N] [--max-pages N] [--timeout-ms N] [--chain eip155:<id>=<rpc-url>]...`
-
 interface Io {
   out(s: string | Uint8Array): void
   err(s: string): void

@@ -20,11 +20,15 @@ import type { SmartWalletVerifier } from '../core/verify/port'
 import { fastContext } from '../core/verify/fast'
 import type { UpdateVerifyOptions } from '../core/verify/update'
 import { cmdEdit, EDIT_USAGE } from './edit'
-import { cmdFetch, FETCH_USAGE } from './fetch'
 import { InputError, UsageError, guardOutput, jsonLine, readFile, readLogFile, takeInputFlags } from './io'
 import { lazyChainVerifier } from './chain-verifier'
 import { escapeKeepingLines, escapeLine } from './terminal'
 import { fastReplayOptions } from './pool/node-pool'
+
+/** `fetch`'s lines of the usage (here, so a start that does not fetch never loads ./fetch: Connect-ES and viem). */
+const FETCH_USAGE = `  fetch --node <url> [--api identity|d14n] [--transport gateway|grpc|grpc-web|connect]
+        (--inbox <inbox-id> | --address <0x…> | --passkey <hex> | --handle <handle>) [--out <file>]
+        [--page-size N] [--max-pages N] [--timeout-ms N] [--chain eip155:<id>=<rpc-url>]...`
 
 const USAGE = `usage: npm run --silent cli -- <subcommand> [flags] [files]
 
@@ -289,7 +293,8 @@ const COMMANDS: Record<string, (argv: string[], io: Io) => void | Promise<void>>
   'check-handle': cmdCheckHandle,
   resolve: cmdResolve,
   key: cmdKey,
-  fetch: cmdFetch,
+  // Loaded on use: ./fetch brings Connect-ES and viem (the --handle check's chain verifier).
+  fetch: async (argv, io) => (await import('./fetch')).cmdFetch(argv, io),
   edit: cmdEdit,
 }
 
