@@ -69,7 +69,8 @@ test.describe('signature primitives in Chromium', () => {
     // The page: loads the fast backend where the page's CSP applies, and starts the worker on request.
     await bundle(
       `import { buildFastBackend } from './src/crypto/backend.ts'
-       window.__backend = buildFastBackend().then((b) => b.primitives)
+       // Once the hashes, which load in the background, have settled too.
+       window.__backend = buildFastBackend().then(async (b) => (await b.settled, b.primitives))
        window.__runBench = (ms) => new Promise((resolve, reject) => {
          const w = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })
          w.onmessage = (ev) => (ev.data.error ? reject(new Error(ev.data.error)) : resolve(ev.data.report), w.terminate())

@@ -55,6 +55,7 @@ describe('loadFastBackend', () => {
   it("in Node 20 every primitive has its fast path, and the results are noble's", async () => {
     const fast = await loadFastBackend()
     expect(fast.name).toBe('fast')
+    await fast.settled
     expect(fast.primitives).toEqual({
       'secp256k1-recover': { impl: 'libsecp256k1 (WASM, built from secp256k1@5.0.2: src/crypto/wasm)' },
       'p256-verify': { impl: 'OpenSSL (node:crypto)' },
@@ -84,6 +85,7 @@ describe('buildFastBackend', () => {
       hashes: failing('wasm refused'),
     }
     const b = await buildFastBackend(none)
+    await b.settled
     expect(b.primitives['p256-verify']).toEqual({
       impl: '@noble/curves',
       fallback: 'OpenSSL (node:crypto) unavailable: no subtle',
@@ -101,5 +103,27 @@ describe('buildFastBackend', () => {
     expect(b.primitives['secp256k1-recover'].fallback).toBeUndefined()
     expect(b.primitives['ed25519ph-verify'].fallback).toBeUndefined()
     expect(await run(b)).toEqual(await run(nobleBackend))
+  })
+  it('does not wait for the hashes: noble hashes until hash-wasm has loaded, the same results before and after', async () => {
+    let release!: () => void
+    const gate = new Promise<void>((r) => {
+      release = r
+    })
+    const b = await buildFastBackend({
+      ...defaultFastLoaders,
+      hashes: async () => {
+        await gate // a hash-wasm that has not loaded yet
+        return defaultFastLoaders.hashes()
+      },
+    })
+    expect(b.primitives.keccak256).toEqual({ impl: '@noble/hashes', loading: 'hash-wasm' })
+    expect(b.primitives['secp256k1-recover'].fallback).toBeUndefined()
+    const before = await run(b)
+    expect(before).toEqual(await run(nobleBackend))
+    release()
+    await b.settled
+    expect(b.primitives.keccak256).toEqual({ impl: 'hash-wasm' })
+    expect(b.primitives.sha256).toEqual({ impl: 'hash-wasm' })
+    expect(await run(b)).toEqual(before)
   })
 })

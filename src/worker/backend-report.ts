@@ -40,7 +40,10 @@ export function timedBackend(b: VerifyBackend, into: PrimitiveTimings, now: () =
     }
   return {
     name: b.name,
-    primitives: b.primitives,
+    // A getter: a backend's hashes switch to their fast path when it has loaded (src/crypto/backend.ts).
+    get primitives() {
+      return b.primitives
+    },
     recoverEip191: async('secp256k1-recover', b.recoverEip191),
     verifyP256Der: async('p256-verify', b.verifyP256Der),
     verifyEd25519ph: async('ed25519ph-verify', b.verifyEd25519ph),
