@@ -6,9 +6,11 @@
  *   xmtp.identity.api.v1.IdentityApi       PublishIdentityUpdate, GetIdentityUpdates,
  *                                          GetInboxIds: the same NodeApi as the HTTP paths
  *   xmtp.xmtpv4.message_api.QueryApi       QueryEnvelopes on identity topics (0x02 + the
- *                                          32 bytes of the inbox id), paged by last_seen,
- *                                          each update wrapped as xmtpd wraps it, with
- *                                          originator_node_id 1; and GetInboxIds
+ *                                          32 bytes of the inbox id) or by originator
+ *                                          (node 1: every inbox's identity envelopes),
+ *                                          paged by last_seen, each update wrapped as
+ *                                          xmtpd wraps it, with originator_node_id 1;
+ *                                          and GetInboxIds
  *
  * Bodies go through `inspector.wire.v1.Verbatim` (src/network/verbatim.ts), so a stored
  * update is served byte for byte, never re-encoded. CORS is open to any origin, with
@@ -59,7 +61,20 @@ function connectErrorOf(e: unknown): ConnectError {
   return new ConnectError(`the node failed to answer: ${e instanceof Error ? e.message : String(e)}`, Code.Internal)
 }
 
-/** The QueryEnvelopes answer for identity topics: envelopes after the cursor, ascending, at most `limit`. */
+/** xmtpd's bounds on a query (maxQueriesPerRequest, maxTopicLength, maxVectorClockLength). */
+const MAX_QUERIES = 10_000
+const MAX_TOPIC_BYTES = 128
+const MAX_CURSOR_ENTRIES = 100
+
+/**
+ * The QueryEnvelopes answer, as xmtpd answers it: by topics (identity topics) or by
+ * originators (never both), envelopes after the cursor, ascending, at most `limit`.
+ * Every update here has originator node 1 (xmtpd's IdentityUpdateOriginatorID), with the
+ * node's global sequence id as its originator sequence id, so an originator-only query
+ * for node 1 pages through every inbox's identity envelopes, and one for any other node
+ * has none. A query with neither topics nor originators answers nothing (xmtpd's V3
+ * compatibility), not an error.
+ */
 function queryEnvelopes(
   store: Store,
   topics: readonly Uint8Array[],
@@ -70,22 +85,37 @@ function queryEnvelopes(
   if (topics.length > 0 && originatorNodeIds.length > 0) {
     throw new ConnectError('invalid query: cannot filter by both topic and originator', Code.InvalidArgument)
   }
-  if (originatorNodeIds.length > 0) {
+  if (topics.length + originatorNodeIds.length > MAX_QUERIES) {
     throw new ConnectError(
-      'invalid query: this node answers topic queries (identity topics) only, not originator queries',
+      `invalid query: too many subscriptions: ${topics.length + originatorNodeIds.length} (at most ${MAX_QUERIES})`,
       Code.InvalidArgument,
     )
   }
   for (const t of topics) {
-    if (t.length === 0 || t.length > 128) throw new ConnectError('invalid query: invalid topic', Code.InvalidArgument)
+    if (t.length === 0 || t.length > MAX_TOPIC_BYTES)
+      throw new ConnectError('invalid query: invalid topic', Code.InvalidArgument)
+  }
+  if (Object.keys(lastSeen).length > MAX_CURSOR_ENTRIES) {
+    throw new ConnectError(
+      `invalid query: vector clock length exceeds maximum of ${MAX_CURSOR_ENTRIES}`,
+      Code.InvalidArgument,
+    )
   }
   const rows = limit === 0 || limit > MAX_PAGE_ROWS ? MAX_PAGE_ROWS : limit
   const after = lastSeen[IDENTITY_ORIGINATOR_NODE_ID] ?? 0n
-  const inboxes = [...new Set(topics.map(inboxIdOfTopic).filter((i): i is string => i !== null))]
-  const updates: StoredUpdate[] = inboxes.flatMap((inbox) => store.updatesAfter(inbox, after))
-  updates.sort((a, b) => (a.sequenceId < b.sequenceId ? -1 : a.sequenceId > b.sequenceId ? 1 : 0))
+  let updates: StoredUpdate[]
+  if (originatorNodeIds.length > 0) {
+    updates = originatorNodeIds.includes(IDENTITY_ORIGINATOR_NODE_ID) ? store.updatesAfterAll(after, rows) : []
+  } else {
+    const inboxes = [...new Set(topics.map(inboxIdOfTopic).filter((i): i is string => i !== null))]
+    updates = inboxes.flatMap((inbox) => store.updatesAfter(inbox, after))
+    updates.sort((a, b) => (a.sequenceId < b.sequenceId ? -1 : a.sequenceId > b.sequenceId ? 1 : 0))
+  }
   const w = new BinaryWriter()
   for (const u of updates.slice(0, rows)) {
+    // Unsigned: xmtpd gives identity updates (originator 1) a BlockchainProof, the app
+    // chain's transaction hash, not an originator signature (those are for envelopes a
+    // node originates). This node has no chain, so it claims no proof at all.
     w.tag(1, WireType.LengthDelimited).bytes(
       wrapIdentityUpdate({
         originatorNodeId: IDENTITY_ORIGINATOR_NODE_ID,

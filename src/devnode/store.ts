@@ -73,6 +73,9 @@ function prepareQueries(db: Database.Database) {
     after: db.prepare<[string, bigint], Row>(
       'SELECT sequence_id, inbox_id, server_timestamp_ns, bytes FROM updates WHERE inbox_id = ? AND sequence_id > ? ORDER BY sequence_id',
     ),
+    afterAll: db.prepare<[bigint, number], Row>(
+      'SELECT sequence_id, inbox_id, server_timestamp_ns, bytes FROM updates WHERE sequence_id > ? ORDER BY sequence_id LIMIT ?',
+    ),
     inboxesOfMember: db.prepare<[string], { inbox_id: string }>(
       'SELECT inbox_id FROM members WHERE member_key = ? ORDER BY inbox_id',
     ),
@@ -127,6 +130,12 @@ export class Store {
     // that high (ids are AUTOINCREMENT from 1), so the answer is the empty log, not a 500.
     if (after >= SQLITE_INTEGER_MAX) return []
     return this.q.after.all(inboxId, after).map(toStored)
+  }
+
+  /** Every inbox's updates with a sequence id above `after`, ascending, at most `limit` (the global log). */
+  updatesAfterAll(after: bigint, limit: number): StoredUpdate[] {
+    if (after >= SQLITE_INTEGER_MAX) return []
+    return this.q.afterAll.all(after, limit).map(toStored)
   }
 
   /** Every inbox the member key was ever a member of (section 9 candidates). */
