@@ -11,7 +11,7 @@ import { checkHandleAnswer, currentHandles } from '../core/handles'
 import { deriveInboxId } from '../core/inbox-id'
 import { exportLocalKey, importLocalKey } from '../core/keys'
 import { replay, stateAt, sortedEntries } from '../core/replay'
-import { toReport, type Report } from '../core/report'
+import { reportJsonPieces, toReport, type Report } from '../core/report'
 import { resolveIdentifier } from '../core/resolve'
 import { signatureText } from '../core/text/signature-text'
 import { isEthAddress } from '../core/text/identifier'
@@ -180,8 +180,12 @@ async function cmdReplay(argv: string[], io: Io): Promise<void> {
     all.map((x) => x.log),
     smartWallets,
     (trace, i) => {
-      const report = toReport(trace, all[i]!.file, at === undefined ? undefined : stateAt(trace, at))
-      io.out(values.json ? `${jsonLine(report)}\n` : humanReport(report))
+      const state = at === undefined ? undefined : stateAt(trace, at)
+      // JSON in pieces (issue #14, finding 8): a million rows are never one string.
+      if (values.json) {
+        for (const piece of reportJsonPieces(trace, all[i]!.file, state)) io.out(piece)
+        io.out('\n')
+      } else io.out(humanReport(toReport(trace, all[i]!.file, state)))
     },
   )
 }

@@ -136,35 +136,49 @@ function decodedStep(
   }
 }
 
+/** One empty list for every step that has none (a step's lists are never mutated). */
+const NONE: readonly never[] = Object.freeze([])
+
 /**
  * The step of an update the log does not reach (issue #14, finding 8): its signature text
  * and its unchecked signatures are built when a view reads them, not for every update of
- * a huge log that stopped early (a million tiny updates took 50 times the file's size).
- * Read once, each is kept, so a view sees one value.
+ * a huge log that stopped early. Read once, each is kept, so a view sees one value.
+ *
+ * A class with its getters on the prototype, fields always the same and in one order: an
+ * object literal with own getters (and a conditional spread) is a dictionary-mode object
+ * in V8, about 1,080 bytes a step, where this is about 100 (a million tiny updates took
+ * 75 times the file). Views and the app's transfer (src/worker/transfer.ts) read the
+ * fields by name, so a getter answers like a field.
  */
-function unreadStep(entry: LogEntry, u: UnverifiedUpdate, state: AssociationState | null, message: string): TraceStep {
-  // Getters in the literal, no closure per step: own enumerable properties, so a copy,
-  // JSON or a structured clone (the app's worker) reads them like plain fields.
-  const step = {
-    sequenceId: entry.sequenceId,
-    status: 'not_applied' as const,
-    rule: null,
-    actionIndex: null,
-    message,
-    update: u,
-    bytes: u.bytes,
-    actions: [],
-    stateBefore: state,
-    stateAfter: state,
-    ...(entry.serverTimestampNs !== undefined ? { serverTimestampNs: entry.serverTimestampNs } : {}),
-    get signatureText(): string {
-      return described(this).text
-    },
-    get signatures(): readonly SignatureCheck[] {
-      return described(this).checks
-    },
+class UnreadStep implements TraceStep {
+  readonly status = 'not_applied' as const
+  readonly rule = null
+  readonly actionIndex = null
+  readonly actions: readonly ActionStep[] = NONE
+  readonly bytes: Uint8Array
+  readonly stateAfter: AssociationState | null
+  declare readonly serverTimestampNs?: bigint
+  constructor(
+    readonly sequenceId: bigint,
+    readonly update: UnverifiedUpdate,
+    readonly stateBefore: AssociationState | null,
+    readonly message: string,
+    serverTimestampNs: bigint | undefined,
+  ) {
+    this.bytes = update.bytes
+    this.stateAfter = stateBefore
+    if (serverTimestampNs !== undefined) this.serverTimestampNs = serverTimestampNs
   }
-  return step
+  get signatureText(): string {
+    return described(this).text
+  }
+  get signatures(): readonly SignatureCheck[] {
+    return described(this).checks
+  }
+}
+
+function unreadStep(entry: LogEntry, u: UnverifiedUpdate, state: AssociationState | null, message: string): TraceStep {
+  return new UnreadStep(entry.sequenceId, u, state, message, entry.serverTimestampNs)
 }
 
 /** The described update of each unread step once read (kept outside the step, so two Traces compare equal). */
@@ -184,13 +198,16 @@ export async function replay(log: InboxLog, opts: ReplayOptions = {}): Promise<T
   const steps: TraceStep[] = []
   let state: AssociationState | null = null
   let stoppedAt: bigint | null = null
+  // One message for every step past the stop (a string per step cost 56 bytes each).
+  let pastStop = ''
   const stage: VerifyStage = opts.verify ?? ((u) => verifyUpdate(u, opts))
   const prefetch = new Prefetch(entries, stage, opts.verify ? Math.max(0, opts.verifyAhead ?? 0) : 0)
   for (const [n, entry] of entries.entries()) {
     opts.signal?.throwIfAborted()
     const u = entry.update
     if (stoppedAt !== null) {
-      const message = `log cannot be read past sequence id ${stoppedAt}`
+      if (pastStop === '') pastStop = `log cannot be read past sequence id ${stoppedAt}`
+      const message = pastStop
       if (!isDecoded(u)) steps.push(undecodedStep(entry, u, state, 'not_applied', message))
       else if (opts.verifyAfterStop) {
         const v = await prefetch.get(n, u)

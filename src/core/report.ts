@@ -95,3 +95,38 @@ export function toReport(trace: Trace, file: string, at?: { state: AssociationSt
   if (at?.error) report.error = at.error
   return report
 }
+
+/**
+ * The contract report as JSON text in pieces, exactly `JSON.stringify(toReport(…))`
+ * (issue #14, finding 8): a log of a million updates is written row by row, never built
+ * as a million report rows and one string of 130 MB beside the Trace. Each piece is at
+ * most about `chunk` characters, or one row or the state when that is longer.
+ */
+export function* reportJsonPieces(
+  trace: Trace,
+  file: string,
+  at?: { state: AssociationState | null; error?: string },
+  chunk = 1 << 16,
+): Generator<string> {
+  let buf = `{"file":${JSON.stringify(file)},"inbox_id":${JSON.stringify(trace.inboxId)},"ok":${trace.ok},"updates":[`
+  const steps = trace.steps
+  for (let i = 0; i < steps.length; i++) {
+    const s = steps[i]!
+    const row: ReportUpdate = {
+      sequence_id: s.sequenceId.toString(),
+      status: s.status,
+      rule: s.rule,
+      action_index: s.actionIndex,
+      message: s.message,
+    }
+    buf += (i === 0 ? '' : ',') + JSON.stringify(row)
+    if (buf.length >= chunk) {
+      yield buf
+      buf = ''
+    }
+  }
+  const state = at ? at.state : trace.head
+  buf += `],"state":${state ? JSON.stringify(stateReport(state)) : 'null'}`
+  if (at?.error) buf += `,"error":${JSON.stringify(at.error)}`
+  yield `${buf}}`
+}

@@ -3,6 +3,7 @@ import { readLogs } from '../../core/decode/logs'
 import { replay } from '../../core/replay'
 import { syntheticBundle } from '../../../e2e/synthetic-log'
 import { comparableTrace, fixtureLogs } from '../../../test/verify/kit'
+import type { UnverifiedUpdate } from '../../core/types'
 import type { UpdateVerifyOptions } from '../../core/verify/update'
 import { fastReplayOptions, nodeVerifyPool, POOL_THRESHOLD, spawnNodeWorker } from './node-pool'
 
@@ -75,8 +76,33 @@ describe('fastReplayOptions', () => {
       {},
       { threshold: 3, size: 1, spawn: () => ({ post: () => undefined, terminate: () => undefined }) },
     )
+    expect(big.replay.verify).toBeTypeOf('function')
+    void big.replay.verify!(log!.entries[0]!.update as UnverifiedUpdate, 0).catch(() => undefined)
     expect(big.pool).not.toBeNull()
-    expect(big.replay.verify).toBe(big.pool!.verify)
     big.close()
+  })
+
+  it('finding 8: a log that stops at its first update starts no worker thread', async () => {
+    const [log] = readLogs(await syntheticBundle(3))
+    // The first update, applied to no state, is refused without a signature (no CreateInbox first).
+    const entries = log!.entries.slice(1)
+    let spawned = 0
+    const fast = fastReplayOptions(
+      [{ ...log!, entries }],
+      {},
+      {
+        threshold: 1,
+        size: 1,
+        spawn: () => {
+          spawned++
+          return { post: () => undefined, terminate: () => undefined }
+        },
+      },
+    )
+    const trace = await replay({ ...log!, entries }, fast.replay)
+    fast.close()
+    expect(trace.steps[0]!.status).toBe('rejected')
+    expect(spawned).toBe(0)
+    expect(fast.pool).toBeNull()
   })
 })

@@ -17,7 +17,7 @@ import { Worker } from 'node:worker_threads'
 import type { ReplayOptions } from '../../core/replay'
 import type { InboxLog } from '../../core/types'
 import type { VerdictCache } from '../../core/verify/cache'
-import { VerifyPool, type SpawnVerifyWorker } from '../../core/verify/pool'
+import { poolAhead, VerifyPool, type SpawnVerifyWorker } from '../../core/verify/pool'
 import type { FromVerifyWorker } from '../../core/verify/transfer'
 import { verifyUpdate, type UpdateVerifyOptions } from '../../core/verify/update'
 
@@ -90,11 +90,13 @@ export interface NodePoolOptions {
 }
 
 /** A pool of worker threads; `ctx` verifies on the main thread (fallback, erc_6492). */
+const poolSize = (options: NodePoolOptions): number =>
+  options.size ?? Math.max(1, Math.min(availableParallelism() - 1, POOL_CAP))
+
 export function nodeVerifyPool(ctx: UpdateVerifyOptions, options: NodePoolOptions = {}): VerifyPool {
-  const size = options.size ?? Math.max(1, Math.min(availableParallelism() - 1, POOL_CAP))
   return new VerifyPool({
     spawn: options.spawn ?? spawnNodeWorker,
-    size,
+    size: poolSize(options),
     local: (u) => verifyUpdate(u, ctx),
     defer: (f) => void setImmediate(f),
     now: () => performance.now(),
@@ -140,11 +142,21 @@ export function fastReplayOptions(
       close: () => undefined,
     }
   }
-  const pool = nodeVerifyPool(ctx, options)
+  // Started on the first update replay verifies (issue #14, finding 8): a log that stops
+  // at its first update (a million tiny updates) never pays for worker threads.
+  let pool: VerifyPool | null = null
+  const start = (): VerifyPool => (pool ??= nodeVerifyPool(ctx, options))
   return {
-    replay: { ...ctx, verify: pool.verify, verifyAhead: pool.ahead },
-    pool,
+    replay: {
+      ...ctx,
+      verify: (u, i) => start().verify(u, i),
+      verifyAhead: poolAhead(poolSize(options)),
+    },
+    get pool() {
+      return pool
+    },
     close: () => {
+      if (!pool) return
       reportPool(pool)
       pool.close('the command finished')
     },

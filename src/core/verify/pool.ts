@@ -83,6 +83,11 @@ export interface VerifyPoolStats {
 }
 
 /** The pool was closed (cancelled) before the update was verified. */
+/** How far ahead of application replay should ask a pool of `size` workers (VerifyPool.ahead). */
+export function poolAhead(size: number, inflight = 2, batchSize = 4): number {
+  return Math.max(8, size * inflight * batchSize * 4)
+}
+
 export class VerifyPoolClosed extends Error {
   override readonly name = 'VerifyPoolClosed'
   readonly code = 'pool_closed'
@@ -163,7 +168,7 @@ export class VerifyPool {
 
   /** How far ahead of application replay should ask (ReplayOptions.verifyAhead). */
   get ahead(): number {
-    return Math.max(8, this.slots.length * this.inflight * this.batchSize * 4)
+    return poolAhead(this.slots.length, this.inflight, this.batchSize)
   }
 
   stats(): VerifyPoolStats {
