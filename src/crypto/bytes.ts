@@ -3,11 +3,11 @@
  * (RFC 4648 §4 and §5), UTF-8 (via the host's TextEncoder), concatenation and equality.
  * Pure ES2022: no Buffer, no atob/btoa, no DOM or Node types.
  *
- * Hex is @noble/hashes' (a byte-table coder: on Node 20, which has no Uint8Array.toHex, it
- * is about 10× faster than @scure/base's radix conversion, and hex is on the replay's hot
- * path: identifiers, replay keys, every update_hex); base64 is @scure/base's (strict RFC
- * 4648 coders). Decoders are strict: they
- * throw CryptoError ('bad-encoding' or 'bad-length') with a message naming the offending
+ * Hex is @noble/hashes' byte-table coder: on Node 20, which has no Uint8Array.toHex, it
+ * encodes 400 bytes 12.6-12.9× and decodes them 4.9-6.7× faster than @scure/base's radix
+ * conversion (load 0.8), and hex is on the replay's hot path (identifiers, replay keys,
+ * every update_hex). Base64 is @scure/base's (strict RFC 4648 coders). Decoders are
+ * strict: they throw CryptoError ('bad-encoding' or 'bad-length') with a message naming the offending
  * character and its position, never return a partial result. When a coder refuses input,
  * a scan of the text names what is wrong in the project's own words.
  */
