@@ -75,19 +75,24 @@ export function stateReport(s: AssociationState): ReportState {
   }
 }
 
+/** One update's row of the contract report. */
+function reportRow(s: Trace['steps'][number]): ReportUpdate {
+  return {
+    sequence_id: s.sequenceId.toString(),
+    status: s.status,
+    rule: s.rule,
+    action_index: s.actionIndex,
+    message: s.message,
+  }
+}
+
 /** The contract report; `at` replaces `state` by the state at a sequence id (IDENT-070). */
 export function toReport(trace: Trace, file: string, at?: { state: AssociationState | null; error?: string }): Report {
   const report: Report = {
     file,
     inbox_id: trace.inboxId,
     ok: trace.ok,
-    updates: trace.steps.map((s) => ({
-      sequence_id: s.sequenceId.toString(),
-      status: s.status,
-      rule: s.rule,
-      action_index: s.actionIndex,
-      message: s.message,
-    })),
+    updates: trace.steps.map(reportRow),
     state: null,
   }
   const state = at ? at.state : trace.head
@@ -111,15 +116,7 @@ export function* reportJsonPieces(
   let buf = `{"file":${JSON.stringify(file)},"inbox_id":${JSON.stringify(trace.inboxId)},"ok":${trace.ok},"updates":[`
   const steps = trace.steps
   for (let i = 0; i < steps.length; i++) {
-    const s = steps[i]!
-    const row: ReportUpdate = {
-      sequence_id: s.sequenceId.toString(),
-      status: s.status,
-      rule: s.rule,
-      action_index: s.actionIndex,
-      message: s.message,
-    }
-    buf += (i === 0 ? '' : ',') + JSON.stringify(row)
+    buf += (i === 0 ? '' : ',') + JSON.stringify(reportRow(steps[i]!))
     if (buf.length >= chunk) {
       yield buf
       buf = ''

@@ -89,10 +89,11 @@ export interface NodePoolOptions {
   readonly spawn?: SpawnVerifyWorker
 }
 
-/** A pool of worker threads; `ctx` verifies on the main thread (fallback, erc_6492). */
+/** The pool's worker count: `size`, or one fewer than the cores (the main thread verifies too), at most POOL_CAP. */
 const poolSize = (options: NodePoolOptions): number =>
   options.size ?? Math.max(1, Math.min(availableParallelism() - 1, POOL_CAP))
 
+/** A pool of worker threads; `ctx` verifies on the main thread (fallback, erc_6492). */
 export function nodeVerifyPool(ctx: UpdateVerifyOptions, options: NodePoolOptions = {}): VerifyPool {
   return new VerifyPool({
     spawn: options.spawn ?? spawnNodeWorker,

@@ -82,12 +82,12 @@ export interface VerifyPoolStats {
   readonly startupMs: readonly number[]
 }
 
-/** The pool was closed (cancelled) before the update was verified. */
 /** How far ahead of application replay should ask a pool of `size` workers (VerifyPool.ahead). */
 export function poolAhead(size: number, inflight = 2, batchSize = 4): number {
   return Math.max(8, size * inflight * batchSize * 4)
 }
 
+/** The pool was closed (cancelled) before the update was verified. */
 export class VerifyPoolClosed extends Error {
   override readonly name = 'VerifyPoolClosed'
   readonly code = 'pool_closed'
