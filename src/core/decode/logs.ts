@@ -49,7 +49,7 @@
 import { base64ToBytes, hexToBytes } from '../../crypto/bytes'
 import { LogInputError, RuleViolation } from '../errors'
 import type { InboxLog, LogEntry } from '../types'
-import { BinaryReader, WireType } from '@bufbuild/protobuf/wire'
+import { WireType } from '@bufbuild/protobuf/wire'
 import { fromBinary } from '@bufbuild/protobuf'
 import { IdentityUpdateSchema } from '../../gen/identity/associations/association_pb'
 import {
@@ -64,7 +64,8 @@ import {
 import { JsonSyntaxError, parseJson } from './json'
 import { looksLikePostgresCsv, PG_CSV_UPDATE_COLUMN, readPostgresCsvLog } from './pg-csv'
 import { decodeUpdateFromJson } from './update'
-import { checkWire, isValidUtf8, wireTypeName } from './wire'
+import { eachField, type FieldFault, type WireField } from './fields'
+import { checkWire, isValidUtf8, wireTypeMismatch, wireTypeName } from './wire'
 
 interface Attempt {
   readonly format: string
@@ -145,7 +146,7 @@ export function readBundleJson(json: unknown): InboxLog {
 }
 
 // ---------------------------------------------------------------------------------------
-// 2. Binary GetIdentityUpdatesResponse, walked by hand so update bytes are input slices
+// 2. Binary GetIdentityUpdatesResponse, walked field by field (./fields.ts) so update bytes are input slices
 
 const GATEWAY_BIN = 'get-identity-updates-binary'
 
@@ -175,82 +176,46 @@ interface Container {
   unknownFields: number
 }
 
-type Field =
-  | { readonly no: number; readonly wt: WireType.Varint; readonly at: number; readonly value: bigint }
-  | {
-      readonly no: number
-      readonly wt: WireType.LengthDelimited
-      readonly at: number
-      readonly body: Uint8Array
-      readonly bodyAt: number
-    }
-  | { readonly no: number; readonly wt: WireType.Bit32 | WireType.Bit64; readonly at: number }
-
-/** The fields of one message body, framing checked strictly (groups refused). */
-function* fields(buf: Uint8Array, base: number, what: string): Generator<Field> {
-  const r = new BinaryReader(buf)
-  while (r.pos < r.len) {
-    const at = r.pos
-    let no: number
-    let wt: WireType
-    try {
-      ;[no, wt] = r.tag()
-    } catch (e) {
-      throw new ContainerError(
-        base + at,
-        e instanceof RangeError
-          ? `truncated: ${what} ends inside a field tag`
-          : `invalid field tag in ${what} (${errMsg(e).replace(/^illegal tag: /, '')})`,
-      )
-    }
-    const fail = (d: string) => new ContainerError(base + at, `${what}: field ${no} ${d}`)
-    switch (wt) {
-      case WireType.Varint: {
-        let v: bigint | string
-        try {
-          v = r.uint64()
-        } catch (e) {
-          throw fail(
-            e instanceof RangeError ? 'is a varint that runs past the end' : 'is a varint longer than 10 bytes',
-          )
-        }
-        yield { no, wt, at: base + at, value: BigInt(v) }
-        break
-      }
-      case WireType.LengthDelimited: {
-        let len: bigint
-        try {
-          len = BigInt(r.uint64())
-        } catch {
-          throw fail('has a length that runs past the end')
-        }
-        if (len > BigInt(r.len - r.pos)) throw fail(`declares ${len} bytes, ${r.len - r.pos} remain (truncated)`)
-        const bodyAt = r.pos
-        r.pos += Number(len)
-        yield { no, wt, at: base + at, body: buf.subarray(bodyAt, r.pos), bodyAt: base + bodyAt }
-        break
-      }
-      case WireType.Bit32:
-      case WireType.Bit64: {
-        const size = wt === WireType.Bit64 ? 8 : 4
-        if (r.pos + size > r.len) throw fail(`needs ${size} bytes, ${r.len - r.pos} remain (truncated)`)
-        r.pos += size
-        yield { no, wt, at: base + at }
-        break
-      }
-      default:
-        throw fail(`has the group wire type ${wireTypeName(wt)}, which proto3 does not use`)
-    }
+/** The container's words for a fault of the shared field reader in the body of `what`. */
+function containerFault(f: FieldFault, what: string): ContainerError {
+  let detail: string
+  switch (f.kind) {
+    case 'tag-truncated':
+      return new ContainerError(f.at, `truncated: ${what} ends inside a field tag`)
+    case 'tag-invalid':
+      return new ContainerError(f.at, `invalid field tag in ${what} (${f.reason.replace(/^illegal tag: /, '')})`)
+    case 'group':
+      detail = `has the group wire type ${wireTypeName(f.wt)}, which proto3 does not use`
+      break
+    case 'varint-truncated':
+      detail = 'is a varint that runs past the end'
+      break
+    case 'varint-too-long':
+      detail = 'is a varint longer than 10 bytes'
+      break
+    case 'length-truncated':
+    case 'length-too-long':
+      detail = 'has a length that runs past the end'
+      break
+    case 'past-end':
+      detail = `declares ${f.length} bytes, ${f.remaining} remain (truncated)`
+      break
+    case 'fixed-truncated':
+      detail = `needs ${f.size} bytes, ${f.remaining} remain (truncated)`
+      break
   }
+  return new ContainerError(f.at, `${what}: field ${f.no} ${detail}`)
 }
 
-function expectWt(f: Field, wt: WireType, what: string, name: string): void {
-  if (f.wt !== wt) {
-    throw new ContainerError(
-      f.at,
-      `${what}: field ${f.no} (${name}) has wire type ${wireTypeName(f.wt)}, expected ${wireTypeName(wt)}`,
-    )
-  }
+/** Calls `each` for the fields of one message body in wire order, framing checked strictly (groups refused). */
+function fields(buf: Uint8Array, base: number, what: string, each: (f: WireField) => void): void {
+  const fault = eachField(buf, base, each)
+  if (fault) throw containerFault(fault, what)
+}
+
+function expectWt(f: WireField, wt: WireType, what: string, name: string): void {
+  const mismatch = wireTypeMismatch(f, wt, what, name)
+  if (mismatch) throw new ContainerError(f.at, mismatch)
 }
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it looks for
@@ -261,28 +226,28 @@ const utf8Fatal = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 /** Parses the container strictly; update bodies are kept as slices, not decoded. */
 function parseContainer(bytes: Uint8Array): Container {
   const c: Container = { responses: [], unknownFields: 0 }
-  for (const f of fields(bytes, 0, 'GetIdentityUpdatesResponse')) {
+  fields(bytes, 0, 'GetIdentityUpdatesResponse', (f) => {
     if (f.no !== 1) {
       c.unknownFields++
-      continue
+      return
     }
     expectWt(f, WireType.LengthDelimited, 'GetIdentityUpdatesResponse', 'responses')
-    if (f.wt !== WireType.LengthDelimited) continue
+    if (f.wt !== WireType.LengthDelimited) return
     const ri = c.responses.length
     const resp: RawResponse = { at: f.at, logs: [] }
     const rWhat = `responses[${ri}]`
-    for (const g of fields(f.body, f.bodyAt, rWhat)) {
+    fields(f.body, f.bodyAt, rWhat, (g) => {
       if (g.no === 1) {
         expectWt(g, WireType.LengthDelimited, rWhat, 'inbox_id')
-        if (g.wt !== WireType.LengthDelimited) continue
+        if (g.wt !== WireType.LengthDelimited) return
         if (!isValidUtf8(g.body)) throw new ContainerError(g.at, `${rWhat}: field 1 (inbox_id) is not valid UTF-8`)
         resp.inboxId = utf8Fatal.decode(g.body)
       } else if (g.no === 2) {
         expectWt(g, WireType.LengthDelimited, rWhat, 'updates')
-        if (g.wt !== WireType.LengthDelimited) continue
+        if (g.wt !== WireType.LengthDelimited) return
         const lWhat = `${rWhat}.updates[${resp.logs.length}]`
         const log: RawLog = { at: g.at, sequenceId: 0n, updates: [] }
-        for (const h of fields(g.body, g.bodyAt, lWhat)) {
+        fields(g.body, g.bodyAt, lWhat, (h) => {
           if (h.no === 1) {
             expectWt(h, WireType.Varint, lWhat, 'sequence_id')
             if (h.wt === WireType.Varint) log.sequenceId = h.value
@@ -293,12 +258,12 @@ function parseContainer(bytes: Uint8Array): Container {
             expectWt(h, WireType.LengthDelimited, lWhat, 'update')
             if (h.wt === WireType.LengthDelimited) log.updates.push(h.body)
           } else c.unknownFields++
-        }
+        })
         resp.logs.push(log)
       } else c.unknownFields++
-    }
+    })
     c.responses.push(resp)
-  }
+  })
   return c
 }
 

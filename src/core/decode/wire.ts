@@ -37,7 +37,8 @@
  * The pass is pure and allocation-light; it never throws, it returns a `WireProblem`.
  */
 import { ScalarType, type DescField, type DescMessage } from '@bufbuild/protobuf'
-import { BinaryReader, WireType } from '@bufbuild/protobuf/wire'
+import { WireType } from '@bufbuild/protobuf/wire'
+import { type FieldFault, type FieldVisitor, packedVarintFault, walkFields } from './fields'
 
 /** One step of a field path: a field name, and the element index for a repeated field. */
 export interface WirePathSegment {
@@ -77,6 +78,22 @@ export const WIRE_TYPE_NAMES: Readonly<Record<number, string>> = {
 /** The name of a wire type, as used in messages: varint, 64-bit, length-delimited, … */
 export function wireTypeName(wt: number): string {
   return WIRE_TYPE_NAMES[wt] ?? `invalid (${wt})`
+}
+
+/**
+ * `<what>: field <no> (<name>) has wire type <found>, expected <wt>` when a field of a
+ * hand-read message (the log container, the network answers) arrives with the wrong wire
+ * type, else null.
+ */
+export function wireTypeMismatch(
+  f: { readonly no: number; readonly wt: WireType },
+  wt: WireType,
+  what: string,
+  name: string,
+): string | null {
+  return f.wt === wt
+    ? null
+    : `${what}: field ${f.no} (${name}) has wire type ${wireTypeName(f.wt)}, expected ${wireTypeName(wt)}`
 }
 
 /** The wire type a scalar is encoded with when not packed. */
@@ -139,51 +156,49 @@ function remain(n: number): string {
   return n === 1 ? '1 byte remains' : `${n} bytes remain`
 }
 
+/** A broken varint in the decoder's words; `what` names it ("field 2 (nonce)", "the length of …"). */
+function varintDetail(truncated: boolean, what: string, remaining: number): string {
+  return truncated
+    ? `truncated: ${what} is a varint that runs past the end (${remain(remaining)})`
+    : `${what} is a varint longer than 10 bytes`
+}
+
+const TAG_TRUNCATED = 'truncated: the input ends inside a field tag'
+
+/** A fault in a field's value or length (not in its tag). */
+type FramingFault = Exclude<FieldFault, { kind: 'tag-truncated' | 'tag-invalid' | 'group' }>
+
 /**
- * Reads a varint (at most 10 bytes) at r.pos; returns its value (a number below 2^35, else a
- * bigint), or a Fail.
- * `what` names the varint in messages ("field 2 (nonce)", "the length of field 1 (actions)").
+ * A framing fault of the field labelled `label` in the decoder's words. `fixedRemain`:
+ * say how many bytes remain after a truncated fixed-width value.
  */
-function readVarint(r: BinaryReader, base: number, at: number, what: string): number | bigint | Fail {
-  const start = r.pos
-  // Fast path (issue #14): up to five bytes (below 2^35) as a number, no BigInt per field.
-  const buf = (r as unknown as { readonly buf: Uint8Array }).buf
-  let value = 0
-  let scale = 1
-  for (let p = start; p < r.len && p < start + 5; p++) {
-    const x = buf[p]!
-    value += (x & 0x7f) * scale
-    if (x < 0x80) {
-      r.pos = p + 1
-      return value
-    }
-    scale *= 128
-  }
-  try {
-    const v = r.uint64()
-    return typeof v === 'bigint' ? v : BigInt(v)
-  } catch (e) {
-    if (e instanceof RangeError) {
-      return new Fail(base + at, `truncated: ${what} is a varint that runs past the end (${remain(r.len - start)})`)
-    }
-    return new Fail(base + at, `${what} is a varint longer than 10 bytes`)
+function framingDetail(f: FramingFault, label: string, fixedRemain: boolean): string {
+  switch (f.kind) {
+    case 'varint-truncated':
+    case 'varint-too-long':
+      return varintDetail(f.kind === 'varint-truncated', label, f.remaining)
+    case 'length-truncated':
+    case 'length-too-long':
+      return varintDetail(f.kind === 'length-truncated', `the length of ${label}`, f.remaining)
+    case 'fixed-truncated':
+      return `truncated: ${label} needs ${f.size} bytes${fixedRemain ? `, ${remain(f.remaining)}` : ''}`
+    case 'past-end':
+      return `truncated: ${label} declares ${f.length} bytes, ${remain(f.remaining)}`
   }
 }
 
-/** Checks one packed body: a whole number of elements of wire type `wt`. */
-function checkPacked(body: Uint8Array, wt: WireType, base: number, at: number, label: string): Fail | null {
+/** Checks one packed body: a whole number of elements of wire type `wt`; `at` is the field's tag. */
+function checkPacked(body: Uint8Array, wt: WireType, at: number, label: string): Fail | null {
   if (wt === WireType.Bit64 || wt === WireType.Bit32) {
     const size = wt === WireType.Bit64 ? 8 : 4
     return body.length % size === 0
       ? null
-      : new Fail(base + at, `${label} is packed with ${body.length} bytes, not a whole number of ${size}-byte elements`)
+      : new Fail(at, `${label} is packed with ${body.length} bytes, not a whole number of ${size}-byte elements`)
   }
-  const r = new BinaryReader(body)
-  while (r.pos < r.len) {
-    const v = readVarint(r, base, at, `an element of packed ${label}`)
-    if (v instanceof Fail) return v
-  }
-  return null
+  const f = packedVarintFault(body)
+  return f
+    ? new Fail(at, varintDetail(f.kind === 'varint-truncated', `an element of packed ${label}`, f.remaining))
+    : null
 }
 
 interface Walk {
@@ -192,14 +207,86 @@ interface Walk {
   unknownFields: number
 }
 
-/** The next field tag of `r`, or the failure at its offset (truncation, or `invalid(message)`). */
-function readTag(r: BinaryReader, base: number, invalid: (message: string) => string): [number, WireType] | Fail {
-  const tagAt = r.pos
-  try {
-    return r.tag()
-  } catch (e) {
-    if (e instanceof RangeError) return new Fail(base + tagAt, 'truncated: the input ends inside a field tag')
-    return new Fail(base + tagAt, invalid(e instanceof Error ? e.message : String(e)))
+type Found = { fail: Fail; segs: WirePathSegment[] } | null
+
+/**
+ * The visitor that checks one message body against its descriptor (see the module
+ * header); `found` is the first failure, with its path.
+ */
+class MessageCheck implements FieldVisitor {
+  found: Found = null
+  private readonly seen = new Map<number, number>()
+  private field: DescField | undefined = undefined
+  private no = 0
+  private label = ''
+  private occurrence = 0
+
+  constructor(
+    private readonly table: Map<number, DescField>,
+    private readonly segs: WirePathSegment[],
+    private readonly depth: number,
+    private readonly w: Walk,
+  ) {}
+
+  tag(no: number, wt: WireType, at: number): boolean {
+    const field = this.table.get(no)
+    this.field = field
+    this.no = no
+    if (!field) {
+      // Unknown field: skipped, only its framing checked.
+      this.w.unknownFields++
+      return true
+    }
+    const label = `field ${no} (${field.name})`
+    this.label = label
+    const expected = expectedWireType(field)
+    const packable = isPackable(field)
+    if (wt !== expected && !(packable && wt === WireType.LengthDelimited)) {
+      const exp = packable ? `${wireTypeName(expected)} or packed length-delimited` : wireTypeName(expected)
+      this.found = failAt(this.segs, new Fail(at, `${label} has wire type ${wireTypeName(wt)}, expected ${exp}`))
+      return false
+    }
+    const occurrence = this.seen.get(no) ?? 0
+    this.seen.set(no, occurrence + 1)
+    this.occurrence = occurrence
+    return true
+  }
+
+  varint(): boolean {
+    return true
+  }
+
+  fixed(): boolean {
+    return true
+  }
+
+  bytes(_no: number, at: number, body: Uint8Array, bodyAt: number): boolean {
+    const field = this.field
+    if (!field) return true
+    this.found = checkLengthDelimited(
+      field,
+      body,
+      bodyAt,
+      at,
+      this.label,
+      this.segs,
+      this.occurrence,
+      this.depth,
+      this.w,
+    )
+    return this.found === null
+  }
+
+  fault(f: FieldFault): void {
+    let detail: string
+    if (f.kind === 'tag-truncated') detail = TAG_TRUNCATED
+    else if (f.kind === 'tag-invalid') detail = `invalid field tag (${f.reason.replace(/^illegal tag: /, '')})`
+    else if (f.kind === 'group') {
+      const field = this.table.get(f.no)
+      const name = field ? `field ${f.no} (${field.name})` : `field ${f.no}`
+      detail = `${name} has the group wire type ${wireTypeName(f.wt)}, which proto3 does not use`
+    } else detail = framingDetail(f, this.field ? this.label : `unknown field ${this.no}`, true)
+    this.found = failAt(this.segs, new Fail(f.at, detail))
   }
 }
 
@@ -214,85 +301,17 @@ function walkMessage(
   segs: WirePathSegment[],
   depth: number,
   w: Walk,
-): { fail: Fail; segs: WirePathSegment[] } | null {
+): Found {
   if (depth > w.maxDepth) return failAt(segs, new Fail(base, `messages nested deeper than ${w.maxDepth} levels`))
-  const table = fieldsByNumber(desc)
-  const seen = new Map<number, number>()
-  const r = new BinaryReader(buf)
-  while (r.pos < r.len) {
-    const tagAt = r.pos
-    const tag = readTag(r, base, (m) => `invalid field tag (${m.replace(/^illegal tag: /, '')})`)
-    if (tag instanceof Fail) return failAt(segs, tag)
-    const [no, wt] = tag
-    if (wt === WireType.StartGroup || wt === WireType.EndGroup) {
-      const f = table.get(no)
-      const name = f ? `field ${no} (${f.name})` : `field ${no}`
-      return failAt(
-        segs,
-        new Fail(base + tagAt, `${name} has the group wire type ${wireTypeName(wt)}, which proto3 does not use`),
-      )
-    }
-    const field = table.get(no)
-    if (!field) {
-      // Unknown field: skip it, checking only its framing.
-      w.unknownFields++
-      const f = skipUnknown(r, wt, no, base, tagAt)
-      if (f) return failAt(segs, f)
-      continue
-    }
-    const label = `field ${no} (${field.name})`
-    const expected = expectedWireType(field)
-    const packable = isPackable(field)
-    const acceptable = wt === expected || (packable && wt === WireType.LengthDelimited)
-    if (!acceptable) {
-      const exp = packable ? `${wireTypeName(expected)} or packed length-delimited` : wireTypeName(expected)
-      return failAt(segs, new Fail(base + tagAt, `${label} has wire type ${wireTypeName(wt)}, expected ${exp}`))
-    }
-    const occurrence = seen.get(no) ?? 0
-    seen.set(no, occurrence + 1)
-    switch (wt) {
-      case WireType.Varint: {
-        const v = readVarint(r, base, tagAt, label)
-        if (v instanceof Fail) return failAt(segs, v)
-        break
-      }
-      case WireType.Bit64:
-      case WireType.Bit32: {
-        const size = wt === WireType.Bit64 ? 8 : 4
-        if (r.pos + size > r.len) {
-          return failAt(
-            segs,
-            new Fail(base + tagAt, `truncated: ${label} needs ${size} bytes, ${remain(r.len - r.pos)}`),
-          )
-        }
-        r.pos += size
-        break
-      }
-      case WireType.LengthDelimited: {
-        const len = readVarint(r, base, tagAt, `the length of ${label}`)
-        if (len instanceof Fail) return failAt(segs, len)
-        const left = r.len - r.pos
-        if (len > left) {
-          return failAt(segs, new Fail(base + tagAt, `truncated: ${label} declares ${len} bytes, ${remain(left)}`))
-        }
-        const bodyAt = r.pos
-        const body = buf.subarray(bodyAt, bodyAt + Number(len))
-        r.pos += Number(len)
-        const f = checkLengthDelimited(field, body, base, bodyAt, tagAt, label, segs, occurrence, depth, w)
-        if (f) return f
-        break
-      }
-      default:
-        return failAt(segs, new Fail(base + tagAt, `${label} has invalid wire type ${wt}`))
-    }
-  }
-  return null
+  const check = new MessageCheck(fieldsByNumber(desc), segs, depth, w)
+  walkFields(buf, base, check)
+  return check.found
 }
 
+/** `bodyAt` and `tagAt` are absolute offsets. */
 function checkLengthDelimited(
   field: DescField,
   body: Uint8Array,
-  base: number,
   bodyAt: number,
   tagAt: number,
   label: string,
@@ -300,78 +319,69 @@ function checkLengthDelimited(
   occurrence: number,
   depth: number,
   w: Walk,
-): { fail: Fail; segs: WirePathSegment[] } | null {
+): Found {
   switch (field.fieldKind) {
     case 'scalar':
       if (field.scalar === ScalarType.STRING && !isValidUtf8(body)) {
-        return failAt(segs, new Fail(base + tagAt, `${label} is not valid UTF-8`))
+        return failAt(segs, new Fail(tagAt, `${label} is not valid UTF-8`))
       }
       return null
     case 'enum': // a packed enum only occurs in lists; a singular enum is never LEN
       return null
     case 'message':
-      return walkMessage(field.message, body, base + bodyAt, [...segs, { name: field.name }], depth + 1, w)
+      return walkMessage(field.message, body, bodyAt, [...segs, { name: field.name }], depth + 1, w)
     case 'list':
       if (field.listKind === 'message') {
         return walkMessage(
           field.message,
           body,
-          base + bodyAt,
+          bodyAt,
           [...segs, { name: field.name, index: occurrence }],
           depth + 1,
           w,
         )
       }
       if (field.listKind === 'scalar' && field.scalar === ScalarType.STRING) {
-        return isValidUtf8(body)
-          ? null
-          : failAt(segs, new Fail(base + tagAt, `${label}[${occurrence}] is not valid UTF-8`))
+        return isValidUtf8(body) ? null : failAt(segs, new Fail(tagAt, `${label}[${occurrence}] is not valid UTF-8`))
       }
       if (field.listKind === 'scalar' && field.scalar === ScalarType.BYTES) return null
       {
         const elem = field.listKind === 'enum' ? WireType.Varint : scalarWireType(field.scalar)
-        const f = checkPacked(body, elem, base, tagAt, label)
+        const f = checkPacked(body, elem, tagAt, label)
         return f ? failAt(segs, f) : null
       }
     case 'map': {
-      const f = checkMapEntry(
-        field,
-        body,
-        base + bodyAt,
-        [...segs, { name: field.name, index: occurrence }],
-        depth + 1,
-        w,
-      )
-      return f
+      const check = new MapEntryCheck(field, [...segs, { name: field.name, index: occurrence }], depth + 1, w)
+      walkFields(body, bodyAt, check)
+      return check.found
     }
   }
 }
 
 /** A map entry is a message with key = 1 and value = 2. */
-function checkMapEntry(
-  field: DescField & { fieldKind: 'map' },
-  body: Uint8Array,
-  base: number,
-  segs: WirePathSegment[],
-  depth: number,
-  w: Walk,
-): { fail: Fail; segs: WirePathSegment[] } | null {
-  const r = new BinaryReader(body)
-  while (r.pos < r.len) {
-    const tagAt = r.pos
-    const tag = readTag(r, base, () => 'invalid field tag in a map entry')
-    if (tag instanceof Fail) return failAt(segs, tag)
-    const [no, wt] = tag
-    if (wt === WireType.StartGroup || wt === WireType.EndGroup) {
-      return failAt(segs, new Fail(base + tagAt, `map entry field ${no} has the group wire type ${wireTypeName(wt)}`))
+class MapEntryCheck implements FieldVisitor {
+  found: Found = null
+  private known = false
+  private no = 0
+  private label = ''
+
+  constructor(
+    private readonly field: DescField & { fieldKind: 'map' },
+    private readonly segs: WirePathSegment[],
+    private readonly depth: number,
+    private readonly w: Walk,
+  ) {}
+
+  tag(no: number, wt: WireType, at: number): boolean {
+    this.no = no
+    this.known = no === 1 || no === 2
+    if (!this.known) {
+      this.w.unknownFields++
+      return true
     }
-    if (no !== 1 && no !== 2) {
-      w.unknownFields++
-      const f = skipUnknown(r, wt, no, base, tagAt)
-      if (f) return failAt(segs, f)
-      continue
-    }
+    const field = this.field
     const label = no === 1 ? `map entry key of ${field.name}` : `map entry value of ${field.name}`
+    this.label = label
     const expected =
       no === 1
         ? scalarWireType(field.mapKey)
@@ -381,69 +391,45 @@ function checkMapEntry(
             ? WireType.Varint
             : WireType.LengthDelimited
     if (wt !== expected) {
-      return failAt(
-        segs,
-        new Fail(base + tagAt, `${label} has wire type ${wireTypeName(wt)}, expected ${wireTypeName(expected)}`),
+      this.found = failAt(
+        this.segs,
+        new Fail(at, `${label} has wire type ${wireTypeName(wt)}, expected ${wireTypeName(expected)}`),
       )
+      return false
     }
-    if (wt === WireType.Varint) {
-      const v = readVarint(r, base, tagAt, label)
-      if (v instanceof Fail) return failAt(segs, v)
-    } else if (wt === WireType.Bit64 || wt === WireType.Bit32) {
-      const size = wt === WireType.Bit64 ? 8 : 4
-      if (r.pos + size > r.len) return failAt(segs, new Fail(base + tagAt, `truncated: ${label} needs ${size} bytes`))
-      r.pos += size
-    } else {
-      const len = readVarint(r, base, tagAt, `the length of ${label}`)
-      if (len instanceof Fail) return failAt(segs, len)
-      if (len > r.len - r.pos) {
-        return failAt(
-          segs,
-          new Fail(base + tagAt, `truncated: ${label} declares ${len} bytes, ${remain(r.len - r.pos)}`),
-        )
-      }
-      const at = r.pos
-      const sub = body.subarray(at, at + Number(len))
-      r.pos += Number(len)
-      const isString =
-        no === 1 ? field.mapKey === ScalarType.STRING : field.mapKind === 'scalar' && field.scalar === ScalarType.STRING
-      if (isString && !isValidUtf8(sub)) return failAt(segs, new Fail(base + tagAt, `${label} is not valid UTF-8`))
-      if (no === 2 && field.mapKind === 'message') {
-        const f = walkMessage(field.message, sub, base + at, segs, depth + 1, w)
-        if (f) return f
-      }
-    }
+    return true
   }
-  return null
-}
 
-/** Skips an unknown field (wire types 0, 1, 2, 5), checking that it fits. */
-function skipUnknown(r: BinaryReader, wt: WireType, no: number, base: number, tagAt: number): Fail | null {
-  const label = `unknown field ${no}`
-  switch (wt) {
-    case WireType.Varint: {
-      const v = readVarint(r, base, tagAt, label)
-      return v instanceof Fail ? v : null
+  varint(): boolean {
+    return true
+  }
+
+  fixed(): boolean {
+    return true
+  }
+
+  bytes(no: number, at: number, sub: Uint8Array, subAt: number): boolean {
+    if (!this.known) return true
+    const field = this.field
+    const isString =
+      no === 1 ? field.mapKey === ScalarType.STRING : field.mapKind === 'scalar' && field.scalar === ScalarType.STRING
+    if (isString && !isValidUtf8(sub)) {
+      this.found = failAt(this.segs, new Fail(at, `${this.label} is not valid UTF-8`))
+      return false
     }
-    case WireType.Bit64:
-    case WireType.Bit32: {
-      const size = wt === WireType.Bit64 ? 8 : 4
-      if (r.pos + size > r.len)
-        return new Fail(base + tagAt, `truncated: ${label} needs ${size} bytes, ${remain(r.len - r.pos)}`)
-      r.pos += size
-      return null
+    if (no === 2 && field.mapKind === 'message') {
+      this.found = walkMessage(field.message, sub, subAt, this.segs, this.depth + 1, this.w)
     }
-    case WireType.LengthDelimited: {
-      const len = readVarint(r, base, tagAt, `the length of ${label}`)
-      if (len instanceof Fail) return len
-      if (len > r.len - r.pos) {
-        return new Fail(base + tagAt, `truncated: ${label} declares ${len} bytes, ${remain(r.len - r.pos)}`)
-      }
-      r.pos += Number(len)
-      return null
-    }
-    default:
-      return new Fail(base + tagAt, `${label} has invalid wire type ${wt}`)
+    return this.found === null
+  }
+
+  fault(f: FieldFault): void {
+    let detail: string
+    if (f.kind === 'tag-truncated') detail = TAG_TRUNCATED
+    else if (f.kind === 'tag-invalid') detail = 'invalid field tag in a map entry'
+    else if (f.kind === 'group') detail = `map entry field ${f.no} has the group wire type ${wireTypeName(f.wt)}`
+    else detail = this.known ? framingDetail(f, this.label, false) : framingDetail(f, `unknown field ${this.no}`, true)
+    this.found = failAt(this.segs, new Fail(f.at, detail))
   }
 }
 
