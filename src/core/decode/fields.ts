@@ -35,7 +35,14 @@ export type FieldFault =
       /** BinaryReader's reason, e.g. `illegal tag: field no 0 wire type 0`. */
       readonly reason: string
     }
-  | { readonly kind: 'group'; readonly at: number; readonly no: number; readonly wt: WireType }
+  | {
+      readonly kind: 'group'
+      readonly at: number
+      readonly no: number
+      readonly wt: WireType
+      /** Absolute position after the tag. */
+      readonly pos: number
+    }
   | {
       /** The value (`varint-*`) or the length prefix (`length-*`) is a broken varint. */
       readonly kind: 'varint-truncated' | 'varint-too-long' | 'length-truncated' | 'length-too-long'
@@ -138,7 +145,7 @@ export function walkFields(buf: Uint8Array, base: number, v: FieldVisitor): bool
       }
     }
     if (wt === WireType.StartGroup || wt === WireType.EndGroup) {
-      v.fault({ kind: 'group', at, no, wt })
+      v.fault({ kind: 'group', at, no, wt, pos: base + r.pos })
       return false
     }
     if (!v.tag(no, wt, at)) return false

@@ -9,7 +9,8 @@
  * message that is cut short (malformed, with the offset where reading stopped).
  */
 import { ScalarType, type DescField, type DescMessage } from '@bufbuild/protobuf'
-import { BinaryReader, WireType } from '@bufbuild/protobuf/wire'
+import { WireType } from '@bufbuild/protobuf/wire'
+import { type FieldFault, type FieldVisitor, walkFields } from '../../../core/decode/fields'
 import { expectedWireType, WIRE_TYPE_NAMES } from '../../../core/decode/wire'
 import { IdentityUpdateSchema } from '../../../gen/identity/associations/association_pb'
 
@@ -91,38 +92,59 @@ function fieldsOf(desc: DescMessage): Map<number, DescField> {
   return m
 }
 
-interface WalkResult {
-  nodes: WireNode[]
-  problem: { offset: number; detail: string } | null
+/** A field whose tag has been read: what the tree will say about it. */
+interface Pending {
+  readonly no: number
+  readonly wt: number
+  readonly at: number
+  readonly f: DescField | undefined
+  readonly path: string
+  readonly flags: WireFlag[]
+  readonly notes: string[]
 }
 
-/** Walks one message body `buf` (at absolute offset `base`) under `desc` (null: unknown content). */
-function walk(buf: Uint8Array, base: number, desc: DescMessage, path: string, depth: number): WalkResult {
-  const nodes: WireNode[] = []
-  const r = new BinaryReader(buf)
-  const counts = new Map<number, number>()
-  while (r.pos < r.len) {
-    const at = r.pos
-    let no: number
-    let wt: WireType
-    try {
-      ;[no, wt] = r.tag()
-    } catch (e) {
-      return {
-        nodes,
-        problem: {
-          offset: base + at,
-          detail:
-            e instanceof RangeError ? 'truncated inside a field tag' : `invalid field tag (${(e as Error).message})`,
-        },
-      }
-    }
+/** The reason a field could not be read to its end, in the tree's words. */
+function faultDetail(fault: FieldFault): string {
+  switch (fault.kind) {
+    case 'group':
+      return `group wire type ${WIRE_TYPE_NAMES[fault.wt] ?? fault.wt}, which proto3 does not use`
+    case 'fixed-truncated':
+      return `needs ${fault.size} bytes (truncated)`
+    case 'past-end':
+      return `declares ${fault.length} bytes, ${fault.remaining} remain (truncated)`
+    case 'varint-truncated':
+    case 'length-truncated':
+      return 'runs past the end (truncated)'
+    default:
+      // BinaryReader's word for a varint over 10 bytes
+      return 'invalid varint'
+  }
+}
+
+/**
+ * The visitor that builds the nodes of one message body (under `desc`, at `path`) from
+ * the shared field reader; `end` is the body's absolute end.
+ */
+class TreeWalk implements FieldVisitor {
+  readonly nodes: WireNode[] = []
+  problem: { offset: number; detail: string } | null = null
+  private readonly counts = new Map<number, number>()
+  private cur: Pending | null = null
+
+  constructor(
+    private readonly desc: DescMessage,
+    private readonly path: string,
+    private readonly depth: number,
+    private readonly end: number,
+  ) {}
+
+  private pending(no: number, wt: number, at: number): Pending {
+    const desc = this.desc
     const f = fieldsOf(desc).get(no)
-    const idx = counts.get(no) ?? 0
-    counts.set(no, idx + 1)
-    const name = f ? f.name : null
+    const idx = this.counts.get(no) ?? 0
+    this.counts.set(no, idx + 1)
     const seg = f ? (f.fieldKind === 'list' ? `${f.name}[${idx}]` : f.name) : `#${no}`
-    const p = path ? `${path}.${seg}` : seg
+    const path = this.path ? `${this.path}.${seg}` : seg
     const flags: WireFlag[] = []
     const notes: string[] = []
     if (!f) {
@@ -144,95 +166,96 @@ function walk(buf: Uint8Array, base: number, desc: DescMessage, path: string, de
         `${f!.name} is ${typeName(f!)}, expected wire type ${WIRE_TYPE_NAMES[expected]}, found ${WIRE_TYPE_NAMES[wt] ?? wt} (IDENT-001)`,
       )
     }
-    const fail = (detail: string): WalkResult => {
-      nodes.push({
-        path: p,
-        no,
-        name,
-        type: f ? typeName(f) : 'unknown',
-        wireType: wt,
-        offset: base + at,
-        valueOffset: base + r.pos,
-        end: base + r.len,
-        value: null,
-        children: [],
-        flags: [...flags, 'malformed'],
-        note: [...notes, detail].join('; '),
-      })
-      return { nodes, problem: { offset: base + at, detail: `${p}: ${detail}` } }
-    }
-    let value: string | null = null
-    let children: WireNode[] = []
-    let valueOffset = r.pos
-    try {
-      switch (wt) {
-        case WireType.Varint: {
-          const v = BigInt(r.uint64())
-          value = varintValue(f && !flags.includes('wrong-wire-type') ? f : undefined, v)
-          break
-        }
-        case WireType.Bit64:
-          if (r.pos + 8 > r.len) return fail('needs 8 bytes (truncated)')
-          r.pos += 8
-          break
-        case WireType.Bit32:
-          if (r.pos + 4 > r.len) return fail('needs 4 bytes (truncated)')
-          r.pos += 4
-          break
-        case WireType.LengthDelimited: {
-          const len = BigInt(r.uint64())
-          valueOffset = r.pos
-          if (len > BigInt(r.len - r.pos)) return fail(`declares ${len} bytes, ${r.len - r.pos} remain (truncated)`)
-          const body = buf.subarray(r.pos, r.pos + Number(len))
-          r.pos += Number(len)
-          const sub = f && !flags.includes('wrong-wire-type') ? messageOf(f) : null
-          if (sub) {
-            if (depth > 32) notes.push('nested too deep to show')
-            else {
-              const w = walk(body, base + valueOffset, sub, p, depth + 1)
-              children = w.nodes
-              if (w.problem) {
-                flags.push('malformed')
-                notes.push(w.problem.detail)
-              }
-            }
-          } else if (f && isStringField(f) && !flags.includes('wrong-wire-type')) {
-            try {
-              value = JSON.stringify(utf8.decode(body))
-            } catch {
-              flags.push('malformed')
-              notes.push('not valid UTF-8 (IDENT-001)')
-            }
-          }
-          break
-        }
-        default:
-          return fail(`group wire type ${WIRE_TYPE_NAMES[wt] ?? wt}, which proto3 does not use`)
-      }
-    } catch (e) {
-      return fail(e instanceof RangeError ? 'runs past the end (truncated)' : (e as Error).message)
-    }
-    nodes.push({
-      path: p,
-      no,
-      name,
-      type: f ? typeName(f) : 'unknown',
-      wireType: wt,
-      offset: base + at,
-      valueOffset: base + valueOffset,
-      end: base + r.pos,
+    return { no, wt, at, f, path, flags, notes }
+  }
+
+  /** The field's descriptor when its value can be read as declared (right wire type). */
+  private static readable(c: Pending): DescField | undefined {
+    return c.f && !c.flags.includes('wrong-wire-type') ? c.f : undefined
+  }
+
+  private push(c: Pending, valueOffset: number, end: number, value: string | null, children: WireNode[]): true {
+    this.nodes.push({
+      path: c.path,
+      no: c.no,
+      name: c.f ? c.f.name : null,
+      type: c.f ? typeName(c.f) : 'unknown',
+      wireType: c.wt,
+      offset: c.at,
+      valueOffset,
+      end,
       value,
       children,
-      flags,
-      note: notes.join('; '),
+      flags: c.flags,
+      note: c.notes.join('; '),
     })
+    return true
   }
-  return { nodes, problem: null }
+
+  tag(no: number, wt: WireType, at: number): boolean {
+    this.cur = this.pending(no, wt, at)
+    return true
+  }
+
+  varint(_no: number, _at: number, value: number | bigint, valueAt: number, end: number): boolean {
+    const c = this.cur!
+    return this.push(c, valueAt, end, varintValue(TreeWalk.readable(c), BigInt(value)), [])
+  }
+
+  fixed(_no: number, _wt: WireType, _at: number, valueAt: number, end: number): boolean {
+    return this.push(this.cur!, valueAt, end, null, [])
+  }
+
+  bytes(_no: number, _at: number, body: Uint8Array, bodyAt: number, end: number): boolean {
+    const c = this.cur!
+    const f = TreeWalk.readable(c)
+    const sub = f ? messageOf(f) : null
+    let value: string | null = null
+    let children: WireNode[] = []
+    if (sub) {
+      if (this.depth > 32) c.notes.push('nested too deep to show')
+      else {
+        const w = new TreeWalk(sub, c.path, this.depth + 1, end)
+        walkFields(body, bodyAt, w)
+        children = w.nodes
+        if (w.problem) {
+          c.flags.push('malformed')
+          c.notes.push(w.problem.detail)
+        }
+      }
+    } else if (f && isStringField(f)) {
+      try {
+        value = JSON.stringify(utf8.decode(body))
+      } catch {
+        c.flags.push('malformed')
+        c.notes.push('not valid UTF-8 (IDENT-001)')
+      }
+    }
+    return this.push(c, bodyAt, end, value, children)
+  }
+
+  fault(fault: FieldFault): void {
+    if (fault.kind === 'tag-truncated') {
+      this.problem = { offset: fault.at, detail: 'truncated inside a field tag' }
+      return
+    }
+    if (fault.kind === 'tag-invalid') {
+      this.problem = { offset: fault.at, detail: `invalid field tag (${fault.reason})` }
+      return
+    }
+    const c = fault.kind === 'group' ? this.pending(fault.no, fault.wt, fault.at) : this.cur!
+    const detail = faultDetail(fault)
+    c.flags.push('malformed')
+    c.notes.push(detail)
+    this.push(c, fault.pos, this.end, null, [])
+    this.problem = { offset: fault.at, detail: `${c.path}: ${detail}` }
+  }
 }
 
 /** The field tree of IdentityUpdate bytes (or of another message, for tests). */
 export function wireTree(bytes: Uint8Array, desc: DescMessage = IdentityUpdateSchema): WireTree {
-  const w = walk(bytes, 0, desc, '', 0)
+  const w = new TreeWalk(desc, '', 0, bytes.length)
+  walkFields(bytes, 0, w)
   return { nodes: w.nodes, length: bytes.length, problem: w.problem }
 }
 
