@@ -26,13 +26,18 @@ const CACHE = process.env.HOSTILE_CACHE ?? join(tmpdir(), 'inbox-inspector-hosti
 
 const key = (label: string) => sha256(utf8(`hostile-${label}`))
 
-/** The bytes of one update of `n` actions that IDENT-079 refuses (see the module comment). */
-async function bigUpdate(n: number): Promise<Uint8Array> {
-  const wallet = ethKeySigner(key('wallet'))
+/**
+ * The bytes of one update of `n` actions: IDENT-079 refuses it (see the module comment), or
+ * with `applies`, a CreateInbox and n - 1 installation adds, which the spec's rules admit
+ * (another wallet, so another inbox than the refused one's).
+ */
+async function bigUpdate(n: number, applies = false): Promise<Uint8Array> {
+  const wallet = ethKeySigner(key(applies ? 'wallet-applies' : 'wallet'))
   const inboxId = deriveInboxId(wallet.identifier.text, 0n)
   const actions: DraftAction[] = [createInbox(wallet)]
-  for (let i = 0; i < n - 2; i++) actions.push(addMember(wallet, installationKeySigner(key(`inst-${i}`))))
-  actions.push(claimHandle('hostile', wallet))
+  for (let i = 0; i < n - (applies ? 1 : 2); i++)
+    actions.push(addMember(wallet, installationKeySigner(key(`inst-${i}`))))
+  if (!applies) actions.push(claimHandle('hostile', wallet))
   const u = await signUpdate({ inboxId, clientTimestampNs: 1_750_000_000_000_000_000n, actions })
   return u.bytes
 }
@@ -64,6 +69,7 @@ function write(name: string, make: () => Uint8Array | string | Promise<Uint8Arra
 
 export const inputs = {
   update: (n: number) => write(`update-${n}.bin`, () => bigUpdate(n)),
+  applyingUpdate: (n: number) => write(`update-${n}-applies.bin`, () => bigUpdate(n, true)),
   updateBundle: async (n: number) => {
     const bin = await inputs.update(n)
     return write(`update-${n}.json`, () => bundleOf(readFileSync(bin)))

@@ -5,9 +5,11 @@
  *                 RSS (GNU time), beside the input size, seconds per MB and RSS / size;
  *                 each case is capped (HOSTILE_CAP_S, default 120 s) and reported as
  *                 "capped" when it runs over.
- *   local node    publish of the 4,000-action update while a client asks query-newest
- *                 every 20 ms: the publish's time and answer, and the other requests'
- *                 p50 / p99 / max latency.
+ *   local node    publish of the 4,000-action update (refused by IDENT-079) and of one that
+ *                 applies (4,000 actions, 7,999 signatures), each to a fresh node, while a
+ *                 client asks query-newest every 20 ms: the publish's time and answer, and
+ *                 the other requests' p50 / p99 / max latency. HOSTILE_ROOT runs the node
+ *                 from another checkout too (the "before" figures of a change).
  *
  * The bar: at most 1 s per MB of input and 50x its size in memory; other requests
  * answered within 100 ms (p99) while the node judges the worst input.
@@ -127,10 +129,13 @@ async function cli(names: string[]): Promise<void> {
   }
 }
 
-async function node(): Promise<void> {
-  const bytes = readFileSync(await inputs.update(4000))
+/**
+ * One publish of `bytes` to a fresh node while a client asks query-newest every 20 ms:
+ * the publish's time and answer, and the other requests' latencies.
+ */
+async function publishWhileAsking(name: string, bytes: Uint8Array): Promise<void> {
   const dir = tempDir('hostile-bench-')
-  const n = await startNode({ db: dir.path('node.db') })
+  const n = await startNode({ db: dir.path('node.db'), root: ROOT })
   try {
     const before = load()
     const client = n.client()
@@ -165,7 +170,8 @@ async function node(): Promise<void> {
     const q = (p: number) => +latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!.toFixed(1)
     console.log(
       `hostile-bench node ${JSON.stringify({
-        case: 'publish update-4000',
+        case: name,
+        root: ROOT,
         input_mb: +(bytes.length / 1024 / 1024).toFixed(2),
         publish_s: +publishS.toFixed(2),
         answer,
@@ -182,8 +188,17 @@ async function node(): Promise<void> {
     )
   } finally {
     await n.stop()
-    await stopAll()
     dir.remove()
+  }
+}
+
+async function node(): Promise<void> {
+  try {
+    // Refused by IDENT-079 (a rule that needs no signature), and admitted (every signature verified).
+    await publishWhileAsking('publish update-4000 (IDENT-079)', readFileSync(await inputs.update(4000)))
+    await publishWhileAsking('publish update-4000 (applies)', readFileSync(await inputs.applyingUpdate(4000)))
+  } finally {
+    await stopAll()
   }
 }
 

@@ -19,14 +19,18 @@
  * Spec rules are judged before policy: an update that breaks a rule gets 409, never 422.
  */
 import { applyUpdate, PendingUpdate, RejectedUpdate } from '../core/apply/update'
-import { ChainUnreachableError, type RuleViolation } from '../core/errors'
+import { ChainUnreachableError } from '../core/errors'
 import { signatureFreeRefusal } from '../core/judge-order'
 import type { AssociationState, UnverifiedUpdate, WireSignature } from '../core/types'
 import type { SmartWalletVerifier } from '../core/verify/port'
 import { signaturesOf, type VerifiedUpdate } from '../core/verify/update'
-import { ApiError } from './errors'
+import { ApiError, ruleViolation } from './errors'
 import { offThreadVerifier, type OffThreadVerifier, type UpdateVerifier } from './off-thread'
-import type { Heads } from './heads'
+import type { Head, Heads } from './heads'
+import { decodePublish, type Encoding } from './codec'
+import { outcomeError, restamp } from './judge'
+import { JudgeThread, JudgeThreadFailed, LARGE_PUBLISH_BYTES, type StartJudgeWorker } from './judge-thread'
+import { applyDelta, stateDelta } from '../worker/transfer'
 import { KeyedLock } from './lock'
 import type { Store } from './store'
 
@@ -146,6 +150,33 @@ function smartWalletBlocks(v: VerifiedUpdate): FreshnessRequest[] {
 
 // ---- admission ------------------------------------------------------------------------------
 
+/** The refusal of a publish to an inbox whose stored log cannot be read now (pending) or past an update (unreadable). */
+function headRefusal(inboxId: string, head: Exclude<Head, { kind: 'ok' }>): ApiError {
+  if (head.kind === 'pending') {
+    return new ApiError(
+      503,
+      'chain_unreachable',
+      `the stored log of inbox ${inboxId} cannot be replayed now: the update at sequence id ${head.at} waits for a chain (${head.message}); retry later`,
+      'IDENT-061',
+    )
+  }
+  return new ApiError(
+    409,
+    'log_unreadable',
+    `the stored log of inbox ${inboxId} cannot be read past sequence id ${head.at}: ${head.message}`,
+    head.rule,
+  )
+}
+
+/** 503 for an update whose smart contract wallet signature cannot be judged now (IDENT-061). */
+const pendingSignature = (message: string): ApiError =>
+  new ApiError(
+    503,
+    'chain_unreachable',
+    `a smart contract wallet signature cannot be judged now, retry later: ${message}`,
+    'IDENT-061',
+  )
+
 export interface AdmissionOptions {
   readonly policy?: ClaimPolicy
   readonly freshness?: FreshnessCheck
@@ -154,17 +185,8 @@ export interface AdmissionOptions {
   readonly now?: () => bigint
   /** Verifies an update's signatures (default: ./off-thread.ts; tests hold it open or count calls). */
   readonly verify?: UpdateVerifier
-}
-
-/** 409 for a rule the update breaks on the inbox's head. */
-function ruleViolation(inboxId: string, v: RuleViolation): ApiError {
-  const where = v.actionIndex === null ? '' : ` (action ${v.actionIndex})`
-  return new ApiError(
-    409,
-    'rule_violation',
-    `the update does not apply to the head of inbox ${inboxId}${where}: ${v.message}`,
-    v.rule,
-  )
+  /** Starts the judge worker of large publishes (default: ./judge-worker.ts; tests break it). */
+  readonly startJudgeWorker?: StartJudgeWorker
 }
 
 export interface Admitted {
@@ -181,6 +203,7 @@ export class Admission {
   private readonly now: () => bigint
   private readonly lock = new KeyedLock()
   private verifier: OffThreadVerifier | null = null
+  private judgeThread: JudgeThread | null = null
 
   constructor(
     private readonly store: Store,
@@ -216,32 +239,86 @@ export class Admission {
     return this.verifier.verify(update)
   }
 
-  /** Stops the verification worker, if one started. */
+  /**
+   * Admits the update a publish request's body carries. A large body (LARGE_PUBLISH_BYTES)
+   * is decoded and judged on the judge worker (./judge.ts, issue #14 finding 1), so the
+   * request thread keeps answering; a smaller one, one with an erc_6492 signature, or one
+   * the worker could not judge, is decoded here and admitted by admit().
+   * `onInbox` hears the update's inbox id once it is decoded.
+   * @throws ApiError 400 (IDENT-001) and the errors of admit()
+   */
+  async admitBody(enc: Encoding, body: Uint8Array, onInbox: (inboxId: string) => void): Promise<Admitted> {
+    if (body.length >= LARGE_PUBLISH_BYTES && !this.options.verify) {
+      try {
+        const r = await this.admitOffThread(enc, body, onInbox)
+        if (r) return r
+      } catch (e) {
+        if (!(e instanceof JudgeThreadFailed)) throw e
+      }
+    }
+    const update = decodePublish(enc, body)
+    onInbox(update.inboxId)
+    return this.admit(update)
+  }
+
+  /** admitBody on the judge worker; null when the update needs the request thread (erc_6492). */
+  private async admitOffThread(
+    enc: Encoding,
+    body: Uint8Array,
+    onInbox: (inboxId: string) => void,
+  ): Promise<Admitted | null> {
+    this.judgeThread ??= new JudgeThread(this.options.startJudgeWorker)
+    const worker = this.judgeThread
+    const decoded = await worker.decode(enc, body)
+    if ('outcome' in decoded) {
+      if (decoded.outcome.kind === 'refused') throw outcomeError(decoded.outcome)
+      throw new JudgeThreadFailed(`unexpected ${decoded.outcome.kind} outcome of a decode`)
+    }
+    const inboxId = decoded.inboxId
+    onInbox(inboxId)
+    const head = await this.heads.get(inboxId)
+    if (decoded.smartWallet || head.kind !== 'ok') {
+      worker.drop(decoded.id)
+      if (head.kind !== 'ok') throw headRefusal(inboxId, head)
+      return null
+    }
+    const before = head.state
+    const provisional = (head.newest ?? 0n) + 1n
+    const outcome = await worker.judge(decoded.id, before ? stateDelta(null, before) : null, provisional)
+    if (outcome.kind === 'refused') throw outcomeError(outcome)
+    if (outcome.kind === 'pending') throw pendingSignature(outcome.message)
+    return this.lock.run(inboxId, async () => {
+      // The head was read before the judgement: a publish stored meanwhile moved it.
+      const now = await this.heads.get(inboxId)
+      if (now.newest !== head.newest) {
+        throw new ApiError(
+          409,
+          'head_moved',
+          `the inbox's log moved while the update was judged (head sequence id ${head.newest ?? 'none'}, now ${now.newest ?? 'none'}); fetch the log and retry`,
+        )
+      }
+      return this.commit(inboxId, head, {
+        bytes: outcome.bytes,
+        claim: outcome.claim,
+        blocks: [],
+        stateAt: (sequenceId) => applyDelta(before, restamp(outcome.delta, provisional, sequenceId)),
+      })
+    })
+  }
+
+  /** Stops the verification and judge workers, if they started. */
   close(): void {
     this.verifier?.close()
     this.verifier = null
+    this.judgeThread?.close()
+    this.judgeThread = null
   }
 
   private async judge(verified: VerifiedUpdate): Promise<Admitted> {
     const { update } = verified
     const inboxId = update.inboxId
     const head = await this.heads.get(inboxId)
-    if (head.kind === 'pending') {
-      throw new ApiError(
-        503,
-        'chain_unreachable',
-        `the stored log of inbox ${inboxId} cannot be replayed now: the update at sequence id ${head.at} waits for a chain (${head.message}); retry later`,
-        'IDENT-061',
-      )
-    }
-    if (head.kind === 'unreadable') {
-      throw new ApiError(
-        409,
-        'log_unreadable',
-        `the stored log of inbox ${inboxId} cannot be read past sequence id ${head.at}: ${head.message}`,
-        head.rule,
-      )
-    }
+    if (head.kind !== 'ok') throw headRefusal(inboxId, head)
     const before = head.state
 
     // IDENT-005: the update applies to the head state. The sequence id is not known yet;
@@ -251,19 +328,36 @@ export class Admission {
       applyUpdate(before, verified, provisional)
     } catch (e) {
       if (e instanceof RejectedUpdate) throw ruleViolation(inboxId, e.violation)
-      if (e instanceof PendingUpdate) {
-        throw new ApiError(
-          503,
-          'chain_unreachable',
-          `a smart contract wallet signature cannot be judged now, retry later: ${e.message}`,
-          'IDENT-061',
-        )
-      }
+      if (e instanceof PendingUpdate) throw pendingSignature(e.message)
       throw e
     }
+    // Section 10: the claim policy (IDENT-079 makes a claim the update's only action).
+    const claim =
+      update.actions.length === 1 && update.actions[0]!.kind === 'claim_handle' ? update.actions[0]!.handle : null
+    return this.commit(inboxId, head, {
+      bytes: update.bytes,
+      claim,
+      blocks: smartWalletBlocks(verified),
+      // The same judgement as above, under the update's real sequence id (Member.addedAt).
+      stateAt: (sequenceId) => applyUpdate(before, verified, sequenceId).state,
+    })
+  }
 
+  /** What follows a judgement that applies: IDENT-062, the claim policy, the one transaction. */
+  private async commit(
+    inboxId: string,
+    head: Extract<Head, { kind: 'ok' }>,
+    judged: {
+      readonly bytes: Uint8Array
+      readonly claim: string | null
+      readonly blocks: readonly FreshnessRequest[]
+      readonly stateAt: (sequenceId: bigint) => AssociationState
+    },
+  ): Promise<Admitted> {
+    const before = head.state
+    const { claim } = judged
     // IDENT-062: a fresh block for every erc_6492 signature, at admission only.
-    for (const req of smartWalletBlocks(verified)) {
+    for (const req of judged.blocks) {
       let verdict: FreshnessVerdict
       try {
         verdict = await this.freshness.check(req)
@@ -286,9 +380,7 @@ export class Admission {
       }
     }
 
-    // Section 10: the claim policy (IDENT-079 makes a claim the update's only action).
-    const claim =
-      update.actions.length === 1 && update.actions[0]!.kind === 'claim_handle' ? update.actions[0]!.handle : null
+    // Section 10: the claim policy.
     if (claim !== null) {
       const p =
         staticPolicyProblem(claim, this.policy) ??
@@ -311,9 +403,8 @@ export class Admission {
         const p = storePolicyProblem(this.store, inboxId, claim, serverTimestampNs, this.policy)
         if (p) throw p
       }
-      const sequenceId = this.store.insert(inboxId, serverTimestampNs, update.bytes, claim)
-      // The same judgement as above, under the update's real sequence id (Member.addedAt).
-      const { state } = applyUpdate(before, verified, sequenceId)
+      const sequenceId = this.store.insert(inboxId, serverTimestampNs, judged.bytes, claim)
+      const state = judged.stateAt(sequenceId)
       this.store.indexMembers(
         inboxId,
         [...state.members.keys()].filter((k) => !before?.members.has(k)),

@@ -24,7 +24,7 @@ import { resolveIdentifier, type Resolution } from '../core/resolve'
 import { IdentifierKindValue, memberKey, type MemberId } from '../core/types'
 import { NODE_PATHS } from '../network/client'
 import type { Admission, Admitted } from './admission'
-import { decodePublish, decodeRequest, encodeResponse, type Encoding } from './codec'
+import { decodeRequest, encodeResponse, type Encoding } from './codec'
 import type { Heads } from './heads'
 import type { Store } from './store'
 
@@ -79,10 +79,10 @@ export class NodeApi {
   private async publish(enc: Encoding, body: Uint8Array): Promise<Uint8Array | string> {
     let inboxId: string | null = null
     try {
-      const update = decodePublish(enc, body)
-      inboxId = update.inboxId
-      const stored = await this.deps.admission.admit(update)
-      this.deps.onPublish?.({ stored, inboxId })
+      const stored = await this.deps.admission.admitBody(enc, body, (id) => {
+        inboxId = id
+      })
+      this.deps.onPublish?.({ stored, inboxId: stored.state.inboxId })
       return encodeResponse(
         PublishIdentityUpdateResponseSchema,
         enc,

@@ -49,7 +49,13 @@ interface RawAnswer {
 
 const running = new Set<ChildProcess>()
 
-export async function startNode(opts: { db: string; args?: readonly string[]; port?: number }): Promise<RunningNode> {
+export async function startNode(opts: {
+  db: string
+  args?: readonly string[]
+  port?: number
+  /** The checkout the node runs from (default this one; the bench runs an older commit's). */
+  root?: string
+}): Promise<RunningNode> {
   const port = opts.port ?? (await freePort())
   const proc = spawn(
     process.execPath,
@@ -66,7 +72,7 @@ export async function startNode(opts: { db: string; args?: readonly string[]; po
       ...(opts.args ?? []),
     ],
     {
-      cwd: ROOT,
+      cwd: opts.root ?? ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, NODE_NO_WARNINGS: '1' },
     },

@@ -33,19 +33,21 @@ const POOL_CAP = 8
 
 const WORKER_URL = new URL('./verify-worker.ts', import.meta.url)
 
-let bootstrap: string | undefined
 /**
- * The worker's bootstrap script: Node 20 does not apply `--import` loader hooks to a
- * worker's own entry module, so the worker registers tsx's ESM hooks itself (tsx/esm/api)
- * and then imports the TypeScript entry.
+ * The bootstrap script of a worker whose entry is TypeScript: Node 20 does not apply
+ * `--import` loader hooks to a worker's own entry module, so the worker registers tsx's
+ * ESM hooks itself (tsx/esm/api) and then imports the TypeScript entry.
  */
-function bootstrapScript(): string {
-  if (bootstrap) return bootstrap
+function bootstrapScript(entry: URL): string {
   const api = pathToFileURL(
     join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist', 'esm', 'api', 'index.mjs'),
   ).href
-  bootstrap = `import(${JSON.stringify(api)}).then((t) => t.tsImport(${JSON.stringify(WORKER_URL.href)}, ${JSON.stringify(WORKER_URL.href)})).catch((e) => { throw e })`
-  return bootstrap
+  return `import(${JSON.stringify(api)}).then((t) => t.tsImport(${JSON.stringify(entry.href)}, ${JSON.stringify(entry.href)})).catch((e) => { throw e })`
+}
+
+/** A worker thread running a TypeScript entry through tsx (also the local node's judge worker). */
+export function startTsWorker(entry: URL, name: string): Worker {
+  return new Worker(bootstrapScript(entry), { eval: true, execArgv: [], name })
 }
 
 /** Defined (true) by scripts/build-cli.mjs in the command line's bundle. */
@@ -56,7 +58,7 @@ const BUNDLED = typeof __INBOX_CLI_BUNDLE__ !== 'undefined' && __INBOX_CLI_BUNDL
 function startWorker(index: number): Worker {
   const name = `verify-${index}`
   if (BUNDLED) return new Worker(new URL('./verify-worker.mjs', import.meta.url), { execArgv: [], name })
-  return new Worker(bootstrapScript(), { eval: true, execArgv: [], name })
+  return startTsWorker(WORKER_URL, name)
 }
 
 /** Starts one worker thread; its load failures and exits reach the pool as errors. */

@@ -1,0 +1,121 @@
+/**
+ * Issue #14, finding 1 on the local node: a large publish is decoded and judged on the
+ * judge worker (src/devnode/judge.ts), never on the request thread. Observed by counting
+ * the request thread's decodes of a publish (the worker loads its own modules, so its
+ * decodes are not counted here), and by the answers, which are the ones the request
+ * thread gives: never timed.
+ */
+import { afterAll, describe, expect, it, vi } from 'vitest'
+import { fromBinary } from '@bufbuild/protobuf'
+import { PublishIdentityUpdateResponseSchema } from '../../src/gen/identity/api/v1/identity_pb'
+import { ApiError } from '../../src/devnode/errors'
+import { LARGE_PUBLISH_BYTES } from '../../src/devnode/judge-thread'
+import { LocalNode } from '../../src/devnode/node'
+import { NodeApi } from '../../src/devnode/api'
+import { frameField1 } from '../../src/network/client'
+import { addMember, claimHandle, createInbox, type DraftAction } from '../../src/signing'
+import { tempDir } from './harness'
+import { installation, update, wallet } from './updates'
+
+const decodes = vi.hoisted(() => ({ n: 0 }))
+vi.mock('../../src/devnode/codec', async (original) => {
+  const m = await original<typeof import('../../src/devnode/codec')>()
+  return {
+    ...m,
+    decodePublish: (...a: Parameters<typeof m.decodePublish>) => {
+      decodes.n++
+      return m.decodePublish(...a)
+    },
+  }
+})
+
+const tmp = tempDir('devnode-judge-')
+const nodes: LocalNode[] = []
+afterAll(async () => {
+  for (const node of nodes) await node.close(0).catch(() => {})
+  tmp.remove()
+})
+
+function open() {
+  const node = new LocalNode({ db: tmp.path(`j${nodes.length}.db`) })
+  nodes.push(node)
+  const api = new NodeApi({ store: node.store, heads: node.heads, admission: node.admission })
+  const publish = async (bytes: Uint8Array): Promise<bigint | ApiError> => {
+    try {
+      const out = (await api.handle('publish', 'binary', frameField1(bytes))) as Uint8Array
+      return fromBinary(PublishIdentityUpdateResponseSchema, out).sequenceId
+    } catch (e) {
+      if (e instanceof ApiError) return e
+      throw e
+    }
+  }
+  return { node, publish }
+}
+
+/** A CreateInbox and `adds` installation adds (and a claim, which IDENT-079 refuses, with `claim`). */
+async function big(label: string, adds: number, claim = false) {
+  const w = wallet(label)
+  const actions: DraftAction[] = [createInbox(w)]
+  for (let i = 0; i < adds; i++) actions.push(addMember(w, installation(`${label} ${i}`)))
+  if (claim) actions.push(claimHandle('nick', w))
+  const u = await update(undefined, ...actions)
+  expect(u.bytes.length).toBeGreaterThan(LARGE_PUBLISH_BYTES)
+  return u
+}
+
+describe('issue #14, finding 1: large publishes judged off the request thread', () => {
+  it('finding 1: a large update that applies is decoded, verified and applied on the judge worker, and stored as the request thread would', async () => {
+    const { node, publish } = open()
+    const u = await big('judge applies', 100)
+    decodes.n = 0
+    const seq = await publish(u.bytes)
+    expect(typeof seq).toBe('bigint')
+    expect(decodes.n).toBe(0)
+    // Stored byte for byte; the head is the state replay builds (Member.addedAt is the real id).
+    expect(node.store.updatesAfter(u.inboxId)[0]!.bytes).toEqual(u.bytes)
+    const head = await node.heads.get(u.inboxId)
+    expect(head.kind).toBe('ok')
+    expect(head.state!.members.size).toBe(101)
+    expect([...head.state!.members.values()].every((m) => m.addedAt === seq)).toBe(true)
+    expect(head.state!.sequenceId).toBe(seq)
+    node.heads.forget(u.inboxId)
+    const replayed = await node.heads.get(u.inboxId)
+    const sorted = (s: NonNullable<typeof head.state>) =>
+      [...s.members.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))
+    expect(sorted(replayed.state!)).toEqual(sorted(head.state!))
+    expect(replayed.state!.seen.equals(head.state!.seen)).toBe(true)
+    expect(replayed.state!.recovery).toEqual(head.state!.recovery)
+    // Published again: the same update no longer applies (IDENT-011, the inbox exists).
+    const again = (await publish(u.bytes)) as ApiError
+    expect([again.status, again.rule]).toEqual([409, 'IDENT-011'])
+    expect(decodes.n).toBe(0)
+  })
+
+  it('finding 1: a large update refused by a rule gets the same 409 from the judge worker', async () => {
+    const { publish } = open()
+    const u = await big('judge refused', 90, true)
+    decodes.n = 0
+    const r = (await publish(u.bytes)) as ApiError
+    expect([r.status, r.code, r.rule]).toEqual([409, 'rule_violation', 'IDENT-079'])
+    expect(r.message).toContain(`head of inbox ${u.inboxId}`)
+    expect(decodes.n).toBe(0)
+  })
+
+  it('finding 1: a large body that is not an update gets the 400 (IDENT-001) from the judge worker', async () => {
+    const { publish } = open()
+    const junk = new Uint8Array(LARGE_PUBLISH_BYTES + 10).fill(0xff)
+    decodes.n = 0
+    const r = (await publish(junk)) as ApiError
+    expect([r.status, r.code, r.rule]).toEqual([400, 'malformed_update', 'IDENT-001'])
+    expect(decodes.n).toBe(0)
+  })
+
+  it('an ordinary (small) publish is still decoded on the request thread: no worker for it', async () => {
+    const { publish } = open()
+    const w = wallet('judge small')
+    const u = await update(undefined, createInbox(w))
+    decodes.n = 0
+    expect(typeof (await publish(u.bytes))).toBe('bigint')
+    expect(decodes.n).toBe(1)
+  })
+})
