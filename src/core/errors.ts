@@ -1,4 +1,58 @@
 import type { RuleId } from './rules'
+import type { SignatureRole } from './types'
+
+/**
+ * Which check of its rule a violation failed: one rule (IDENT-040) has several, and a
+ * rejection's rationale and fix are written per check, not per rule.
+ */
+export type ViolationCheck =
+  | 'empty'
+  | 'claim-not-alone'
+  | 'inbox-mismatch'
+  | 'no-state'
+  | 'state-exists'
+  | 'identifier-kind'
+  | 'identifier-form'
+  | 'signature-kind'
+  | 'signature-invalid'
+  | 'signer-mismatch'
+  | 'signer-not-member'
+  | 'same-party'
+  | 'already-member'
+  | 'installation-adds-installation'
+  | 'chain-mismatch'
+  | 'no-replay-key'
+  | 'replay'
+  | 'handle-grammar'
+  | 'claim-limit'
+
+/**
+ * What a violation compared, as structured fields for the inspector's fix-it (issue #12).
+ * Plain strings and numbers, so a step carrying them survives structuredClone. Member
+ * texts are `describeMember` ("ethereum 0x…"); chains are "eip155:N" or "none".
+ */
+export interface ViolationDetails {
+  readonly check: ViolationCheck
+  /** The signature the check read. */
+  readonly role?: SignatureRole
+  /** What the rule requires here: the signer, identifier, kinds, chain, limit. */
+  readonly expected?: string
+  /** What the update carries, or the signer a signature recovered to. */
+  readonly found?: string
+  /** The members the signer was checked against (at most MEMBERS_LISTED of them). */
+  readonly members?: readonly string[]
+  /** How many members the state has, when `members` lists only some. */
+  readonly memberCount?: number
+  /** The recovery identifier the signer was checked against. */
+  readonly recovery?: string
+  /** IDENT-050: the replay key that was already seen. */
+  readonly replayKey?: string
+  /** IDENT-078: the 0-based character position where the handle grammar fails. */
+  readonly position?: number
+}
+
+/** How many members a violation's details list at most (a state may hold thousands). */
+export const MEMBERS_LISTED = 32
 
 /**
  * A rule of the spec that an update fails. Thrown at the check; replay turns it into
@@ -11,6 +65,8 @@ export class RuleViolation extends Error {
     readonly rule: RuleId,
     readonly actionIndex: number | null,
     message: string,
+    /** What the check compared; null for a violation raised without them (decode). */
+    readonly details: ViolationDetails | null = null,
   ) {
     super(message)
   }

@@ -32,6 +32,33 @@ export function handleProblem(handle: string): string {
   return 'does not match the handle grammar'
 }
 
+/**
+ * Where a string stops matching the handle grammar: the 0-based position of the first
+ * character `handleProblem` names, or the length when the handle ends too early; -1 when
+ * valid. The checks run in `handleProblem`'s order, so the position is the problem's.
+ */
+export function handleProblemPosition(handle: string): number {
+  if (isValidHandle(handle)) return -1
+  if (handle.length === 0) return 0
+  const hash = handle.indexOf('#')
+  const name = hash < 0 ? handle : handle.slice(0, hash)
+  const outside = handle.search(/[^\x20-\x7e]/)
+  if (outside >= 0) return outside
+  const upper = handle.search(/[A-Z]/)
+  if (upper >= 0) return upper
+  if (name.length === 0 || !/^[a-z]/.test(name)) return 0
+  const bad = name.search(/[^a-z0-9_-]/)
+  if (bad >= 0) return bad
+  if (name.length > 27) return 27
+  if (hash >= 0) {
+    const code = handle.slice(hash + 1)
+    const nonDigit = code.search(/[^0-9]/)
+    if (nonDigit >= 0 && nonDigit < 4) return hash + 1 + nonDigit
+    return hash + 1 + Math.min(code.length, 4)
+  }
+  return handle.length
+}
+
 /** API-299 / IDENT-085: a lookup entry with its ASCII uppercase letters lowercased, nothing else. */
 export function lowercaseAscii(s: string): string {
   return s.replace(/[A-Z]/g, (c) => c.toLowerCase())

@@ -3,7 +3,7 @@
  * applied in ascending sequence id; the log is not read past a rejected or pending
  * update. The app, the CLI report and the local node's admission all read this Trace.
  */
-import { LogInputError } from './errors'
+import { LogInputError, type RuleViolation } from './errors'
 import type { ActionStep, SignatureCheck, Trace, TraceStep } from './trace'
 import type { AssociationState, InboxLog, LogEntry, UnverifiedUpdate, UndecodableUpdate } from './types'
 import { applyUpdate, PendingUpdate, RejectedUpdate } from './apply/update'
@@ -119,7 +119,7 @@ function decodedStep(
   v: VerifiedUpdate,
   before: AssociationState | null,
   after: AssociationState | null,
-  fields: Pick<TraceStep, 'status' | 'rule' | 'actionIndex' | 'message'>,
+  fields: Pick<TraceStep, 'status' | 'rule' | 'actionIndex' | 'message' | 'details'>,
   actions: readonly ActionStep[],
 ): TraceStep {
   return {
@@ -134,6 +134,14 @@ function decodedStep(
     stateAfter: after,
     ...(entry.serverTimestampNs !== undefined ? { serverTimestampNs: entry.serverTimestampNs } : {}),
   }
+}
+
+/** A rejected step's fields from the violation, with its details when it has them. */
+function rejectedFields(v: RuleViolation): Pick<TraceStep, 'status' | 'rule' | 'actionIndex' | 'message' | 'details'> {
+  const { rule, actionIndex, message, details } = v
+  return details
+    ? { status: 'rejected', rule, actionIndex, message, details }
+    : { status: 'rejected', rule, actionIndex, message }
 }
 
 /** One empty list for every step that has none (a step's lists are never mutated). */
@@ -223,11 +231,8 @@ export async function replay(log: InboxLog, opts: ReplayOptions = {}): Promise<T
       // Issue #14, finding 1: a rule that needs no signature refuses before any is verified.
       const refusal = opts.verifyAfterStop ? null : signatureFreeRefusal(state, u, entry.sequenceId)
       if (refusal) {
-        const { rule, actionIndex, message } = refusal.violation
         const v = refusedUnverified(u, refusal)
-        steps.push(
-          decodedStep(entry, v, state, state, { status: 'rejected', rule, actionIndex, message }, refusal.actions),
-        )
+        steps.push(decodedStep(entry, v, state, state, rejectedFields(refusal.violation), refusal.actions))
         stoppedAt = entry.sequenceId
         prefetch.drop()
         opts.onProgress?.(n + 1, entries.length)
@@ -249,8 +254,7 @@ export async function replay(log: InboxLog, opts: ReplayOptions = {}): Promise<T
         state = applied.state
       } catch (e) {
         if (e instanceof RejectedUpdate) {
-          const { rule, actionIndex, message } = e.violation
-          steps.push(decodedStep(entry, v, state, state, { status: 'rejected', rule, actionIndex, message }, e.actions))
+          steps.push(decodedStep(entry, v, state, state, rejectedFields(e.violation), e.actions))
         } else if (e instanceof PendingUpdate) {
           const message = `a smart contract wallet signature could not be judged, retry later: ${e.message}`
           steps.push(

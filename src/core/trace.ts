@@ -1,3 +1,4 @@
+import type { ViolationDetails } from './errors'
 import type { RuleId } from './rules'
 import type { ActionKind, AssociationState, MemberId, SignatureKind, SignatureRole, UnverifiedUpdate } from './types'
 
@@ -38,6 +39,8 @@ export interface TraceStep {
   readonly rule: RuleId | null
   readonly actionIndex: number | null
   readonly message: string
+  /** What the failed check compared (a rejected step whose rule apply judged). */
+  readonly details?: ViolationDetails
   /** The decoded update; null when its bytes could not be decoded (IDENT-001). */
   readonly update: UnverifiedUpdate | null
   /** The update's bytes (input bytes when available). */

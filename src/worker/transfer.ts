@@ -15,6 +15,7 @@ import type { ActionKind, AssociationState, InboxId, Member, Recovery, WireActio
 import { memberKey } from '../core/types'
 import type { SignatureCheck, TraceStep, UpdateStatus } from '../core/trace'
 import type { RuleId } from '../core/rules'
+import type { ViolationDetails } from '../core/errors'
 import type { UnverifiedUpdate } from '../core/types'
 import { memberIdentifierText, memberIdOf } from '../core/text/identifier'
 
@@ -65,6 +66,8 @@ export interface TransferStep {
   readonly rule: RuleId | null
   readonly actionIndex: number | null
   readonly message: string
+  /** What the failed check compared (see ViolationDetails). */
+  readonly details?: ViolationDetails
   readonly update: UpdateSummary | null
   readonly bytes: Uint8Array | null
   readonly signatureText: string | null
@@ -284,6 +287,7 @@ export function toTransferStep(step: TraceStep): TransferStep {
     rule: step.rule,
     actionIndex: step.actionIndex,
     message: step.message,
+    ...(step.details ? { details: step.details } : {}),
     update,
     bytes: step.bytes === null ? null : ownBytes(step.bytes),
     signatureText: step.signatureText,

@@ -6,8 +6,8 @@
  * rules between signers and state, then chain binding (IDENT-046) and replay (IDENT-050).
  */
 import { Map as IMap, Set as ISet } from 'immutable'
-import { RuleViolation } from '../errors'
-import { isValidHandle, handleProblem, MAX_CLAIMS } from '../handles'
+import { MEMBERS_LISTED, RuleViolation, type ViolationDetails } from '../errors'
+import { HANDLE_PATTERN, isValidHandle, handleProblem, handleProblemPosition, MAX_CLAIMS } from '../handles'
 import { deriveInboxId } from '../inbox-id'
 import { describeMember, memberIdOf, sameMember } from '../text/identifier'
 import { memberKey, type AssociationState, type Member, type MemberId, type WireAction } from '../types'
@@ -17,6 +17,23 @@ import { quote } from '../text/quote'
 
 type Action<K extends WireAction['kind']> = Extract<WireAction, { kind: K }>
 
+/** The member set and recovery identifier a signer was checked against, for a violation's details. */
+function checkedAgainst(
+  state: AssociationState,
+  withRecovery: boolean,
+): Pick<ViolationDetails, 'members' | 'memberCount' | 'recovery'> {
+  const members: string[] = []
+  for (const m of state.members.values()) {
+    if (members.length === MEMBERS_LISTED) break
+    members.push(describeMember(m.id))
+  }
+  return {
+    members,
+    ...(state.members.size > members.length ? { memberCount: state.members.size } : {}),
+    ...(withRecovery ? { recovery: describeMember(state.recovery.id) } : {}),
+  }
+}
+
 function requireState(state: AssociationState | null, action: WireAction, i: number): AssociationState {
   // IDENT-011: the first action applied to an inbox with no association state is a CreateInbox.
   if (!state)
@@ -24,6 +41,7 @@ function requireState(state: AssociationState | null, action: WireAction, i: num
       'IDENT-011',
       i,
       `the inbox has no association state, so its first action must be a CreateInbox, found ${action.kind}`,
+      { check: 'no-state', expected: 'create_inbox', found: action.kind },
     )
   return state
 }
@@ -52,6 +70,7 @@ function applyCreateInbox(
       'IDENT-011',
       i,
       `CreateInbox applied to inbox ${state.inboxId}, which already has association state`,
+      { check: 'state-exists', expected: 'an inbox with no association state', found: `inbox ${state.inboxId}` },
     )
   const kind = signingKind(a.initialIdentifierKind, 'initial_identifier_kind', i)
   const initial = identifierOf(a.initialIdentifier, kind, 'initial_identifier', i)
@@ -63,6 +82,12 @@ function applyCreateInbox(
       'IDENT-012',
       i,
       `initial identifier signature signer ${describeMember(s.signer)} differs from initial_identifier ${describeMember(initial)}`,
+      {
+        check: 'signer-mismatch',
+        role: 'initial_identifier_signature',
+        expected: describeMember(initial),
+        found: describeMember(s.signer),
+      },
     )
   }
   requireFresh(ctx, s, i)
@@ -100,6 +125,12 @@ function applyAdd(prev: AssociationState | null, a: Action<'add'>, i: number, ct
       'IDENT-040',
       i,
       `new member signature signer ${describeMember(added.signer)} differs from new_member_identifier ${describeMember(newId)}`,
+      {
+        check: 'signer-mismatch',
+        role: 'new_member_signature',
+        expected: describeMember(newId),
+        found: describeMember(added.signer),
+      },
     )
   }
   const existingMember = state.members.get(memberKey(existing.signer))
@@ -109,6 +140,13 @@ function applyAdd(prev: AssociationState | null, a: Action<'add'>, i: number, ct
       'IDENT-040',
       i,
       `existing member signature signer ${describeMember(existing.signer)} is neither a member nor the recovery identifier`,
+      {
+        check: 'signer-not-member',
+        role: 'existing_member_signature',
+        expected: 'a member or the recovery identifier',
+        found: describeMember(existing.signer),
+        ...checkedAgainst(state, true),
+      },
     )
   }
   if (sameMember(existing.signer, added.signer)) {
@@ -116,10 +154,21 @@ function applyAdd(prev: AssociationState | null, a: Action<'add'>, i: number, ct
       'IDENT-040',
       i,
       `existing member and new member signatures are both by ${describeMember(added.signer)}; an add needs two parties`,
+      {
+        check: 'same-party',
+        role: 'existing_member_signature',
+        expected: `a signer other than ${describeMember(added.signer)}`,
+        found: describeMember(existing.signer),
+      },
     )
   }
   if (state.members.has(memberKey(newId))) {
-    throw new RuleViolation('IDENT-040', i, `new_member_identifier ${describeMember(newId)} is already a member`)
+    throw new RuleViolation('IDENT-040', i, `new_member_identifier ${describeMember(newId)} is already a member`, {
+      check: 'already-member',
+      expected: 'an identifier that is not a member',
+      found: describeMember(newId),
+      ...checkedAgainst(state, false),
+    })
   }
   // IDENT-041: an installation never adds an installation.
   if (existing.signer.kind === 'installation' && newId.kind === 'installation') {
@@ -127,6 +176,12 @@ function applyAdd(prev: AssociationState | null, a: Action<'add'>, i: number, ct
       'IDENT-041',
       i,
       `installation ${existing.signer.text} cannot add installation ${newId.text}: an installation adds only Ethereum or passkey members`,
+      {
+        check: 'installation-adds-installation',
+        role: 'existing_member_signature',
+        expected: 'an Ethereum or passkey member as the adder of an installation',
+        found: describeMember(existing.signer),
+      },
     )
   }
   // IDENT-046: the existing signer keeps its chain, as a member and as the recovery identifier.
@@ -171,6 +226,13 @@ function applyRevoke(
       'IDENT-043',
       i,
       `recovery identifier signature signer ${describeMember(s.signer)} differs from the recovery identifier ${describeMember(state.recovery.id)}`,
+      {
+        check: 'signer-mismatch',
+        role: 'recovery_identifier_signature',
+        expected: describeMember(state.recovery.id),
+        found: describeMember(s.signer),
+        recovery: describeMember(state.recovery.id),
+      },
     )
   }
   requireRecoveryChain(state, s, i)
@@ -212,6 +274,13 @@ function applyChangeRecovery(
       'IDENT-045',
       i,
       `existing recovery identifier signature signer ${describeMember(s.signer)} differs from the recovery identifier ${describeMember(state.recovery.id)}`,
+      {
+        check: 'signer-mismatch',
+        role: 'existing_recovery_identifier_signature',
+        expected: describeMember(state.recovery.id),
+        found: describeMember(s.signer),
+        recovery: describeMember(state.recovery.id),
+      },
     )
   }
   requireRecoveryChain(state, s, i)
@@ -232,20 +301,32 @@ function applyClaimHandle(
   const state = requireState(prev, a, i)
   // IDENT-078: the handle grammar, matched in full; never rewritten.
   if (!isValidHandle(a.handle))
-    throw new RuleViolation('IDENT-078', i, `handle ${quote(a.handle)} ${handleProblem(a.handle)}`)
+    throw new RuleViolation('IDENT-078', i, `handle ${quote(a.handle)} ${handleProblem(a.handle)}`, {
+      check: 'handle-grammar',
+      expected: HANDLE_PATTERN.source,
+      found: a.handle,
+      position: handleProblemPosition(a.handle),
+    })
   // IDENT-080: at most 64 claims in one log.
   if (state.claimCount >= MAX_CLAIMS) {
     throw new RuleViolation(
       'IDENT-080',
       i,
       `the inbox has made ${state.claimCount} claims; a log holds at most ${MAX_CLAIMS}`,
+      { check: 'claim-limit', expected: `at most ${MAX_CLAIMS} claims`, found: `${state.claimCount} claims made` },
     )
   }
   const s = requireSigned(ctx, i, 'signature')
   // IDENT-081: a current member signs a claim.
   const member = state.members.get(memberKey(s.signer))
   if (!member)
-    throw new RuleViolation('IDENT-081', i, `claim signer ${describeMember(s.signer)} is not a member of the inbox`)
+    throw new RuleViolation('IDENT-081', i, `claim signer ${describeMember(s.signer)} is not a member of the inbox`, {
+      check: 'signer-not-member',
+      role: 'signature',
+      expected: 'a current member',
+      found: describeMember(s.signer),
+      ...checkedAgainst(state, false),
+    })
   requireChain(s, member.chainId, `member ${describeMember(member.id)}`, i)
   requireFresh(ctx, s, i)
   // IDENT-082: the handle moves to (or joins at) the end; the claim count grows by one.

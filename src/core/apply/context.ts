@@ -44,6 +44,7 @@ export function requireKindFor(check: SignatureCheck, party: MemberKind, partyNa
       'IDENT-031',
       actionIndex,
       `${roleName(check.role)} is ${check.kind}, which cannot sign for the ${partyName}, a ${party} member (expected ${KINDS_FOR[party].join(' or ')})`,
+      { check: 'signature-kind', role: check.role, expected: KINDS_FOR[party].join(' or '), found: check.kind },
     )
   }
 }
@@ -56,7 +57,12 @@ export function requireKindFor(check: SignatureCheck, party: MemberKind, partyNa
 export function requireSigned(ctx: ApplyContext, actionIndex: number, role: SignatureCheck['role']): Signed {
   const check = ctx.check(actionIndex, role)
   if (check.verdict === 'invalid' || check.verdict === 'unchecked' || !check.signer) {
-    throw new RuleViolation(check.failRule ?? 'IDENT-030', actionIndex, `${roleName(role)}: ${check.reason}`)
+    throw new RuleViolation(check.failRule ?? 'IDENT-030', actionIndex, `${roleName(role)}: ${check.reason}`, {
+      check: 'signature-invalid',
+      role,
+      expected: 'a signature that verifies over the signature text',
+      found: check.signer ? `${check.reason} (names ${describeMember(check.signer)})` : check.reason,
+    })
   }
   if (check.verdict === 'unreachable') ctx.unreachable.push(check)
   return { signer: check.signer, chainId: check.chainId, check }
@@ -69,6 +75,7 @@ export function requireChain(s: Signed, recorded: bigint | null, what: string, a
       'IDENT-046',
       actionIndex,
       `${roleName(s.check.role)} by ${describeMember(s.signer)} is on chain ${fmtChain(s.chainId)}, but ${what} is recorded on chain ${fmtChain(recorded)}`,
+      { check: 'chain-mismatch', role: s.check.role, expected: fmtChain(recorded), found: fmtChain(s.chainId) },
     )
   }
 }
@@ -78,12 +85,24 @@ const fmtChain = (c: bigint | null): string => (c === null ? 'none' : `eip155:${
 /** IDENT-050: no signature of the action is among the seen keys; keys are recorded on apply. */
 export function requireFresh(ctx: ApplyContext, s: Signed, actionIndex: number): void {
   const key = s.check.replayKey
-  if (key === null) throw new RuleViolation('IDENT-030', actionIndex, `${roleName(s.check.role)} has no replay key`)
+  if (key === null)
+    throw new RuleViolation('IDENT-030', actionIndex, `${roleName(s.check.role)} has no replay key`, {
+      check: 'no-replay-key',
+      role: s.check.role,
+      found: describeMember(s.signer),
+    })
   if (ctx.seenBefore.has(key)) {
     throw new RuleViolation(
       'IDENT-050',
       actionIndex,
       `${roleName(s.check.role)} by ${describeMember(s.signer)} was already used: replay key ${key.slice(0, 16)}… is among the seen keys`,
+      {
+        check: 'replay',
+        role: s.check.role,
+        expected: 'a replay key not yet seen',
+        found: describeMember(s.signer),
+        replayKey: key,
+      },
     )
   }
   ctx.replayKeys.push(key)

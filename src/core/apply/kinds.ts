@@ -22,6 +22,11 @@ export function signingKind(kind: number, field: string, actionIndex: number): '
     'IDENT-077',
     actionIndex,
     `${field} is ${KIND_NAMES[kind] ?? `the unlisted value ${kind}`}, expected IDENTIFIER_KIND_UNSPECIFIED, IDENTIFIER_KIND_ETHEREUM or IDENTIFIER_KIND_PASSKEY`,
+    {
+      check: 'identifier-kind',
+      expected: 'IDENTIFIER_KIND_UNSPECIFIED, IDENTIFIER_KIND_ETHEREUM or IDENTIFIER_KIND_PASSKEY',
+      found: KIND_NAMES[kind] ?? String(kind),
+    },
   )
 }
 
@@ -32,6 +37,7 @@ function requireEthForm(text: string, field: string, actionIndex: number): void 
       'IDENT-013',
       actionIndex,
       `${field} ${quote(text)} is not 0x followed by exactly 40 lowercase hexadecimal characters`,
+      { check: 'identifier-form', expected: '0x followed by 40 lowercase hexadecimal characters', found: text },
     )
   }
 }

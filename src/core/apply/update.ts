@@ -63,7 +63,12 @@ export function applyUpdate(
   const steps: ActionStep[] = []
   try {
     // IDENT-001: an update with no actions is refused (decode refuses it too).
-    if (update.actions.length === 0) throw new RuleViolation('IDENT-001', null, 'the update has no actions')
+    if (update.actions.length === 0)
+      throw new RuleViolation('IDENT-001', null, 'the update has no actions', {
+        check: 'empty',
+        expected: 'at least one action',
+        found: 'no actions',
+      })
     // IDENT-079: an update that carries a claim carries no other action.
     if (update.actions.length > 1 && update.actions.some((a) => a.kind === 'claim_handle')) {
       const at = update.actions.findIndex((a) => a.kind === 'claim_handle')
@@ -71,6 +76,11 @@ export function applyUpdate(
         'IDENT-079',
         null,
         `the update carries a ClaimHandle (action ${at}) and ${update.actions.length - 1} other action(s); a claim stands alone`,
+        {
+          check: 'claim-not-alone',
+          expected: 'a ClaimHandle as the only action',
+          found: update.actions.map((a) => a.kind).join(', '),
+        },
       )
     }
     let current = state
@@ -86,6 +96,7 @@ export function applyUpdate(
         'IDENT-003',
         null,
         `the update names inbox ${quote(update.inboxId)}, but its actions produce the state of inbox ${after.inboxId}`,
+        { check: 'inbox-mismatch', expected: after.inboxId, found: update.inboxId },
       )
     }
     if (ctx.unreachable.length > 0) throw new PendingUpdate(ctx.unreachable, steps)

@@ -1,6 +1,7 @@
 import type { TransferStep } from '../../../../worker/transfer'
 import { KIND_LABEL } from '../../../ui/format'
-import { rationaleFor } from '../rationale'
+import type { ViolationDetails } from '../../../../core/errors'
+import { fixItFor } from '../rationale'
 import { specRule } from '../spec-rules'
 
 /**
@@ -50,8 +51,8 @@ export function Rejection({
   if (step.status !== 'rejected' && step.status !== 'pending') return null
   const rule = specRule(step.rule ?? 'IDENT-001')
   const action = step.actionIndex !== null ? step.update?.actions[step.actionIndex] : undefined
-  // The rationale of this failure class (IDENT-001's own "why" is about empty updates only).
-  const why = rationaleFor(rule.id, step.message, rule.why)
+  // The rationale and fix of the check that failed (IDENT-001's own "why" is about empty updates only).
+  const { why, toFix } = fixItFor(rule.id, step.message, step.details, rule.why)
   return (
     <section className={`panel rejection ${step.status}`} aria-labelledby="rej-title">
       <h2 id="rej-title">
@@ -78,6 +79,9 @@ export function Rejection({
             : 'The whole update is rejected and the state stays as it was before it (IDENT-002); the log is not read past it.'}
         </dd>
       </dl>
+      {step.status === 'rejected' && (
+        <FixIt details={step.details} toFix={toFix} hasText={step.signatureText !== null} />
+      )}
       {step.status === 'pending' && onRetry && (
         <p className="retry">
           <button
@@ -95,5 +99,113 @@ export function Rejection({
         </p>
       )}
     </section>
+  )
+}
+
+const ROLE_LABEL = (role: string): string => role.replaceAll('_', ' ')
+
+/**
+ * The fix-it of a rejection: what the check expected and what it found as rows, the
+ * member set it was checked against, and what would make the update apply. A labelled
+ * region of its own, so its copies of a signer's text are told apart from the state's.
+ */
+function FixIt({
+  details,
+  toFix,
+  hasText,
+}: {
+  details: ViolationDetails | undefined
+  toFix: string | undefined
+  hasText: boolean
+}) {
+  if (!details && !toFix) return null
+  const listed = details?.members ?? []
+  const more = details?.memberCount !== undefined ? details.memberCount - listed.length : 0
+  return (
+    <section className="fixit" aria-label="Fix-it">
+      {details && (
+        <dl className="kv fixit-rows">
+          {details.role && (
+            <>
+              <dt>signature</dt>
+              <dd>{ROLE_LABEL(details.role)}</dd>
+            </>
+          )}
+          {details.expected !== undefined && (
+            <>
+              <dt>expected</dt>
+              <dd className="fx-expected">
+                <code>{details.expected}</code>
+              </dd>
+            </>
+          )}
+          {details.found !== undefined && (
+            <>
+              <dt>{details.role ? 'signer found' : 'found here'}</dt>
+              <dd className="fx-found">
+                <HandleMark text={details.found} position={details.position} />
+              </dd>
+            </>
+          )}
+          {details.members && (
+            <>
+              <dt>checked against</dt>
+              <dd>
+                <ul className="fx-members" aria-label="Members checked against">
+                  {listed.map((m) => (
+                    <li key={m}>
+                      <code>{m}</code>
+                    </li>
+                  ))}
+                  {more > 0 && <li className="muted">and {more} more</li>}
+                  {listed.length === 0 && <li className="muted">no members</li>}
+                </ul>
+              </dd>
+            </>
+          )}
+          {details.recovery !== undefined && (
+            <>
+              <dt>recovery identifier</dt>
+              <dd>
+                <code>{details.recovery}</code>
+              </dd>
+            </>
+          )}
+          {details.replayKey !== undefined && (
+            <>
+              <dt>replay key seen</dt>
+              <dd>
+                <code className="fx-key">{details.replayKey}</code>
+              </dd>
+            </>
+          )}
+        </dl>
+      )}
+      {toFix && (
+        <p className="to-fix">
+          <strong>To fix:</strong> {toFix}
+        </p>
+      )}
+      {hasText && (
+        <p className="muted small">
+          The actions decode: the <a href="#sigtext-title">would-be signature text</a> is what a signer would sign for
+          this update.
+        </p>
+      )}
+    </section>
+  )
+}
+
+/** A found value with the character at `position` marked (IDENT-078's grammar position). */
+function HandleMark({ text, position }: { text: string; position: number | undefined }) {
+  if (position === undefined || position < 0) return <code>{text}</code>
+  const at = text.slice(position, position + 1)
+  return (
+    <code>
+      {text.slice(0, position)}
+      <mark title={`position ${position}`}>{at === '' ? '\u2038' : at}</mark>
+      {text.slice(position + 1)}
+      <span className="muted"> (position {position})</span>
+    </code>
   )
 }
