@@ -8,7 +8,7 @@ import { bytesToBase64, bytesToHex } from '../../../../crypto/bytes'
 import { CopyButton } from '../../../ui/CopyButton'
 import { download } from '../../../ui/download'
 import { describePublishAnswer, type AnswerText } from '../publish-answer'
-import type { PublishAnswerLike, SignedOutcome } from '../useComposer'
+import type { PublishAnswerLike, SignedOutcome } from '../useSignDraft'
 
 export function SignedView({
   outcome,
