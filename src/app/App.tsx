@@ -39,8 +39,9 @@ import { diffStates } from './features/state/diff'
 import { Timeline } from './features/timeline/Timeline'
 import { SignersPanel } from './features/signers/components/SignersPanel'
 import { Composer, type ComposeBase } from './features/compose/components/Composer'
+import { FlowsPanel, isFlowId, type FlowId } from './features/compose/flows/FlowsPanel'
 import { usePublish } from './features/network/publish'
-import { nodeClient } from './features/network/queries'
+import { handleHolder, nodeClient } from './features/network/queries'
 import { useSignerRegistry } from './features/signers/useSignerRegistry'
 import type { ChainRouteWire } from '../worker/protocol'
 import type { Row } from './trace/trace-model'
@@ -314,6 +315,18 @@ export function App() {
   const [nodeUrl, setNodeUrl] = useNodeUrl()
   // The signing playground (features/compose): the open log's head state, append, publish.
   const [playgroundOpen, setPlaygroundOpen] = useState(false)
+  // The guided inbox tasks (issue 15), opened by URL with ?flow=health|cleanup|claim|recovery.
+  const [flow, setFlowState] = useState<FlowId | null>(() => {
+    const f = new URLSearchParams(location.search).get('flow')
+    return isFlowId(f) ? f : null
+  })
+  const setFlow = useCallback((f: FlowId | null) => {
+    setFlowState(f)
+    const url = new URL(location.href)
+    if (f) url.searchParams.set('flow', f)
+    else url.searchParams.delete('flow')
+    history.replaceState(history.state, '', url)
+  }, [])
   const { publish } = usePublish(nodeUrl)
   const queryNewest = useCallback(
     async (inboxId: string) => (await nodeClient(nodeUrl).queryNewest([inboxId]))[0]?.sequenceId ?? null,
@@ -326,7 +339,7 @@ export function App() {
   )
   const composeBase = useMemo((): ComposeBase => {
     // Only while the playground is open: the head state of a long log costs a rebuild from its checkpoints.
-    if (!loaded || !playgroundOpen) return { state: null, label: null, blocked: null }
+    if (!loaded || (!playgroundOpen && flow === null)) return { state: null, label: null, blocked: null }
     const stop = loaded.model.stopIndex()
     const state = loaded.model.stateAfter(loaded.model.steps.length - 1)
     const blocked =
@@ -334,7 +347,11 @@ export function App() {
         ? `The open log stops at sequence id ${loaded.model.steps[stop]!.sequenceId} (${loaded.model.steps[stop]!.status}), so an update appended to it would not be applied.`
         : null
     return { state, label: loaded.source.label, blocked }
-  }, [loaded, playgroundOpen])
+  }, [loaded, playgroundOpen, flow])
+  const handleHolderOnNode = useCallback(
+    (handle: string) => handleHolder(nodeUrl, handle, signerRegistry.smartWallets.verifyContext.smartWallets),
+    [nodeUrl, signerRegistry.smartWallets.verifyContext.smartWallets],
+  )
   // A log fetched from the node opens at its head: the node's answer is about the newest state.
   const onNodeLog = useCallback(
     (l: OpenNodeLog) => {
@@ -380,14 +397,15 @@ export function App() {
 
   // Escape closes the panel on top (signing playground, signers, open log), unless
   // something inside handled it first (a dialog, the timeline filter).
-  const panels = useRef({ playgroundOpen, signersOpen, panelOpen: panelOpen && !!loaded })
-  panels.current = { playgroundOpen, signersOpen, panelOpen: panelOpen && !!loaded }
+  const panels = useRef({ playgroundOpen, signersOpen, flowOpen: flow !== null, panelOpen: panelOpen && !!loaded })
+  panels.current = { playgroundOpen, signersOpen, flowOpen: flow !== null, panelOpen: panelOpen && !!loaded }
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== 'Escape' || e.defaultPrevented) return
       if (e.target instanceof HTMLInputElement && e.target.type === 'search') return
       const p = panels.current
       if (p.playgroundOpen) setPlaygroundOpen(false)
+      else if (p.flowOpen) setFlow(null)
       else if (p.signersOpen) setSignersOpen(false)
       else if (p.panelOpen) setPanelOpen(false)
       else return
@@ -395,7 +413,7 @@ export function App() {
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
-  }, [])
+  }, [setFlow])
   const select: (r: Row) => void = ins.select
 
   return (
@@ -453,6 +471,16 @@ export function App() {
         >
           Sign…
         </button>
+        {loaded && (
+          <button
+            type="button"
+            className={flow !== null ? 'active' : ''}
+            aria-expanded={flow !== null}
+            onClick={() => setFlow(flow === null ? 'health' : null)}
+          >
+            Inbox tasks…
+          </button>
+        )}
         {loaded &&
           fragment &&
           (fragment.linkable ? (
@@ -525,6 +553,27 @@ export function App() {
               lookupHandle={lookupHandle}
               smartWallets={signerRegistry.smartWallets.verifyContext.smartWallets}
               onClose={() => setPlaygroundOpen(false)}
+            />
+          </ErrorBoundary>
+        </div>
+      )}
+      {flow !== null && loaded && (
+        <div className="drawer" data-drawer="flows">
+          <ErrorBoundary label="The inbox tasks">
+            <FlowsPanel
+              registry={signerRegistry}
+              state={composeBase.state}
+              blocked={composeBase.blocked}
+              logEntries={loaded.model.steps.length}
+              flow={flow}
+              onFlow={setFlow}
+              onAppend={ins.append}
+              publish={publish}
+              nodeUrl={nodeUrl}
+              lookupHandle={lookupHandle}
+              handleHolder={handleHolderOnNode}
+              smartWallets={signerRegistry.smartWallets.verifyContext.smartWallets}
+              onClose={() => setFlow(null)}
             />
           </ErrorBoundary>
         </div>

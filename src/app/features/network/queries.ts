@@ -157,3 +157,26 @@ export function useLookup(
     staleTime: 0,
   })
 }
+
+/** Who holds a handle on the node: its GetInboxIds answer, checked against that inbox's own log (IDENT-085). */
+export interface HandleHolder {
+  /** The inbox the node names, or null when it names none. */
+  readonly inboxId: string | null
+  /** The named inbox's log, replayed here, claims the handle; false means the answer is unbacked. */
+  readonly backed: boolean
+  readonly reason: string
+}
+
+export async function handleHolder(
+  baseUrl: string,
+  handle: string,
+  smartWallets?: SmartWalletVerifier,
+): Promise<HandleHolder> {
+  const node = nodeClient(baseUrl)
+  const entry = lowercaseAscii(handle.trim())
+  const [answer] = await node.getInboxIds([{ identifier: entry, kind: 'handle' }])
+  if (!answer?.inboxId) return { inboxId: null, backed: false, reason: `the node names no inbox for ${entry}` }
+  const { trace } = await fetchState(node, answer.inboxId, undefined, smartWallets)
+  const check = checkHandleAnswer(trace.head, entry)
+  return { inboxId: answer.inboxId, backed: check.accepted, reason: check.reason }
+}

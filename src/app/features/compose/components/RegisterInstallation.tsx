@@ -32,7 +32,7 @@ import {
   saveCeiling,
   type PreAuthPrompt,
 } from '../registration-flow'
-import type { AppendUpdate, PublishAnswerLike } from '../useComposer'
+import type { AppendUpdate, PublishAnswerLike } from '../useSignDraft'
 
 const storage = (): Storage | null => {
   try {

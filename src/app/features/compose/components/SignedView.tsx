@@ -3,20 +3,23 @@
  * which sequence id), its exact bytes as hex and base64 (copy or download), and
  * "Publish to node" with the node's answer.
  */
-import { useId, useState } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import { bytesToBase64, bytesToHex } from '../../../../crypto/bytes'
 import { CopyButton } from '../../../ui/CopyButton'
 import { download } from '../../../ui/download'
 import { describePublishAnswer, type AnswerText } from '../publish-answer'
-import type { PublishAnswerLike, SignedOutcome } from '../useComposer'
+import type { PublishAnswerLike, SignedOutcome } from '../useSignDraft'
 
 export function SignedView({
   outcome,
   publish,
   nodeUrl,
   onDismiss,
+  autoPublish = false,
 }: {
   outcome: SignedOutcome
+  /** Publish as soon as the update is appended (the guided flows end on the node); the button stays for a retry. */
+  autoPublish?: boolean
   publish: (bytes: Uint8Array, options?: { readonly inboxId?: string }) => Promise<PublishAnswerLike>
   nodeUrl: string
   onDismiss: () => void
@@ -45,6 +48,14 @@ export function SignedView({
       setBusy(false)
     }
   }
+  const published = useRef(false)
+  const appendedOk = appended?.ok === true
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per signed update, when it is appended
+  useEffect(() => {
+    if (!autoPublish || !appendedOk || published.current) return
+    published.current = true
+    void onPublish()
+  }, [autoPublish, appendedOk])
   return (
     <section className="panel compose-signed" aria-labelledby={id}>
       <div className="panel-head">
