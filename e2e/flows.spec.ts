@@ -1,0 +1,125 @@
+/**
+ * Guided inbox tasks (issue 15) against the local node (playwright.config.ts starts it
+ * with the demo inboxes), with the injected EIP-6963 wallet: an inbox whose recovery
+ * identifier is the wallet and which holds three installations is cleaned up in ONE
+ * update with ONE wallet prompt, published to the node; a handle another inbox holds is
+ * refused before any signer is asked; health warns at the ceiling.
+ */
+import type { Page } from '@playwright/test'
+import { hexToBytes } from '../src/crypto/bytes'
+import { createNodeClient } from '../src/network/client'
+import { addMember, createInbox, ethKeySigner, inboxIdOf, installationKeySigner, signUpdate } from '../src/signing'
+import { expect, expectNoA11yViolations, test } from './fixtures'
+import { shot, waitForLog } from './helpers'
+import { installWallet } from './support/wallet'
+
+const NODE = `http://127.0.0.1:${process.env.E2E_NODE_PORT}`
+// anvil's key #0 (test only): the injected wallet's account.
+const WALLET_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
+
+/** Publishes a new inbox of the wallet (a fresh nonce per run) with three installations; returns its inbox id. */
+async function seedInbox(nonce: bigint): Promise<string> {
+  const wallet = ethKeySigner(hexToBytes(WALLET_KEY.slice(2)))
+  const node = createNodeClient({ baseUrl: NODE, fetch: (u, i) => fetch(u, i) })
+  const inboxId = inboxIdOf(wallet, nonce)
+  const t0 = 1_790_000_000_000_000_000n
+  await node.publishIdentityUpdate(
+    (await signUpdate({ clientTimestampNs: t0, actions: [createInbox(wallet, { nonce })] })).bytes,
+  )
+  for (let i = 1; i <= 3; i++) {
+    const inst = installationKeySigner(crypto.getRandomValues(new Uint8Array(32)))
+    const u = await signUpdate({ inboxId, clientTimestampNs: t0 + BigInt(i), actions: [addMember(wallet, inst)] })
+    await node.publishIdentityUpdate(u.bytes)
+  }
+  return inboxId
+}
+
+async function openFromNode(page: Page, inboxId: string): Promise<void> {
+  await page.getByRole('combobox', { name: 'Look up by' }).selectOption({ label: 'Inbox id' })
+  await page.getByRole('textbox', { name: 'Identifier to look up' }).fill(inboxId)
+  await page.getByRole('button', { name: 'Fetch log' }).click()
+  await waitForLog(page)
+  await expect(page.getByLabel('Open log', { exact: true })).toContainText('every update applies')
+}
+
+async function connectWallet(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Signers…' }).click()
+  await page.getByRole('button', { name: 'Connect E2E Wallet' }).click()
+  await expect(page.getByRole('list', { name: 'Accounts of E2E Wallet' })).toBeVisible()
+  await page.getByRole('button', { name: 'Close the signers panel' }).click()
+}
+
+const tasks = (page: Page) => page.getByRole('region', { name: 'Inbox tasks' })
+
+test('clean up three installations in one update with one wallet prompt, published to the node', async ({
+  page,
+}, info) => {
+  test.setTimeout(120_000)
+  const inboxId = await seedInbox(BigInt(Date.now()))
+  const wallet = await installWallet(page)
+  await page.goto(`/?node=${encodeURIComponent(NODE)}`)
+  await waitForLog(page)
+  await openFromNode(page, inboxId)
+  await connectWallet(page)
+
+  await page.getByRole('button', { name: 'Inbox tasks…' }).click()
+  const t = tasks(page)
+  await expect(t.getByRole('meter', { name: 'Installations' })).toHaveAttribute('value', '3')
+  await expect(t).toContainText('4 of 256')
+  await expect(t.getByRole('list', { name: 'Installations, oldest client time first' }).locator('li')).toHaveCount(3)
+  await expectNoA11yViolations(page)
+  await shot(page, info, 'flows-health')
+  expect(page.url()).toContain('flow=health')
+
+  await t.getByRole('button', { name: 'Clean up installations…' }).click()
+  expect(page.url()).toContain('flow=cleanup')
+  await t.getByRole('button', { name: 'All but this browser’s' }).click()
+  await expect(t.getByRole('list', { name: 'Members the update removes' }).locator('li')).toHaveCount(3)
+  await expect(t.getByRole('status', { name: 'Dry run result' })).toBeVisible()
+  const sign = t.getByRole('button', { name: 'Revoke 3 and publish' })
+  await expect(sign).toBeDisabled() // the consequence is not confirmed yet
+  await t.getByRole('checkbox', { name: /I understand this update removes these 3 installations/ }).check()
+  await expect(sign).toBeEnabled()
+  expect(wallet.personalSignCount()).toBe(0)
+  await shot(page, info, 'flows-cleanup')
+  await page.setViewportSize({ width: 390, height: 844 })
+  await sign.scrollIntoViewIfNeeded()
+  await shot(page, info, 'flows-cleanup-390')
+  await page.setViewportSize({ width: 1440, height: 900 })
+  await sign.click()
+  await expect(t.getByRole('status', { name: 'Append result' })).toContainText('Appended to the log as sequence id', {
+    timeout: 30_000,
+  })
+  expect(wallet.personalSignCount()).toBe(1) // three revocations, one prompt
+  await expect(t.getByLabel('Node answer')).toContainText('Stored', { timeout: 30_000 })
+  // The node holds one more entry for the inbox: one update, not three.
+  const newest = await createNodeClient({ baseUrl: NODE, fetch: (u, i) => fetch(u, i) }).queryNewest([inboxId])
+  const log = await createNodeClient({ baseUrl: NODE, fetch: (u, i) => fetch(u, i) }).getInboxLog(inboxId)
+  expect(log.entries).toHaveLength(5)
+  expect(newest[0]?.sequenceId).toBe(log.entries[4]!.sequenceId)
+  await t.getByRole('tab', { name: 'Inbox health' }).click()
+  await expect(t.getByRole('meter', { name: 'Installations' })).toHaveAttribute('value', '0')
+})
+
+test('a handle held by another inbox is refused before any signer is asked (IDENT-085 checked)', async ({ page }) => {
+  const inboxId = await seedInbox(BigInt(Date.now()) + 7n)
+  const wallet = await installWallet(page)
+  await page.goto(`/?node=${encodeURIComponent(NODE)}`)
+  await waitForLog(page)
+  await openFromNode(page, inboxId)
+  await connectWallet(page)
+  await page.getByRole('button', { name: 'Inbox tasks…' }).click()
+  const t = tasks(page)
+  await t.getByRole('tab', { name: 'Claim a handle' }).click()
+  await t.getByRole('textbox', { name: 'Handle to claim' }).fill('Alice')
+  await expect(t.getByRole('status', { name: 'Handle check' })).toContainText('uppercase')
+  await t.getByRole('textbox', { name: 'Handle to claim' }).fill('alice')
+  await expect(t.getByRole('status', { name: 'Handle check' })).toContainText('Taken', { timeout: 20_000 })
+  await expect(t.getByRole('status', { name: 'Handle check' })).toContainText('IDENT-085')
+  await expect(t.getByRole('button', { name: 'Claim and publish' })).toBeDisabled()
+  await expect(t).toContainText('handle_taken')
+  await t.getByRole('textbox', { name: 'Handle to claim' }).fill(`free${Date.now() % 100000}`)
+  await expect(t.getByRole('status', { name: 'Handle check' })).toContainText('it is free', { timeout: 20_000 })
+  await expect(t.getByRole('button', { name: 'Claim and publish' })).toBeEnabled()
+  expect(wallet.personalSignCount()).toBe(0)
+})
