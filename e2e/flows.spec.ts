@@ -123,3 +123,82 @@ test('a handle held by another inbox is refused before any signer is asked (IDEN
   await expect(t.getByRole('button', { name: 'Claim and publish' })).toBeEnabled()
   expect(wallet.personalSignCount()).toBe(0)
 })
+
+test('locked out at the ceiling with a nearly full log: warned, then cleaned up from the recovery wallet alone', async ({
+  page,
+}, info) => {
+  test.setTimeout(120_000)
+  const inboxId = await seedInbox(BigInt(Date.now()) + 13n)
+  // A ceiling of 3 (the registration setting): the inbox's three installations fill it.
+  await page.addInitScript(() => localStorage.setItem('inspector.maxInstallations', '3'))
+  const wallet = await installWallet(page)
+  await page.goto(`/?node=${encodeURIComponent(NODE)}`)
+  await waitForLog(page)
+  await openFromNode(page, inboxId)
+  await connectWallet(page) // the wallet only: no installation key in this browser
+  await page.getByRole('button', { name: 'Inbox tasks…' }).click()
+  const t = tasks(page)
+  await expect(t.getByRole('list', { name: 'Warnings' })).toContainText('At the installation ceiling (3 of 3)')
+  // The deployment keeps 5 updates per inbox: 4 are used.
+  await t.getByRole('textbox', { name: 'Log limit' }).fill('5')
+  await expect(t.getByRole('list', { name: 'Warnings' })).toContainText('Only 1 log entry left of 5')
+  await t.getByRole('textbox', { name: 'Log limit' }).fill('4')
+  await expect(t.getByRole('list', { name: 'Warnings' })).toContainText('The log is full: 4 entries of 4')
+  await t.getByRole('tab', { name: 'Clean up installations' }).click()
+  await t.getByRole('button', { name: 'All but this browser’s' }).click()
+  await t.getByRole('checkbox', { name: /I understand this update removes these 3 installations/ }).check()
+  await expect(t.getByRole('alert').filter({ hasText: 'The log is full' })).toContainText(
+    'the network would not store this update',
+  )
+  const sign = t.getByRole('button', { name: 'Revoke 3 and publish' })
+  await expect(sign).toBeDisabled()
+  await t.getByRole('tab', { name: 'Inbox health' }).click()
+  await t.getByRole('textbox', { name: 'Log limit' }).fill('5')
+  await t.getByRole('tab', { name: 'Clean up installations' }).click()
+  await t.getByRole('button', { name: 'All but this browser’s' }).click()
+  await t.getByRole('checkbox', { name: /I understand this update removes these 3 installations/ }).check()
+  await expect(t.getByRole('alert').filter({ hasText: 'one of the last entries' })).toContainText(
+    '0 will be left of 5, and the log is then full for good',
+  )
+  await shot(page, info, 'flows-locked-out')
+  await sign.click()
+  await expect(t.getByLabel('Node answer')).toContainText('Stored', { timeout: 30_000 })
+  expect(wallet.personalSignCount()).toBe(1)
+  expect(
+    (await createNodeClient({ baseUrl: NODE, fetch: (u, i) => fetch(u, i) }).getInboxLog(inboxId)).entries,
+  ).toHaveLength(5)
+})
+
+test('rotate recovery to a typed identifier, confirmed by its last four characters, published', async ({ page }) => {
+  test.setTimeout(120_000)
+  const inboxId = await seedInbox(BigInt(Date.now()) + 21n)
+  const wallet = await installWallet(page)
+  await page.goto(`/?node=${encodeURIComponent(NODE)}`)
+  await waitForLog(page)
+  await openFromNode(page, inboxId)
+  await connectWallet(page)
+  await page.getByRole('button', { name: 'Inbox tasks…' }).click()
+  const t = tasks(page)
+  await t.getByRole('tab', { name: 'Rotate recovery' }).click()
+  expect(page.url()).toContain('flow=recovery')
+  const next = '0x111111111111111111111111111111111111abcd'
+  await t.getByRole('combobox', { name: 'New recovery identifier' }).selectOption({ label: 'type an identifier…' })
+  await t.getByRole('textbox', { name: 'Typed recovery identifier' }).fill(next)
+  const changes = t.getByRole('region', { name: 'What will change' })
+  await expect(changes).toContainText(`ethereum ${next}`)
+  await expect(changes).toContainText('it is not a member')
+  await expect(changes).toContainText('signs nothing')
+  const sign = t.getByRole('button', { name: 'Rotate and publish' })
+  const last4 = t.getByRole('textbox', { name: 'Last four characters of the new recovery identifier' })
+  await last4.fill('abce')
+  await expect(sign).toBeDisabled()
+  await last4.fill('abcd')
+  await expect(sign).toBeEnabled()
+  expect(wallet.personalSignCount()).toBe(0)
+  await sign.click()
+  await expect(t.getByLabel('Node answer')).toContainText('Stored', { timeout: 30_000 })
+  expect(wallet.personalSignCount()).toBe(1)
+  await t.getByRole('tab', { name: 'Inbox health' }).click()
+  await expect(t).toContainText(`ethereum ${next}`)
+  await expect(t).toContainText('not a member')
+})

@@ -21,7 +21,7 @@ import { nowNs } from '../useComposer'
 import { type AppendUpdate, type PublishAnswerLike, useSignDraft } from '../useSignDraft'
 import { allButMine, buildCleanup } from './cleanup'
 import { loadCeiling } from '../registration-flow'
-import { DEFAULT_LOG_LIMIT, inboxHealth, spendWarning, type InboxHealth } from './health'
+import { inboxHealth, loadLogLimit, parseLogLimit, saveLogLimit, spendWarning, type InboxHealth } from './health'
 
 const FLOWS = ['health', 'cleanup', 'claim', 'recovery'] as const
 export type FlowId = (typeof FLOWS)[number]
@@ -51,8 +51,6 @@ export interface FlowsProps {
   readonly blocked: string | null
   /** Updates in the open log (each one a stored entry on the network). */
   readonly logEntries: number
-  /** The deployment's limit of stored updates per inbox (default 256). */
-  readonly logLimit?: number
   readonly flow: FlowId
   readonly onFlow: (flow: FlowId) => void
   readonly onAppend: AppendUpdate
@@ -67,7 +65,8 @@ export interface FlowsProps {
 export function FlowsPanel(props: FlowsProps) {
   const headId = useId()
   const { state } = props
-  const logLimit = props.logLimit ?? DEFAULT_LOG_LIMIT
+  // The deployment's limit of stored updates per inbox (a setting, default 256).
+  const [logLimit, setLogLimit] = useState(() => loadLogLimit(localStore()))
   // The installation ceiling the registration uses (a setting, CONF-044).
   const [ceiling] = useState(() => loadCeiling(localStore()))
   const health = useMemo(
@@ -113,7 +112,15 @@ export function FlowsPanel(props: FlowsProps) {
       {!state || !health ? (
         <p className="note">Open an inbox's log first: the tasks work on the state replayed from it.</p>
       ) : props.flow === 'health' ? (
-        <HealthView health={health} state={state} onFlow={props.onFlow} />
+        <HealthView
+          health={health}
+          state={state}
+          onFlow={props.onFlow}
+          onLogLimit={(n) => {
+            saveLogLimit(localStore(), n)
+            setLogLimit(n)
+          }}
+        />
       ) : props.blocked ? (
         <p className="note warn">
           {props.blocked} A task signs an update on top of the head state, so it needs a log whose every update applies.
@@ -148,12 +155,16 @@ function HealthView({
   health,
   state,
   onFlow,
+  onLogLimit,
 }: {
   health: InboxHealth
   state: AssociationState
   onFlow: (f: FlowId) => void
+  onLogLimit: (limit: number) => void
 }) {
   const h = health
+  const [limitText, setLimitText] = useState(String(h.entries.limit))
+  const limit = parseLogLimit(limitText)
   return (
     <div className="compose-body flow-health" aria-label="Inbox health">
       <p className="muted small">
@@ -174,6 +185,25 @@ function HealthView({
         <Meter label="Installations" used={h.installations.count} limit={h.installations.ceiling} />
         <Meter label="Handle claims" used={h.handles.claimCount} limit={64} />
       </div>
+      <label className="compose-field">
+        <span>Log limit of this deployment (updates per inbox)</span>
+        <input
+          aria-label="Log limit"
+          inputMode="numeric"
+          size={8}
+          value={limitText}
+          onChange={(e) => {
+            setLimitText(e.target.value)
+            const p = parseLogLimit(e.target.value)
+            if (p.ok) onLogLimit(p.value)
+          }}
+        />
+        {!limit.ok && (
+          <span role="alert" className="bad small">
+            {limit.problem}; still using {h.entries.limit}
+          </span>
+        )}
+      </label>
       <dl className="kv">
         <dt>Display handle</dt>
         <dd>{h.handles.current ?? <span className="muted">none</span>}</dd>
@@ -297,7 +327,9 @@ function SignEnd({
           <h3>What will change</h3>
           {changes}
           <p className="muted small">
-            One update: it spends one of the {p.health.entries.left.toLocaleString('en')} log entries left.
+            {p.health.entries.left === 1
+              ? 'One update: it spends the last log entry.'
+              : `One update: it spends one of the ${p.health.entries.left.toLocaleString('en')} log entries left.`}
           </p>
         </section>
       )}

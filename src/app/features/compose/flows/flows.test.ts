@@ -15,7 +15,7 @@ import { buildState, T0, testKey } from '../../../../signing/testkit'
 import type { AppSigner, AppSignerSource } from '../../../model/app-signer'
 import { partiesOf } from '../compose-model'
 import { allButMine, buildCleanup } from './cleanup'
-import { inboxHealth, LAST_ENTRIES, spendWarning } from './health'
+import { inboxHealth, LAST_ENTRIES, loadLogLimit, parseLogLimit, saveLogLimit, spendWarning } from './health'
 
 const wallet = ethKeySigner(testKey('wallet'))
 const insts = [1, 2, 3, 4].map((i) => installationKeySigner(testKey(`installation ${i}`)))
@@ -129,5 +129,36 @@ describe('clean up installations (issue 15)', () => {
     const b = buildCleanup(s, parties, allButMine(s, parties), T0 + 30n)
     expect(b.draft!.actions).toHaveLength(4)
     expect((await dryRun(s, b.draft!)).ok).toBe(true)
+  })
+})
+
+describe('the log limit setting (issue 15)', () => {
+  const store = (v: string | null) => {
+    const m = new Map<string, string>(v === null ? [] : [['inspector.logLimit', v]])
+    return { getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, x: string) => void m.set(k, x), m }
+  }
+  it('parses a whole number from 1 to 1,000,000 and says why otherwise', () => {
+    expect(parseLogLimit(' 256 ')).toEqual({ ok: true, value: 256 })
+    expect(parseLogLimit('2x')).toEqual({ ok: false, problem: 'the log limit "2x" is not a whole number' })
+    expect(parseLogLimit('0')).toEqual({ ok: false, problem: 'the log limit must be at least 1' })
+    expect(parseLogLimit('1000001')).toEqual({ ok: false, problem: 'the log limit must be at most 1000000' })
+  })
+  it('defaults to 256, keeps a saved value, ignores a damaged one and a throwing storage', () => {
+    expect(loadLogLimit(null)).toBe(256)
+    expect(loadLogLimit(store(null))).toBe(256)
+    expect(loadLogLimit(store('junk'))).toBe(256)
+    const s = store(null)
+    saveLogLimit(s, 40)
+    expect(loadLogLimit(s)).toBe(40)
+    const throwing = {
+      getItem: () => {
+        throw new Error('denied')
+      },
+      setItem: () => {
+        throw new Error('denied')
+      },
+    }
+    expect(loadLogLimit(throwing)).toBe(256)
+    expect(() => saveLogLimit(throwing, 3)).not.toThrow()
   })
 })

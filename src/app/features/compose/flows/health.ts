@@ -10,7 +10,7 @@ import { currentHandles, MAX_CLAIMS } from '../../../../core/handles'
 import { memberKey, type AssociationState, type Member } from '../../../../core/types'
 
 /** The default limit of stored updates per inbox (a setting). */
-export const DEFAULT_LOG_LIMIT = 256
+const DEFAULT_LOG_LIMIT = 256
 /** An update that would leave this many entries or fewer spends "one of the last" (warned). */
 export const LAST_ENTRIES = 3
 
@@ -105,4 +105,44 @@ export function spendWarning(h: InboxHealth): string | null {
   if (h.entries.left <= LAST_ENTRIES)
     return `This update spends one of the last entries: ${h.entries.left - 1} will be left of ${h.entries.limit}${h.entries.left - 1 === 0 ? ', and the log is then full for good (no compaction)' : ''}.`
   return null
+}
+
+// ---- the deployment's log limit setting ---------------------------------------------------
+
+const LOG_LIMIT_KEY = 'inspector.logLimit'
+const MAX_LOG_LIMIT = 1_000_000
+
+/** The limit as typed: a whole number from 1 to 1,000,000, or why it is not one. */
+export function parseLogLimit(text: string): { ok: true; value: number } | { ok: false; problem: string } {
+  const t = text.trim()
+  if (!/^[0-9]+$/.test(t)) return { ok: false, problem: `the log limit ${JSON.stringify(t)} is not a whole number` }
+  const value = Number(t)
+  if (value < 1) return { ok: false, problem: 'the log limit must be at least 1' }
+  if (value > MAX_LOG_LIMIT) return { ok: false, problem: `the log limit must be at most ${MAX_LOG_LIMIT}` }
+  return { ok: true, value }
+}
+
+interface StorageLike {
+  getItem(key: string): string | null
+  setItem(key: string, value: string): void
+}
+
+/** The stored limit, or DEFAULT_LOG_LIMIT when none (or an unreadable one) is stored. */
+export function loadLogLimit(storage: StorageLike | null): number {
+  try {
+    const v = storage?.getItem(LOG_LIMIT_KEY)
+    if (v == null) return DEFAULT_LOG_LIMIT
+    const p = parseLogLimit(v)
+    return p.ok ? p.value : DEFAULT_LOG_LIMIT
+  } catch {
+    return DEFAULT_LOG_LIMIT
+  }
+}
+
+export function saveLogLimit(storage: StorageLike | null, value: number): void {
+  try {
+    storage?.setItem(LOG_LIMIT_KEY, String(value))
+  } catch {
+    /* storage unavailable (private mode): the setting lasts for this page */
+  }
 }
