@@ -101,7 +101,9 @@ test('clean up three installations in one update with one wallet prompt, publish
   await expect(t.getByRole('meter', { name: 'Installations' })).toHaveAttribute('value', '0')
 })
 
-test('a handle held by another inbox is refused before any signer is asked (IDENT-085 checked)', async ({ page }) => {
+test('a handle held by another inbox is refused before any signer is asked (IDENT-085 checked); a free one is claimed', async ({
+  page,
+}) => {
   const inboxId = await seedInbox(BigInt(Date.now()) + 7n)
   const wallet = await installWallet(page)
   await page.goto(`/?node=${encodeURIComponent(NODE)}`)
@@ -120,8 +122,19 @@ test('a handle held by another inbox is refused before any signer is asked (IDEN
   await expect(t).toContainText('handle_taken')
   await t.getByRole('textbox', { name: 'Handle to claim' }).fill(`free${Date.now() % 100000}`)
   await expect(t.getByRole('status', { name: 'Handle check' })).toContainText('it is free', { timeout: 20_000 })
-  await expect(t.getByRole('button', { name: 'Claim and publish' })).toBeEnabled()
+  const claim = t.getByRole('button', { name: 'Claim and publish' })
+  await expect(claim).toBeEnabled()
   expect(wallet.personalSignCount()).toBe(0)
+  const handle = await t.getByRole('textbox', { name: 'Handle to claim' }).inputValue()
+  await expect(t.getByRole('region', { name: 'What will change' })).toContainText(
+    `The display handle becomes ${handle}`,
+  )
+  await claim.click()
+  await expect(t.getByLabel('Node answer')).toContainText('Stored', { timeout: 30_000 })
+  expect(wallet.personalSignCount()).toBe(1)
+  await t.getByRole('tab', { name: 'Inbox health' }).click()
+  await expect(t.getByRole('meter', { name: 'Handle claims' })).toHaveAttribute('value', '1')
+  await expect(t).toContainText(`Display handle${handle}`)
 })
 
 test('locked out at the ceiling with a nearly full log: warned, then cleaned up from the recovery wallet alone', async ({
