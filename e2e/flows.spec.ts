@@ -115,6 +115,15 @@ test('a handle held by another inbox is refused before any signer is asked (IDEN
   await t.getByRole('tab', { name: 'Claim a handle' }).click()
   await t.getByRole('textbox', { name: 'Handle to claim' }).fill('Alice')
   await expect(t.getByRole('status', { name: 'Handle check' })).toContainText('uppercase')
+  // The node's published policy (default: names of 3 or more, `support` reserved) is checked first.
+  await expect(t.getByLabel('Claim policy')).toContainText('at least 3 characters')
+  await t.getByRole('textbox', { name: 'Handle to claim' }).fill('support')
+  await expect(t.getByRole('status', { name: 'Handle check' })).toContainText(
+    'The node\'s claim policy would refuse it: the name "support" is reserved on this node (handle_reserved)',
+  )
+  await expect(t.getByRole('button', { name: 'Claim and publish' })).toBeDisabled()
+  await t.getByRole('textbox', { name: 'Handle to claim' }).fill('ab')
+  await expect(t.getByRole('status', { name: 'Handle check' })).toContainText('handle_too_short')
   await t.getByRole('textbox', { name: 'Handle to claim' }).fill('alice')
   await expect(t.getByRole('status', { name: 'Handle check' })).toContainText('Taken', { timeout: 20_000 })
   await expect(t.getByRole('status', { name: 'Handle check' })).toContainText('IDENT-085')
@@ -143,7 +152,7 @@ test('locked out at the ceiling with a nearly full log: warned, then cleaned up 
   test.setTimeout(120_000)
   const inboxId = await seedInbox(BigInt(Date.now()) + 13n)
   // A ceiling of 3 (the registration setting): the inbox's three installations fill it.
-  await page.addInitScript(() => localStorage.setItem('inspector.maxInstallations', '3'))
+  await page.addInitScript("localStorage.setItem('inspector.maxInstallations', '3')")
   const wallet = await installWallet(page)
   await page.goto(`/?node=${encodeURIComponent(NODE)}`)
   await waitForLog(page)

@@ -42,6 +42,7 @@ import { Composer, type ComposeBase } from './features/compose/components/Compos
 import { FlowsPanel, isFlowId, type FlowId } from './features/compose/flows/FlowsPanel'
 import { usePublish } from './features/network/publish'
 import { handleHolder, nodeClient } from './features/network/queries'
+import { fetchClaimPolicy } from '../network/claim-policy'
 import { useSignerRegistry } from './features/signers/useSignerRegistry'
 import type { ChainRouteWire } from '../worker/protocol'
 import type { Row } from './trace/trace-model'
@@ -348,6 +349,7 @@ export function App() {
         : null
     return { state, label: loaded.source.label, blocked }
   }, [loaded, playgroundOpen, flow])
+  const claimPolicyOfNode = useCallback(() => fetchClaimPolicy(nodeUrl), [nodeUrl])
   const handleHolderOnNode = useCallback(
     (handle: string) => handleHolder(nodeUrl, handle, signerRegistry.smartWallets.verifyContext.smartWallets),
     [nodeUrl, signerRegistry.smartWallets.verifyContext.smartWallets],
@@ -572,6 +574,7 @@ export function App() {
               nodeUrl={nodeUrl}
               lookupHandle={lookupHandle}
               handleHolder={handleHolderOnNode}
+              claimPolicy={claimPolicyOfNode}
               smartWallets={signerRegistry.smartWallets.verifyContext.smartWallets}
               onClose={() => setFlow(null)}
             />

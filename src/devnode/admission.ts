@@ -31,19 +31,13 @@ import { decodePublish, type Encoding } from './codec'
 import { outcomeError, restamp } from './judge'
 import { JudgeThread, JudgeThreadFailed, LARGE_PUBLISH_BYTES, type StartJudgeWorker } from './judge-thread'
 import { applyDelta, stateDelta } from '../worker/transfer'
+import { claimPolicyProblem, type ClaimPolicy } from '../network/claim-policy'
 import { KeyedLock } from './lock'
 import type { Store } from './store'
 
-// ---- policy -----------------------------------------------------------------------------
+export type { ClaimPolicy }
 
-export interface ClaimPolicy {
-  /** The shortest name part (the handle before `#`) admitted; CONF owns the deployment's value. */
-  readonly minHandleLength: number
-  /** Name parts no inbox may claim. */
-  readonly reserved: readonly string[]
-  /** Least time between two claims of one inbox, in nanoseconds; 0n turns the check off. */
-  readonly claimIntervalNs: bigint
-}
+// ---- policy -----------------------------------------------------------------------------
 
 const DEFAULT_RESERVED: readonly string[] = [
   'admin',
@@ -58,23 +52,10 @@ const DEFAULT_RESERVED: readonly string[] = [
 
 export const DEFAULT_POLICY: ClaimPolicy = { minHandleLength: 3, reserved: DEFAULT_RESERVED, claimIntervalNs: 0n }
 
-/** The name part of a handle: before `#`. */
-const namePart = (handle: string): string => handle.split('#')[0]!
-
 /** The store-free policy checks of a claim (reserved, too short); null when it passes. */
 function staticPolicyProblem(handle: string, policy: ClaimPolicy): ApiError | null {
-  const name = namePart(handle)
-  if (policy.reserved.includes(name)) {
-    return new ApiError(422, 'handle_reserved', `the name ${JSON.stringify(name)} is reserved on this node`)
-  }
-  if (name.length < policy.minHandleLength) {
-    return new ApiError(
-      422,
-      'handle_too_short',
-      `the name part ${JSON.stringify(name)} has ${name.length} character(s); this node admits names of at least ${policy.minHandleLength}`,
-    )
-  }
-  return null
+  const p = claimPolicyProblem(handle, policy)
+  return p ? new ApiError(422, p.code, p.message) : null
 }
 
 /** The store-backed policy checks of a claim (holder, interval); null when it passes. */

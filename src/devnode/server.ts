@@ -14,6 +14,7 @@
  * The RPC services (gRPC, gRPC-web, Connect) share the port: see ./rpc.ts.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { CLAIM_POLICY_PATH, claimPolicyJson } from '../network/claim-policy'
 import { ENDPOINT_OF_PATH, NodeApi, type ApiDeps } from './api'
 import type { Encoding } from './codec'
 import { ApiError } from './errors'
@@ -160,6 +161,14 @@ export function createNodeHandler(options: NodeServerOptions): NodeHandler {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!
+    // The claim policy this node applies when it admits a claim (section 10), for an app
+    // to warn before any signer is asked; a simple GET, so no CORS preflight.
+    if (path === CLAIM_POLICY_PATH) {
+      if (req.method !== 'GET' && req.method !== 'HEAD')
+        throw new ApiError(405, 'method_not_allowed', `${req.method} is not allowed on ${path}; use GET`)
+      send(res, 200, 'application/json', claimPolicyJson(options.admission.policy))
+      return
+    }
     const endpoint = ENDPOINT_OF_PATH.get(path)
     if (endpoint === undefined) {
       throw new ApiError(
@@ -212,7 +221,10 @@ export function createNodeHandler(options: NodeServerOptions): NodeHandler {
               `internal error on ${req.method} ${req.url}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`,
             ),
             new ApiError(500, 'internal', `the node failed to answer: ${e instanceof Error ? e.message : String(e)}`))
-      const extra: Record<string, string> = error.status === 405 ? { Allow: 'POST, OPTIONS' } : {}
+      const extra: Record<string, string> =
+        error.status === 405
+          ? { Allow: req.url?.split('?')[0] === CLAIM_POLICY_PATH ? 'GET, HEAD' : 'POST, OPTIONS' }
+          : {}
       const drained = await drain(req, drainCap)
       if (!drained) {
         extra.Connection = 'close'

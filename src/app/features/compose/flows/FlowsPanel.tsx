@@ -13,6 +13,7 @@ import { describeMember } from '../../../../core/text/identifier'
 import { memberKey, type AssociationState } from '../../../../core/types'
 import type { SmartWalletVerifier } from '../../../../core/verify/port'
 import type { SignerRegistry } from '../../../model/app-signer'
+import { claimPolicyProblem, type ClaimPolicy } from '../../../../network/claim-policy'
 import { clientTime, shortId } from '../../../ui/format'
 import { buildDraft, EMPTY_FORM, eligible, partiesOf, TYPED, withDefaults, type ComposeBuild } from '../compose-model'
 import { DryRunView, SignatureTextBlock, SlotsView } from '../components/DraftView'
@@ -58,6 +59,8 @@ export interface FlowsProps {
   readonly nodeUrl: string
   readonly lookupHandle?: (handle: string) => Promise<string | null>
   readonly handleHolder?: (handle: string) => Promise<HandleHolderLike>
+  /** The node's published claim policy (null when it publishes none), asked before a claim is signed. */
+  readonly claimPolicy?: () => Promise<ClaimPolicy | null>
   readonly smartWallets?: SmartWalletVerifier
   readonly onClose: () => void
 }
@@ -301,7 +304,10 @@ function SignEnd({
   changes,
   confirm,
   signLabel,
+  refuse = null,
 }: {
+  /** Why the node would refuse the update, found before signing; Sign stays disabled with it. */
+  refuse?: string | null
   p: FlowProps
   build: ComposeBuild
   s: ReturnType<typeof useSignDraft>
@@ -360,7 +366,7 @@ function SignEnd({
           <button
             type="button"
             className="primary"
-            disabled={!s.gate.enabled || p.health.entries.left === 0}
+            disabled={!s.gate.enabled || p.health.entries.left === 0 || refuse !== null}
             aria-describedby={gateId}
             onClick={() => void s.sign()}
           >
@@ -369,9 +375,11 @@ function SignEnd({
           <span id={gateId} className="muted small">
             {p.health.entries.left === 0
               ? 'Sign is disabled: the log is full.'
-              : s.gate.enabled
-                ? `Asks each signer once, then publishes to ${p.nodeUrl}.`
-                : `Sign is disabled: ${s.gate.reason}`}
+              : refuse !== null && s.gate.enabled
+                ? `Sign is disabled: ${refuse}`
+                : s.gate.enabled
+                  ? `Asks each signer once, then publishes to ${p.nodeUrl}.`
+                  : `Sign is disabled: ${s.gate.reason}`}
           </span>
         </div>
       </div>
@@ -524,6 +532,22 @@ function ClaimFlow(p: FlowProps) {
     }
   }, [handleHolder, typed, claim?.valid])
   const holderNow = holder?.handle === typed ? holder : null
+  // The node's claim policy (reserved names, minimum length), applied only when it admits a claim (IDENT-084).
+  const [policy, setPolicy] = useState<{ p: ClaimPolicy | null; error?: string } | null>(null)
+  const { claimPolicy } = p
+  useEffect(() => {
+    if (!claimPolicy) return
+    let live = true
+    claimPolicy().then(
+      (x) => live && setPolicy({ p: x }),
+      (e: unknown) => live && setPolicy({ p: null, error: e instanceof Error ? e.message : String(e) }),
+    )
+    return () => {
+      live = false
+    }
+  }, [claimPolicy])
+  const policyNo = policy?.p && typed && claim?.valid ? claimPolicyProblem(typed, policy.p) : null
+  const refuse = policyNo ? `the node's claim policy would refuse it: ${policyNo.message} (${policyNo.code})` : null
   const claimers = eligible(parties, 'claimer')
   return (
     <div className="compose-body">
@@ -547,6 +571,10 @@ function ClaimFlow(p: FlowProps) {
         ) : claim && !claim.valid ? (
           <span className="bad">
             “{typed}” {claim.problem} (IDENT-078).
+          </span>
+        ) : policyNo ? (
+          <span className="bad">
+            The node's claim policy would refuse it: {policyNo.message} ({policyNo.code}).
           </span>
         ) : !p.handleHolder ? (
           <span className="ok">The grammar accepts it.</span>
@@ -581,15 +609,23 @@ function ClaimFlow(p: FlowProps) {
           ))}
         </select>
       </label>
-      <p className="muted small">
-        The node also applies its claim policy (reserved names, a minimum length, time between claims) when it stores
-        the claim; no validator applies it to a stored log (IDENT-084). A refusal names the policy and nothing is lost.
+      <p className="muted small" aria-label="Claim policy">
+        {policy?.p
+          ? `This node admits names of at least ${policy.p.minHandleLength} characters${policy.p.reserved.length ? ` and reserves ${policy.p.reserved.join(', ')}` : ''}${policy.p.claimIntervalNs > 0n ? `, one claim per ${policy.p.claimIntervalNs / 1_000_000n} ms` : ''}. `
+          : policy?.error
+            ? `The node's claim policy could not be read (${policy.error}). `
+            : policy
+              ? 'This node publishes no claim policy. '
+              : ''}
+        A node applies its policy only when it stores a claim; no validator applies it to a stored log (IDENT-084). A
+        refusal after signing names the policy, and the signed update is kept.
       </p>
       <SignEnd
         p={p}
         build={build}
         s={s}
         signLabel="Claim and publish"
+        refuse={refuse}
         changes={
           claim && (
             <ul>
