@@ -224,3 +224,39 @@ test('rotate recovery to a typed identifier, confirmed by its last four characte
   await expect(t).toContainText(`ethereum ${next}`)
   await expect(t).toContainText('not a member')
 })
+
+test('an inbox that changed on the node is re-fetched before signing, and the task says what changed', async ({
+  page,
+}) => {
+  test.setTimeout(120_000)
+  const nonce = BigInt(Date.now()) + 29n
+  const inboxId = await seedInbox(nonce)
+  const wallet = await installWallet(page)
+  await page.goto(`/?node=${encodeURIComponent(NODE)}`)
+  await waitForLog(page)
+  await openFromNode(page, inboxId)
+  await connectWallet(page)
+  // Another client adds a fourth installation after this log was fetched.
+  const owner = ethKeySigner(hexToBytes(WALLET_KEY.slice(2)))
+  const fourth = installationKeySigner(crypto.getRandomValues(new Uint8Array(32)))
+  const node = createNodeClient({ baseUrl: NODE, fetch: (u, i) => fetch(u, i) })
+  await node.publishIdentityUpdate(
+    (await signUpdate({ inboxId, clientTimestampNs: 1_790_000_000_000_000_009n, actions: [addMember(owner, fourth)] }))
+      .bytes,
+  )
+  await page.getByRole('button', { name: 'Inbox tasks…' }).click()
+  const t = tasks(page)
+  await t.getByRole('tab', { name: 'Clean up installations' }).click()
+  await t.getByRole('button', { name: 'All but this browser’s' }).click()
+  await t.getByRole('checkbox', { name: /I understand this update removes these 3 installations/ }).check()
+  const changed = t.getByRole('alert', { name: 'Inbox changed on the node' })
+  await expect(changed).toContainText('The inbox changed on the node')
+  await expect(t.getByRole('button', { name: 'Revoke 3 and publish' })).toBeDisabled()
+  await changed.getByRole('button', { name: 'Re-fetch from the node' }).click()
+  await expect(t.getByRole('status', { name: 'Re-fetch result' })).toContainText('1 new update', { timeout: 30_000 })
+  await expect(changed).toHaveCount(0)
+  // The newest state has four installations; the three picked stay picked.
+  await expect(t.locator('.flow-pick label')).toHaveCount(4)
+  await expect(t.getByRole('button', { name: 'Revoke 3 and publish' })).toBeEnabled()
+  expect(wallet.personalSignCount()).toBe(0)
+})

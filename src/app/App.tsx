@@ -41,7 +41,7 @@ import { SignersPanel } from './features/signers/components/SignersPanel'
 import { Composer, type ComposeBase } from './features/compose/components/Composer'
 import { FlowsPanel, isFlowId, type FlowId } from './features/compose/flows/FlowsPanel'
 import { usePublish } from './features/network/publish'
-import { handleHolder, nodeClient } from './features/network/queries'
+import { handleHolder, inboxBundle, nodeClient } from './features/network/queries'
 import { fetchClaimPolicy } from '../network/claim-policy'
 import { useSignerRegistry } from './features/signers/useSignerRegistry'
 import type { ChainRouteWire } from '../worker/protocol'
@@ -365,6 +365,16 @@ export function App() {
     },
     [open, userActed],
   )
+  // The inbox tasks re-fetch an inbox that changed on the node, then re-run their dry run on it.
+  const refetchInbox = useCallback(
+    async (inboxId: string) =>
+      onNodeLog({
+        inboxId,
+        bundle: await inboxBundle(nodeUrl, inboxId),
+        label: `node ${nodeUrl}: inbox ${inboxId.slice(0, 10)}…`,
+      }),
+    [nodeUrl, onNodeLog],
+  )
   const onRemoteLog = useCallback(
     (l: OpenRemoteLog) =>
       void open(
@@ -575,6 +585,8 @@ export function App() {
               lookupHandle={lookupHandle}
               handleHolder={handleHolderOnNode}
               claimPolicy={claimPolicyOfNode}
+              queryNewest={queryNewest}
+              refetch={refetchInbox}
               smartWallets={signerRegistry.smartWallets.verifyContext.smartWallets}
               onClose={() => setFlow(null)}
             />

@@ -180,3 +180,8 @@ export async function handleHolder(
   const check = checkHandleAnswer(trace.head, entry)
   return { inboxId: answer.inboxId, backed: check.accepted, reason: check.reason }
 }
+
+/** An inbox's log as the node serves it now, as a bundle the inspector opens (a re-fetch). */
+export async function inboxBundle(baseUrl: string, inboxId: string): Promise<string> {
+  return bundleOf(await nodeClient(baseUrl).getInboxLog(inboxId), inboxId)
+}

@@ -61,6 +61,10 @@ export interface FlowsProps {
   readonly handleHolder?: (handle: string) => Promise<HandleHolderLike>
   /** The node's published claim policy (null when it publishes none), asked before a claim is signed. */
   readonly claimPolicy?: () => Promise<ClaimPolicy | null>
+  /** The node's newest sequence id for an inbox (QueryNewest), or null when it holds none. */
+  readonly queryNewest?: (inboxId: string) => Promise<bigint | null>
+  /** Opens the inbox's log as the node serves it now (replacing the open log). */
+  readonly refetch?: (inboxId: string) => Promise<void>
   readonly smartWallets?: SmartWalletVerifier
   readonly onClose: () => void
 }
@@ -319,6 +323,12 @@ function SignEnd({
 }) {
   const gateId = useId()
   const warning = spendWarning(p.health)
+  const fresh = useFreshness(p)
+  const stale = fresh.newest !== null && fresh.newest > p.state.sequenceId
+  const staleText = stale
+    ? `the inbox changed on the node: it holds updates up to sequence id ${fresh.newest}, and this log's head is ${p.state.sequenceId}`
+    : null
+  const blockedBy = refuse ?? staleText
   return (
     <>
       {build.problems.length > 0 && (
@@ -338,6 +348,22 @@ function SignEnd({
               : `One update: it spends one of the ${p.health.entries.left.toLocaleString('en')} log entries left.`}
           </p>
         </section>
+      )}
+      {stale && (
+        <div className="note warn" role="alert" aria-label="Inbox changed on the node">
+          The inbox changed on the node: it holds updates up to sequence id {String(fresh.newest)}, this log's head is{' '}
+          {p.state.sequenceId.toString()}. Re-fetch it, so the dry run judges the newest state; nothing has been signed.{' '}
+          {p.refetch && (
+            <button type="button" disabled={fresh.refetching} onClick={() => void fresh.refetch()}>
+              {fresh.refetching ? 'Re-fetching…' : 'Re-fetch from the node'}
+            </button>
+          )}
+        </div>
+      )}
+      {fresh.note && (
+        <p className="note" role="status" aria-label="Re-fetch result">
+          {fresh.note}
+        </p>
       )}
       {warning && build.draft && (
         <p className="note warn" role="alert">
@@ -366,17 +392,20 @@ function SignEnd({
           <button
             type="button"
             className="primary"
-            disabled={!s.gate.enabled || p.health.entries.left === 0 || refuse !== null}
+            disabled={!s.gate.enabled || p.health.entries.left === 0 || blockedBy !== null || fresh.checking}
             aria-describedby={gateId}
-            onClick={() => void s.sign()}
+            onClick={async () => {
+              // Asked again at the prompt: the inbox may have moved on the node since the dry run.
+              if (await fresh.recheck()) void s.sign()
+            }}
           >
             {signLabel}
           </button>
           <span id={gateId} className="muted small">
             {p.health.entries.left === 0
               ? 'Sign is disabled: the log is full.'
-              : refuse !== null && s.gate.enabled
-                ? `Sign is disabled: ${refuse}`
+              : blockedBy !== null && s.gate.enabled
+                ? `Sign is disabled: ${blockedBy}`
                 : s.gate.enabled
                   ? `Asks each signer once, then publishes to ${p.nodeUrl}.`
                   : `Sign is disabled: ${s.gate.reason}`}
@@ -395,6 +424,66 @@ function SignEnd({
       )}
     </>
   )
+}
+
+/**
+ * Whether the node holds a newer state of the inbox than the open log: asked when a task
+ * opens, again right before any signer is asked; a re-fetch replaces the open log (the
+ * task's dry run then runs on the newest state) and says what changed.
+ */
+function useFreshness(p: FlowProps) {
+  const { queryNewest, refetch, state, logEntries } = p
+  const inboxId = state.inboxId
+  const [newest, setNewest] = useState<bigint | null>(null)
+  const [checking, setChecking] = useState(false)
+  const [refetching, setRefetching] = useState(false)
+  const [refetched, setRefetched] = useState<{ before: number } | { error: string } | null>(null)
+  const ask = useCallback(async (): Promise<bigint | null> => {
+    if (!queryNewest) return null
+    try {
+      return await queryNewest(inboxId)
+    } catch {
+      return null // an unreachable node does not block signing; publishing says so
+    }
+  }, [queryNewest, inboxId])
+  useEffect(() => {
+    let live = true
+    ask().then((n) => live && setNewest(n))
+    return () => {
+      live = false
+    }
+  }, [ask])
+  const recheck = async (): Promise<boolean> => {
+    setChecking(true)
+    try {
+      const n = await ask()
+      setNewest(n)
+      return n === null || n <= state.sequenceId
+    } finally {
+      setChecking(false)
+    }
+  }
+  const doRefetch = async () => {
+    if (!refetch) return
+    setRefetching(true)
+    setRefetched(null)
+    const before = logEntries
+    try {
+      await refetch(inboxId)
+      setRefetched({ before })
+    } catch (e) {
+      setRefetched({ error: e instanceof Error ? e.message : String(e) })
+    } finally {
+      setRefetching(false)
+    }
+  }
+  const note =
+    refetched === null
+      ? null
+      : 'error' in refetched
+        ? `Could not re-fetch: ${refetched.error}`
+        : `Re-fetched from ${p.nodeUrl}: ${logEntries - refetched.before} new update${logEntries - refetched.before === 1 ? '' : 's'}; the head is now sequence id ${state.sequenceId}, and the dry run below judges it.`
+  return { newest, checking, recheck, refetch: doRefetch, refetching, note }
 }
 
 // ---- clean up installations --------------------------------------------------------------
