@@ -39,7 +39,7 @@ import { diffStates } from './features/state/diff'
 import { Timeline } from './features/timeline/Timeline'
 import { SignersPanel } from './features/signers/components/SignersPanel'
 import { Composer, type ComposeBase } from './features/compose/components/Composer'
-import { FlowsPanel, isFlowId, type FlowId } from './features/compose/flows/FlowsPanel'
+import { FlowsPanel, HealthChip, isFlowId, useLogLimit, type FlowId } from './features/compose/flows/FlowsPanel'
 import { usePublish } from './features/network/publish'
 import { handleHolder, inboxBundle, nodeClient } from './features/network/queries'
 import { fetchClaimPolicy } from '../network/claim-policy'
@@ -321,6 +321,7 @@ export function App() {
     const f = new URLSearchParams(location.search).get('flow')
     return isFlowId(f) ? f : null
   })
+  const [logLimit, setLogLimit] = useLogLimit()
   const setFlow = useCallback((f: FlowId | null) => {
     setFlowState(f)
     const url = new URL(location.href)
@@ -455,6 +456,7 @@ export function App() {
               </select>
             )}
             <LogVerdict loaded={loaded} />
+            <HealthChip entries={loaded.model.steps.length} limit={logLimit} onOpen={() => setFlow('health')} />
           </div>
         )}
         <div className="spacer" />
@@ -577,6 +579,8 @@ export function App() {
               state={composeBase.state}
               blocked={composeBase.blocked}
               logEntries={loaded.model.steps.length}
+              logLimit={logLimit}
+              onLogLimit={setLogLimit}
               flow={flow}
               onFlow={setFlow}
               onAppend={ins.append}

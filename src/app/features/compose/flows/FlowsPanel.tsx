@@ -22,7 +22,15 @@ import { nowNs } from '../useComposer'
 import { type AppendUpdate, type PublishAnswerLike, useSignDraft } from '../useSignDraft'
 import { allButMine, buildCleanup } from './cleanup'
 import { loadCeiling } from '../registration-flow'
-import { inboxHealth, loadLogLimit, parseLogLimit, saveLogLimit, spendWarning, type InboxHealth } from './health'
+import {
+  inboxHealth,
+  LAST_ENTRIES,
+  loadLogLimit,
+  parseLogLimit,
+  saveLogLimit,
+  spendWarning,
+  type InboxHealth,
+} from './health'
 
 const FLOWS = ['health', 'cleanup', 'claim', 'recovery'] as const
 export type FlowId = (typeof FLOWS)[number]
@@ -52,6 +60,9 @@ export interface FlowsProps {
   readonly blocked: string | null
   /** Updates in the open log (each one a stored entry on the network). */
   readonly logEntries: number
+  /** The deployment's limit of stored updates per inbox (useLogLimit). */
+  readonly logLimit: number
+  readonly onLogLimit: (limit: number) => void
   readonly flow: FlowId
   readonly onFlow: (flow: FlowId) => void
   readonly onAppend: AppendUpdate
@@ -73,7 +84,7 @@ export function FlowsPanel(props: FlowsProps) {
   const headId = useId()
   const { state } = props
   // The deployment's limit of stored updates per inbox (a setting, default 256).
-  const [logLimit, setLogLimit] = useState(() => loadLogLimit(localStore()))
+  const { logLimit, onLogLimit } = props
   // The installation ceiling the registration uses (a setting, CONF-044).
   const [ceiling] = useState(() => loadCeiling(localStore()))
   const health = useMemo(
@@ -119,15 +130,7 @@ export function FlowsPanel(props: FlowsProps) {
       {!state || !health ? (
         <p className="note">Open an inbox's log first: the tasks work on the state replayed from it.</p>
       ) : props.flow === 'health' ? (
-        <HealthView
-          health={health}
-          state={state}
-          onFlow={props.onFlow}
-          onLogLimit={(n) => {
-            saveLogLimit(localStore(), n)
-            setLogLimit(n)
-          }}
-        />
+        <HealthView health={health} state={state} onFlow={props.onFlow} onLogLimit={onLogLimit} />
       ) : props.blocked ? (
         <p className="note warn">
           {props.blocked} A task signs an update on top of the head state, so it needs a log whose every update applies.
@@ -144,6 +147,33 @@ export function FlowsPanel(props: FlowsProps) {
 }
 
 // ---- health ------------------------------------------------------------------------------
+
+/** The deployment's log limit setting (default 256), kept in localStorage. */
+export function useLogLimit(): [number, (limit: number) => void] {
+  const [limit, setLimit] = useState(() => loadLogLimit(localStore()))
+  const set = useCallback((n: number) => {
+    saveLogLimit(localStore(), n)
+    setLimit(n)
+  }, [])
+  return [limit, set]
+}
+
+/** The header's one-line health of the open inbox: log entries used against the limit; opens the health view. */
+export function HealthChip({ entries, limit, onOpen }: { entries: number; limit: number; onOpen: () => void }) {
+  const left = limit - entries
+  const tone = left <= 0 ? 'bad' : left <= LAST_ENTRIES ? 'warn' : 'ok'
+  return (
+    <button
+      type="button"
+      className={`link small health-chip tone-${tone}`}
+      onClick={onOpen}
+      title="Inbox health: entries, installations, handles, recovery"
+    >
+      {left <= 0 ? 'log full: ' : ''}
+      {entries.toLocaleString('en')} of {limit.toLocaleString('en')} log entries
+    </button>
+  )
+}
 
 function Meter({ label, used, limit }: { label: string; used: number; limit: number }) {
   const tone = used >= limit ? 'bad' : limit - used <= 3 ? 'warn' : 'ok'
