@@ -254,7 +254,11 @@ function HealthView({
         <dd>
           {describeMember(h.recovery.id)}{' '}
           <span className="muted">
-            ({h.recovery.isMember ? 'also a member' : 'not a member: it can revoke and rotate, not sign messages'})
+            (
+            {h.recovery.isMember
+              ? 'also a member'
+              : 'not a member: it holds the recovery role only (revoke members, rotate recovery)'}
+            )
           </span>
         </dd>
       </dl>
