@@ -1,9 +1,11 @@
+import 'fake-indexeddb/auto'
 import { IDBFactory } from 'fake-indexeddb'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { fixtureLogs } from '../../test/verify/kit'
 import type { UnverifiedUpdate } from '../core/types'
 import { verifyFromCache, verifyUpdate } from '../core/verify/update'
-import { IdbVerdictCache, prefetchLog, verdictKeysOf, type IdbFactoryLike } from './verdict-cache'
+import type { IdbFactoryLike } from '../storage/idb'
+import { IdbVerdictCache, prefetchLog, verdictKeysOf } from './verdict-cache'
 
 const factory = () => new IDBFactory() as unknown as IdbFactoryLike
 
@@ -15,7 +17,12 @@ const updates = fixtureLogs()
 
 describe('IdbVerdictCache', () => {
   it('answers null where IndexedDB is missing', async () => {
-    expect(await IdbVerdictCache.open('x', undefined)).toBeNull()
+    vi.stubGlobal('indexedDB', undefined)
+    try {
+      expect(await IdbVerdictCache.open('x')).toBeNull()
+    } finally {
+      vi.unstubAllGlobals()
+    }
   })
 
   it('keeps verdicts across a reopen: a hit gives the same VerifiedUpdate as a miss', async () => {

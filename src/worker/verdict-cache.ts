@@ -19,42 +19,8 @@ import { textDigest, verdictKey, type VerdictCache, type VerdictEntry } from '..
 import { signatureText } from '../core/text/signature-text'
 import type { UnverifiedUpdate } from '../core/types'
 import { signaturesOf } from '../core/verify/update'
-
-// The part of IndexedDB used here, typed structurally so the module also type-checks
-// (and is unit-tested with fake-indexeddb) without the DOM library.
-interface IdbRequest<T> {
-  readonly result: T
-  readonly error: unknown
-  onsuccess: (() => void) | null
-  onerror: (() => void) | null
-}
-interface IdbOpenRequest extends IdbRequest<IdbDatabase> {
-  onupgradeneeded: (() => void) | null
-}
-interface IdbStore {
-  get(key: string): IdbRequest<unknown>
-  put(value: unknown, key: string): IdbRequest<unknown>
-  clear(): IdbRequest<undefined>
-}
-interface IdbTransaction {
-  objectStore(name: string): IdbStore
-  oncomplete: (() => void) | null
-  onerror: (() => void) | null
-  onabort: (() => void) | null
-}
-interface IdbDatabase {
-  readonly objectStoreNames: { contains(name: string): boolean }
-  createObjectStore(name: string): unknown
-  transaction(
-    store: string,
-    mode: 'readonly' | 'readwrite',
-    options?: { durability?: 'default' | 'strict' | 'relaxed' },
-  ): IdbTransaction
-  close(): void
-}
-export interface IdbFactoryLike {
-  open(name: string, version: number): IdbOpenRequest
-}
+import type { IDBPTransaction } from 'idb'
+import { type Db, globalIndexedDb, type IdbFactoryLike, openIdb, StorageError } from '../storage/idb'
 
 const VERDICT_DB = 'inbox-inspector-verdicts'
 const STORE = 'verdicts'
@@ -67,13 +33,6 @@ const VERSION = 1
 interface Lookup {
   readonly key: string
   readonly resolve: (v: unknown) => void
-}
-
-function request<T>(r: IdbRequest<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    r.onsuccess = () => resolve(r.result)
-    r.onerror = () => reject(r.error instanceof Error ? r.error : new Error('IndexedDB request failed'))
-  })
 }
 
 export class IdbVerdictCache implements VerdictCache {
@@ -94,20 +53,16 @@ export class IdbVerdictCache implements VerdictCache {
   /** Lookups answered from the in-memory front. */
   memoryHits = 0
 
-  private constructor(private readonly db: IdbDatabase) {}
+  private constructor(private readonly db: Db) {}
 
   /** Opens (or creates) the cache; null when IndexedDB cannot be used here. */
   static async open(
     name = VERDICT_DB,
-    factory: IdbFactoryLike | undefined = (globalThis as { indexedDB?: IdbFactoryLike }).indexedDB,
+    factory: IdbFactoryLike | StorageError = globalIndexedDb(),
   ): Promise<IdbVerdictCache | null> {
-    if (!factory) return null
+    if (factory instanceof StorageError) return null
     try {
-      const req = factory.open(name, VERSION)
-      req.onupgradeneeded = () => {
-        if (!req.result.objectStoreNames.contains(STORE)) req.result.createObjectStore(STORE)
-      }
-      return new IdbVerdictCache(await request(req))
+      return new IdbVerdictCache(await openIdb(factory, { name, version: VERSION, stores: { [STORE]: {} } }))
     } catch {
       return null
     }
@@ -138,27 +93,28 @@ export class IdbVerdictCache implements VerdictCache {
   private read(): void {
     const batch = this.lookups
     this.lookups = []
-    let tx: IdbTransaction
+    let tx: IDBPTransaction<unknown, [typeof STORE], 'readonly'>
     try {
       tx = this.db.transaction(STORE, 'readonly')
     } catch {
       for (const l of batch) l.resolve(undefined)
       return
     }
-    const store = tx.objectStore(STORE)
+    tx.done.catch(() => {}) // a failed read answers "not found" below
     for (const l of batch) {
-      const r = store.get(l.key)
-      r.onsuccess = () => {
-        if (r.result === undefined) this.misses++
-        else {
-          this.hits++
-          // Kept only when well-formed for its key (the core checks it again on use).
-          const v = r.result as Partial<VerdictEntry> | null
-          if (v && typeof v === 'object' && v.key === l.key && v.verdict) this.keep(v as VerdictEntry)
-        }
-        l.resolve(r.result)
-      }
-      r.onerror = () => l.resolve(undefined)
+      tx.store.get(l.key).then(
+        (v: unknown) => {
+          if (v === undefined) this.misses++
+          else {
+            this.hits++
+            // Kept only when well-formed for its key (the core checks it again on use).
+            const e = v as Partial<VerdictEntry> | null
+            if (e && typeof e === 'object' && e.key === l.key && e.verdict) this.keep(e as VerdictEntry)
+          }
+          l.resolve(v)
+        },
+        () => l.resolve(undefined),
+      )
     }
   }
 
@@ -207,11 +163,10 @@ export class IdbVerdictCache implements VerdictCache {
             try {
               // Relaxed: a verdict lost in a crash is only computed again; no fsync per batch.
               const tx = this.db.transaction(STORE, 'readwrite', { durability: 'relaxed' })
-              const store = tx.objectStore(STORE)
-              for (const e of batch) store.put(e, e.key)
-              tx.oncomplete = () => resolve()
-              tx.onerror = () => resolve()
-              tx.onabort = () => resolve()
+              // A failed write is only a verdict computed again: each put's failure is the
+              // transaction's, which ends the batch.
+              for (const e of batch) tx.store.put(e, e.key).catch(() => {})
+              tx.done.then(resolve, () => resolve())
             } catch {
               resolve()
             }
@@ -234,15 +189,13 @@ export class IdbVerdictCache implements VerdictCache {
     await this.flush()
     this.dropPrefetched()
     this.front.clear()
-    const tx = this.db.transaction(STORE, 'readwrite')
-    await request(tx.objectStore(STORE).clear())
+    await this.db.clear(STORE)
   }
 
   /** Writes a raw value under a key: for tests of a damaged store only. */
   async putRaw(key: string, value: unknown): Promise<void> {
     this.front.delete(key)
-    const tx = this.db.transaction(STORE, 'readwrite')
-    await request(tx.objectStore(STORE).put(value, key))
+    await this.db.put(STORE, value, key)
   }
 
   close(): void {

@@ -55,7 +55,7 @@ describe('the layer checker', () => {
   const check = (path: string, source: string) => checkLayers([{ path, source }]).map((v) => v.rule)
 
   it('rejects core and crypto importing chain, network, app, cli, devnode, worker or signing', () => {
-    for (const layer of ['chain', 'network', 'app', 'cli', 'devnode', 'worker', 'signing']) {
+    for (const layer of ['chain', 'network', 'app', 'cli', 'devnode', 'worker', 'signing', 'storage']) {
       expect(check('src/core/replay.ts', `import { x } from '../${layer}/x'`)).toHaveLength(1)
       expect(check('src/crypto/ed25519.ts', `export { x } from '../${layer}/x'`)).toHaveLength(1)
       expect(check('src/core/apply/add.ts', `const m = await import('../../${layer}/index')`)).toHaveLength(1)

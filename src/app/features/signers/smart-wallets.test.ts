@@ -1,3 +1,4 @@
+import 'fake-indexeddb/auto'
 import { IDBFactory } from 'fake-indexeddb'
 import { describe, expect, it } from 'vitest'
 import type {
@@ -12,14 +13,8 @@ import { bytesToHex } from '../../../crypto'
 import { testKey } from '../../../signing/testkit'
 import type { AppSigner } from '../../model/app-signer'
 import { localKeyAppSigner } from './app-signers'
-import {
-  DB_NAME,
-  KEYS_STORE,
-  PASSKEYS_STORE,
-  SMART_WALLETS_STORE,
-  SignerStorageError,
-  type IdbFactoryLike,
-} from './idb'
+import { DB_NAME, KEYS_STORE, PASSKEYS_STORE } from './idb'
+import { type IdbFactoryLike, StorageError } from '../../../storage/idb'
 import { sha256, utf8 } from '../../../crypto'
 import { demoWalletOwners } from '../../../devnode/demo'
 import {
@@ -33,6 +28,7 @@ import {
   smartWalletAppSigner,
   smartWalletId,
   smartWalletLabel,
+  SMART_WALLETS_STORE,
   type SmartWalletForm,
   type SmartWalletRecord,
 } from './smart-wallets'
@@ -122,8 +118,8 @@ describe('checkSmartWalletRecord', () => {
       } catch (e) {
         err = e
       }
-      expect(err).toBeInstanceOf(SignerStorageError)
-      expect((err as SignerStorageError).code).toBe('bad_record')
+      expect(err).toBeInstanceOf(StorageError)
+      expect((err as StorageError).code).toBe('bad_record')
       expect((err as Error).message).toMatch(message)
     })
   }

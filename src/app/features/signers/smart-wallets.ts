@@ -7,7 +7,7 @@
  *
  *   SmartWalletRecord      what is kept in IndexedDB: public data only (chain id, address,
  *                          owner's AppSigner id, the ERC-6492 deployment), never a key
- *   checkSmartWalletRecord a record read back, or SignerStorageError('bad_record')
+ *   checkSmartWalletRecord a record read back, or StorageError('bad_record')
  *   parseSmartWalletForm   what the panel's form says, or the problems naming each field
  *   smartWalletAppSigner   the AppSigner of a record, given the route and the owner found
  *                          now; signing says plainly when either is missing
@@ -27,8 +27,11 @@ import {
 import type { ChainRoute } from '../../../chain/routes'
 import { SignerError } from '../../../signing/errors'
 import type { Signer } from '../../../signing/signers'
-import { SignerStorageError, SMART_WALLETS_STORE } from './idb'
+import { StorageError } from '../../../storage/errors'
 import type { SignerVault } from './vault'
+
+/** The object store of the signers' database (./idb.ts) holding these records. */
+export const SMART_WALLETS_STORE = 'smart-wallets'
 
 /** The largest chain id a viem client can address (its chain ids are JavaScript numbers). */
 const MAX_CHAIN_ID = BigInt(Number.MAX_SAFE_INTEGER)
@@ -71,12 +74,12 @@ export const ownerAddress = (ownerId: string): string => ownerId.slice(ownerId.i
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 const bad = (id: unknown, what: string) =>
-  new SignerStorageError(
+  new StorageError(
     'bad_record',
     `stored ${SMART_WALLETS_STORE} record ${typeof id === 'string' ? JSON.stringify(id) : '(no id)'}: ${what}`,
   )
 
-/** A SmartWalletRecord as written here, or SignerStorageError('bad_record') naming the field. */
+/** A SmartWalletRecord as written here, or StorageError('bad_record') naming the field. */
 export function checkSmartWalletRecord(v: unknown): SmartWalletRecord {
   if (!isObject(v)) throw bad(undefined, 'is not an object')
   const { id, chainId, address, owner, label, deployment, createdAt } = v

@@ -1,3 +1,4 @@
+import 'fake-indexeddb/auto'
 import { IDBFactory } from 'fake-indexeddb'
 import { describe, expect, it } from 'vitest'
 import { bytesToHex, p256PublicKey } from '../../../crypto'
@@ -9,16 +10,8 @@ import {
   toRecord,
 } from '../../../signing/local-keys'
 import { testKey } from '../../../signing/testkit'
-import {
-  DB_NAME,
-  DB_VERSION,
-  KEYS_STORE,
-  openSignerDb,
-  PASSKEYS_STORE,
-  SignerStorageError,
-  type IdbDatabaseLike,
-  type IdbFactoryLike,
-} from './idb'
+import { DB_NAME, DB_VERSION, KEYS_STORE, openSignerDb, PASSKEYS_STORE } from './idb'
+import { type Db, type IdbFactoryLike, StorageError } from '../../../storage/idb'
 import { checkKeyRecord, checkPasskeyRecord, openSignerStorage, passkeyId, type PasskeyRecord } from './storage'
 
 const fresh = (): IdbFactoryLike => new IDBFactory() as unknown as IdbFactoryLike
@@ -37,13 +30,8 @@ function passkeyRecord(label: string): PasskeyRecord {
 }
 
 /** Writes a value straight into an object store, bypassing every check. */
-function rawPut(db: IdbDatabaseLike, store: string, value: unknown): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const tx = db.transaction(store, 'readwrite')
-    tx.objectStore(store).put(value)
-    tx.oncomplete = () => resolve()
-    tx.onerror = () => reject(tx.error)
-  })
+async function rawPut(db: Db, store: string, value: unknown): Promise<void> {
+  await db.put(store, value)
 }
 
 describe('openSignerStorage over IndexedDB (fake-indexeddb)', () => {
@@ -112,7 +100,7 @@ describe('openSignerStorage over IndexedDB (fake-indexeddb)', () => {
 })
 
 describe('idbRecordStore failures', () => {
-  it('turns a failing transaction (a database without the store) into SignerStorageError failed', async () => {
+  it('turns a failing transaction (a database without the store) into StorageError failed', async () => {
     const factory = fresh()
     // Someone else's database of the same name and the current version, with no object stores.
     await new Promise<void>((resolve) => {
@@ -124,7 +112,7 @@ describe('idbRecordStore failures', () => {
     const s = await openSignerStorage({ factory })
     expect(s.persistent).toBe(true)
     await expect(s.keys.getAll()).rejects.toMatchObject({
-      name: 'SignerStorageError',
+      name: 'StorageError',
       code: 'failed',
       message: expect.stringMatching(/^IndexedDB reading keys failed: NotFoundError/),
     })
@@ -135,7 +123,7 @@ describe('idbRecordStore failures', () => {
 describe('openSignerStorage without IndexedDB', () => {
   it('falls back to memory with a notice when there is no IndexedDB (private browsing)', async () => {
     const s = await openSignerStorage({
-      factory: new SignerStorageError('unavailable', 'this browser offers no IndexedDB here'),
+      factory: new StorageError('unavailable', 'this browser offers no IndexedDB here'),
     })
     expect(s.persistent).toBe(false)
     expect(s.notice).toBe(
@@ -194,7 +182,7 @@ describe('openSignerStorage without IndexedDB', () => {
         }) as unknown as ReturnType<IdbFactoryLike['open']>,
     }
     await expect(openSignerDb(never, { timeoutMs: 20 })).rejects.toMatchObject({
-      name: 'SignerStorageError',
+      name: 'StorageError',
       code: 'blocked',
     })
     const s = await openSignerStorage({ factory: never, timeoutMs: 20 })
@@ -214,7 +202,7 @@ describe('checkKeyRecord', () => {
     )
     expect(() => checkKeyRecord({ ...good, secret: new Uint8Array(31) })).toThrow('the secret is 31 bytes, not 32')
     expect(() => checkKeyRecord({ ...good, createdAt: 'yesterday' })).toThrow('createdAt is not a number')
-    expect(() => checkKeyRecord({ ...good, label: 3 })).toThrow(SignerStorageError)
+    expect(() => checkKeyRecord({ ...good, label: 3 })).toThrow(StorageError)
   })
 })
 

@@ -11,18 +11,9 @@
  */
 import { copyKeyRecord, memoryRecords, type KeyRecord, type KeyRecordBackend } from '../../../signing/local-keys'
 import type { StoredPasskey } from '../../../signing/browser/passkey'
-import { checkSmartWalletRecord, type SmartWalletRecord } from './smart-wallets'
-import {
-  browserIndexedDb,
-  idbRecordStore,
-  KEYS_STORE,
-  openSignerDb,
-  PASSKEYS_STORE,
-  SignerStorageError,
-  SMART_WALLETS_STORE,
-  type IdbFactoryLike,
-  type RecordStore,
-} from './idb'
+import { checkSmartWalletRecord, SMART_WALLETS_STORE, type SmartWalletRecord } from './smart-wallets'
+import { globalIndexedDb, type IdbFactoryLike, StorageError } from '../../../storage/idb'
+import { idbRecordStore, KEYS_STORE, openSignerDb, PASSKEYS_STORE, type RecordStore } from './idb'
 
 /** A passkey created in this browser: its public record and what the user called it. */
 export interface PasskeyRecord extends StoredPasskey {
@@ -46,7 +37,7 @@ export interface SignerStorage {
 }
 
 const bad = (store: string, id: unknown, what: string) =>
-  new SignerStorageError(
+  new StorageError(
     'bad_record',
     `stored ${store} record ${typeof id === 'string' ? JSON.stringify(id) : '(no id)'}: ${what}`,
   )
@@ -56,7 +47,7 @@ const isHex = (s: unknown, bytes?: number): s is string =>
   typeof s === 'string' &&
   (bytes === undefined ? /^(?:[0-9a-f]{2})+$/.test(s) : s.length === bytes * 2 && /^[0-9a-f]*$/.test(s))
 
-/** A KeyRecord as written by createKeyStore, or SignerStorageError('bad_record') naming the field. */
+/** A KeyRecord as written by createKeyStore, or StorageError('bad_record') naming the field. */
 export function checkKeyRecord(v: unknown): KeyRecord {
   if (!isObject(v)) throw bad(KEYS_STORE, undefined, 'is not an object')
   const { id, kind, identifier, label, createdAt, secret } = v
@@ -72,7 +63,7 @@ export function checkKeyRecord(v: unknown): KeyRecord {
   return { id, kind, identifier, label, createdAt, secret }
 }
 
-/** A PasskeyRecord, or SignerStorageError('bad_record') naming the field. */
+/** A PasskeyRecord, or StorageError('bad_record') naming the field. */
 export function checkPasskeyRecord(v: unknown): PasskeyRecord {
   if (!isObject(v)) throw bad(PASSKEYS_STORE, undefined, 'is not an object')
   const { id, label, createdAt, credentialId, publicKey, rpId, origin } = v
@@ -120,10 +111,10 @@ export function memorySignerStorage(why: string): SignerStorage {
  * `factory` defaults to the browser's `indexedDB`.
  */
 export async function openSignerStorage(
-  options: { factory?: IdbFactoryLike | SignerStorageError; dbName?: string; timeoutMs?: number } = {},
+  options: { factory?: IdbFactoryLike | StorageError; dbName?: string; timeoutMs?: number } = {},
 ): Promise<SignerStorage> {
-  const factory = options.factory ?? browserIndexedDb()
-  if (factory instanceof SignerStorageError) return memorySignerStorage(reason(factory))
+  const factory = options.factory ?? globalIndexedDb()
+  if (factory instanceof StorageError) return memorySignerStorage(reason(factory))
   let db
   try {
     db = await openSignerDb(factory, {
@@ -134,7 +125,7 @@ export async function openSignerStorage(
     return memorySignerStorage(reason(e))
   }
   const problems: string[] = []
-  const report = (e: SignerStorageError) => {
+  const report = (e: StorageError) => {
     if (!problems.includes(e.message)) problems.push(e.message)
   }
   return {
