@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { run } from '../src/cli/main'
+import { cliCommand } from './support/cli'
 import { encodeBundleJson, encodeUpdate } from '../src/core/encode/update'
 
 const dir = mkdtempSync(join(tmpdir(), 'cli-hostile-'))
@@ -26,8 +27,10 @@ async function cli(argv: string[], tty = false) {
   return { status, out, err }
 }
 
+/** The command line as shipped (package.json's `cli` script: the bundle), as its own process. */
 function real(args: string[], opts: { stdout?: 'pipe' | number } = {}) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+  const { file, args: lead } = cliCommand()
+  return spawnSync(file, [...lead, ...args], {
     cwd: ROOT,
     encoding: 'utf8',
     stdio: ['ignore', opts.stdout ?? 'pipe', 'pipe'],
@@ -123,9 +126,27 @@ describe('issue #14: command-line input and output', () => {
     expect(piped.out).toContain('Inbox ID: inbox\u001b[2J\n')
   })
 
+  it('finding 5: the shipped command escapes a signature text on a real terminal (a pty from script(1))', () => {
+    const bytes = encodeUpdate({
+      inboxId: 'inbox\u001b[2J',
+      clientTimestampNs: 1n,
+      actions: [{ kind: 'claim_handle', handle: 'nick', signature: { kind: 'erc_191', bytes: new Uint8Array(65) } }],
+    })
+    const p = file('ctl-tty.json', encodeBundleJson({ updates: [{ sequenceId: 1n, bytes }] }))
+    const { file: exe, args: lead } = cliCommand()
+    const command = [exe, ...lead, 'signature-text', p].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ')
+    // util-linux script(1) (Debian's bsdutils, always installed) runs the command on a pty.
+    const r = spawnSync('script', ['-qec', command, '/dev/null'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 })
+    expect(r.status).toBe(0)
+    expect(r.stdout).toContain('Inbox ID: inbox\\u001b[2J')
+    expect(r.stdout).not.toContain('\u001b[2J')
+  })
+
   it('finding 6: a reader that closes the pipe ends the command quietly with status 0', async () => {
     const p = file('long.json', junkBundle(20_000))
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'replay', p], {
+    // The shipped command (the bundle's entry point, not src/cli/main.ts under tsx).
+    const { file: exe, args: lead } = cliCommand()
+    const child = spawn(exe, [...lead, 'replay', p], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     })

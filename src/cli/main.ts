@@ -328,13 +328,20 @@ export async function run(argv: string[], io: Io): Promise<number> {
   }
 }
 
-const isMain = process.argv[1] !== undefined && /src[\\/]cli[\\/]main\.ts$/.test(process.argv[1])
-if (isMain) {
+/**
+ * The command line as a process, for both entry points (./bin.ts in the bundle that
+ * `npm run cli` runs, and this file under tsx): output errors guarded (issue #14, finding
+ * 6: `| head` is a quiet success), `tty` from standard output (finding 5: a signature
+ * text is escaped only on a terminal), and the exit status set.
+ */
+export async function runProcess(): Promise<void> {
   guardOutput(process.stdout, process.stderr, (s) => process.exit(s))
-  const status = await run(process.argv.slice(2), {
+  process.exitCode = await run(process.argv.slice(2), {
     out: (s) => process.stdout.write(s),
     err: (s) => process.stderr.write(s),
     tty: process.stdout.isTTY === true,
   })
-  process.exitCode = status
 }
+
+const isMain = process.argv[1] !== undefined && /src[\\/]cli[\\/]main\.ts$/.test(process.argv[1])
+if (isMain) await runProcess()

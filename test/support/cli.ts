@@ -1,7 +1,7 @@
 /**
  * How tests start the command line: the one place that knows the command. It reads
- * package.json's `cli` script (today `tsx src/cli/main.ts`; a built bundle would be
- * `node dist/cli.mjs`) and runs it with this Node directly, never through npm, whose
+ * package.json's `cli` script (today `node scripts/cli.mjs`, the launcher of the bundle
+ * that `npm ci` builds) and runs it with this Node directly, never through npm, whose
  * start-up cost several seconds per call on a loaded machine.
  */
 import { spawn } from 'node:child_process'
@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url'
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
 /** The executable and leading arguments of package.json's `cli` script, run without npm. */
-function cliCommand(): { file: string; args: string[] } {
+export function cliCommand(): { file: string; args: string[] } {
   const pkg = JSON.parse(readFileSync(new URL('package.json', `file://${ROOT}`), 'utf8')) as {
     scripts?: Record<string, string>
   }
