@@ -57,6 +57,7 @@ import {
 import { ErrorBoundary } from './ui/ErrorBoundary'
 import { CopyButton } from './ui/CopyButton'
 import { KeysHelp } from './ui/KeysHelp'
+import { LinkedProvider } from './ui/Linked'
 import { clientTime, KIND_LABEL, shortId, STATUS_LABEL } from './ui/format'
 
 const MAX_FILE = 64 * 1024 * 1024
@@ -638,6 +639,7 @@ export function App() {
                 routes={chainRoutes}
                 onRetry={retry}
                 retrying={busy !== null}
+                onSelect={select}
               />
             ) : (
               <p className="empty">The log has no updates.</p>
@@ -698,10 +700,13 @@ const StepDetails = memo(function StepDetails({
   routes,
   onRetry,
   retrying,
+  onSelect,
 }: {
   loaded: Loaded
   k: number
   i: number
+  /** Selects a step (an action chosen in a linked view). */
+  onSelect: (r: Row) => void
   /** The chain routes, for the evidence of erc_6492 signatures. */
   routes: readonly ChainRouteWire[]
   /** Replays the log again (a pending update's Retry, IDENT-061). */
@@ -740,52 +745,55 @@ const StepDetails = memo(function StepDetails({
         : null
   const entriesUsed = model.appliedThrough(k)
   const scope = i >= 0 && n > 1 ? `Signatures of action ${i} (of ${n} in the update).` : 'Signatures of the update.'
+  const selectAction = useCallback((j: number) => onSelect({ k, i: j }), [onSelect, k])
   return (
-    <div className="step">
-      <div className="step-summary" aria-live="polite">
-        <h2 className="sr-only">Selected step</h2>
-        <span className={`badge st-${status}`}>{STATUS_LABEL[status]}</span> <strong>sequence id {seq}</strong>
-        {n > 0 && <span>{n > 1 ? ` · action ${i} of ${n}` : ''}</span>}
-        {action && <span> · {KIND_LABEL[action.kind]}</span>}
-        {step.update && <span className="muted"> · client time {clientTime(step.update.clientTimestampNs)}</span>}
-        {step.serverTimestampNs !== undefined && (
-          <span className="muted"> · server time {clientTime(step.serverTimestampNs)}</span>
-        )}
+    <LinkedProvider key={`${loaded.loadId}:${k}`} selectedAction={i} onSelectAction={selectAction}>
+      <div className="step">
+        <div className="step-summary" aria-live="polite">
+          <h2 className="sr-only">Selected step</h2>
+          <span className={`badge st-${status}`}>{STATUS_LABEL[status]}</span> <strong>sequence id {seq}</strong>
+          {n > 0 && <span>{n > 1 ? ` · action ${i} of ${n}` : ''}</span>}
+          {action && <span> · {KIND_LABEL[action.kind]}</span>}
+          {step.update && <span className="muted"> · client time {clientTime(step.update.clientTimestampNs)}</span>}
+          {step.serverTimestampNs !== undefined && (
+            <span className="muted"> · server time {clientTime(step.serverTimestampNs)}</span>
+          )}
+        </div>
+        <ErrorBoundary label="The rejection" resetKey={`${loaded.loadId}:${k}`}>
+          <Rejection step={step} stopAt={stop >= 0 ? model.steps[stop]! : null} onRetry={onRetry} retrying={retrying} />
+        </ErrorBoundary>
+        <div className="grid">
+          <ErrorBoundary label="The state panel" resetKey={`${loaded.loadId}:${k}:${i}`}>
+            <StatePanel
+              state={view.after}
+              before={view.before}
+              diff={diff}
+              caption={caption}
+              entriesUsed={entriesUsed}
+              entriesTotal={model.steps.length}
+            />
+          </ErrorBoundary>
+          <ErrorBoundary label="The who-added-whom picture" resetKey={`${loaded.loadId}:${k}:${i}`}>
+            <AdderTree state={view.after} before={view.before} diff={diff} />
+          </ErrorBoundary>
+          <ErrorBoundary label="The diff" resetKey={`${loaded.loadId}:${k}:${i}`}>
+            <DiffPanel
+              diff={diff}
+              tentative={tentative}
+              caption={`From the state before ${n > 1 ? `action ${i} of ` : ''}sequence id ${seq}.`}
+            />
+          </ErrorBoundary>
+          <ErrorBoundary label="The signature text" resetKey={`${loaded.loadId}:${k}`}>
+            <SignatureText text={step.signatureText} actionIndex={i} bytesSource={step.update?.bytesSource} />
+          </ErrorBoundary>
+          <ErrorBoundary label="The signatures" resetKey={`${loaded.loadId}:${k}:${i}`}>
+            <Signatures checks={model.signaturesOf(k, i)} scope={scope} routes={routes} text={step.signatureText} />
+          </ErrorBoundary>
+        </div>
+        <ErrorBoundary label="The raw view" resetKey={`${loaded.loadId}:${k}`}>
+          <RawView bytes={step.bytes} bytesSource={step.update?.bytesSource} />
+        </ErrorBoundary>
       </div>
-      <ErrorBoundary label="The rejection" resetKey={`${loaded.loadId}:${k}`}>
-        <Rejection step={step} stopAt={stop >= 0 ? model.steps[stop]! : null} onRetry={onRetry} retrying={retrying} />
-      </ErrorBoundary>
-      <div className="grid">
-        <ErrorBoundary label="The state panel" resetKey={`${loaded.loadId}:${k}:${i}`}>
-          <StatePanel
-            state={view.after}
-            before={view.before}
-            diff={diff}
-            caption={caption}
-            entriesUsed={entriesUsed}
-            entriesTotal={model.steps.length}
-          />
-        </ErrorBoundary>
-        <ErrorBoundary label="The who-added-whom picture" resetKey={`${loaded.loadId}:${k}:${i}`}>
-          <AdderTree state={view.after} before={view.before} diff={diff} />
-        </ErrorBoundary>
-        <ErrorBoundary label="The diff" resetKey={`${loaded.loadId}:${k}:${i}`}>
-          <DiffPanel
-            diff={diff}
-            tentative={tentative}
-            caption={`From the state before ${n > 1 ? `action ${i} of ` : ''}sequence id ${seq}.`}
-          />
-        </ErrorBoundary>
-        <ErrorBoundary label="The signature text" resetKey={`${loaded.loadId}:${k}`}>
-          <SignatureText text={step.signatureText} actionIndex={i} bytesSource={step.update?.bytesSource} />
-        </ErrorBoundary>
-        <ErrorBoundary label="The signatures" resetKey={`${loaded.loadId}:${k}:${i}`}>
-          <Signatures checks={model.signaturesOf(k, i)} scope={scope} routes={routes} text={step.signatureText} />
-        </ErrorBoundary>
-      </div>
-      <ErrorBoundary label="The raw view" resetKey={`${loaded.loadId}:${k}`}>
-        <RawView bytes={step.bytes} bytesSource={step.update?.bytesSource} />
-      </ErrorBoundary>
-    </div>
+    </LinkedProvider>
   )
 })

@@ -1,7 +1,9 @@
 import { useMemo, useState } from 'react'
 import { bytesToBase64, bytesToHex } from '../../../../crypto/bytes'
+import { type Linked, partKey, partOfFieldPath, samePart, useLinked } from '../../../model/linked'
 import { CopyButton } from '../../../ui/CopyButton'
-import { WIRE_TYPE_NAMES, wireTree, type WireNode } from '../wire-tree'
+import { linkHandlers } from '../../../ui/Linked'
+import { WIRE_TYPE_NAMES, type WireNode, type WireTree, wireTree } from '../wire-tree'
 
 const PREVIEW = 32
 
@@ -11,8 +13,21 @@ function hexOf(b: Uint8Array, from: number, to: number, full: boolean): string {
   return end < to ? `${h} … (+${to - end} bytes)` : h
 }
 
-function NodeView({ node, bytes }: { node: WireNode; bytes: Uint8Array }) {
+/** A top-level field's linked part (an action, the inbox id, the time): its class and data-part. */
+function linkOf(node: WireNode, linked: Linked, top: boolean) {
+  const part = top ? partOfFieldPath(node.path) : null
+  if (!part) return { className: '' }
+  const selected = part.kind === 'action' && part.index === linked.selectedAction
+  return {
+    className: `${samePart(linked.hover, part) ? ' linked' : ''}${selected ? ' selected-part' : ''}`,
+    'data-part': partKey(part),
+    ...(selected ? { 'aria-current': 'true' as const } : {}),
+  }
+}
+
+function NodeView({ node, bytes, top = false }: { node: WireNode; bytes: Uint8Array; top?: boolean }) {
   const [full, setFull] = useState(false)
+  const { className: linkClass, ...link } = linkOf(node, useLinked(), top)
   const label = node.name ?? `field ${node.no}`
   const head = (
     <span className="wire-line">
@@ -49,15 +64,16 @@ function NodeView({ node, bytes }: { node: WireNode; bytes: Uint8Array }) {
       {node.note && <div className="wire-note">{node.note}</div>}
     </div>
   )
+  const cls = `${node.flags.length ? 'flagged' : ''}${linkClass}`.trim() || undefined
   if (node.children.length === 0)
     return (
-      <li className={node.flags.length ? 'flagged' : ''}>
+      <li className={cls} {...link}>
         {head}
         {hex}
       </li>
     )
   return (
-    <li className={node.flags.length ? 'flagged' : ''}>
+    <li className={cls} {...link}>
       <details open>
         <summary>{head}</summary>
         {hex}
@@ -71,11 +87,27 @@ function NodeView({ node, bytes }: { node: WireNode; bytes: Uint8Array }) {
   )
 }
 
+/** Where the hovered part (or else the selected action) lies in the bytes. */
+function PartRange({ tree, linked }: { tree: WireTree; linked: Linked }) {
+  const want =
+    linked.hover ?? (linked.selectedAction >= 0 ? { kind: 'action' as const, index: linked.selectedAction } : null)
+  const node = want ? tree.nodes.find((n) => samePart(partOfFieldPath(n.path), want)) : undefined
+  if (!want || !node) return null
+  const name = want.kind === 'action' ? `action ${want.index}` : want.kind
+  return (
+    <p className="caption part-range" aria-live="polite">
+      {linked.hover ? 'Pointed at' : 'Selected'}: <strong>{name}</strong>, bytes {node.offset}–{node.end - 1} (
+      {node.end - node.offset} bytes, field {node.no})
+    </p>
+  )
+}
+
 /** The selected update's protobuf fields, as a tree with byte offsets and hex. */
 export function RawView({ bytes, bytesSource }: { bytes: Uint8Array | null; bytesSource?: string | undefined }) {
   const tree = useMemo(() => (bytes ? wireTree(bytes) : null), [bytes])
+  const linked = useLinked()
   return (
-    <section className="panel raw" aria-labelledby="raw-title">
+    <section className="panel raw" aria-labelledby="raw-title" {...linkHandlers(linked)}>
       <div className="panel-head">
         <h2 id="raw-title">Raw update (protobuf)</h2>
         {bytes && (
@@ -98,9 +130,10 @@ export function RawView({ bytes, bytesSource }: { bytes: Uint8Array | null; byte
               The bytes stop being a well-formed IdentityUpdate at byte {tree.problem.offset}: {tree.problem.detail}
             </p>
           )}
+          <PartRange tree={tree} linked={linked} />
           <ul className="wire-tree" aria-label="Protobuf fields">
             {tree.nodes.map((n) => (
-              <NodeView key={n.offset} node={n} bytes={bytes} />
+              <NodeView key={n.offset} node={n} bytes={bytes} top />
             ))}
           </ul>
         </>

@@ -1,6 +1,8 @@
 import type { SignatureCheck } from '../../../../core/trace'
 import type { ChainRouteWire } from '../../../../worker/protocol'
+import { partKey, samePart, useLinked } from '../../../model/linked'
 import { CopyButton } from '../../../ui/CopyButton'
+import { linkHandlers } from '../../../ui/Linked'
 import { Id } from '../../../ui/Id'
 import { chainText } from '../../../ui/format'
 import { evidenceRows, replayKeyShort } from '../evidence-rows'
@@ -31,15 +33,17 @@ export function Signatures({
   /** The update's signature text: an installation key's Ed25519ph prehash is derived from it. */
   text?: string | null
 }) {
+  const linked = useLinked()
   return (
-    <section className="panel sigs" aria-labelledby="sigs-title">
+    <section className="panel sigs" aria-labelledby="sigs-title" {...linkHandlers(linked)}>
       <h2 id="sigs-title">Signatures</h2>
       <p className="caption">{scope}</p>
       {checks.length === 0 && <p className="empty">No signature.</p>}
       {checks.map((c, n) => (
         <article
           key={n}
-          className={`sig verdict-${c.verdict}`}
+          className={`sig verdict-${c.verdict}${samePart(linked.hover, { kind: 'action', index: c.actionIndex }) ? ' linked' : ''}`}
+          data-part={partKey({ kind: 'action', index: c.actionIndex })}
           aria-label={`Signature ${c.role.replaceAll('_', ' ')} of action ${c.actionIndex}: ${c.verdict}`}
         >
           <header>
