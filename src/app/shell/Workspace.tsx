@@ -1,6 +1,6 @@
 /**
  * The workbench's two panes: the timeline (with the time slider) on the left, the
- * selected step on the right (exports, then its tabs). Holds the Diff tab's base, pinned
+ * selected step on the right (its tabs, then the exports). Holds the Diff tab's base, pinned
  * from the timeline (shift-click or `b`) or chosen in the Diff tab, for the open log.
  */
 import { useCallback, useState, type RefObject } from 'react'
@@ -58,13 +58,6 @@ export function Workspace({
         />
       </ErrorBoundary>
       <div className="details" id="step-details" tabIndex={-1}>
-        <Exports
-          steps={loaded.model.steps}
-          inboxId={loaded.inboxId}
-          selected={selectedStep}
-          report={loaded.report}
-          base={baseName(loaded.source)}
-        />
         {selection && selectedStep ? (
           <StepDetails
             loaded={loaded}
@@ -81,6 +74,14 @@ export function Workspace({
         ) : (
           <p className="empty">The log has no updates.</p>
         )}
+        {/* Below the step, so its views (the signature text at 1280×720) start above the fold. */}
+        <Exports
+          steps={loaded.model.steps}
+          inboxId={loaded.inboxId}
+          selected={selectedStep}
+          report={loaded.report}
+          base={baseName(loaded.source)}
+        />
       </div>
     </main>
   )
