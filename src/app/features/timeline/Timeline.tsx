@@ -244,7 +244,6 @@ export const Timeline = memo(function Timeline({
           ))}
         </select>
       </div>
-      <TimeSlider model={model} rows={rows} selection={selection} onSelect={onSelect} />
       <div className="tl-colhead" aria-hidden="true">
         <span>seq</span>
         <span />
@@ -356,6 +355,7 @@ export const Timeline = memo(function Timeline({
         </div>
       </div>
       {items.length === 0 && <p className="empty">No action matches the filter.</p>}
+      <TimeSlider model={model} rows={rows} selection={selection} onSelect={onSelect} />
     </section>
   )
 })
