@@ -124,12 +124,18 @@ test('erc_6492 signatures: pending without a route, a route checked in the setti
   await page.getByRole('listbox', { name: /Updates and their actions/ }).focus()
   await page.keyboard.press('End')
   await expect(page.locator('.step-summary')).toContainText('sequence id 2')
+  await page.getByRole('tab', { name: 'Signatures' }).click()
   const sigs = page.locator('section.sigs article.sig')
   await expect(sigs).toHaveCount(2)
   for (const a of await sigs.all()) await expect(a.locator('.badge').first()).toHaveText('valid')
+  // A signature card leads to its chain evidence, in the Chain tab.
+  await sigs.filter({ hasText: 'existing member signature' }).getByRole('button', { name: 'chain evidence' }).click()
+  await expect(page.getByRole('tab', { name: 'Chain' })).toHaveAttribute('aria-selected', 'true')
+  const chain = page.getByRole('region', { name: 'Chain evidence' }).getByRole('article')
+  await expect(chain).toHaveCount(2)
 
   // Existing member: the deployed wallet, no wrapper.
-  const existing = sigs.filter({ hasText: 'existing member signature' }).locator('details.chain-evidence')
+  const existing = chain.filter({ hasText: 'existing member signature' }).locator('details.chain-evidence')
   await expect(existing).not.toHaveAttribute('open')
   await existing.locator('summary').click()
   await expect(existing).toHaveAttribute('open', '')
@@ -144,7 +150,7 @@ test('erc_6492 signatures: pending without a route, a route checked in the setti
   await expect(ex.locator('.badge.v-valid')).toHaveText('valid')
 
   // New member: the counterfactual wallet, ERC-6492 wrapped; the wrapper taken apart.
-  const fresh = sigs.filter({ hasText: 'new member signature' }).locator('details.chain-evidence')
+  const fresh = chain.filter({ hasText: 'new member signature' }).locator('details.chain-evidence')
   await fresh.locator('summary').click()
   await expect(fresh).toHaveAttribute('open', '')
   const cf = fresh.getByRole('group', { name: 'Chain evidence' })

@@ -24,6 +24,7 @@ test.describe('the inspector', () => {
     await expect(page.getByRole('heading', { name: 'Association state' })).toBeVisible()
     await expect(page.getByRole('heading', { name: 'Who added whom' })).toBeVisible()
     await expect(page.getByRole('img', { name: /Who added whom: 1 members, 1 added by this step/ })).toBeVisible()
+    await page.getByRole('tab', { name: 'Signature text' }).click()
     await expect(page.locator('.sigtext-body .line.hl')).toHaveCount(2)
     await expect(page.locator('.byte-length')).toHaveText(/^\d+ bytes$/)
     await expectNoA11yViolations(page)
@@ -39,12 +40,18 @@ test.describe('the inspector', () => {
   test('steps with arrow keys, j/k, Home/End and shows the diff of each step', async ({ page }, info) => {
     await page.goto('/')
     await waitForLog(page)
+    const listbox = page.getByRole('listbox', { name: /Updates and their actions/ })
+    // The Diff tab stays open while stepping; the timeline takes the keys again once focused.
+    await page.getByRole('tab', { name: 'Diff' }).click()
+    await listbox.focus()
     await page.keyboard.press('ArrowDown') // seq 1 action 1: add installation
     await expect(summary(page)).toContainText('action 1 of 2')
     await expect(page.locator('.diff li.mark-added')).toContainText(['installation'])
     await page.keyboard.press('j') // seq 2: passkey
     await expect(summary(page)).toContainText('sequence id 2')
     await expect(page.locator('.diff')).toContainText('passkey')
+    await page.getByRole('tab', { name: 'State' }).click()
+    await listbox.focus()
     await expect(page.locator('.members tr.mark-added')).toHaveCount(1)
     await page.keyboard.press('k')
     await expect(summary(page)).toContainText('action 1 of 2')
@@ -55,9 +62,10 @@ test.describe('the inspector', () => {
     // step to the revocation (seq 10): the cascade removes the wallet and its installation (IDENT-044)
     for (let n = 0; n < 10; n++) await page.keyboard.press('ArrowDown')
     await expect(summary(page)).toContainText('sequence id 10')
-    await expect(page.locator('.diff li.mark-removed')).toHaveCount(2)
     await expect(page.locator('.members tr.mark-removed')).toHaveCount(2)
     await expect(page.locator('.tree .node.mark-removed')).toHaveCount(2)
+    await page.getByRole('tab', { name: 'Diff' }).click()
+    await expect(page.locator('.diff li.mark-removed')).toHaveCount(2)
     await shot(page, info, 'revocation-cascade')
     // click a row
     await page.getByRole('option', { name: /nick#2341/ }).click()
@@ -257,6 +265,7 @@ test.describe('the inspector', () => {
   test('signatures show kind, signer, verdict, replay key and the evidence hashed', async ({ page }) => {
     await page.goto('/#example=valid-full-life&step=2.0')
     await waitForLog(page)
+    await page.getByRole('tab', { name: 'Signatures' }).click()
     const sigs = page.getByRole('region', { name: 'Signatures' })
     const passkey = sigs.getByRole('article', { name: /new member signature of action 0: valid/ })
     await expect(passkey).toContainText('passkey (WebAuthn P-256)')
@@ -297,6 +306,7 @@ test.describe('the inspector with logs from outside', () => {
     await page.keyboard.press('Home')
     await page.keyboard.press('j')
     await page.keyboard.press('j') // seq 3: the passkey is added; its client data names the origin
+    await page.getByRole('tab', { name: 'Signatures' }).click()
     await page
       .getByRole('article', { name: /new member signature of action 0/ })
       .getByText('What was hashed and checked')
@@ -328,6 +338,7 @@ test.describe('the inspector with logs from outside', () => {
     await picker.selectOption(String(options.length - 1))
     await waitForLog(page)
     await expect(page.getByText(/stops at sequence id \d+: IDENT-001/)).toBeVisible()
+    await page.getByRole('tab', { name: 'Raw' }).click()
     await expect(
       page.getByRole('region', { name: 'Raw update (protobuf)' }).getByText('retired field 4').first(),
     ).toBeVisible()

@@ -163,15 +163,16 @@ test('the full playground flow: create, register, link a passkey, claim, rotate 
   const signsBefore = wallet.personalSignCount()
   await signAndAppend(page, 8)
   expect(wallet.personalSignCount()).toBe(signsBefore) // the passkey signed, not the wallet
+  await expectNoA11yViolations(page)
+
+  // The playground drawer covers the step details and their export bar: close it first, as
+  // a user would, then read the appended step's Diff tab and export the log.
+  await page.getByRole('button', { name: 'Close the signing playground' }).click()
+  await expect(pg).toBeHidden()
+  await page.getByRole('tab', { name: 'Diff' }).click()
   const changes = page.getByRole('list', { name: 'Changes', exact: true })
   await expect(changes).toContainText('removed')
   await expect(changes.getByRole('listitem').filter({ hasText: 'removed' })).toHaveCount(2)
-  await expectNoA11yViolations(page)
-
-  // Export the log from the UI (the playground drawer covers the step details and their
-  // export bar, so close it first, as a user would), then replay it with the command line.
-  await page.getByRole('button', { name: 'Close the signing playground' }).click()
-  await expect(pg).toBeHidden()
   const [download] = await Promise.all([
     page.waitForEvent('download'),
     page.getByRole('group', { name: 'Exports' }).getByRole('button', { name: 'Bundle JSON' }).click(),

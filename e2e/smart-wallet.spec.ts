@@ -184,10 +184,13 @@ test('smart contract wallets: added deployed and counterfactual, a wrong owner r
   await choose(pg.getByRole('combobox', { name: 'Approved by (existing member or recovery identifier)' }), '‘deployed’')
   await choose(pg.getByRole('combobox', { name: 'New member' }), '‘cf’')
   await signAndAppend(page, 2)
+  await pg.getByRole('button', { name: 'Close the signing playground' }).click()
+  // The appended step's signatures (its Signatures tab), and a Chain tab beside them.
+  await page.getByRole('tab', { name: 'Signatures' }).click()
   const sigs = page.locator('section.sigs article.sig')
   await expect(sigs).toHaveCount(2)
   for (const a of await sigs.all()) await expect(a.locator('.badge').first()).toHaveText('valid')
-  await pg.getByRole('button', { name: 'Close the signing playground' }).click()
+  await expect(page.getByRole('tab', { name: 'Chain' })).toBeVisible()
 
   // The panel shows what the composer's signatures were made of.
   await page.getByRole('button', { name: 'Signers…' }).click()

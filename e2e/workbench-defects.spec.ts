@@ -130,7 +130,16 @@ for (const width of [900, 800, 390]) {
     await page.setViewportSize({ width, height: 800 })
     await page.goto('/')
     await waitForLog(page)
-    for (const name of ['Signature text', 'Signatures', 'Raw update (protobuf)']) {
+    for (const [tab, name] of [
+      ['State', 'Association state'],
+      ['Diff', 'Change from the previous step'],
+      ['Signature text', 'Signature text'],
+      ['Signatures', 'Signatures'],
+      ['Raw', 'Raw update (protobuf)'],
+    ] as const) {
+      const t = page.getByRole('tab', { name: tab, exact: true })
+      await t.scrollIntoViewIfNeeded()
+      await t.click()
       const heading = page.getByRole('heading', { name, exact: true })
       await heading.scrollIntoViewIfNeeded()
       await expect(heading).toBeInViewport()

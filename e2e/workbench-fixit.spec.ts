@@ -24,8 +24,13 @@ for (const width of [1440, 390]) {
     await expect(page.getByRole('region', { name: /Rejected: IDENT-040/ }).locator('.why')).toContainText(
       'consent of the member being added',
     )
-    await expect(fix.getByRole('link', { name: 'would-be signature text' })).toBeVisible()
+    // The rejected step opens on its signatures (the check that failed); the fix-it stays above the tabs.
+    await expect(page.getByRole('tab', { name: 'Signatures' })).toHaveAttribute('aria-selected', 'true')
     await expectNoA11yViolations(page)
     await shot(page, info, `fixit-IDENT-040-${width}`)
+    await fix.getByRole('button', { name: 'would-be signature text' }).click()
+    await expect(page.getByRole('tab', { name: 'Signature text' })).toHaveAttribute('aria-selected', 'true')
+    await expect(page.getByRole('tab', { name: 'Signature text' })).toBeFocused()
+    await expect(page.getByLabel('Signature text as signed')).toBeVisible()
   })
 }

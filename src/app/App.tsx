@@ -4,9 +4,8 @@
  * with progress, exports and the theme. Features never import each other; this file
  * composes them.
  */
-import { memo, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type DragEvent } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type DragEvent } from 'react'
 import { utf8 } from '../crypto/bytes'
-import { Exports } from './features/exports/Exports'
 import { fetchLog, FetchLogError } from './features/log-input/fetch-url'
 import { DEFAULT_EXAMPLE, findExample, loadExample, type Example } from './features/log-input/gallery'
 import { InputErrorView } from './features/log-input/components/InputError'
@@ -20,7 +19,6 @@ import {
   PermalinkError,
   type Fragment,
 } from './features/log-input/permalink'
-import { RawView } from './features/raw/components/RawView'
 import { NetworkPanel, type OpenNodeLog } from './features/network/components/NetworkPanel'
 import { RemotePanel, type OpenRemoteLog } from './features/network/components/RemotePanel'
 import { readFetchAddress } from './features/network/profiles'
@@ -29,14 +27,6 @@ import { routeSpec, useChainRoutes } from './features/settings/chain-routes'
 import { NodeUrlField } from './features/settings/NodeUrlField'
 import { useNodeUrl } from './features/settings/node-url'
 import { ThemeToggle } from './features/settings/ThemeToggle'
-import { Rejection } from './features/signature-text/components/Rejection'
-import { Signatures } from './features/signature-text/components/Signatures'
-import { SignatureText } from './features/signature-text/components/SignatureText'
-import { AdderTree } from './features/state/components/AdderTree'
-import { DiffPanel } from './features/state/components/DiffPanel'
-import { StatePanel } from './features/state/components/StatePanel'
-import { diffStates } from './features/state/diff'
-import { Timeline } from './features/timeline/Timeline'
 import { SignersPanel } from './features/signers/components/SignersPanel'
 import { Composer, type ComposeBase } from './features/compose/components/Composer'
 import { FlowsPanel, HealthChip, isFlowId, useLogLimit, type FlowId } from './features/compose/flows/FlowsPanel'
@@ -44,7 +34,6 @@ import { usePublish } from './features/network/publish'
 import { handleHolder, inboxBundle, nodeClient } from './features/network/queries'
 import { fetchClaimPolicy } from '../network/claim-policy'
 import { useSignerRegistry } from './features/signers/useSignerRegistry'
-import type { ChainRouteWire } from '../worker/protocol'
 import type { Row } from './trace/trace-model'
 import {
   useInspector,
@@ -57,8 +46,9 @@ import {
 import { ErrorBoundary } from './ui/ErrorBoundary'
 import { CopyButton } from './ui/CopyButton'
 import { KeysHelp } from './ui/KeysHelp'
-import { LinkedProvider } from './ui/Linked'
-import { clientTime, KIND_LABEL, shortId, STATUS_LABEL } from './ui/format'
+import { shortId } from './ui/format'
+import { Workspace } from './shell/Workspace'
+import { isTabId, type TabId } from './shell/step-tabs'
 
 const MAX_FILE = 64 * 1024 * 1024
 
@@ -71,10 +61,6 @@ function exampleSource(ex: Example, text: string): Source {
     example: ex.name,
     verifier: ex.verifier,
   }
-}
-
-function baseName(s: Source): string {
-  return (s.example ?? s.name).replace(/\.[a-z0-9]+$/i, '').replace(/[^a-zA-Z0-9._-]+/g, '-') || 'log'
 }
 
 export function App() {
@@ -95,6 +81,11 @@ export function App() {
   const { loaded, selection, busy, problem, open, setProblem } = ins
   const [panelOpen, setPanelOpen] = useState(false)
   const [z, setZ] = useState<{ loadId: number; value: string | null; why?: string } | null>(null)
+  // The step's tab the user chose: kept from step to step and in the permalink (null: each step's default).
+  const [tab, setTab] = useState<TabId | null>(() => {
+    const t = parseFragment(location.hash).tab
+    return isTabId(t) ? t : null
+  })
   const filterInput = useRef<HTMLInputElement>(null)
   const booted = useRef(false)
   // What the user started always wins over what the app started on its own (the demo log
@@ -182,6 +173,7 @@ export function App() {
   useEffect(() => {
     const onHash = () => {
       const f = parseFragment(location.hash)
+      if (isTabId(f.tab)) setTab(f.tab)
       const cur = loadedRef.current
       const sameLog =
         cur &&
@@ -246,6 +238,7 @@ export function App() {
         : {}),
       ...(loaded.logIndex > 0 ? { inbox: loaded.logIndex } : {}),
       ...(step ? { step } : {}),
+      ...(tab ? { tab } : {}),
     }
     const linkable = s.kind === 'example' || s.kind === 'url' || !!f.log
     return {
@@ -253,7 +246,7 @@ export function App() {
       search: s.kind === 'url' ? `?url=${encodeURIComponent(s.url!)}` : '',
       linkable,
     }
-  }, [loaded, selectedStep, selection, z])
+  }, [loaded, selectedStep, selection, z, tab])
 
   useEffect(() => {
     if (!fragment) return
@@ -613,39 +606,17 @@ export function App() {
         </div>
       )}
       {loaded && (
-        <main className="workspace">
-          <ErrorBoundary label="The timeline" resetKey={loaded.loadId}>
-            <Timeline
-              model={loaded.model}
-              rows={loaded.rows}
-              selection={selection}
-              onSelect={select}
-              filterInput={filterInput}
-            />
-          </ErrorBoundary>
-          <div className="details" id="step-details" tabIndex={-1}>
-            <Exports
-              steps={loaded.model.steps}
-              inboxId={loaded.inboxId}
-              selected={selectedStep}
-              report={loaded.report}
-              base={baseName(loaded.source)}
-            />
-            {selection && selectedStep ? (
-              <StepDetails
-                loaded={loaded}
-                k={selection.k}
-                i={selection.i}
-                routes={chainRoutes}
-                onRetry={retry}
-                retrying={busy !== null}
-                onSelect={select}
-              />
-            ) : (
-              <p className="empty">The log has no updates.</p>
-            )}
-          </div>
-        </main>
+        <Workspace
+          loaded={loaded}
+          selection={selection}
+          onSelect={select}
+          filterInput={filterInput}
+          routes={chainRoutes}
+          onRetry={retry}
+          retrying={busy !== null}
+          tab={tab}
+          onTab={setTab}
+        />
       )}
     </div>
   )
@@ -692,108 +663,3 @@ function LogVerdict({ loaded }: { loaded: Loaded }) {
     </span>
   )
 }
-
-const StepDetails = memo(function StepDetails({
-  loaded,
-  k,
-  i,
-  routes,
-  onRetry,
-  retrying,
-  onSelect,
-}: {
-  loaded: Loaded
-  k: number
-  i: number
-  /** Selects a step (an action chosen in a linked view). */
-  onSelect: (r: Row) => void
-  /** The chain routes, for the evidence of erc_6492 signatures. */
-  routes: readonly ChainRouteWire[]
-  /** Replays the log again (a pending update's Retry, IDENT-061). */
-  onRetry: () => void
-  retrying: boolean
-}) {
-  const { model } = loaded
-  const step = model.steps[k]!
-  const view = model.actionView(k, i)
-  const diff = useMemo(() => diffStates(view.before, view.after, view.touched), [view.before, view.after, view.touched])
-  const status =
-    i >= 0
-      ? model.actionStatus(k, i)
-      : step.status === 'applied'
-        ? 'applied'
-        : step.status === 'pending'
-          ? 'pending'
-          : step.status === 'rejected'
-            ? 'rejected'
-            : 'not_applied'
-  const action = i >= 0 ? step.update?.actions[i] : undefined
-  const n = step.update?.actions.length ?? 0
-  const seq = step.sequenceId.toString()
-  const stop = model.stopIndex()
-  const caption =
-    status === 'applied'
-      ? `After ${n > 1 ? `action ${i} of ` : ''}sequence id ${seq}${i === n - 1 ? '' : ' (within the update)'}`
-      : status === 'rolled_back'
-        ? `After action ${i} of sequence id ${seq}, tentatively: the update was rejected, so this state was never kept`
-        : `Unchanged at sequence id ${seq}: ${STATUS_LABEL[status]}`
-  const tentative =
-    status === 'rolled_back'
-      ? `Rolled back: a later action of this update failed, so the whole update is rejected and this change was not kept (IDENT-002).`
-      : status === 'rejected'
-        ? 'This action failed, so the update changes nothing.'
-        : null
-  const entriesUsed = model.appliedThrough(k)
-  const scope = i >= 0 && n > 1 ? `Signatures of action ${i} (of ${n} in the update).` : 'Signatures of the update.'
-  const selectAction = useCallback((j: number) => onSelect({ k, i: j }), [onSelect, k])
-  return (
-    <LinkedProvider key={`${loaded.loadId}:${k}`} selectedAction={i} onSelectAction={selectAction}>
-      <div className="step">
-        <div className="step-summary" aria-live="polite">
-          <h2 className="sr-only">Selected step</h2>
-          <span className={`badge st-${status}`}>{STATUS_LABEL[status]}</span> <strong>sequence id {seq}</strong>
-          {n > 0 && <span>{n > 1 ? ` · action ${i} of ${n}` : ''}</span>}
-          {action && <span> · {KIND_LABEL[action.kind]}</span>}
-          {step.update && <span className="muted"> · client time {clientTime(step.update.clientTimestampNs)}</span>}
-          {step.serverTimestampNs !== undefined && (
-            <span className="muted"> · server time {clientTime(step.serverTimestampNs)}</span>
-          )}
-        </div>
-        <ErrorBoundary label="The rejection" resetKey={`${loaded.loadId}:${k}`}>
-          <Rejection step={step} stopAt={stop >= 0 ? model.steps[stop]! : null} onRetry={onRetry} retrying={retrying} />
-        </ErrorBoundary>
-        <div className="grid">
-          <ErrorBoundary label="The state panel" resetKey={`${loaded.loadId}:${k}:${i}`}>
-            <StatePanel
-              state={view.after}
-              before={view.before}
-              diff={diff}
-              caption={caption}
-              entriesUsed={entriesUsed}
-              entriesTotal={model.steps.length}
-            />
-          </ErrorBoundary>
-          <ErrorBoundary label="The who-added-whom picture" resetKey={`${loaded.loadId}:${k}:${i}`}>
-            <AdderTree state={view.after} before={view.before} diff={diff} />
-          </ErrorBoundary>
-          <ErrorBoundary label="The diff" resetKey={`${loaded.loadId}:${k}:${i}`}>
-            <DiffPanel
-              diff={diff}
-              tentative={tentative}
-              caption={`From the state before ${n > 1 ? `action ${i} of ` : ''}sequence id ${seq}.`}
-            />
-          </ErrorBoundary>
-          <ErrorBoundary label="The signature text" resetKey={`${loaded.loadId}:${k}`}>
-            <SignatureText text={step.signatureText} actionIndex={i} bytesSource={step.update?.bytesSource} />
-          </ErrorBoundary>
-          <ErrorBoundary label="The signatures" resetKey={`${loaded.loadId}:${k}:${i}`}>
-            <Signatures checks={model.signaturesOf(k, i)} scope={scope} routes={routes} text={step.signatureText} />
-          </ErrorBoundary>
-        </div>
-        <ErrorBoundary label="The raw view" resetKey={`${loaded.loadId}:${k}`}>
-          <RawView bytes={step.bytes} bytesSource={step.update?.bytesSource} />
-        </ErrorBoundary>
-      </div>
-    </LinkedProvider>
-  )
-})

@@ -7,7 +7,7 @@ import type { Trace } from '../core/trace'
 import type { AssociationState, InboxId, Member } from '../core/types'
 import { syntheticBundle } from '../../e2e/synthetic-log'
 import { TraceModel } from '../app/trace/trace-model'
-import { diffStates } from '../app/features/state/diff'
+import { diffStates } from '../app/model/state-diff'
 import { applyDelta, ownBytes, stateDelta, toTransferStep } from './transfer'
 
 const rep = (s: AssociationState | null) => (s ? stateReport(s) : null)

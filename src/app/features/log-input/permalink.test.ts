@@ -26,6 +26,12 @@ describe('permalink codec', () => {
       step: { sequenceId: 3n, action: 0 },
     })
   })
+  it('carries the open tab of the step as a word (the shell checks the name)', () => {
+    const f = { example: 'valid-full-life', step: { sequenceId: 3n, action: 0 }, tab: 'diff' }
+    expect(formatFragment(f)).toBe('#example=valid-full-life&step=3.0&tab=diff')
+    expect(parseFragment('#example=valid-full-life&step=3.0&tab=diff')).toEqual(f)
+    expect(parseFragment('#tab=Diff%20x&tab=').tab).toBeUndefined()
+  })
   it('drops malformed parts and refuses a damaged log with a clear error', async () => {
     expect(parseFragment('#step=abc&inbox=-1&x=1')).toEqual({})
     await expect(decompressLog('a')).rejects.toThrow(PermalinkError)

@@ -4,9 +4,10 @@
  * fragment is never sent to a server. Only what a person would share: never keys.
  *
  *   #log=<base64url deflate-raw of the input bytes>&bin=1&inbox=<n>&step=<seq>.<action>
- *   #example=<gallery name>&step=3.0
+ *   #example=<gallery name>&step=3.0&tab=diff
  *
  * `bin=1` says the input was binary (a protobuf file), otherwise it is UTF-8 text.
+ * `tab` names the open view of the step (the shell knows the names; here it is a word).
  */
 import { base64ToBytes, base64urlNoPad } from '../../../crypto/bytes'
 
@@ -28,6 +29,8 @@ export interface Fragment {
   /** Which log of a multi-inbox input (e.g. a CSV export). */
   readonly inbox?: number
   readonly step?: StepRef
+  /** The view of the step the user chose (a lowercase word, e.g. `diff`). */
+  readonly tab?: string
 }
 
 /**
@@ -94,6 +97,7 @@ export function parseFragment(hash: string): Fragment {
     else if (k === 'bin') out.binary = v === '1'
     else if (k === 'example' && v) out.example = decodeURIComponent(v)
     else if (k === 'inbox' && /^\d{1,6}$/.test(v)) out.inbox = Number(v)
+    else if (k === 'tab' && /^[a-z]{1,16}$/.test(v)) out.tab = v
     else if (k === 'step') {
       const s = parseStep(v)
       if (s) out.step = s
@@ -111,5 +115,6 @@ export function formatFragment(f: Fragment): string {
   }
   if (f.inbox !== undefined && f.inbox > 0) parts.push(`inbox=${f.inbox}`)
   if (f.step) parts.push(`step=${formatStep(f.step)}`)
+  if (f.tab) parts.push(`tab=${f.tab}`)
   return parts.length ? `#${parts.join('&')}` : ''
 }

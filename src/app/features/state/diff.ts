@@ -1,123 +1,82 @@
 /**
- * The diff between two association states, keyed by member identifier: what the
- * state panel marks as added, removed or changed. Pure; computed for the step in
- * view only (O(members) per step, O(1) when the member maps are the same object).
+ * The Diff tab's model: the change between any two steps of a log, built on
+ * model/state-diff. The target is the selected row; the base is the step before it (the
+ * default: what this step changed) or any row of the log (a "Compare with…" choice or a
+ * row pinned in the timeline), earlier or later. Pure over the trace model's states.
  */
-import type { AssociationState, Member, Recovery } from '../../../core/types'
+import type { AssociationState } from '../../../core/types'
+import { diffStates, type StateDiff } from '../../model/state-diff'
+import type { ActionView, Row } from '../../trace/trace-model'
 
-export type RowMark = 'added' | 'removed' | 'changed'
-
-interface MemberChange {
-  readonly key: string
-  readonly mark: RowMark
-  readonly before: Member | null
-  readonly after: Member | null
-  /** For a changed member: the fields that differ. */
-  readonly fields: readonly string[]
+/** What the diff reads of the trace model (TraceModel satisfies it). */
+export interface StepStates {
+  readonly steps: readonly {
+    readonly sequenceId: bigint
+    readonly update?: { readonly actions: readonly unknown[] } | null
+  }[]
+  actionView(k: number, i: number): ActionView
+  stateAfter(k: number): AssociationState | null
 }
 
-export interface StateDiff {
-  /** No state before, a state after: the inbox was created. */
-  readonly created: boolean
-  readonly members: readonly MemberChange[]
-  readonly recovery: { readonly before: Recovery | null; readonly after: Recovery | null } | null
-  readonly handlesAdded: readonly string[]
-  /** The display handle before → after, when it changed. */
-  readonly displayHandle: { readonly before: string | null; readonly after: string | null } | null
-  readonly claimCount: { readonly before: number; readonly after: number } | null
-  readonly replayKeysAdded: number
-  readonly sequenceId: { readonly before: bigint | null; readonly after: bigint | null } | null
-  readonly empty: boolean
+export interface StepDiff {
+  readonly diff: StateDiff
+  /** The base the diff is from: null for the state before the target (the default). */
+  readonly base: Row | null
+  /** Where the base is relative to the target. */
+  readonly direction: 'previous' | 'earlier' | 'later' | 'same'
+  /** One line saying which two states are compared. */
+  readonly caption: string
 }
-
-function memberFields(a: Member, b: Member): string[] {
-  const out: string[] = []
-  if ((a.adder?.kind ?? null) !== (b.adder?.kind ?? null) || (a.adder?.text ?? null) !== (b.adder?.text ?? null))
-    out.push('adder')
-  if (a.clientTimestampNs !== b.clientTimestampNs) out.push('time added')
-  if (a.chainId !== b.chainId) out.push('chain id')
-  if (a.addedAt !== b.addedAt) out.push('added at')
-  if (a.relyingParty !== b.relyingParty) out.push('relying party')
-  return out
-}
-
-const sameRecovery = (a: Recovery | null, b: Recovery | null): boolean =>
-  a === b || (!!a && !!b && a.id.kind === b.id.kind && a.id.text === b.id.text && a.chainId === b.chainId)
 
 /**
- * The diff of two states. `touched`, when given, lists every member key that may differ
- * (the keys the step's deltas put or deleted), so only those are compared: O(changes)
- * instead of O(members). Without it every member is compared.
+ * The state a row stands for as a base: the state after that action (within its update,
+ * for an action before the last of an applied update), or, for a row whose update did
+ * not apply, the state the log kept there (an update that does not apply changes nothing).
  */
-export function diffStates(
-  before: AssociationState | null,
-  after: AssociationState | null,
-  touched?: readonly string[],
-): StateDiff {
-  const members: MemberChange[] = []
-  const bm = before?.members
-  const am = after?.members
-  if (touched && bm !== am) {
-    for (const key of touched) {
-      const old = bm?.get(key)
-      const m = am?.get(key)
-      if (m && !old) members.push({ key, mark: 'added', before: null, after: m, fields: [] })
-      else if (old && !m) members.push({ key, mark: 'removed', before: old, after: null, fields: [] })
-      else if (old && m && old !== m) {
-        const fields = memberFields(old, m)
-        if (fields.length) members.push({ key, mark: 'changed', before: old, after: m, fields })
-      }
-    }
-  } else if (bm !== am) {
-    for (const [key, m] of am ?? []) {
-      const old = bm?.get(key)
-      if (!old) members.push({ key, mark: 'added', before: null, after: m, fields: [] })
-      else if (old !== m) {
-        const fields = memberFields(old, m)
-        if (fields.length) members.push({ key, mark: 'changed', before: old, after: m, fields })
-      }
-    }
-    for (const [key, m] of bm ?? [])
-      if (!am?.has(key)) members.push({ key, mark: 'removed', before: m, after: null, fields: [] })
-  }
-  const br = before?.recovery ?? null
-  const ar = after?.recovery ?? null
-  const recovery = sameRecovery(br, ar) ? null : { before: br, after: ar }
-  const bh = before?.handles ?? []
-  const ah = after?.handles ?? []
-  const handlesAdded = ah.filter((h) => !bh.includes(h))
-  const bd = bh.length ? bh[bh.length - 1]! : null
-  const ad = ah.length ? ah[ah.length - 1]! : null
-  const displayHandle = bd === ad ? null : { before: bd, after: ad }
-  const bc = before?.claimCount ?? 0
-  const ac = after?.claimCount ?? 0
-  const claimCount = bc === ac ? null : { before: bc, after: ac }
-  const replayKeysAdded = (after?.seen.size ?? 0) - (before?.seen.size ?? 0)
-  const bs = before?.sequenceId ?? null
-  const as = after?.sequenceId ?? null
-  const sequenceId = bs === as ? null : { before: bs, after: as }
-  const created = !before && !!after
-  return {
-    created,
-    members,
-    recovery,
-    handlesAdded,
-    displayHandle,
-    claimCount,
-    replayKeysAdded,
-    sequenceId,
-    empty:
-      !created &&
-      members.length === 0 &&
-      !recovery &&
-      !handlesAdded.length &&
-      !displayHandle &&
-      !claimCount &&
-      replayKeysAdded === 0,
-  }
+export function stateAtRow(model: StepStates, row: Row): AssociationState | null {
+  if (row.k < 0) return null
+  const v = model.actionView(row.k, row.i)
+  return v.tentative ? model.stateAfter(row.k) : v.after
 }
 
-/** key → mark, for marking the rows of the members table. */
-export function memberMarks(diff: StateDiff): Map<string, RowMark> {
-  return new Map(diff.members.map((c) => [c.key, c.mark]))
+/** "action 1 of sequence id 5" or "sequence id 5" (an update of one action, or the update as a whole). */
+export function rowLabel(model: StepStates, row: Row): string {
+  const step = model.steps[row.k]
+  if (!step) return 'the start of the log'
+  const n = step.update?.actions.length ?? 0
+  return `${row.i >= 0 && n > 1 ? `action ${row.i} of ` : ''}sequence id ${step.sequenceId}`
+}
+
+const order = (a: Row, b: Row): number => a.k - b.k || a.i - b.i
+
+/**
+ * The diff shown for `target` against `base` (null: the state before the target, as
+ * each step's own change). A base equal to the target is an empty diff; a later base
+ * gives the change going back (what the later state has and the target lacks is removed).
+ */
+export function compareSteps(model: StepStates, target: Row, base: Row | null): StepDiff {
+  const view = model.actionView(target.k, target.i)
+  const to = rowLabel(model, target)
+  if (base === null) {
+    return {
+      diff: diffStates(view.before, view.after, view.touched),
+      base: null,
+      direction: 'previous',
+      caption: `From the state before ${to}.`,
+    }
+  }
+  const from = rowLabel(model, base)
+  const c = order(base, target)
+  const diff = diffStates(stateAtRow(model, base), view.after)
+  if (c === 0)
+    return { diff, base, direction: 'same', caption: `The base is the selected step itself (${to}): nothing differs.` }
+  return {
+    diff,
+    base,
+    direction: c < 0 ? 'earlier' : 'later',
+    caption:
+      c < 0
+        ? `From the state after ${from} to the state after ${to}.`
+        : `Back from the later state after ${from} to the state after ${to}: what only the later state has is marked removed.`,
+  }
 }

@@ -4,7 +4,7 @@ import { replay } from '../../../core/replay'
 import { syntheticBundle } from '../../../../e2e/synthetic-log'
 import { toTransferStep } from '../../../worker/transfer'
 import { allRows, TraceModel } from '../../trace/trace-model'
-import { diffStates } from './diff'
+import { diffStates } from '../../model/state-diff'
 import { sortedMembers } from './sorted'
 
 describe('sortedMembers', () => {

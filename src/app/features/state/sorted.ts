@@ -5,7 +5,7 @@
  * work, without sorting again or walking the persistent map.
  */
 import type { AssociationState, Member } from '../../../core/types'
-import type { StateDiff } from './diff'
+import type { StateDiff } from '../../model/state-diff'
 
 type Members = AssociationState['members']
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { Map as IMap, Set as ISet } from 'immutable'
 import type { AssociationState, InboxId, Member } from '../../../core/types'
-import { diffStates } from './diff'
+import { diffStates } from '../../model/state-diff'
 import { layoutTree } from './tree-layout'
 
 const W = `0x${'1'.repeat(40)}`

@@ -6,7 +6,7 @@
  */
 import type { AssociationState, Member, MemberId } from '../../../core/types'
 import { memberKey } from '../../../core/types'
-import type { RowMark, StateDiff } from './diff'
+import type { RowMark, StateDiff } from '../../model/state-diff'
 import { sortedMembers } from './sorted'
 
 interface TreeNode {

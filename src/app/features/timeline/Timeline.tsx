@@ -2,6 +2,7 @@ import { memo, useDeferredValue, useEffect, useMemo, useRef, useState, type RefO
 import type { Row, Selection, TraceModel } from '../../trace/trace-model'
 import { clientTime, KIND_LABEL, plural, shortId, STATUS_LABEL, STATUS_MARK } from '../../ui/format'
 import { describeRow, filterRows, isFiltering, NO_FILTER, type RowFilter } from './rows'
+import { TimeSlider } from './TimeSlider'
 
 const ROW_H = 26
 const SHORT_KIND: Record<string, string> = { installation: 'inst', wallet: 'wallet', passkey: 'passkey' }
@@ -15,6 +16,10 @@ export interface TimelineProps {
   readonly selection: Selection | null
   readonly onSelect: (s: Selection) => void
   readonly filterInput: RefObject<HTMLInputElement | null>
+  /** The row pinned as the Diff tab's base (shift-click or `b`), if any. */
+  readonly pinned?: Row | null
+  /** Pins a row as the diff base; null unpins. */
+  readonly onPin?: (r: Row | null) => void
 }
 
 type Move = number | 'home' | 'end' | 'prev-update' | 'next-update'
@@ -54,7 +59,15 @@ function isEditable(t: EventTarget | null): boolean {
 }
 
 /** The timeline: every action of every update, virtualized, keyboard first. */
-export const Timeline = memo(function Timeline({ model, rows, selection, onSelect, filterInput }: TimelineProps) {
+export const Timeline = memo(function Timeline({
+  model,
+  rows,
+  selection,
+  onSelect,
+  filterInput,
+  pinned = null,
+  onPin,
+}: TimelineProps) {
   const [filter, setFilter] = useState<RowFilter>(NO_FILTER)
   // The input follows each keystroke at once; the list follows in a deferred render
   // (filterRows scans a per-log index, rows.ts rowIndex).
@@ -128,10 +141,16 @@ export const Timeline = memo(function Timeline({ model, rows, selection, onSelec
   }
   const moveRef = useRef(move)
   moveRef.current = move
+  const pin = (r: Row) => onPin?.(pinned && pinned.k === r.k && pinned.i === r.i ? null : r)
+  const pinRef = useRef<() => void>(() => undefined)
+  pinRef.current = () => {
+    if (selection) pin(selection)
+  }
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.ctrlKey || e.metaKey || e.altKey) return
+      // A control that handled the key itself (the step's tabs take arrows and Home/End).
+      if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return
       if (e.key === '/' && !isEditable(e.target)) {
         e.preventDefault()
         filterInput.current?.focus()
@@ -143,6 +162,11 @@ export const Timeline = memo(function Timeline({ model, rows, selection, onSelec
         return
       }
       if (isEditable(e.target)) return
+      if (e.key === 'b' && onPin) {
+        e.preventDefault()
+        pinRef.current()
+        return
+      }
       const page = Math.max(1, Math.floor((viewport.current?.clientHeight ?? 300) / ROW_H) - 1)
       const map: Record<string, Move> = {
         ArrowDown: 1,
@@ -164,7 +188,7 @@ export const Timeline = memo(function Timeline({ model, rows, selection, onSelec
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
-  }, [filterInput])
+  }, [filterInput, onPin])
 
   const topOf = (n: number) => n * ROW_H + (stopPos >= 0 && n > stopPos ? ROW_H : 0)
   const first = Math.max(0, Math.floor(scrollTop / ROW_H) - OVERSCAN)
@@ -233,7 +257,7 @@ export const Timeline = memo(function Timeline({ model, rows, selection, onSelec
         className="tl-viewport"
         role="listbox"
         tabIndex={0}
-        aria-label="Updates and their actions (Up/Down or j/k: actions, Left/Right: updates, Home/End)"
+        aria-label="Updates and their actions (Up/Down or j/k: actions, Left/Right: updates, Home/End; shift-click or b: pin as the diff base)"
         aria-activedescendant={selected?.type === 'row' ? rowId(selected.row) : undefined}
         onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
       >
@@ -264,16 +288,19 @@ export const Timeline = memo(function Timeline({ model, rows, selection, onSelec
             }
             const v = describeRow(model, it.row)
             const isSel = n === selIndex
+            const isPin = pinned !== null && pinned.k === it.row.k && pinned.i === it.row.i
             return (
               <div
                 key={rowId(it.row)}
                 id={rowId(it.row)}
                 role="option"
                 aria-selected={isSel}
-                className={`tl-row st-${v.status}${isSel ? ' selected' : ''}${v.first ? ' first' : ''}`}
+                className={`tl-row st-${v.status}${isSel ? ' selected' : ''}${v.first ? ' first' : ''}${isPin ? ' pinned' : ''}`}
                 style={{ top, height: ROW_H }}
-                onClick={() => {
-                  onSelect(it.row)
+                onClick={(e) => {
+                  // Shift-click pins the row as the Diff tab's base and keeps the selection.
+                  if (e.shiftKey && onPin) pin(it.row)
+                  else onSelect(it.row)
                   viewport.current?.focus()
                 }}
                 title={`${v.kindLabel} · ${STATUS_LABEL[v.status]}${model.steps[it.row.k]!.message ? ` · ${model.steps[it.row.k]!.message}` : ''}`}
@@ -287,6 +314,11 @@ export const Timeline = memo(function Timeline({ model, rows, selection, onSelec
                   {v.kindLabel}
                 </span>
                 <span className="tl-subject">
+                  {isPin && (
+                    <span className="tl-base" title="The Diff tab compares with this row (shift-click or b unpins it)">
+                      diff base
+                    </span>
+                  )}
                   {v.subject ? (
                     v.subject.kind === 'handle' ? (
                       <span className="handle">{v.subject.text}</span>
@@ -323,6 +355,7 @@ export const Timeline = memo(function Timeline({ model, rows, selection, onSelec
         </div>
       </div>
       {items.length === 0 && <p className="empty">No action matches the filter.</p>}
+      <TimeSlider model={model} rows={rows} selection={selection} onSelect={onSelect} />
     </section>
   )
 })

@@ -434,7 +434,7 @@ function ComposeTab({
     body = (
       <>
         <SignatureTextBlock text={draft.text} />
-        <DryRunView dry={c.dry} error={c.dryError} from={state?.sequenceId ?? null} />
+        <DryRunView dry={c.dry} error={c.dryError} before={state} />
         <SlotsView slots={c.slots} />
       </>
     )

@@ -4,11 +4,14 @@
  * change it makes, or the rule it fails), the previews of its action (cascade, recovery
  * chain, claim), and the status of each signature while they are collected.
  */
-import { useId } from 'react'
+import { useId, useMemo } from 'react'
 import { RULES, isRuleId } from '../../../../core/rules'
-import type { DraftDiff, DryRunResult } from '../../../../signing'
+import type { AssociationState } from '../../../../core/types'
+import type { DryRunResult } from '../../../../signing'
+import { diffStates } from '../../../model/state-diff'
 import { CopyButton } from '../../../ui/CopyButton'
-import { chainText, MEMBER_KIND_LABEL, shortId } from '../../../ui/format'
+import { DiffRows } from '../../../ui/DiffRows'
+import { MEMBER_KIND_LABEL, shortId } from '../../../ui/format'
 import type { ComposeBuild, SlotView } from '../compose-model'
 
 const enc = new TextEncoder()
@@ -31,86 +34,20 @@ export function SignatureTextBlock({ text }: { text: string }) {
   )
 }
 
-function DiffList({ diff }: { diff: DraftDiff }) {
-  return (
-    <ul className="changes" aria-label="Changes the update makes">
-      {diff.created && (
-        <li className="mark-added">
-          <span className="rowmark">+</span> inbox created
-        </li>
-      )}
-      {diff.membersAdded.map((m) => (
-        <li key={`a-${m.id.kind}:${m.id.text}`} className="mark-added">
-          <span className="rowmark">+</span> <span className="kind-tag">{MEMBER_KIND_LABEL[m.id.kind]}</span>{' '}
-          <code title={m.id.text}>{shortId(m.id.text)}</code> added
-          {m.adder && (
-            <>
-              {' '}
-              by <code title={m.adder.text}>{shortId(m.adder.text)}</code>
-            </>
-          )}
-        </li>
-      ))}
-      {diff.membersRemoved.map((m) => (
-        <li key={`r-${m.id.kind}:${m.id.text}`} className="mark-removed">
-          <span className="rowmark">−</span> <span className="kind-tag">{MEMBER_KIND_LABEL[m.id.kind]}</span>{' '}
-          <code title={m.id.text}>{shortId(m.id.text)}</code> removed
-          {m.id.kind === 'installation' && m.adder && (
-            <span className="muted"> (added by {shortId(m.adder.text)})</span>
-          )}
-        </li>
-      ))}
-      {diff.recovery && (
-        <li className="mark-changed">
-          <span className="rowmark">~</span> recovery{' '}
-          {diff.recovery.before ? (
-            <code title={diff.recovery.before.id.text}>{shortId(diff.recovery.before.id.text)}</code>
-          ) : (
-            '—'
-          )}{' '}
-          {diff.recovery.before ? chainText(diff.recovery.before.chainId) : ''} →{' '}
-          <code title={diff.recovery.after.id.text}>{shortId(diff.recovery.after.id.text)}</code> (
-          {diff.recovery.after.id.kind}, chain {chainText(diff.recovery.after.chainId)})
-        </li>
-      )}
-      {diff.handles && (
-        <li className="mark-changed">
-          <span className="rowmark">~</span> handles [{diff.handles.before.join(', ')}] → [
-          {diff.handles.after.join(', ')}]
-        </li>
-      )}
-      {diff.displayHandle && (
-        <li className="mark-changed">
-          <span className="rowmark">~</span> display handle{' '}
-          <span className="handle">{diff.displayHandle.before ?? '—'}</span> →{' '}
-          <span className="handle">{diff.displayHandle.after ?? '—'}</span>
-        </li>
-      )}
-      {diff.claimCount && (
-        <li className="mark-changed">
-          <span className="rowmark">~</span> claim count {diff.claimCount.before} → {diff.claimCount.after}
-        </li>
-      )}
-      {diff.replayKeysAdded > 0 && (
-        <li className="mark-added">
-          <span className="rowmark">+</span> {diff.replayKeysAdded} replay key{diff.replayKeysAdded > 1 ? 's' : ''} to
-          be recorded (IDENT-050)
-        </li>
-      )}
-    </ul>
-  )
-}
-
 export function DryRunView({
   dry,
   error,
-  from,
+  before,
 }: {
   dry: DryRunResult | null
   error: string | null
-  from: bigint | null
+  /** The state the draft was dry-run against (null: a new inbox). */
+  before: AssociationState | null
 }) {
   const id = useId()
+  const after = dry?.ok ? dry.after : null
+  const diff = useMemo(() => (after ? diffStates(before, after) : null), [before, after])
+  const from = before?.sequenceId ?? null
   return (
     <section className="panel compose-dry" aria-labelledby={id}>
       <h3 id={id}>Dry run by the core</h3>
@@ -127,7 +64,7 @@ export function DryRunView({
             {from === null ? 'as the first update of a new inbox' : `after sequence id ${from}`}, giving the state at
             sequence id {dry.after.sequenceId.toString()}:
           </p>
-          <DiffList diff={dry.diff} />
+          {diff && <DiffRows diff={diff} label="Changes the update makes" planned />}
         </div>
       ) : (
         <p role="alert" aria-label="Dry run result" className="bad">

@@ -406,7 +406,7 @@ function SignEnd({
       )}
       {build.draft && (
         <>
-          <DryRunView dry={s.dry} error={s.dryError} from={p.state.sequenceId} />
+          <DryRunView dry={s.dry} error={s.dryError} before={p.state} />
           <details>
             <summary>The exact text the signer will sign</summary>
             <SignatureTextBlock text={build.draft.text} />

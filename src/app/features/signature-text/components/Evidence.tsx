@@ -11,6 +11,7 @@ import { useState } from 'react'
 import type { SignatureCheck } from '../../../../core/trace'
 import type { ChainRouteWire } from '../../../../worker/protocol'
 import { CopyButton } from '../../../ui/CopyButton'
+import { Id } from '../../../ui/Id'
 import {
   ageText,
   evidenceQueryClient,
@@ -20,7 +21,7 @@ import {
   type EvidenceRequest,
 } from '../evidence-query'
 
-export function ChainEvidence({ check, routes }: { check: SignatureCheck; routes: readonly ChainRouteWire[] }) {
+function ChainEvidence({ check, routes }: { check: SignatureCheck; routes: readonly ChainRouteWire[] }) {
   const req = evidenceRequestOf(check)
   const [open, setOpen] = useState(false)
   if (!req) return null
@@ -33,6 +34,45 @@ export function ChainEvidence({ check, routes }: { check: SignatureCheck; routes
         </QueryClientProvider>
       )}
     </details>
+  )
+}
+
+/**
+ * The Chain tab: every erc_6492 signature of the step in view, each with its chain
+ * evidence (read on demand, when its section is opened).
+ */
+export function ChainTab({
+  checks,
+  scope,
+  routes,
+}: {
+  checks: readonly SignatureCheck[]
+  scope: string
+  routes: readonly ChainRouteWire[]
+}) {
+  const sw = checks.map((c, n) => [c, n] as const).filter(([c]) => c.kind === 'erc_6492')
+  return (
+    <section className="panel chain" aria-labelledby="chain-title">
+      <h2 id="chain-title">Chain evidence</h2>
+      <p className="caption">
+        {scope} Each smart contract wallet signature (erc_6492) is judged by an eth_call on its chain at its block
+        (IDENT-060); open a section to read that chain now.
+      </p>
+      {sw.map(([c, n]) => (
+        <article
+          key={`${c.evidence['account id'] ?? ''}:${c.evidence.block ?? ''}:${c.replayKey ?? n}`}
+          className={`sig verdict-${c.verdict}`}
+          aria-label={`Chain evidence of the ${c.role.replaceAll('_', ' ')} of action ${c.actionIndex}: ${c.verdict}`}
+        >
+          <header>
+            <span className={`badge v-${c.verdict}`}>{c.verdict}</span> <strong>{c.role.replaceAll('_', ' ')}</strong>{' '}
+            <span className="muted">action {c.actionIndex}</span>{' '}
+            {c.signer ? <Id text={c.signer.text} what="signer" /> : <span className="muted">no signer derived</span>}
+          </header>
+          <ChainEvidence check={c} routes={routes} />
+        </article>
+      ))}
+    </section>
   )
 }
 

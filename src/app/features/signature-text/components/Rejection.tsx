@@ -14,11 +14,14 @@ export function Rejection({
   stopAt,
   onRetry,
   retrying = false,
+  onShowText,
 }: {
   step: TransferStep
   stopAt: TransferStep | null
   onRetry?: () => void
   retrying?: boolean
+  /** Opens the signature text (in the inspector, its tab). */
+  onShowText?: () => void
 }) {
   if (step.status === 'not_applied') {
     return (
@@ -80,7 +83,7 @@ export function Rejection({
         </dd>
       </dl>
       {step.status === 'rejected' && (
-        <FixIt details={step.details} toFix={toFix} hasText={step.signatureText !== null} />
+        <FixIt details={step.details} toFix={toFix} hasText={step.signatureText !== null} onShowText={onShowText} />
       )}
       {step.status === 'pending' && onRetry && (
         <p className="retry">
@@ -113,10 +116,12 @@ function FixIt({
   details,
   toFix,
   hasText,
+  onShowText,
 }: {
   details: ViolationDetails | undefined
   toFix: string | undefined
   hasText: boolean
+  onShowText: (() => void) | undefined
 }) {
   if (!details && !toFix) return null
   const listed = details?.members ?? []
@@ -188,8 +193,15 @@ function FixIt({
       )}
       {hasText && (
         <p className="muted small">
-          The actions decode: the <a href="#sigtext-title">would-be signature text</a> is what a signer would sign for
-          this update.
+          The actions decode: the{' '}
+          {onShowText ? (
+            <button type="button" className="link" onClick={onShowText}>
+              would-be signature text
+            </button>
+          ) : (
+            <a href="#sigtext-title">would-be signature text</a>
+          )}{' '}
+          is what a signer would sign for this update.
         </p>
       )}
     </section>

@@ -1,12 +1,10 @@
 import type { SignatureCheck } from '../../../../core/trace'
-import type { ChainRouteWire } from '../../../../worker/protocol'
 import { partKey, samePart, useLinked } from '../../../model/linked'
 import { CopyButton } from '../../../ui/CopyButton'
 import { linkHandlers } from '../../../ui/Linked'
 import { Id } from '../../../ui/Id'
 import { chainText } from '../../../ui/format'
 import { evidenceRows, replayKeyShort } from '../evidence-rows'
-import { ChainEvidence } from './Evidence'
 
 const KIND_NAME: Record<SignatureCheck['kind'], string> = {
   erc_191: 'erc_191 (EIP-191 personal_sign)',
@@ -15,23 +13,22 @@ const KIND_NAME: Record<SignatureCheck['kind'], string> = {
   passkey: 'passkey (WebAuthn P-256)',
 }
 
-const NO_ROUTES: readonly ChainRouteWire[] = []
-
 /**
  * Each signature: kind, signer derived, verdict, replay key, and what was hashed or
- * checked; an erc_6492 signature also has its chain evidence, read through `routes`.
+ * checked; an erc_6492 signature's chain evidence is in the Chain tab (`onChain` opens it).
  */
 export function Signatures({
   checks,
   scope,
-  routes = NO_ROUTES,
   text = null,
+  onChain,
 }: {
   checks: readonly SignatureCheck[]
   scope: string
-  routes?: readonly ChainRouteWire[]
   /** The update's signature text: an installation key's Ed25519ph prehash is derived from it. */
   text?: string | null
+  /** Opens the chain evidence of the erc_6492 signatures. */
+  onChain?: () => void
 }) {
   const linked = useLinked()
   return (
@@ -91,12 +88,13 @@ export function Signatures({
               </dl>
             </details>
           )}
-          {c.kind === 'erc_6492' && (
-            <ChainEvidence
-              key={`${c.evidence['account id'] ?? ''}:${c.evidence.block ?? ''}:${c.replayKey ?? n}`}
-              check={c}
-              routes={routes}
-            />
+          {c.kind === 'erc_6492' && onChain && (
+            <p className="small">
+              Judged on its chain (IDENT-060):{' '}
+              <button type="button" className="link" onClick={onChain}>
+                chain evidence
+              </button>
+            </p>
           )}
         </article>
       ))}

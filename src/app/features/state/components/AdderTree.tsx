@@ -1,6 +1,6 @@
 import type { AssociationState } from '../../../../core/types'
 import { MEMBER_KIND_LABEL, shortId } from '../../../ui/format'
-import type { StateDiff } from '../diff'
+import type { StateDiff } from '../../../model/state-diff'
 import { layoutTree } from '../tree-layout'
 import { sortedMembers } from '../sorted'
 

@@ -5,7 +5,7 @@ import type { AssociationState, Member } from '../../../../core/types'
 import { memberKey } from '../../../../core/types'
 import { Id } from '../../../ui/Id'
 import { chainText, clientTime, MEMBER_KIND_LABEL, shortId } from '../../../ui/format'
-import { memberMarks, type RowMark, type StateDiff } from '../diff'
+import { memberMarks, type RowMark, type StateDiff } from '../../../model/state-diff'
 import { sortedMembers } from '../sorted'
 
 const PAGE = 100

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest'
+import { Map as IMap, Set as ISet } from 'immutable'
+import type { AssociationState, InboxId, Member } from '../../core/types'
+import { diffStates, memberMarks } from './state-diff'
+
+const m = (text: string, adder: string | null = null, chainId: bigint | null = null): Member => ({
+  id: { kind: text.startsWith('0x') ? 'ethereum' : 'installation', text },
+  adder: adder ? { kind: 'ethereum', text: adder } : null,
+  clientTimestampNs: 1n,
+  chainId,
+  addedAt: 1n,
+})
+const W = `0x${'1'.repeat(40)}`
+const key = (x: Member) => `${x.id.kind}:${x.id.text}`
+
+function state(members: Member[], extra: Partial<AssociationState> = {}): AssociationState {
+  return {
+    inboxId: 'aa'.repeat(32) as InboxId,
+    members: IMap(members.map((x) => [key(x), x])),
+    recovery: { id: { kind: 'ethereum', text: W }, chainId: null },
+    handles: [],
+    claimCount: 0,
+    installationsByAdder: IMap(),
+    seen: ISet(),
+    sequenceId: 1n,
+    ...extra,
+  }
+}
+
+describe('diffStates', () => {
+  it('marks the creating step: every member added, recovery set', () => {
+    const d = diffStates(null, state([m(W)]))
+    expect(d.created).toBe(true)
+    expect(d.members.map((c) => c.mark)).toEqual(['added'])
+    expect(d.recovery?.after?.id.text).toBe(W)
+  })
+  it('keys rows by identifier: added, removed (revocation cascade) and changed', () => {
+    const a = state([m(W), m('aa', W), m('bb', W)])
+    const b = state([m(W, null, 5n), m('cc', W)], { sequenceId: 2n })
+    const d = diffStates(a, b)
+    const marks = memberMarks(d)
+    expect(marks.get('installation:cc')).toBe('added')
+    expect(marks.get('installation:aa')).toBe('removed')
+    expect(marks.get('installation:bb')).toBe('removed')
+    expect(marks.get(`ethereum:${W}`)).toBe('changed')
+    expect(d.members.find((c) => c.mark === 'changed')!.fields).toEqual(['chain id'])
+    expect(d.sequenceId).toEqual({ before: 1n, after: 2n })
+  })
+  it('handles, display handle, claim count and replay keys', () => {
+    const a = state([m(W)], { handles: ['a', 'b'], claimCount: 2, seen: ISet(['k']) })
+    const b = state([m(W)], { handles: ['b', 'a'], claimCount: 3, seen: ISet(['k', 'k2']) })
+    const d = diffStates(a, b)
+    expect(d.handlesAdded).toEqual([])
+    expect(d.displayHandle).toEqual({ before: 'b', after: 'a' })
+    expect(d.claimCount).toEqual({ before: 2, after: 3 })
+    expect(d.replayKeysAdded).toBe(1)
+    expect(d.members).toEqual([])
+  })
+  it('the same state is an empty diff', () => {
+    const a = state([m(W)])
+    expect(diffStates(a, a).empty).toBe(true)
+    expect(diffStates(null, null).empty).toBe(true)
+  })
+})
