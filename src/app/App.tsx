@@ -21,6 +21,7 @@ import {
   type Fragment,
 } from './features/log-input/permalink'
 import { RawView } from './features/raw/components/RawView'
+import { Presenter } from './features/presenter/components/Presenter'
 import { NetworkPanel, type OpenNodeLog } from './features/network/components/NetworkPanel'
 import { RemotePanel, type OpenRemoteLog } from './features/network/components/RemotePanel'
 import { readFetchAddress } from './features/network/profiles'
@@ -100,6 +101,13 @@ export function App() {
   // at first load): every user action bumps this, and the boot open gives way when it moved.
   const userActs = useRef(0)
   const userActed = useCallback(() => void userActs.current++, [])
+  // Presenter mode (workshops): one step per screen instead of the workspace; `#…&present` in the address.
+  const [presenting, setPresenting] = useState(() => parseFragment(location.hash).present === true)
+  const presentButton = useRef<HTMLButtonElement>(null)
+  const leavePresenter = useCallback(() => {
+    setPresenting(false)
+    presentButton.current?.focus()
+  }, [])
 
   const openExample = useCallback(
     async (ex: Example, step?: StepWish, auto?: number) => {
@@ -181,6 +189,7 @@ export function App() {
   useEffect(() => {
     const onHash = () => {
       const f = parseFragment(location.hash)
+      setPresenting(f.present === true)
       const cur = loadedRef.current
       const sameLog =
         cur &&
@@ -245,6 +254,7 @@ export function App() {
         : {}),
       ...(loaded.logIndex > 0 ? { inbox: loaded.logIndex } : {}),
       ...(step ? { step } : {}),
+      ...(presenting ? { present: true } : {}),
     }
     const linkable = s.kind === 'example' || s.kind === 'url' || !!f.log
     return {
@@ -252,7 +262,7 @@ export function App() {
       search: s.kind === 'url' ? `?url=${encodeURIComponent(s.url!)}` : '',
       linkable,
     }
-  }, [loaded, selectedStep, selection, z])
+  }, [loaded, selectedStep, selection, z, presenting])
 
   useEffect(() => {
     if (!fragment) return
@@ -408,10 +418,12 @@ export function App() {
     return () => ro.disconnect()
   }, [])
 
-  // Escape closes the panel on top (signing playground, signers, open log), unless
+  // Escape closes the panel on top (signing playground, signers, open log), then leaves presenter mode, unless
   // something inside handled it first (a dialog, the timeline filter).
   const panels = useRef({ playgroundOpen, signersOpen, flowOpen: flow !== null, panelOpen: panelOpen && !!loaded })
   panels.current = { playgroundOpen, signersOpen, flowOpen: flow !== null, panelOpen: panelOpen && !!loaded }
+  const presentingNow = useRef(presenting)
+  presentingNow.current = presenting
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== 'Escape' || e.defaultPrevented) return
@@ -421,13 +433,22 @@ export function App() {
       else if (p.flowOpen) setFlow(null)
       else if (p.signersOpen) setSignersOpen(false)
       else if (p.panelOpen) setPanelOpen(false)
+      else if (presentingNow.current) leavePresenter()
       else return
       e.preventDefault()
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
-  }, [setFlow])
+  }, [setFlow, leavePresenter])
   const select: (r: Row) => void = ins.select
+  // Presenter mode's "what changed": the same diff as the Diff tab.
+  const diffOf = useCallback(
+    (k: number, i: number) => {
+      const v = loaded?.model.actionView(k, i)
+      return v ? diffStates(v.before, v.after, v.touched) : diffStates(null, null)
+    },
+    [loaded],
+  )
 
   return (
     <div className="app" onDragOver={(e) => e.preventDefault()} onDrop={onDrop}>
@@ -488,6 +509,18 @@ export function App() {
         {loaded && (
           <button
             type="button"
+            ref={presentButton}
+            className={presenting ? 'active' : ''}
+            aria-pressed={presenting}
+            title="Presenter mode: one step per screen, in large type"
+            onClick={() => (presenting ? leavePresenter() : setPresenting(true))}
+          >
+            Present
+          </button>
+        )}
+        {loaded && (
+          <button
+            type="button"
             className={flow !== null ? 'active' : ''}
             aria-expanded={flow !== null}
             onClick={() => setFlow(flow === null ? 'health' : null)}
@@ -511,20 +544,25 @@ export function App() {
         <ThemeToggle />
       </header>
       <KeysHelp />
-      <ErrorBoundary label="The network panel">
-        <NetworkPanel
-          baseUrl={nodeUrl}
-          onOpenLog={onNodeLog}
-          settings={<NodeUrlField url={nodeUrl} onChange={setNodeUrl} />}
-          chain={networkChain}
-        />
-      </ErrorBoundary>
-      <ErrorBoundary label="The real networks panel">
-        <RemotePanel localNodeUrl={nodeUrl} onOpenLog={onRemoteLog} />
-      </ErrorBoundary>
-      <ErrorBoundary label="The chain routes">
-        <ChainRoutesField routes={chainRoutes} onChange={setChainRoutes} />
-      </ErrorBoundary>
+      {/* Presenting a log: no network, node or chain-route panels (nothing that fetches), one step per screen. */}
+      {!(presenting && loaded) && (
+        <>
+          <ErrorBoundary label="The network panel">
+            <NetworkPanel
+              baseUrl={nodeUrl}
+              onOpenLog={onNodeLog}
+              settings={<NodeUrlField url={nodeUrl} onChange={setNodeUrl} />}
+              chain={networkChain}
+            />
+          </ErrorBoundary>
+          <ErrorBoundary label="The real networks panel">
+            <RemotePanel localNodeUrl={nodeUrl} onOpenLog={onRemoteLog} />
+          </ErrorBoundary>
+          <ErrorBoundary label="The chain routes">
+            <ChainRoutesField routes={chainRoutes} onChange={setChainRoutes} />
+          </ErrorBoundary>
+        </>
+      )}
       {ins.notice && (
         <p className="notice" role="status">
           {ins.notice}{' '}
@@ -611,7 +649,20 @@ export function App() {
           </ErrorBoundary>
         </div>
       )}
-      {loaded && (
+      {loaded && presenting && (
+        <ErrorBoundary label="Presenter mode" resetKey={loaded.loadId}>
+          <Presenter
+            model={loaded.model}
+            rows={loaded.rows}
+            selection={selection}
+            onSelect={select}
+            diffOf={diffOf}
+            title={loaded.source.label}
+            onLeave={leavePresenter}
+          />
+        </ErrorBoundary>
+      )}
+      {loaded && !presenting && (
         <main className="workspace">
           <ErrorBoundary label="The timeline" resetKey={loaded.loadId}>
             <Timeline

@@ -5,6 +5,7 @@
  *
  *   #log=<base64url deflate-raw of the input bytes>&bin=1&inbox=<n>&step=<seq>.<action>
  *   #example=<gallery name>&step=3.0
+ *   #example=<gallery name>&step=3.0&present     (presenter mode, at that step)
  *
  * `bin=1` says the input was binary (a protobuf file), otherwise it is UTF-8 text.
  */
@@ -28,6 +29,8 @@ export interface Fragment {
   /** Which log of a multi-inbox input (e.g. a CSV export). */
   readonly inbox?: number
   readonly step?: StepRef
+  /** Presenter mode: the link opens the log one step per screen. */
+  readonly present?: boolean
 }
 
 /**
@@ -86,6 +89,10 @@ export function parseFragment(hash: string): Fragment {
   const h = hash.startsWith('#') ? hash.slice(1) : hash
   const out: { -readonly [K in keyof Fragment]: Fragment[K] } = {}
   for (const part of h.split('&')) {
+    if (part === 'present' || part === 'present=1') {
+      out.present = true
+      continue
+    }
     const eq = part.indexOf('=')
     if (eq < 0) continue
     const k = part.slice(0, eq)
@@ -111,5 +118,6 @@ export function formatFragment(f: Fragment): string {
   }
   if (f.inbox !== undefined && f.inbox > 0) parts.push(`inbox=${f.inbox}`)
   if (f.step) parts.push(`step=${formatStep(f.step)}`)
+  if (f.present) parts.push('present')
   return parts.length ? `#${parts.join('&')}` : ''
 }
