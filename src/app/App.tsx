@@ -58,6 +58,7 @@ import {
 import { ErrorBoundary } from './ui/ErrorBoundary'
 import { CopyButton } from './ui/CopyButton'
 import { KeysHelp } from './ui/KeysHelp'
+import { useDrawerFocus } from './ui/drawer-focus'
 import { clientTime, KIND_LABEL, shortId, STATUS_LABEL } from './ui/format'
 
 const MAX_FILE = 64 * 1024 * 1024
@@ -188,6 +189,11 @@ export function App() {
   // A permalink pasted into the address bar of an open page.
   useEffect(() => {
     const onHash = () => {
+      // An in-page link (the skip link to #step-details) is no permalink: put the step's address back.
+      if (/^#[A-Za-z][\w-]*$/.test(location.hash) && document.getElementById(location.hash.slice(1))) {
+        if (fragment) history.replaceState(null, '', `${location.pathname}${fragment.search}${fragment.hash}`)
+        return
+      }
       const f = parseFragment(location.hash)
       setPresenting(f.present === true)
       const cur = loadedRef.current
@@ -441,6 +447,10 @@ export function App() {
     return () => window.removeEventListener('keydown', onKey)
   }, [setFlow, leavePresenter])
   const select: (r: Row) => void = ins.select
+  useDrawerFocus(panelOpen && !!loaded, 'open')
+  useDrawerFocus(signersOpen, 'signers')
+  useDrawerFocus(playgroundOpen, 'sign')
+  useDrawerFocus(flow !== null && !!loaded, 'flows')
   // Presenter mode's "what changed": the same diff as the Diff tab.
   const diffOf = useCallback(
     (k: number, i: number) => {

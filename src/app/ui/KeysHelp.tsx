@@ -1,6 +1,6 @@
 /**
  * The `?` overlay: every key of the inspector and of presenter mode. `?` (outside a text field)
- * opens it, Escape or the Close button closes it and gives focus back.
+ * opens it, Escape or the Close button closes it and gives focus back; Tab stays inside.
  */
 import { useEffect, useRef, useState } from 'react'
 
@@ -58,6 +58,10 @@ export function KeysHelp() {
         e.preventDefault()
         e.stopPropagation()
         setOpen(false)
+      } else if (e.key === 'Tab' && open) {
+        // A modal list: Tab stays on its one control (Close) instead of wandering behind the backdrop.
+        e.preventDefault()
+        close.current?.focus()
       }
     }
     // Capture: Escape closes this list before anything under it (a drawer) sees the key.
