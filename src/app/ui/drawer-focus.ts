@@ -3,8 +3,10 @@
  * takes the focus, so the next Tab is inside it rather than in the header and the panels
  * it covers; Tab and Shift+Tab go round the drawer's controls (the inspector beside it is
  * partly or, on a phone, wholly covered, so focus there would not be seen; Escape closes
- * the drawer); when it closes, the focus goes back to what had it before (the header
- * button that opened it), unless the user has since put it somewhere else.
+ * the drawer); when it closes, a drawer opened from the keyboard gives the focus back to
+ * what had it before (the header button that opened it), unless the user has since put it
+ * somewhere else. After a click the focus is left on the page, as before, so the
+ * timeline's Home/End still work at once (they are not taken from a focused button).
  */
 import { useEffect } from 'react'
 
@@ -20,7 +22,8 @@ function controls(drawer: HTMLElement): HTMLElement[] {
 export function useDrawerFocus(open: boolean, name: string): void {
   useEffect(() => {
     if (!open) return
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null
+    const at = document.activeElement
+    const opener = at instanceof HTMLElement && at.matches(':focus-visible') ? at : null
     const drawer = document.querySelector<HTMLElement>(`[data-drawer="${name}"]`)
     if (drawer && !drawer.contains(document.activeElement)) {
       // The drawer's named panel, so a screen reader says which drawer it is.
