@@ -19,6 +19,8 @@ import {
   PermalinkError,
   type Fragment,
 } from './features/log-input/permalink'
+import { Presenter } from './features/presenter/components/Presenter'
+import { diffStates } from './model/state-diff'
 import { NetworkPanel, type OpenNodeLog } from './features/network/components/NetworkPanel'
 import { RemotePanel, type OpenRemoteLog } from './features/network/components/RemotePanel'
 import { readFetchAddress } from './features/network/profiles'
@@ -46,6 +48,7 @@ import {
 import { ErrorBoundary } from './ui/ErrorBoundary'
 import { CopyButton } from './ui/CopyButton'
 import { KeysHelp } from './ui/KeysHelp'
+import { useDrawerFocus } from './ui/drawer-focus'
 import { shortId } from './ui/format'
 import { Workspace } from './shell/Workspace'
 import { isTabId, type TabId } from './shell/step-tabs'
@@ -92,6 +95,13 @@ export function App() {
   // at first load): every user action bumps this, and the boot open gives way when it moved.
   const userActs = useRef(0)
   const userActed = useCallback(() => void userActs.current++, [])
+  // Presenter mode (workshops): one step per screen instead of the workspace; `#…&present` in the address.
+  const [presenting, setPresenting] = useState(() => parseFragment(location.hash).present === true)
+  const presentButton = useRef<HTMLButtonElement>(null)
+  const leavePresenter = useCallback(() => {
+    setPresenting(false)
+    presentButton.current?.focus()
+  }, [])
 
   const openExample = useCallback(
     async (ex: Example, step?: StepWish, auto?: number) => {
@@ -172,8 +182,14 @@ export function App() {
   // A permalink pasted into the address bar of an open page.
   useEffect(() => {
     const onHash = () => {
+      // An in-page link (the skip link to #step-details) is no permalink: put the step's address back.
+      if (/^#[A-Za-z][\w-]*$/.test(location.hash) && document.getElementById(location.hash.slice(1))) {
+        if (fragment) history.replaceState(null, '', `${location.pathname}${fragment.search}${fragment.hash}`)
+        return
+      }
       const f = parseFragment(location.hash)
       if (isTabId(f.tab)) setTab(f.tab)
+      setPresenting(f.present === true)
       const cur = loadedRef.current
       const sameLog =
         cur &&
@@ -239,6 +255,7 @@ export function App() {
       ...(loaded.logIndex > 0 ? { inbox: loaded.logIndex } : {}),
       ...(step ? { step } : {}),
       ...(tab ? { tab } : {}),
+      ...(presenting ? { present: true } : {}),
     }
     const linkable = s.kind === 'example' || s.kind === 'url' || !!f.log
     return {
@@ -246,7 +263,7 @@ export function App() {
       search: s.kind === 'url' ? `?url=${encodeURIComponent(s.url!)}` : '',
       linkable,
     }
-  }, [loaded, selectedStep, selection, z, tab])
+  }, [loaded, selectedStep, selection, z, tab, presenting])
 
   useEffect(() => {
     if (!fragment) return
@@ -402,10 +419,12 @@ export function App() {
     return () => ro.disconnect()
   }, [])
 
-  // Escape closes the panel on top (signing playground, signers, open log), unless
+  // Escape closes the panel on top (signing playground, signers, open log), then leaves presenter mode, unless
   // something inside handled it first (a dialog, the timeline filter).
   const panels = useRef({ playgroundOpen, signersOpen, flowOpen: flow !== null, panelOpen: panelOpen && !!loaded })
   panels.current = { playgroundOpen, signersOpen, flowOpen: flow !== null, panelOpen: panelOpen && !!loaded }
+  const presentingNow = useRef(presenting)
+  presentingNow.current = presenting
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== 'Escape' || e.defaultPrevented) return
@@ -415,13 +434,26 @@ export function App() {
       else if (p.flowOpen) setFlow(null)
       else if (p.signersOpen) setSignersOpen(false)
       else if (p.panelOpen) setPanelOpen(false)
+      else if (presentingNow.current) leavePresenter()
       else return
       e.preventDefault()
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
-  }, [setFlow])
+  }, [setFlow, leavePresenter])
   const select: (r: Row) => void = ins.select
+  useDrawerFocus(panelOpen && !!loaded, 'open')
+  useDrawerFocus(signersOpen, 'signers')
+  useDrawerFocus(playgroundOpen, 'sign')
+  useDrawerFocus(flow !== null && !!loaded, 'flows')
+  // Presenter mode's "what changed": the same diff as the Diff tab.
+  const diffOf = useCallback(
+    (k: number, i: number) => {
+      const v = loaded?.model.actionView(k, i)
+      return v ? diffStates(v.before, v.after, v.touched) : diffStates(null, null)
+    },
+    [loaded],
+  )
 
   return (
     <div className="app" onDragOver={(e) => e.preventDefault()} onDrop={onDrop}>
@@ -482,6 +514,18 @@ export function App() {
         {loaded && (
           <button
             type="button"
+            ref={presentButton}
+            className={presenting ? 'active' : ''}
+            aria-pressed={presenting}
+            title="Presenter mode: one step per screen, in large type"
+            onClick={() => (presenting ? leavePresenter() : setPresenting(true))}
+          >
+            Present
+          </button>
+        )}
+        {loaded && (
+          <button
+            type="button"
             className={flow !== null ? 'active' : ''}
             aria-expanded={flow !== null}
             onClick={() => setFlow(flow === null ? 'health' : null)}
@@ -505,20 +549,25 @@ export function App() {
         <ThemeToggle />
       </header>
       <KeysHelp />
-      <ErrorBoundary label="The network panel">
-        <NetworkPanel
-          baseUrl={nodeUrl}
-          onOpenLog={onNodeLog}
-          settings={<NodeUrlField url={nodeUrl} onChange={setNodeUrl} />}
-          chain={networkChain}
-        />
-      </ErrorBoundary>
-      <ErrorBoundary label="The real networks panel">
-        <RemotePanel localNodeUrl={nodeUrl} onOpenLog={onRemoteLog} />
-      </ErrorBoundary>
-      <ErrorBoundary label="The chain routes">
-        <ChainRoutesField routes={chainRoutes} onChange={setChainRoutes} />
-      </ErrorBoundary>
+      {/* Presenting a log: no network, node or chain-route panels (nothing that fetches), one step per screen. */}
+      {!(presenting && loaded) && (
+        <>
+          <ErrorBoundary label="The network panel">
+            <NetworkPanel
+              baseUrl={nodeUrl}
+              onOpenLog={onNodeLog}
+              settings={<NodeUrlField url={nodeUrl} onChange={setNodeUrl} />}
+              chain={networkChain}
+            />
+          </ErrorBoundary>
+          <ErrorBoundary label="The real networks panel">
+            <RemotePanel localNodeUrl={nodeUrl} onOpenLog={onRemoteLog} />
+          </ErrorBoundary>
+          <ErrorBoundary label="The chain routes">
+            <ChainRoutesField routes={chainRoutes} onChange={setChainRoutes} />
+          </ErrorBoundary>
+        </>
+      )}
       {ins.notice && (
         <p className="notice" role="status">
           {ins.notice}{' '}
@@ -605,7 +654,20 @@ export function App() {
           </ErrorBoundary>
         </div>
       )}
-      {loaded && (
+      {loaded && presenting && (
+        <ErrorBoundary label="Presenter mode" resetKey={loaded.loadId}>
+          <Presenter
+            model={loaded.model}
+            rows={loaded.rows}
+            selection={selection}
+            onSelect={select}
+            diffOf={diffOf}
+            title={loaded.source.label}
+            onLeave={leavePresenter}
+          />
+        </ErrorBoundary>
+      )}
+      {loaded && !presenting && (
         <Workspace
           loaded={loaded}
           selection={selection}

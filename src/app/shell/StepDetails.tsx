@@ -96,6 +96,8 @@ export const StepDetails = memo(function StepDetails({
   const seq = step.sequenceId.toString()
   const stop = model.stopIndex()
   const checks = model.signaturesOf(k, i)
+  // The text is the whole update's, so beside it stand every action's signatures.
+  const allChecks = model.signaturesOf(k, -1)
   const tabs = useMemo(() => tabsFor(checks), [checks])
   const shown = activeTab(tab, step, tabs)
   const showText = useCallback(() => {
@@ -157,8 +159,8 @@ export const StepDetails = memo(function StepDetails({
           {shown === 'signatures' && (
             <ErrorBoundary label="The signatures" resetKey={reset}>
               <Signatures
-                checks={checks}
-                scope={scope}
+                checks={allChecks}
+                scope={n > 1 ? `All ${n} actions' signatures, beside the text they signed.` : scope}
                 text={step.signatureText}
                 onChain={tabs.some((t) => t.id === 'chain') ? showChain : undefined}
               />

@@ -1,10 +1,12 @@
 /**
- * The `?` overlay: every key of the inspector in one list. `?` (outside a text field)
- * opens it, Escape or the Close button closes it and gives focus back.
+ * The `?` overlay: every key of the inspector and of presenter mode. `?` (outside a text field)
+ * opens it, Escape or the Close button closes it and gives focus back; Tab stays inside.
  */
 import { useEffect, useRef, useState } from 'react'
 
-const KEYS: readonly (readonly [string, string])[] = [
+type Keys = readonly (readonly [string, string])[]
+
+const INSPECTOR: Keys = [
   ['↑ ↓  j k', 'previous / next action'],
   ['← →', 'previous / next update'],
   ['Home  End', 'first / last row'],
@@ -17,6 +19,29 @@ const KEYS: readonly (readonly [string, string])[] = [
   ['Tab', 'first stop: skip to the selected step'],
   ['?', 'this list'],
 ]
+
+/** Presenter mode (the header's Present button, or `&present` in the address). */
+const PRESENTER: Keys = [
+  ['→ ↓  Space  PageDown', 'next step'],
+  ['← ↑  Shift+Space  PageUp', 'previous step'],
+  ['Home  End', 'first / last step'],
+  ['Escape', 'back to the inspector, at the same step'],
+]
+
+function KeyList({ keys }: { keys: Keys }) {
+  return (
+    <dl className="kv">
+      {keys.map(([k, what]) => (
+        <div key={k} className="kv-row">
+          <dt>
+            <kbd>{k}</kbd>
+          </dt>
+          <dd>{what}</dd>
+        </div>
+      ))}
+    </dl>
+  )
+}
 
 function isEditable(t: EventTarget | null): boolean {
   return t instanceof HTMLElement && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))
@@ -36,6 +61,10 @@ export function KeysHelp() {
         e.preventDefault()
         e.stopPropagation()
         setOpen(false)
+      } else if (e.key === 'Tab' && open) {
+        // A modal list: Tab stays on its one control (Close) instead of wandering behind the backdrop.
+        e.preventDefault()
+        close.current?.focus()
       }
     }
     // Capture: Escape closes this list before anything under it (a drawer) sees the key.
@@ -51,16 +80,10 @@ export function KeysHelp() {
     <div className="keys-backdrop">
       <div className="keys-help" role="dialog" aria-modal="true" aria-labelledby="keys-title">
         <h2 id="keys-title">Keyboard</h2>
-        <dl className="kv">
-          {KEYS.map(([k, what]) => (
-            <div key={k} className="kv-row">
-              <dt>
-                <kbd>{k}</kbd>
-              </dt>
-              <dd>{what}</dd>
-            </div>
-          ))}
-        </dl>
+        <h3 className="keys-group">Inspector</h3>
+        <KeyList keys={INSPECTOR} />
+        <h3 className="keys-group">Presenter mode</h3>
+        <KeyList keys={PRESENTER} />
         <button type="button" ref={close} onClick={() => setOpen(false)}>
           Close
         </button>

@@ -32,6 +32,14 @@ describe('permalink codec', () => {
     expect(parseFragment('#example=valid-full-life&step=3.0&tab=diff')).toEqual(f)
     expect(parseFragment('#tab=Diff%20x&tab=').tab).toBeUndefined()
   })
+  it('carries presenter mode as a bare `present` (or present=1), after the step', () => {
+    const f = { example: 'valid-full-life', step: { sequenceId: 3n, action: 0 }, present: true }
+    expect(formatFragment(f)).toBe('#example=valid-full-life&step=3.0&present')
+    expect(parseFragment('#example=valid-full-life&step=3.0&present')).toEqual(f)
+    expect(parseFragment('#present=1&example=valid-full-life&step=3')).toEqual(f)
+    expect(parseFragment('#present')).toEqual({ present: true })
+    expect(parseFragment('#example=valid-full-life&presenting&present=0')).toEqual({ example: 'valid-full-life' })
+  })
   it('drops malformed parts and refuses a damaged log with a clear error', async () => {
     expect(parseFragment('#step=abc&inbox=-1&x=1')).toEqual({})
     await expect(decompressLog('a')).rejects.toThrow(PermalinkError)

@@ -5,6 +5,7 @@
  *
  *   #log=<base64url deflate-raw of the input bytes>&bin=1&inbox=<n>&step=<seq>.<action>
  *   #example=<gallery name>&step=3.0&tab=diff
+ *   #example=<gallery name>&step=3.0&present     (presenter mode, at that step)
  *
  * `bin=1` says the input was binary (a protobuf file), otherwise it is UTF-8 text.
  * `tab` names the open view of the step (the shell knows the names; here it is a word).
@@ -31,6 +32,8 @@ export interface Fragment {
   readonly step?: StepRef
   /** The view of the step the user chose (a lowercase word, e.g. `diff`). */
   readonly tab?: string
+  /** Presenter mode: the link opens the log one step per screen. */
+  readonly present?: boolean
 }
 
 /**
@@ -89,6 +92,10 @@ export function parseFragment(hash: string): Fragment {
   const h = hash.startsWith('#') ? hash.slice(1) : hash
   const out: { -readonly [K in keyof Fragment]: Fragment[K] } = {}
   for (const part of h.split('&')) {
+    if (part === 'present' || part === 'present=1') {
+      out.present = true
+      continue
+    }
     const eq = part.indexOf('=')
     if (eq < 0) continue
     const k = part.slice(0, eq)
@@ -116,5 +123,6 @@ export function formatFragment(f: Fragment): string {
   if (f.inbox !== undefined && f.inbox > 0) parts.push(`inbox=${f.inbox}`)
   if (f.step) parts.push(`step=${formatStep(f.step)}`)
   if (f.tab) parts.push(`tab=${f.tab}`)
+  if (f.present) parts.push('present')
   return parts.length ? `#${parts.join('&')}` : ''
 }

@@ -1,0 +1,201 @@
+/**
+ * The app with the keyboard alone (issue #12): Tab and Enter only, no mouse. Open a log
+ * from the examples, select a step, read its signature text, open and close every drawer
+ * and the `?` list, present and come back; at each stop the focus is visible and axe finds
+ * no serious or critical violation.
+ */
+import type { Locator, Page } from '@playwright/test'
+import { expect, expectNoA11yViolations, test } from './fixtures'
+import { summary, waitForLog } from './helpers'
+
+// Code inside evaluate runs in the page; tsconfig.node.json has no DOM lib.
+declare const document: any, getComputedStyle: any, innerHeight: number, innerWidth: number
+
+/** Presses Tab (or Shift+Tab) until `target` has the focus; fails after `max` presses. */
+async function tabTo(page: Page, target: Locator, { max = 300, back = false } = {}): Promise<void> {
+  for (let n = 0; n < max; n++) {
+    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab')
+    if (await target.evaluate((el) => el === document.activeElement).catch(() => false)) return
+  }
+  throw new Error(`${max} presses of Tab never reached ${target}`)
+}
+
+/** The focused element shows a focus ring (outline or shadow) and is on screen. */
+async function expectVisibleFocus(page: Page): Promise<void> {
+  const focus = await page.evaluate(() => {
+    const el = document.activeElement
+    if (!el || el === document.body) return { what: 'nothing', ring: false, onScreen: false }
+    const cs = getComputedStyle(el)
+    const r = el.getBoundingClientRect()
+    return {
+      what: `${el.tagName} ${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 60)}`,
+      ring: (cs.outlineStyle !== 'none' && Number.parseFloat(cs.outlineWidth) > 0) || cs.boxShadow !== 'none',
+      onScreen: r.width > 0 && r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth,
+    }
+  })
+  expect(focus, `the focus ring of ${focus.what}`).toEqual({ what: focus.what, ring: true, onScreen: true })
+}
+
+const timeline = (page: Page) => page.getByRole('listbox', { name: /Updates and their actions/ })
+
+test('keyboard only: open an example, select a step, read its signature text, every drawer', async ({ page }) => {
+  test.setTimeout(240_000) // a few hundred key presses and seven axe scans, on a shared machine
+  await page.setViewportSize({ width: 1440, height: 900 })
+  await page.goto('/')
+  await waitForLog(page)
+
+  // The first Tab is the skip link.
+  await page.keyboard.press('Tab')
+  await expect(page.getByRole('link', { name: 'Skip to the selected step' })).toBeFocused()
+  await expectVisibleFocus(page)
+
+  // Open a log from the examples.
+  const openButton = page.getByRole('button', { name: 'Open log…' })
+  await tabTo(page, openButton)
+  await expectVisibleFocus(page)
+  await page.keyboard.press('Enter')
+  const openPanel = page.getByRole('region', { name: 'Open a log' })
+  await expect(openPanel).toBeFocused()
+  await expectVisibleFocus(page)
+  await expectNoA11yViolations(page)
+  const example = page.getByRole('button', { name: 'Open example IDENT-040-add-signer-mismatch' })
+  await tabTo(page, example)
+  await expectVisibleFocus(page)
+  await page.keyboard.press('Enter')
+  await expect(page.getByLabel('Open log', { exact: true })).toContainText('example IDENT-040-add-signer-mismatch')
+  await expect(openPanel).toHaveCount(0)
+  await expect(openButton).toBeFocused() // back where the drawer was opened from
+  await waitForLog(page)
+
+  // Select a step: the timeline is one Tab stop, stepped with the arrow keys.
+  await tabTo(page, timeline(page))
+  await expectVisibleFocus(page)
+  await page.keyboard.press('Home')
+  await page.keyboard.press('ArrowRight') // the next update: sequence id 2
+  await expect(summary(page)).toContainText('sequence id 2')
+  await expect(timeline(page).getByRole('option', { selected: true })).toContainText('AddAssociation')
+  await expectNoA11yViolations(page)
+
+  // Read its signature text: Tab into the step's details, to the signature text's own control.
+  const sigtext = page.getByRole('region', { name: 'Signature text', exact: true })
+  await tabTo(page, sigtext.getByRole('button').first())
+  await expectVisibleFocus(page)
+  const text = sigtext.getByLabel('Signature text as signed')
+  await expect(text).toBeInViewport()
+  await expect(text).toContainText('Current time: 2024-04-10T12:02:00Z')
+  await expect(text).toContainText('- Link address to inbox')
+  await expect(text).toContainText('(Address: 0xfe28ef281d27096905fc45901f4b26b59ae97a0c)')
+  await expectNoA11yViolations(page)
+
+  // The skip link lands on the step, keeping the step selected and the address.
+  await tabTo(page, page.getByRole('link', { name: 'Skip to the selected step' }))
+  await page.keyboard.press('Enter')
+  await expect(page.locator('#step-details')).toBeFocused()
+  await expectVisibleFocus(page)
+  await expect(summary(page)).toContainText('sequence id 2')
+  await expect(page).toHaveURL(/#example=IDENT-040-add-signer-mismatch&step=2\.0$/)
+
+  // Each drawer: opened with Enter, focus inside, Tab stays inside, Escape closes and returns.
+  for (const [button, region] of [
+    ['Open log…', 'Open a log'],
+    ['Signers…', 'Signers'],
+    ['Sign…', 'Signing playground'],
+    ['Inbox tasks…', 'Inbox tasks'],
+  ] as const) {
+    const opener = page.getByRole('button', { name: button })
+    await tabTo(page, opener)
+    await expectVisibleFocus(page)
+    await page.keyboard.press('Enter')
+    const drawer = page.getByRole('region', { name: region, exact: true })
+    await expect(drawer, `${region} takes the focus`).toBeFocused()
+    await expectVisibleFocus(page)
+    for (let n = 0; n < 12; n++) {
+      await page.keyboard.press('Tab')
+      expect(
+        await drawer.evaluate((el) => el.closest('[data-drawer]').contains(document.activeElement)),
+        `Tab ${n + 1} in ${region} stays in the drawer`,
+      ).toBe(true)
+      await expectVisibleFocus(page)
+    }
+    await expectNoA11yViolations(page)
+    await page.keyboard.press('Escape')
+    await expect(drawer).toHaveCount(0)
+    await expect(opener, `focus back on ${button}`).toBeFocused()
+  }
+
+  // The ? list names the presenter's keys; Tab stays on its Close button; Escape gives the focus back.
+  const present = page.getByRole('button', { name: 'Present' })
+  await tabTo(page, present)
+  await page.keyboard.press('?')
+  const keys = page.getByRole('dialog', { name: 'Keyboard' })
+  await expect(keys).toBeVisible()
+  await expect(keys).toContainText('Presenter mode')
+  await expect(keys).toContainText('back to the inspector, at the same step')
+  await expect(keys.getByRole('button', { name: 'Close' })).toBeFocused()
+  await page.keyboard.press('Tab')
+  await expect(keys.getByRole('button', { name: 'Close' })).toBeFocused()
+  await expectVisibleFocus(page)
+  await expectNoA11yViolations(page)
+  await page.keyboard.press('Escape')
+  await expect(keys).toHaveCount(0)
+  await expect(present).toBeFocused()
+
+  // Present with Enter, step, and Escape back to the inspector at that step.
+  await page.keyboard.press('Enter')
+  const presenter = page.getByRole('main', { name: /^Presenting/ })
+  await expect(presenter).toBeFocused()
+  await page.keyboard.press('ArrowRight')
+  await expect(presenter.locator('.presenter-progress')).toHaveText('Step 4 of 4')
+  await tabTo(page, presenter.getByRole('button', { name: /Previous/ }))
+  await expectVisibleFocus(page)
+  await page.keyboard.press('Enter')
+  await expect(presenter.locator('.presenter-progress')).toHaveText('Step 3 of 4')
+  await expectNoA11yViolations(page)
+  await page.keyboard.press('Escape')
+  await expect(presenter).toHaveCount(0)
+  await expect(summary(page)).toContainText('sequence id 2')
+  await expect(present).toBeFocused()
+})
+
+test('keyboard only at 390 px: the drawers cover the page, and Tab stays in them', async ({ page }) => {
+  test.setTimeout(120_000)
+  await page.setViewportSize({ width: 390, height: 844 })
+  await page.goto('/#example=valid-full-life&step=3.0')
+  await waitForLog(page)
+  for (const [button, region] of [
+    ['Sign…', 'Signing playground'],
+    ['Signers…', 'Signers'],
+  ] as const) {
+    const opener = page.getByRole('button', { name: button })
+    await tabTo(page, opener)
+    await page.keyboard.press('Enter')
+    const drawer = page.getByRole('region', { name: region, exact: true })
+    await expect(drawer).toBeFocused()
+    // Every stop, once round: on screen with its ring, not under the Sign bar that sticks to the bottom.
+    const seen = new Set<string>()
+    for (let n = 0; n < 60; n++) {
+      await page.keyboard.press('Tab')
+      const stop = await page.evaluate(() => {
+        const el = document.activeElement
+        const r = el.getBoundingClientRect()
+        const top = document.elementFromPoint(r.left + Math.min(r.width, 16) / 2, r.top + Math.min(r.height, 10) / 2)
+        if (!el.dataset.kbStop) el.dataset.kbStop = String(document.querySelectorAll('[data-kb-stop]').length)
+        return {
+          id: el.dataset.kbStop as string,
+          inDrawer: !!el.closest('[data-drawer]'),
+          uncovered: !!top && (el.contains(top) || top.contains(el)),
+          what: (el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40),
+        }
+      })
+      if (seen.has(stop.id)) break
+      seen.add(stop.id)
+      expect(stop.inDrawer, `${stop.what} is in the drawer`).toBe(true)
+      expect(stop.uncovered, `${stop.what} is not covered`).toBe(true)
+      await expectVisibleFocus(page)
+    }
+    expect(seen.size).toBeGreaterThan(3)
+    await expectNoA11yViolations(page)
+    await page.keyboard.press('Escape')
+    await expect(opener).toBeFocused()
+  }
+})
