@@ -60,9 +60,10 @@ export interface FlowsProps {
   readonly blocked: string | null
   /** Updates in the open log (each one a stored entry on the network). */
   readonly logEntries: number
-  /** The deployment's limit of stored updates per inbox (useLogLimit). */
+  /** The deployment's limit of stored updates per inbox (useLogLimit; set in the Settings dialog). */
   readonly logLimit: number
-  readonly onLogLimit: (limit: number) => void
+  /** Opens the Settings dialog, where the log limit is set. */
+  readonly onSettings: () => void
   readonly flow: FlowId
   readonly onFlow: (flow: FlowId) => void
   readonly onAppend: AppendUpdate
@@ -84,7 +85,7 @@ export function FlowsPanel(props: FlowsProps) {
   const headId = useId()
   const { state } = props
   // The deployment's limit of stored updates per inbox (a setting, default 256).
-  const { logLimit, onLogLimit } = props
+  const { logLimit, onSettings } = props
   // The installation ceiling the registration uses (a setting, CONF-044).
   const [ceiling] = useState(() => loadCeiling(localStore()))
   const health = useMemo(
@@ -130,7 +131,7 @@ export function FlowsPanel(props: FlowsProps) {
       {!state || !health ? (
         <p className="note">Open an inbox's log first: the tasks work on the state replayed from it.</p>
       ) : props.flow === 'health' ? (
-        <HealthView health={health} state={state} onFlow={props.onFlow} onLogLimit={onLogLimit} />
+        <HealthView health={health} state={state} onFlow={props.onFlow} onSettings={onSettings} />
       ) : props.blocked ? (
         <p className="note warn">
           {props.blocked} A task signs an update on top of the head state, so it needs a log whose every update applies.
@@ -156,6 +157,34 @@ export function useLogLimit(): [number, (limit: number) => void] {
     setLimit(n)
   }, [])
   return [limit, set]
+}
+
+/** The log limit setting, in the Settings dialog: a whole number, saved as it is typed when it is one. */
+export function LogLimitSetting({ limit, onChange }: { limit: number; onChange: (limit: number) => void }) {
+  const [text, setText] = useState(String(limit))
+  const parsed = parseLogLimit(text)
+  return (
+    <label className="compose-field log-limit-setting">
+      <span>Log limit of this deployment (updates per inbox; the network stores no more and never compacts)</span>
+      <input
+        aria-label="Log limit"
+        inputMode="numeric"
+        size={8}
+        value={text}
+        aria-invalid={!parsed.ok}
+        onChange={(e) => {
+          setText(e.target.value)
+          const p = parseLogLimit(e.target.value)
+          if (p.ok) onChange(p.value)
+        }}
+      />
+      {!parsed.ok && (
+        <span role="alert" className="bad small">
+          {parsed.problem}; still using {limit}
+        </span>
+      )}
+    </label>
+  )
 }
 
 /** The header's one-line health of the open inbox: log entries used against the limit; opens the health view. */
@@ -192,16 +221,14 @@ function HealthView({
   health,
   state,
   onFlow,
-  onLogLimit,
+  onSettings,
 }: {
   health: InboxHealth
   state: AssociationState
   onFlow: (f: FlowId) => void
-  onLogLimit: (limit: number) => void
+  onSettings: () => void
 }) {
   const h = health
-  const [limitText, setLimitText] = useState(String(h.entries.limit))
-  const limit = parseLogLimit(limitText)
   return (
     <div className="compose-body flow-health" aria-label="Inbox health">
       <p className="muted small">
@@ -222,25 +249,12 @@ function HealthView({
         <Meter label="Installations" used={h.installations.count} limit={h.installations.ceiling} />
         <Meter label="Handle claims" used={h.handles.claimCount} limit={64} />
       </div>
-      <label className="compose-field">
-        <span>Log limit of this deployment (updates per inbox)</span>
-        <input
-          aria-label="Log limit"
-          inputMode="numeric"
-          size={8}
-          value={limitText}
-          onChange={(e) => {
-            setLimitText(e.target.value)
-            const p = parseLogLimit(e.target.value)
-            if (p.ok) onLogLimit(p.value)
-          }}
-        />
-        {!limit.ok && (
-          <span role="alert" className="bad small">
-            {limit.problem}; still using {h.entries.limit}
-          </span>
-        )}
-      </label>
+      <p className="small">
+        Log limit of this deployment: {h.entries.limit.toLocaleString('en')} updates per inbox ·{' '}
+        <button type="button" className="link" onClick={onSettings}>
+          change it in Settings…
+        </button>
+      </p>
       <dl className="kv">
         <dt>Display handle</dt>
         <dd>{h.handles.current ?? <span className="muted">none</span>}</dd>
