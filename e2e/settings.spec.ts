@@ -122,9 +122,7 @@ test('a custom profile is added, kept after a reload, edited and removed', async
   // It is offered in the Open drawer and fetches over its own API and transport.
   await page.getByRole('button', { name: 'Open log…' }).click()
   const from = page.getByRole('region', { name: 'From a node', exact: true })
-  await from
-    .getByRole('combobox', { name: 'Network profile' })
-    .selectOption({ label: 'local xmtpd (d14n, connect)' })
+  await from.getByRole('combobox', { name: 'Network profile' }).selectOption({ label: 'local xmtpd (d14n, connect)' })
   await from.getByRole('combobox', { name: 'Fetch by' }).selectOption({ label: 'Inbox id' })
   await from.getByRole('textbox', { name: 'Identifier to fetch' }).fill(alice.inboxId)
   await from.getByRole('button', { name: 'Fetch log' }).click()

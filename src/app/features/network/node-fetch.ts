@@ -6,6 +6,7 @@
  */
 import { useCallback, useMemo, useRef, useState } from 'react'
 import type { UpdateVerifyOptions } from '../../../core/verify/update'
+import type { Target } from '../../../network/remote'
 import {
   builtInProfiles,
   type FetchAddress,
@@ -74,6 +75,8 @@ type FetchStatus =
 
 export interface NodeFetch {
   readonly status: FetchStatus
+  /** What the last fetch asked for (the "From a node" fields start from it). */
+  readonly lastTarget: Target | null
   /** Fetches, then hands the log to `onOpen` unless the node's handle answer is refused (IDENT-085). */
   readonly run: (address: FetchAddress) => Promise<void>
   /** Forgets the result (the call-out's Dismiss). */
@@ -83,6 +86,7 @@ export interface NodeFetch {
 /** One fetch at a time: a new one aborts the one before. `onOpen` gets the result to open in the inspector. */
 export function useNodeFetch(onOpen: (r: RemoteResult) => void, verify?: UpdateVerifyOptions): NodeFetch {
   const [status, setStatus] = useState<FetchStatus>({ kind: 'idle' })
+  const [lastTarget, setLastTarget] = useState<Target | null>(null)
   const abort = useRef<AbortController | null>(null)
   const open = useRef(onOpen)
   open.current = onOpen
@@ -92,6 +96,7 @@ export function useNodeFetch(onOpen: (r: RemoteResult) => void, verify?: UpdateV
     abort.current?.abort()
     const ac = new AbortController()
     abort.current = ac
+    setLastTarget(address.target)
     setStatus({ kind: 'fetching', what: `${address.target.kind} ${address.target.value} from ${address.url}` })
     try {
       const result = await fetchRemote(address, {
@@ -114,5 +119,5 @@ export function useNodeFetch(onOpen: (r: RemoteResult) => void, verify?: UpdateV
     abort.current?.abort()
     setStatus({ kind: 'idle' })
   }, [])
-  return { status, run, dismiss }
+  return { status, lastTarget, run, dismiss }
 }

@@ -40,7 +40,7 @@ function Field({ routes, onChange }: ChainRoutesFieldProps) {
   }
   return (
     <div className="chain-routes" role="group" aria-label="Chain routes setting">
-      <p className="small" aria-label="Chain routes in use">
+      <p className="small">
         {routes.length === 0
           ? 'None: smart-wallet signatures stay pending.'
           : `In use: ${routes.map((r) => `eip155:${r.chainId}`).join(', ')}.`}

@@ -29,8 +29,8 @@ export interface FromNodeProps {
 }
 
 export function FromNode({ net, fetch, localUrl, onSettings }: FromNodeProps) {
-  const [kind, setKind] = useState<TargetKind>('handle')
-  const [value, setValue] = useState('')
+  const [kind, setKind] = useState<TargetKind>(fetch.lastTarget?.kind ?? 'handle')
+  const [value, setValue] = useState(fetch.lastTarget?.value ?? '')
   const profile = net.chosen
   const { status } = fetch
   const submit = (e: FormEvent) => {
