@@ -8,7 +8,7 @@
  */
 import { demoInboxes } from '../src/devnode/demo'
 import { expect, expectNoA11yViolations, test } from './fixtures'
-import { shot, waitForLog } from './helpers'
+import { openSettings, shot, waitForLog } from './helpers'
 
 // Code inside page.evaluate runs in the page; tsconfig.node.json has no DOM lib.
 declare const document: any
@@ -175,4 +175,35 @@ test('at 390x844: Settings and the Open drawer fit the phone; axe clean', async 
   await expect.poll(() => new URL(page.url()).searchParams.get('inbox')).toBe(alice.inboxId)
   await expectNoA11yViolations(page)
   await shot(page, info, 'fetched-390x844')
+})
+
+test('the deployment limits live in Settings: the log limit and the installation ceiling, seen where they are used', async ({
+  page,
+}) => {
+  await page.goto('/')
+  await waitForLog(page)
+  let settings = await openSettings(page)
+  await settings.getByRole('textbox', { name: 'Log limit' }).fill('0')
+  await expect(settings.getByRole('alert')).toContainText('the log limit must be at least 1; still using 256')
+  await settings.getByRole('textbox', { name: 'Log limit' }).fill('100')
+  await settings.getByRole('textbox', { name: 'Installation ceiling' }).fill('4')
+  await page.keyboard.press('Escape')
+  // The header's health chip counts against the new limit.
+  await expect(page.getByRole('button', { name: /of 100 log entries/ })).toBeVisible()
+
+  // The registration uses the same ceiling, and follows a change made in Settings over its drawer.
+  await page.getByRole('button', { name: 'Sign…' }).click()
+  await page.getByRole('tab', { name: 'Register this browser' }).click()
+  const field = page.locator('[data-drawer="sign"]').getByRole('textbox', { name: 'Installation ceiling' })
+  await expect(field).toHaveValue('4')
+  settings = await openSettings(page)
+  await settings.getByRole('textbox', { name: 'Installation ceiling' }).fill('5')
+  await settings.getByRole('button', { name: 'Close Settings' }).click()
+  await expect(field).toHaveValue('5')
+
+  await page.reload()
+  await waitForLog(page)
+  settings = await openSettings(page)
+  await expect(settings.getByRole('textbox', { name: 'Log limit' })).toHaveValue('100')
+  await expect(settings.getByRole('textbox', { name: 'Installation ceiling' })).toHaveValue('5')
 })

@@ -42,6 +42,7 @@ import { Timeline } from './features/timeline/Timeline'
 import { SignersPanel } from './features/signers/components/SignersPanel'
 import { Composer, type ComposeBase } from './features/compose/components/Composer'
 import {
+  CeilingSetting,
   FlowsPanel,
   HealthChip,
   isFlowId,
@@ -92,7 +93,7 @@ export function App() {
   const retry = useCallback(() => void inspectorRetry(), [inspectorRetry])
   // Every signer of this browser (wallets, passkeys, local keys, smart wallets on the chain routes); the composer gets it as `signerRegistry`.
   const signerRegistry = useSignerRegistry({ chainRoutes })
-  // The network panel judges fetched logs' smart-wallet signatures on the same routes.
+  // Fetches from a node judge the logs' smart-wallet signatures on the same routes.
   const routesVerifier = signerRegistry.smartWallets.verifyContext.smartWallets
   const routesKey = chainRoutes.map(routeSpec).join(',')
   const networkChain = useMemo(
@@ -102,7 +103,7 @@ export function App() {
   const [signersOpen, setSignersOpen] = useState(false)
   const { loaded, selection, busy, problem, open, setProblem } = ins
   const [nodeUrl, setNodeUrl] = useNodeUrl()
-  // Settings (network profiles, chain routes, the log limit): one modal dialog.
+  // Settings (network profiles, chain routes, the log limit and installation ceiling): one modal dialog.
   const [settingsOpen, setSettingsOpen] = useState(false)
   const openSettings = useCallback(() => setSettingsOpen(true), [])
   const [panelOpen, setPanelOpen] = useState(false)
@@ -590,7 +591,12 @@ export function App() {
               />
             }
             chainRoutes={{ routes: chainRoutes, onChange: setChainRoutes }}
-            limits={<LogLimitSetting limit={logLimit} onChange={setLogLimit} />}
+            limits={
+              <>
+                <LogLimitSetting limit={logLimit} onChange={setLogLimit} />
+                <CeilingSetting />
+              </>
+            }
           />
         </ErrorBoundary>
       )}

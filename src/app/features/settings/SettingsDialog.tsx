@@ -1,6 +1,6 @@
 /**
  * The one Settings dialog: the network profiles (with the local node's URL), the chain
- * routes and the deployment's limits. Features do not import each other, so the shell
+ * routes and the deployment's limits (log entries per inbox, installations). Features do not import each other, so the shell
  * passes the network profiles and the limits in as rendered sections.
  */
 import type { ReactNode } from 'react'
@@ -11,7 +11,7 @@ export interface SettingsDialogProps {
   readonly onClose: () => void
   /** The network profiles section (features/network). */
   readonly profiles: ReactNode
-  /** The deployment's limits (features/compose: the log limit). */
+  /** The deployment's limits (features/compose: the log limit, the installation ceiling). */
   readonly limits: ReactNode
   readonly chainRoutes: ChainRoutesFieldProps
 }

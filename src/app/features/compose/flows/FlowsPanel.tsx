@@ -21,7 +21,8 @@ import { SignedView } from '../components/SignedView'
 import { nowNs } from '../useComposer'
 import { type AppendUpdate, type PublishAnswerLike, useSignDraft } from '../useSignDraft'
 import { allButMine, buildCleanup } from './cleanup'
-import { loadCeiling } from '../registration-flow'
+import { parseCeiling } from '../registration-flow'
+import { setCeiling, useCeiling } from '../useCeiling'
 import {
   inboxHealth,
   LAST_ENTRIES,
@@ -87,7 +88,7 @@ export function FlowsPanel(props: FlowsProps) {
   // The deployment's limit of stored updates per inbox (a setting, default 256).
   const { logLimit, onSettings } = props
   // The installation ceiling the registration uses (a setting, CONF-044).
-  const [ceiling] = useState(() => loadCeiling(localStore()))
+  const ceiling = useCeiling()
   const health = useMemo(
     () => (state ? inboxHealth(state, { logEntries: props.logEntries, logLimit, ceiling }) : null),
     [state, props.logEntries, logLimit, ceiling],
@@ -181,6 +182,41 @@ export function LogLimitSetting({ limit, onChange }: { limit: number; onChange: 
       {!parsed.ok && (
         <span role="alert" className="bad small">
           {parsed.problem}; still using {limit}
+        </span>
+      )}
+    </label>
+  )
+}
+
+/** The installation ceiling setting (CONF-044), in the Settings dialog; the registration shows the same value. */
+export function CeilingSetting() {
+  const ceiling = useCeiling()
+  const [text, setText] = useState(String(ceiling))
+  useEffect(() => {
+    setText((t) => {
+      const p = parseCeiling(t)
+      return p.ok && p.value === ceiling ? t : String(ceiling)
+    })
+  }, [ceiling])
+  const parsed = parseCeiling(text)
+  return (
+    <label className="compose-field log-limit-setting">
+      <span>Installation ceiling (CONF-044: this app registers no installation beyond it)</span>
+      <input
+        aria-label="Installation ceiling"
+        inputMode="numeric"
+        size={6}
+        value={text}
+        aria-invalid={!parsed.ok}
+        onChange={(e) => {
+          setText(e.target.value)
+          const p = parseCeiling(e.target.value)
+          if (p.ok) setCeiling(p.value)
+        }}
+      />
+      {!parsed.ok && (
+        <span role="alert" className="bad small">
+          {parsed.problem}; still using {ceiling}
         </span>
       )}
     </label>
