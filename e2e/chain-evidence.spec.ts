@@ -17,7 +17,7 @@ import { addMember, createInbox, ethKeySigner, installationKeySigner, signUpdate
 import { startAnvil, type AnvilNode } from '../test/chain/anvil'
 import { bundleOf, deployWallet, eoa, setupChain, type ChainFixture } from '../test/chain/fixture'
 import { expect, expectNoA11yViolations, test } from './fixtures'
-import { pasteLog, shot, waitForLog } from './helpers'
+import { openSettings, pasteLog, shot, waitForLog } from './helpers'
 
 let anvil: AnvilNode
 let fx: ChainFixture
@@ -92,9 +92,10 @@ test('erc_6492 signatures: pending without a route, a route checked in the setti
   await expect(evidence.getByLabel('eth_call request', { exact: true })).toContainText('"method": "eth_call"')
 
   // Settings: a route with the wrong chain id is shown as a mismatch against the node's own.
-  const routes = page.locator('details.chain-routes')
-  await routes.locator('summary').click()
-  await expect(routes).toContainText('(none: smart-wallet signatures stay pending)')
+  const routes = await openSettings(page)
+  await expect(routes.getByRole('group', { name: 'Chain routes setting' })).toContainText(
+    'None: smart-wallet signatures stay pending.',
+  )
   const add = routes.getByRole('form', { name: 'Add a chain route' })
   await add.getByLabel('Add a chain route: chain id').fill('031337')
   await add.getByLabel('Add a chain route: RPC URL').fill(anvil.url)
@@ -114,6 +115,9 @@ test('erc_6492 signatures: pending without a route, a route checked in the setti
   await expect(routes.getByRole('status', { name: 'Status of the route for eip155:31337' })).toContainText(
     /node answers eip155:31337 \(head block \d+\)/,
   )
+  await expect(routes.getByRole('group', { name: 'Chain routes setting' })).toContainText('In use: eip155:31337.')
+  await page.keyboard.press('Escape')
+  await expect(routes).toHaveCount(0)
 
   // Retry: the same log replays with the ChainVerifier, and every update applies.
   await rejection.getByRole('button', { name: /^Retry sequence id 1/ }).click()

@@ -10,7 +10,7 @@ import { hexToBytes } from '../src/crypto/bytes'
 import { createNodeClient } from '../src/network/client'
 import { addMember, createInbox, ethKeySigner, inboxIdOf, installationKeySigner, signUpdate } from '../src/signing'
 import { expect, expectNoA11yViolations, test } from './fixtures'
-import { shot, waitForLog } from './helpers'
+import { fetchFromNode, shot, waitForLog } from './helpers'
 import { installWallet } from './support/wallet'
 
 const NODE = `http://127.0.0.1:${process.env.E2E_NODE_PORT}`
@@ -35,11 +35,24 @@ async function seedInbox(nonce: bigint): Promise<string> {
 }
 
 async function openFromNode(page: Page, inboxId: string): Promise<void> {
-  await page.getByRole('combobox', { name: 'Look up by' }).selectOption({ label: 'Inbox id' })
-  await page.getByRole('textbox', { name: 'Identifier to look up' }).fill(inboxId)
-  await page.getByRole('button', { name: 'Fetch log' }).click()
+  await fetchFromNode(page, 'Inbox id', inboxId)
+  await expect(page.getByRole('status', { name: 'Network fetch result' })).toContainText(`Inbox ${inboxId}`, {
+    timeout: 30_000,
+  })
   await waitForLog(page)
   await expect(page.getByLabel('Open log', { exact: true })).toContainText('every update applies')
+}
+
+/** The log limit is a setting: the health view links to it in the Settings dialog, which Escape closes again. */
+async function setLogLimit(page: Page, tasksPanel: ReturnType<typeof tasks>, value: string): Promise<void> {
+  const link = tasksPanel.getByRole('button', { name: 'change it in Settings…' })
+  await link.click()
+  const settings = page.getByRole('dialog', { name: 'Settings' })
+  await settings.getByRole('textbox', { name: 'Log limit' }).fill(value)
+  await page.keyboard.press('Escape')
+  await expect(settings).toHaveCount(0)
+  await expect(link).toBeFocused()
+  await expect(tasksPanel).toContainText(`Log limit of this deployment: ${Number(value).toLocaleString('en')}`)
 }
 
 async function connectWallet(page: Page): Promise<void> {
@@ -162,9 +175,9 @@ test('locked out at the ceiling with a nearly full log: warned, then cleaned up 
   const t = tasks(page)
   await expect(t.getByRole('list', { name: 'Warnings' })).toContainText('At the installation ceiling (3 of 3)')
   // The deployment keeps 5 updates per inbox: 4 are used.
-  await t.getByRole('textbox', { name: 'Log limit' }).fill('5')
+  await setLogLimit(page, t, '5')
   await expect(t.getByRole('list', { name: 'Warnings' })).toContainText('Only 1 log entry left of 5')
-  await t.getByRole('textbox', { name: 'Log limit' }).fill('4')
+  await setLogLimit(page, t, '4')
   await expect(t.getByRole('list', { name: 'Warnings' })).toContainText('The log is full: 4 entries of 4')
   await t.getByRole('tab', { name: 'Clean up installations' }).click()
   await t.getByRole('button', { name: 'All but this browser’s' }).click()
@@ -175,7 +188,7 @@ test('locked out at the ceiling with a nearly full log: warned, then cleaned up 
   const sign = t.getByRole('button', { name: 'Revoke 3 and publish' })
   await expect(sign).toBeDisabled()
   await t.getByRole('tab', { name: 'Inbox health' }).click()
-  await t.getByRole('textbox', { name: 'Log limit' }).fill('5')
+  await setLogLimit(page, t, '5')
   await t.getByRole('tab', { name: 'Clean up installations' }).click()
   await t.getByRole('button', { name: 'All but this browser’s' }).click()
   await t.getByRole('checkbox', { name: /I understand this update removes these 3 installations/ }).check()
@@ -272,9 +285,9 @@ test('a task opens by URL, and the header shows the log entries used, opening th
   const chip = page.getByRole('button', { name: /of 256 log entries/ })
   await chip.click()
   await expect(t.getByRole('tab', { name: 'Inbox health' })).toHaveAttribute('aria-selected', 'true')
-  await t.getByRole('textbox', { name: 'Log limit' }).fill('1')
+  await setLogLimit(page, t, '1')
   await expect(page.getByRole('button', { name: /log full: \d+ of 1 log entries/ })).toBeVisible()
-  await t.getByRole('textbox', { name: 'Log limit' }).fill('256')
+  await setLogLimit(page, t, '256')
   await page.keyboard.press('Escape')
   await expect(t).toHaveCount(0)
 })

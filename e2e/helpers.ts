@@ -54,3 +54,32 @@ export async function watchCsp(page: Page): Promise<() => Promise<string[]>> {
   })
   return () => page.evaluate(() => (window as unknown as { __csp: string[] }).__csp)
 }
+
+/** Opens the Settings dialog (header button) and returns it. */
+export async function openSettings(page: Page) {
+  await page.getByRole('button', { name: 'Settings…' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Settings' })
+  await expect(dialog).toBeVisible()
+  return dialog
+}
+
+/** The Open drawer's "From a node" section, the drawer opened first when it is closed. */
+export async function fromNode(page: Page) {
+  const section = page.getByRole('region', { name: 'From a node', exact: true })
+  if ((await section.count()) === 0) await page.getByRole('button', { name: 'Open log…' }).click()
+  await expect(section).toBeVisible()
+  return section
+}
+
+/**
+ * Fetches a log from a node as a person would: Open log… › From a node, the profile
+ * (by its option label; the one chosen when omitted), Fetch by, the identifier, Fetch log.
+ * Not awaited: the caller waits for the result or the error.
+ */
+export async function fetchFromNode(page: Page, by: string, identifier: string, profile?: string): Promise<void> {
+  const section = await fromNode(page)
+  if (profile) await section.getByRole('combobox', { name: 'Network profile' }).selectOption({ label: profile })
+  await section.getByRole('combobox', { name: 'Fetch by' }).selectOption({ label: by })
+  await section.getByRole('textbox', { name: 'Identifier to fetch' }).fill(identifier)
+  await section.getByRole('button', { name: 'Fetch log' }).click()
+}

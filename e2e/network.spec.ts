@@ -1,8 +1,9 @@
 /**
  * The network feature against a real local node (playwright.config.ts starts it on a
- * free port, E2E_NODE_PORT, with a fresh SQLite file and the demo inboxes): fetch by
- * handle with the handle current (IDENT-085, IDENT-086), a refused handle answer, a
- * claim published from the app then fetched and replayed, an unreachable node.
+ * free port, E2E_NODE_PORT, with a fresh SQLite file and the demo inboxes), driven from
+ * the Open drawer's "From a node" section and the Settings dialog: fetch by handle with
+ * the handle current (IDENT-085, IDENT-086), a refused handle answer, a claim published
+ * from the app then fetched and replayed, an unreachable node.
  */
 import { create, toBinary } from '@bufbuild/protobuf'
 import { bytesToHex } from '../src/crypto/bytes'
@@ -11,31 +12,30 @@ import { demoInboxes, demoSigners } from '../src/devnode/demo'
 import { GetInboxIdsResponseSchema } from '../src/gen/identity/api/v1/identity_pb'
 import { claimHandle, signUpdate } from '../src/signing'
 import { expect, test } from './fixtures'
-import { waitForLog } from './helpers'
+import { fetchFromNode, fromNode, openSettings, waitForLog } from './helpers'
 
 const NODE = `http://127.0.0.1:${process.env.E2E_NODE_PORT}`
 const inbox = (name: string) => demoInboxes().find((d) => d.name === name)!.inboxId
 
-async function fetchBy(page: import('@playwright/test').Page, by: string, identifier: string) {
-  await page.getByRole('combobox', { name: 'Look up by' }).selectOption({ label: by })
-  await page.getByRole('textbox', { name: 'Identifier to look up' }).fill(identifier)
-  await page.getByRole('button', { name: 'Fetch log' }).click()
-}
+const fetchBy = (page: import('@playwright/test').Page, by: string, identifier: string) =>
+  fetchFromNode(page, by, identifier)
 
 test.beforeEach(async ({ page }) => {
   await page.goto(`/?node=${encodeURIComponent(NODE)}`)
   await waitForLog(page)
-  await expect(page.getByRole('status', { name: 'Node status' })).toContainText('node reachable')
+  const settings = await openSettings(page)
+  await expect(settings.getByRole('status', { name: 'Node status' })).toContainText('node reachable')
+  await page.keyboard.press('Escape')
 })
 
 test('IDENT-085 IDENT-086: fetch an inbox by handle alice; its log replays with alice current', async ({ page }) => {
   await fetchBy(page, 'Handle', 'Alice')
-  const found = page.getByRole('status', { name: 'Fetched inbox' })
+  const found = page.getByRole('status', { name: 'Network fetch result' })
   await expect(found.locator('.handle')).toHaveText('alice')
   await expect(found).toContainText('also ally')
-  await expect(found).toContainText(`inbox ${inbox('alice')}`)
+  await expect(found).toContainText(`Inbox ${inbox('alice')}`)
   await expect(found).toContainText('Handle answer accepted (IDENT-085)')
-  await expect(page.getByLabel('Open log')).toContainText('node http://127.0.0.1')
+  await expect(page.getByLabel('Open log')).toContainText(`${NODE} (identity over connect)`)
   await waitForLog(page)
   await expect(page.getByLabel('Open log')).toContainText('every update applies')
 })
@@ -52,12 +52,13 @@ test('IDENT-085: a handle answer naming an inbox whose log does not hold it is r
     'access-control-allow-headers': '*',
     'access-control-allow-methods': 'POST, OPTIONS',
   }
-  await page.route(`${NODE}/identity/v1/get-inbox-ids`, (route) =>
+  // The local profile speaks Connect: a unary Connect answer is the bare protobuf message.
+  await page.route(`${NODE}/xmtp.identity.api.v1.IdentityApi/GetInboxIds`, (route) =>
     route.request().method() === 'OPTIONS'
       ? route.fulfill({ status: 204, headers: cors })
       : route.fulfill({
           status: 200,
-          headers: { ...cors, 'content-type': 'application/x-protobuf' },
+          headers: { ...cors, 'content-type': 'application/proto' },
           body: Buffer.from(wrong),
         }),
   )
@@ -65,7 +66,8 @@ test('IDENT-085: a handle answer naming an inbox whose log does not hold it is r
   const refused = page.getByRole('alert').filter({ hasText: "The node's answer was refused" })
   await expect(refused).toContainText(`names inbox ${inbox('bob')}`)
   await expect(refused).toContainText('does not hold "alice"')
-  await expect(page.getByLabel('Open log')).not.toContainText('node http')
+  await expect(refused).toContainText('The log was not opened')
+  await expect(page.getByLabel('Open log')).not.toContainText(NODE)
 })
 
 test('claim a handle: publish a signed ClaimHandle from the app, re-fetch, see the claim applied', async ({ page }) => {
@@ -76,7 +78,7 @@ test('claim a handle: publish a signed ClaimHandle from the app, re-fetch, see t
     clientTimestampNs: 1_800_000_000_000_000_000n,
     actions: [claimHandle('bobby', s.bobInstallation)],
   })
-  await page.getByText('Publish a signed update').click()
+  await (await fromNode(page)).getByText('Publish a signed update to the local node').click()
   await page.getByRole('textbox', { name: 'Signed update (hex)' }).fill(bytesToHex(signed.bytes))
   await page.getByRole('textbox', { name: /Inbox id of the update/ }).fill(bob)
   await page.getByRole('button', { name: 'Publish', exact: true }).click()
@@ -87,7 +89,7 @@ test('claim a handle: publish a signed ClaimHandle from the app, re-fetch, see t
   await expect(page.getByRole('alert').filter({ hasText: 'Refused by the node' })).toBeVisible()
 
   await fetchBy(page, 'Handle', 'bobby')
-  const found = page.getByRole('status', { name: 'Fetched inbox' })
+  const found = page.getByRole('status', { name: 'Network fetch result' })
   await expect(found.locator('.handle')).toHaveText('bobby')
   await expect(found).toContainText('also bob')
   await waitForLog(page)
@@ -97,13 +99,18 @@ test('claim a handle: publish a signed ClaimHandle from the app, re-fetch, see t
 })
 
 test('an unreachable node shows the error, offers a retry, and the app stays usable', async ({ page }) => {
-  await page.getByRole('textbox', { name: 'Node URL' }).fill('http://127.0.0.1:9')
-  await page.getByRole('button', { name: 'Save' }).click()
-  await expect(page.getByRole('status', { name: 'Node status' })).toContainText(
+  const settings = await openSettings(page)
+  await settings.getByRole('textbox', { name: 'Local node URL' }).fill('http://127.0.0.1:9')
+  await settings.getByRole('button', { name: 'Save', exact: true }).click()
+  await expect(settings.getByRole('status', { name: 'Node status' })).toContainText(
     'node unreachable: the node at http://127.0.0.1:9',
   )
-  await expect(page.getByRole('button', { name: 'Retry' }).first()).toBeVisible()
+  await expect(settings.getByRole('button', { name: 'Retry' })).toBeVisible()
+  await settings.getByRole('button', { name: 'Close Settings' }).click()
   await fetchBy(page, 'Handle', 'alice')
+  await expect(page.getByRole('alert').filter({ hasText: 'Could not fetch' })).toContainText(
+    'http://127.0.0.1:9 (identity API over connect)',
+  )
   await expect(page.getByRole('alert').filter({ hasText: 'Could not fetch' })).toContainText('could not be reached')
   // Still usable: the open log stays, the open panel works.
   await expect(
@@ -113,10 +120,15 @@ test('an unreachable node shows the error, offers a retry, and the app stays usa
       .first(),
   ).toBeVisible()
   const openButton = page.getByRole('button', { name: 'Open log…' })
+  await page.getByRole('button', { name: 'Close the open panel' }).click()
+  await expect(openButton).toHaveAttribute('aria-expanded', 'false')
   await openButton.click()
   await expect(openButton).toHaveAttribute('aria-expanded', 'true')
   // The setting persisted (localStorage).
   await expect.poll(() => page.url()).not.toContain('node=')
   await page.reload()
-  await expect(page.getByRole('textbox', { name: 'Node URL' })).toHaveValue('http://127.0.0.1:9')
+  await waitForLog(page)
+  await expect((await openSettings(page)).getByRole('textbox', { name: 'Local node URL' })).toHaveValue(
+    'http://127.0.0.1:9',
+  )
 })

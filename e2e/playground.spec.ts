@@ -13,7 +13,7 @@ import type { Page } from '@playwright/test'
 import { inboxIdOf } from '../src/signing/draft'
 import { shortId } from '../src/app/ui/format'
 import { expect, expectNoA11yViolations, test } from './fixtures'
-import { waitForLog } from './helpers'
+import { openSettings, waitForLog } from './helpers'
 import { addVirtualAuthenticator } from './support/authenticator'
 import { runCli } from '../test/support/cli'
 import { installWallet } from './support/wallet'
@@ -237,7 +237,9 @@ test('publish to the node: stored with its sequence id and visible (IDENT-072); 
   const wallet = await installWallet(page)
   await page.goto(`/?node=${encodeURIComponent(node)}`)
   await waitForLog(page)
-  await expect(page.getByRole('status', { name: 'Node status' })).toContainText('node reachable')
+  // The node is up (its status is on the local node's profile, in Settings).
+  await expect((await openSettings(page)).getByRole('status', { name: 'Node status' })).toContainText('node reachable')
+  await page.keyboard.press('Escape')
   await connectWallet(page)
   await page.getByRole('button', { name: 'Sign…' }).click()
   const pg = playground(page)

@@ -1,14 +1,16 @@
 /**
  * Real networks in the browser, against the local node (playwright.config.ts starts it on
  * E2E_NODE_PORT with the demo inboxes): a fetch addressed by URL over gRPC-web and over
- * Connect (both APIs), opening at the head step; a fetch from a profile; and the
- * comparison of two sources of one inbox where one node withholds an update.
+ * Connect (both APIs), opening at the head step and keeping its address; a fetch from a
+ * profile (Open log… › From a node; profiles added in the Settings dialog); and the
+ * comparison of two sources of one inbox where one node withholds an update (in the
+ * call-out above the workspace).
  */
 import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire'
 import { demoInboxes } from '../src/devnode/demo'
 import { createNodeClient } from '../src/network/client'
 import { expect, test } from './fixtures'
-import { waitForLog } from './helpers'
+import { fetchFromNode, fromNode, openSettings, waitForLog } from './helpers'
 
 const NODE = `http://127.0.0.1:${process.env.E2E_NODE_PORT}`
 const alice = demoInboxes().find((d) => d.name === 'alice')!
@@ -36,17 +38,17 @@ for (const [api, transport] of [
     await expect(result).toContainText(`Inbox ${alice.inboxId}`, { timeout: 30_000 })
     await expect(result).toContainText(`${rows.length} updates from ${NODE} (${api} over ${transport}`)
     await expect(result).toContainText('Read twice, the same both times')
-    // The profile list names the endpoint the log came from, never another one.
-    const chosen = page
-      .getByRole('region', { name: 'Real networks' })
-      .getByRole('combobox', { name: 'Network profile' })
-      .locator('option:checked')
-    await expect(chosen).toContainText(`(${api}, ${transport})`)
     // Opening replays the log in the worker: on a loaded machine that takes a while.
     await expect(page.getByLabel('Open log')).toContainText(`${NODE} (${api} over ${transport})`, { timeout: 30_000 })
     await waitForLog(page)
     await expect(page.getByLabel('Open log')).toContainText('every update applies')
     await expect.poll(() => new URL(page.url()).hash).toContain(`step=${head}.`)
+    // The address bar keeps where the log came from, beside the step.
+    const q = new URL(page.url()).searchParams
+    expect([q.get('node'), q.get('api'), q.get('transport'), q.get('handle')]).toEqual([NODE, api, transport, 'alice'])
+    // The profile list names the endpoint the log came from, never another one.
+    const chosen = (await fromNode(page)).getByRole('combobox', { name: 'Network profile' }).locator('option:checked')
+    await expect(chosen).toContainText(`(${api}, ${transport})`)
     const service = api === 'identity' ? '/xmtp.identity.api.v1.IdentityApi/' : '/xmtp.xmtpv4.message_api.QueryApi/'
     expect(seen.some((p) => p.startsWith(service))).toBe(true)
     // (The node panel beside polls /identity/v1/query-newest; the log itself came over the RPC path.)
@@ -57,25 +59,25 @@ for (const [api, transport] of [
 test('a fetch from the chosen profile; an unreachable profile says so and the open log stays', async ({ page }) => {
   await page.goto(`/?node=${encodeURIComponent(NODE)}`)
   await waitForLog(page)
-  const panel = page.getByRole('region', { name: 'Real networks' })
-  await panel
-    .getByRole('combobox', { name: 'Network profile' })
-    .selectOption({ label: 'Local node (identity, connect)' })
-  await panel.getByRole('combobox', { name: 'Fetch by' }).selectOption({ label: 'Inbox id' })
-  await panel.getByRole('textbox', { name: 'Identifier to fetch' }).fill(alice.inboxId)
-  await panel.getByRole('button', { name: 'Fetch' }).click()
-  await expect(panel.getByRole('status', { name: 'Network fetch result' })).toContainText(`Inbox ${alice.inboxId}`)
+  await fetchFromNode(page, 'Inbox id', alice.inboxId, 'Local node (identity, connect)')
+  await expect(page.getByRole('status', { name: 'Network fetch result' })).toContainText(`Inbox ${alice.inboxId}`)
   await waitForLog(page)
   const label = await page.getByLabel('Open log').textContent()
 
-  // A custom profile on a port where nothing listens.
-  await panel.getByText('Custom profile').click()
-  await panel.getByRole('textbox', { name: 'Profile name' }).fill('nowhere')
-  await panel.getByRole('textbox', { name: 'Node URL' }).fill('http://127.0.0.1:9')
-  await panel.getByRole('combobox', { name: 'Transport' }).selectOption('connect')
-  await panel.getByRole('button', { name: 'Add profile' }).click()
-  await panel.getByRole('button', { name: 'Fetch' }).click()
-  await expect(panel.getByRole('alert', { name: 'Network fetch error' })).toContainText(
+  // A custom profile on a port where nothing listens, added in Settings (and chosen).
+  const settings = await openSettings(page)
+  const add = settings.getByRole('form', { name: 'Add a network profile' })
+  await add.getByRole('textbox', { name: 'Profile name' }).fill('nowhere')
+  await add.getByRole('textbox', { name: 'Profile URL' }).fill('http://127.0.0.1:9')
+  await add.getByRole('combobox', { name: 'Transport' }).selectOption('connect')
+  await add.getByRole('button', { name: 'Add profile' }).click()
+  await page.keyboard.press('Escape')
+  const from = await fromNode(page)
+  await expect(from.getByRole('combobox', { name: 'Network profile' }).locator('option:checked')).toHaveText(
+    'nowhere (identity, connect)',
+  )
+  await from.getByRole('button', { name: 'Fetch log' }).click()
+  await expect(from.getByRole('alert', { name: 'Network fetch error' })).toContainText(
     'http://127.0.0.1:9 (identity API over connect)',
   )
   await expect(page.getByLabel('Open log')).toHaveText(label!)
@@ -110,14 +112,19 @@ test('compare two sources: a node that withholds an update from one client', asy
   )
 
   await page.goto(`/?node=${encodeURIComponent(NODE)}&api=identity&transport=connect&inbox=${alice.inboxId}`)
-  const panel = page.getByRole('region', { name: 'Real networks' })
-  await expect(panel.getByRole('status', { name: 'Network fetch result' })).toContainText(`${rows.length} updates`)
+  const panel = page.getByRole('region', { name: 'Fetched from a node' })
+  await expect(panel.getByRole('status', { name: 'Network fetch result' })).toContainText(`${rows.length} updates`, {
+    timeout: 30_000,
+  })
+  await waitForLog(page)
 
-  await panel.getByText('Custom profile').click()
-  await panel.getByRole('textbox', { name: 'Profile name' }).fill('withholding')
-  await panel.getByRole('textbox', { name: 'Node URL' }).fill(NODE)
-  await panel.getByRole('combobox', { name: 'Transport' }).selectOption('gateway')
-  await panel.getByRole('button', { name: 'Add profile' }).click()
+  const settings = await openSettings(page)
+  const add = settings.getByRole('form', { name: 'Add a network profile' })
+  await add.getByRole('textbox', { name: 'Profile name' }).fill('withholding')
+  await add.getByRole('textbox', { name: 'Profile URL' }).fill(NODE)
+  await add.getByRole('combobox', { name: 'Transport' }).selectOption('gateway')
+  await add.getByRole('button', { name: 'Add profile' }).click()
+  await settings.getByRole('button', { name: 'Close Settings' }).click()
 
   await panel.getByText('Compare with another source').click()
   await panel

@@ -158,7 +158,7 @@ test('passkey: created on the virtual authenticator, listed, still listed after 
   await confirm.getByRole('button', { name: 'Forget passkey' }).click()
   await expect(page.getByRole('list', { name: 'Passkeys kept here' })).toHaveCount(0)
   expect(await auth.credentials()).toHaveLength(1) // still on the authenticator
-  // The only console errors allowed: the network panel's status check of a node that is not running.
+  // The only console errors allowed: a node status check of a node that is not running.
   expect(consoleLines.filter((l) => l.startsWith('error:') && !l.includes('net::ERR_CONNECTION_REFUSED'))).toEqual([])
   await auth.remove()
 })

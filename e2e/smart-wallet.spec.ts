@@ -18,7 +18,7 @@ import { inboxIdOf } from '../src/signing/draft'
 import { startAnvil, type AnvilNode } from '../test/chain/anvil'
 import { counterfactualWallet, deployWallet, eoa, salt, setupChain, type ChainFixture } from '../test/chain/fixture'
 import { expect, expectNoA11yViolations, test } from './fixtures'
-import { shot, waitForLog } from './helpers'
+import { openSettings, shot, waitForLog } from './helpers'
 import { playground, signAndAppend } from './support/playground'
 
 let anvil: AnvilNode
@@ -67,17 +67,16 @@ test('smart contract wallets: added deployed and counterfactual, a wrong owner r
 
   // Signers… before any route: the section says a route is needed.
   await page.getByRole('button', { name: 'Signers…' }).click()
-  await expect(smart(page)).toContainText('Chain: no chain route yet: add one under Chain routes first')
+  await expect(smart(page)).toContainText('Chain: no chain route yet: add one under Settings › Chain routes first')
   await expect(smart(page)).toContainText('Owner: no owner available')
   await smart(page).getByRole('button', { name: 'Add smart wallet' }).click()
   await expect(smart(page).getByRole('alert', { name: 'Smart contract wallets: error' })).toContainText(
     'no chain chosen: add a chain route',
   )
 
-  // The chain route, in the settings (behind the Signers drawer: close it, add the route, open it again).
+  // The chain route, in the Settings dialog (close the Signers drawer, add the route, open it again).
   await page.getByRole('button', { name: 'Close the signers panel' }).click()
-  const routes = page.locator('details.chain-routes')
-  await routes.locator('summary').click()
+  const routes = await openSettings(page)
   const addRoute = routes.getByRole('form', { name: 'Add a chain route' })
   await addRoute.getByLabel('Add a chain route: chain id').fill('31337')
   await addRoute.getByLabel('Add a chain route: RPC URL').fill(anvil.url)
@@ -85,6 +84,8 @@ test('smart contract wallets: added deployed and counterfactual, a wrong owner r
   await expect(routes.getByRole('status', { name: 'Status of the route for eip155:31337' })).toContainText(
     /node answers eip155:31337/,
   )
+  await page.keyboard.press('Escape')
+  await expect(routes).toHaveCount(0)
   await page.getByRole('button', { name: 'Signers…' }).click()
 
   // The owner: imported as a local Ethereum key; a second, unrelated key too.
@@ -216,11 +217,11 @@ test('smart contract wallets: added deployed and counterfactual, a wrong owner r
   )
   await expect(bad.getByRole('status', { name: /^Last signature of / })).toHaveCount(0)
 
-  // The route removed (behind the Signers drawer): the wallets stay listed and say they cannot sign (IDENT-061).
-  await page.getByRole('button', { name: 'Close the signers panel' }).click()
-  await routes.locator('summary').click()
+  // The route removed (in Settings, over the Signers drawer): the wallets stay listed and say they cannot sign (IDENT-061).
+  await openSettings(page)
   await routes.getByRole('button', { name: 'Remove the route for eip155:31337' }).click()
-  await page.getByRole('button', { name: 'Signers…' }).click()
+  await routes.getByRole('button', { name: 'Close Settings' }).click()
+  await expect(routes).toHaveCount(0)
   await expect(dItem).toContainText('no chain route for eip155:31337: it cannot sign (IDENT-061)')
   await dItem.getByRole('button', { name: /^Test smart wallet / }).click()
   await expect(dItem.getByRole('status', { name: /^Test result of / })).toContainText(

@@ -9,7 +9,7 @@ import { demoInboxes } from '../src/devnode/demo'
 import { createInbox, ethKeySigner, inboxIdOf, signUpdate } from '../src/signing'
 import { T0, testKey } from '../src/signing/testkit'
 import { expect, expectNoA11yViolations, test } from './fixtures'
-import { fixture, summary, waitForLog } from './helpers'
+import { fetchFromNode, fixture, summary, waitForLog } from './helpers'
 
 // Code inside page.evaluate / addInitScript runs in the page; tsconfig.node.json has no DOM lib.
 declare const window: any
@@ -43,11 +43,8 @@ const settle = (page: Page) =>
       ),
   )
 
-async function fetchBy(page: Page, by: string, identifier: string) {
-  await page.getByRole('combobox', { name: 'Look up by' }).selectOption({ label: by })
-  await page.getByRole('textbox', { name: 'Identifier to look up' }).fill(identifier)
-  await page.getByRole('button', { name: 'Fetch log' }).click()
-}
+/** Open log… › From a node, with the local node's profile (the default). */
+const fetchBy = (page: Page, by: string, identifier: string) => fetchFromNode(page, by, identifier)
 
 for (const by of ['Handle', 'Inbox id'] as const) {
   test(`a log fetched by ${by.toLowerCase()} is opened once, at its head, and keeps the selection`, async ({
@@ -58,7 +55,7 @@ for (const by of ['Handle', 'Inbox id'] as const) {
     await waitForLog(page)
     const before = await opens(page)
     await fetchBy(page, by, by === 'Handle' ? 'alice' : inbox('alice'))
-    await expect(page.getByLabel('Open log')).toContainText('node http://127.0.0.1')
+    await expect(page.getByLabel('Open log')).toContainText(`${NODE} (identity over connect)`, { timeout: 30_000 })
     await waitForLog(page)
     await settle(page)
     expect(await opens(page)).toBe(before + 1)
@@ -82,7 +79,7 @@ test('a fetched log opens at its head (not at its first update)', async ({ page 
   await page.goto(`/?node=${encodeURIComponent(NODE)}`)
   await waitForLog(page)
   await fetchBy(page, 'Handle', 'alice')
-  await expect(page.getByLabel('Open log')).toContainText('node http://127.0.0.1')
+  await expect(page.getByLabel('Open log')).toContainText(`${NODE} (identity over connect)`, { timeout: 30_000 })
   await waitForLog(page)
   await expect(summary(page)).not.toContainText('sequence id 1 ')
   const options = page.getByRole('listbox', { name: /Updates and their actions/ }).getByRole('option')

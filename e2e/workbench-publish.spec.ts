@@ -8,7 +8,7 @@
 import type { Page } from '@playwright/test'
 import { inboxIdOf } from '../src/signing/draft'
 import { expect, test } from './fixtures'
-import { waitForLog } from './helpers'
+import { openSettings, waitForLog } from './helpers'
 import { playground, signAndAppend } from './support/playground'
 import { installWallet } from './support/wallet'
 
@@ -28,7 +28,9 @@ test('publish once, then a claim: Publish closes after success, the next update 
   const wallet = await installWallet(page)
   await page.goto(`/?node=${encodeURIComponent(NODE)}`)
   await waitForLog(page)
-  await expect(page.getByRole('status', { name: 'Node status' })).toContainText('node reachable')
+  // The node is up (its status is on the local node's profile, in Settings).
+  await expect((await openSettings(page)).getByRole('status', { name: 'Node status' })).toContainText('node reachable')
+  await page.keyboard.press('Escape')
   await connectWallet(page)
   await page.getByRole('button', { name: 'Sign…' }).click()
   const pg = playground(page)

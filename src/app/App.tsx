@@ -21,17 +21,27 @@ import {
 } from './features/log-input/permalink'
 import { Presenter } from './features/presenter/components/Presenter'
 import { diffStates } from './model/state-diff'
-import { NetworkPanel, type OpenNodeLog } from './features/network/components/NetworkPanel'
-import { RemotePanel, type OpenRemoteLog } from './features/network/components/RemotePanel'
-import { readFetchAddress } from './features/network/profiles'
-import { ChainRoutesField } from './features/settings/ChainRoutesField'
+import { FetchCallout } from './features/network/components/FetchCallout'
+import { FromNode } from './features/network/components/FromNode'
+import { ProfilesSettings } from './features/network/components/ProfilesSettings'
+import { useNetworkProfiles, useNodeFetch, type NodeFetch } from './features/network/node-fetch'
+import { fetchAddressQuery, readFetchAddress } from './features/network/profiles'
+import type { RemoteResult } from './features/network/remote-fetch'
 import { routeSpec, useChainRoutes } from './features/settings/chain-routes'
-import { NodeUrlField } from './features/settings/NodeUrlField'
-import { useNodeUrl } from './features/settings/node-url'
+import { defaultNodeUrl, useNodeUrl } from './features/settings/node-url'
+import { SettingsDialog } from './features/settings/SettingsDialog'
 import { ThemeToggle } from './features/settings/ThemeToggle'
 import { SignersPanel } from './features/signers/components/SignersPanel'
 import { Composer, type ComposeBase } from './features/compose/components/Composer'
-import { FlowsPanel, HealthChip, isFlowId, useLogLimit, type FlowId } from './features/compose/flows/FlowsPanel'
+import {
+  CeilingSetting,
+  FlowsPanel,
+  HealthChip,
+  isFlowId,
+  LogLimitSetting,
+  useLogLimit,
+  type FlowId,
+} from './features/compose/flows/FlowsPanel'
 import { usePublish } from './features/network/publish'
 import { handleHolder, inboxBundle, nodeClient } from './features/network/queries'
 import { fetchClaimPolicy } from '../network/claim-policy'
@@ -73,7 +83,7 @@ export function App() {
   const retry = useCallback(() => void inspectorRetry(), [inspectorRetry])
   // Every signer of this browser (wallets, passkeys, local keys, smart wallets on the chain routes); the composer gets it as `signerRegistry`.
   const signerRegistry = useSignerRegistry({ chainRoutes })
-  // The network panel judges fetched logs' smart-wallet signatures on the same routes.
+  // Fetches from a node judge the logs' smart-wallet signatures on the same routes.
   const routesVerifier = signerRegistry.smartWallets.verifyContext.smartWallets
   const routesKey = chainRoutes.map(routeSpec).join(',')
   const networkChain = useMemo(
@@ -82,6 +92,10 @@ export function App() {
   )
   const [signersOpen, setSignersOpen] = useState(false)
   const { loaded, selection, busy, problem, open, setProblem } = ins
+  const [nodeUrl, setNodeUrl] = useNodeUrl()
+  // Settings (network profiles, chain routes, the log limit and installation ceiling): one modal dialog.
+  const [settingsOpen, setSettingsOpen] = useState(false)
+  const openSettings = useCallback(() => setSettingsOpen(true), [])
   const [panelOpen, setPanelOpen] = useState(false)
   const [z, setZ] = useState<{ loadId: number; value: string | null; why?: string } | null>(null)
   // The step's tab the user chose: kept from step to step and in the permalink (null: each step's default).
@@ -102,6 +116,45 @@ export function App() {
     setPresenting(false)
     presentButton.current?.focus()
   }, [])
+  const net = useNetworkProfiles(nodeUrl)
+  // A fetch named by the page address is the app's own start: it gives way to what the user did since (and may name a step).
+  const bootFetch = useRef<{ acts: number; step: StepWish | undefined } | null>(null)
+  const onFetched = useCallback(
+    (r: RemoteResult) => {
+      const boot = bootFetch.current
+      bootFetch.current = null
+      if (boot && boot.acts !== userActs.current) return
+      const head = r.headSequenceId === null ? {} : { step: { sequenceId: r.headSequenceId, action: 0 } }
+      void open(
+        {
+          kind: 'node',
+          label: `${r.address.url} (${r.address.api} over ${r.address.transport}): inbox ${r.log.inboxId.slice(0, 10)}…`,
+          name: `remote-${r.log.inboxId}`,
+          input: r.bundle,
+          fetch: fetchAddressQuery(r.address),
+          verifier: 'none',
+        },
+        boot?.step ? { step: boot.step } : head,
+      ).then((ok) => ok && setPanelOpen(false))
+    },
+    [open],
+  )
+  const fetchVerify = useMemo(
+    () => (networkChain ? { smartWallets: networkChain.verifier } : undefined),
+    [networkChain],
+  )
+  const nodeFetch = useNodeFetch(onFetched, fetchVerify)
+  const chooseProfileFor = net.chooseFor
+  // A fetch the user started from the Open drawer.
+  const runFetch = nodeFetch.run
+  const userFetch: NodeFetch = {
+    ...nodeFetch,
+    run: (a) => {
+      userActed()
+      bootFetch.current = null
+      return runFetch(a)
+    },
+  }
 
   const openExample = useCallback(
     async (ex: Example, step?: StepWish, auto?: number) => {
@@ -156,7 +209,21 @@ export function App() {
         }
         return
       }
-      if (f.example === undefined && readFetchAddress(search.toString()) !== null) return // RemotePanel opens it
+      const address = f.example === undefined ? readFetchAddress(search.toString()) : null
+      if (address !== null) {
+        if ('error' in address) {
+          setPanelOpen(true)
+          setProblem({
+            label: 'The page address',
+            message: `the page address asks for a fetch that cannot be made: ${address.error}`,
+          })
+          return
+        }
+        bootFetch.current = { acts: auto ?? userActs.current, step }
+        chooseProfileFor(address)
+        void runFetch(address)
+        return
+      }
       const name = f.example ?? DEFAULT_EXAMPLE
       const ex = findExample(name)
       if (!ex) {
@@ -169,7 +236,7 @@ export function App() {
       }
       await openExample(ex, step, auto)
     },
-    [open, setProblem, openExample],
+    [open, setProblem, openExample, chooseProfileFor, runFetch],
   )
 
   // First load: the address bar says what to open.
@@ -195,7 +262,7 @@ export function App() {
         cur &&
         ((f.example && f.example === cur.source.example) ||
           (f.log && z?.value === f.log) ||
-          (!f.example && !f.log && cur.source.kind === 'url'))
+          (!f.example && !f.log && (cur.source.kind === 'url' || cur.source.kind === 'node')))
       if (sameLog && f.step && cur) {
         const k = cur.model.steps.findIndex((s) => s.sequenceId === f.step!.sequenceId)
         const r = cur.rows.find((x) => x.k === k && x.i === f.step!.action) ?? cur.rows.find((x) => x.k === k)
@@ -212,7 +279,7 @@ export function App() {
   useEffect(() => {
     if (!loaded) return
     const s = loaded.source
-    if (s.kind === 'example' || s.kind === 'url') {
+    if (s.kind === 'example' || s.kind === 'url' || s.kind === 'node') {
       setZ({ loadId: loaded.loadId, value: null })
       return
     }
@@ -257,10 +324,11 @@ export function App() {
       ...(tab ? { tab } : {}),
       ...(presenting ? { present: true } : {}),
     }
-    const linkable = s.kind === 'example' || s.kind === 'url' || !!f.log
+    const linkable = s.kind === 'example' || s.kind === 'url' || s.kind === 'node' || !!f.log
     return {
       hash: linkable ? formatFragment(f) : '',
-      search: s.kind === 'url' ? `?url=${encodeURIComponent(s.url!)}` : '',
+      // A fetched log keeps the address of its fetch (?node=…&api=…&inbox=…): reloading fetches it again.
+      search: s.kind === 'url' ? `?url=${encodeURIComponent(s.url!)}` : s.kind === 'node' ? (s.fetch ?? '') : '',
       linkable,
     }
   }, [loaded, selectedStep, selection, z, tab, presenting])
@@ -324,7 +392,6 @@ export function App() {
     },
     [openExample, userActed],
   )
-  const [nodeUrl, setNodeUrl] = useNodeUrl()
   // The signing playground (features/compose): the open log's head state, append, publish.
   const [playgroundOpen, setPlaygroundOpen] = useState(false)
   // The guided inbox tasks (issue 15), opened by URL with ?flow=health|cleanup|claim|recovery.
@@ -368,7 +435,7 @@ export function App() {
   )
   // A log fetched from the node opens at its head: the node's answer is about the newest state.
   const onNodeLog = useCallback(
-    (l: OpenNodeLog) => {
+    (l: { inboxId: string; bundle: string; label: string }) => {
       userActed()
       void open(
         { kind: 'paste', label: l.label, name: `node-${l.inboxId}`, input: l.bundle, verifier: 'none' },
@@ -386,14 +453,6 @@ export function App() {
         label: `node ${nodeUrl}: inbox ${inboxId.slice(0, 10)}…`,
       }),
     [nodeUrl, onNodeLog],
-  )
-  const onRemoteLog = useCallback(
-    (l: OpenRemoteLog) =>
-      void open(
-        { kind: 'paste', label: l.label, name: `remote-${l.inboxId}`, input: l.bundle, verifier: 'none' },
-        l.headSequenceId === null ? {} : { step: { sequenceId: l.headSequenceId, action: 0 } },
-      ),
-    [open],
   )
   const closePanel = useCallback(() => setPanelOpen(false), [])
   const onDrop = (e: DragEvent) => {
@@ -546,28 +605,47 @@ export function App() {
               no permalink
             </span>
           ))}
+        <button
+          type="button"
+          className={settingsOpen ? 'active' : ''}
+          aria-haspopup="dialog"
+          onClick={() => setSettingsOpen(true)}
+        >
+          Settings…
+        </button>
         <ThemeToggle />
       </header>
       <KeysHelp />
-      {/* Presenting a log: no network, node or chain-route panels (nothing that fetches), one step per screen. */}
-      {!(presenting && loaded) && (
-        <>
-          <ErrorBoundary label="The network panel">
-            <NetworkPanel
-              baseUrl={nodeUrl}
-              onOpenLog={onNodeLog}
-              settings={<NodeUrlField url={nodeUrl} onChange={setNodeUrl} />}
-              chain={networkChain}
-            />
-          </ErrorBoundary>
-          <ErrorBoundary label="The real networks panel">
-            <RemotePanel localNodeUrl={nodeUrl} onOpenLog={onRemoteLog} />
-          </ErrorBoundary>
-          <ErrorBoundary label="The chain routes">
-            <ChainRoutesField routes={chainRoutes} onChange={setChainRoutes} />
-          </ErrorBoundary>
-        </>
+      {settingsOpen && (
+        <ErrorBoundary label="The settings">
+          <SettingsDialog
+            onClose={() => setSettingsOpen(false)}
+            profiles={
+              <ProfilesSettings
+                net={net}
+                localUrl={nodeUrl}
+                defaultLocalUrl={defaultNodeUrl()}
+                onLocalUrl={setNodeUrl}
+              />
+            }
+            chainRoutes={{ routes: chainRoutes, onChange: setChainRoutes }}
+            limits={
+              <>
+                <LogLimitSetting limit={logLimit} onChange={setLogLimit} />
+                <CeilingSetting />
+              </>
+            }
+          />
+        </ErrorBoundary>
       )}
+      {nodeFetch.status.kind === 'done' &&
+        !presenting &&
+        loaded?.source.kind === 'node' &&
+        loaded.source.fetch === fetchAddressQuery(nodeFetch.status.result.address) && (
+          <ErrorBoundary label="The fetch call-out">
+            <FetchCallout result={nodeFetch.status.result} profiles={net.profiles} onDismiss={nodeFetch.dismiss} />
+          </ErrorBoundary>
+        )}
       {ins.notice && (
         <p className="notice" role="status">
           {ins.notice}{' '}
@@ -623,7 +701,7 @@ export function App() {
               blocked={composeBase.blocked}
               logEntries={loaded.model.steps.length}
               logLimit={logLimit}
-              onLogLimit={setLogLimit}
+              onSettings={openSettings}
               flow={flow}
               onFlow={setFlow}
               onAppend={ins.append}
@@ -650,6 +728,7 @@ export function App() {
               onExample={onExample}
               current={loaded?.source.example}
               onClose={loaded ? closePanel : undefined}
+              fromNode={<FromNode net={net} fetch={userFetch} localUrl={nodeUrl} onSettings={openSettings} />}
             />
           </ErrorBoundary>
         </div>

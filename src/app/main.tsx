@@ -11,7 +11,7 @@ import './styles.css'
 applyTheme(readTheme())
 
 // wagmi's hooks (the signers feature: wallets) run on TanStack Query: WagmiProvider sits
-// outside this QueryClientProvider. The network panel keeps its own QueryClient inside.
+// outside this QueryClientProvider. The network profiles (node status) keep their own QueryClient inside.
 const walletQueryClient = new QueryClient({
   defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } },
 })

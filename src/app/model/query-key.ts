@@ -4,7 +4,7 @@ import { bytesToHex } from '../../crypto/bytes'
  * A stable hash of a TanStack Query key for the app's queries: bigints (block numbers,
  * chain ids, sequence ids) as `{"$bigint":"…"}` instead of the throw of TanStack's
  * default JSON hash, byte arrays as `{"$bytes":"…"}`, and object keys sorted. The hash
- * function of every query client in the app (network panel, chain evidence).
+ * function of every query client in the app (network profiles and fetches, chain evidence).
  */
 export function hashQueryKey(key: readonly unknown[]): string {
   return JSON.stringify(key, (_k, v: unknown) =>

@@ -11,7 +11,7 @@ import { ReplayCancelled, ReplayClient } from './replay-client'
 import { allRows, TraceModel, type Row, type Selection } from './trace-model'
 
 export interface Source {
-  readonly kind: 'example' | 'paste' | 'file' | 'url' | 'permalink'
+  readonly kind: 'example' | 'paste' | 'file' | 'url' | 'permalink' | 'node'
   /** Shown in the header: "example valid-full-life", "file log.pb", … */
   readonly label: string
   /** The `file` of the report. */
@@ -19,6 +19,8 @@ export interface Source {
   readonly input: string | Uint8Array
   readonly example?: string
   readonly url?: string
+  /** A log fetched from a node: the query string that fetches it again (`?node=…&api=…&inbox=…`). */
+  readonly fetch?: string
   readonly verifier: Verifier
 }
 

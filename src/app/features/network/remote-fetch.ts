@@ -10,7 +10,7 @@
  *     (IDENT-085 for handles, section 9 for members);
  *   - d14n envelopes that did not unwrap to an identity update of the inbox, left out.
  */
-import { checkHandleAnswer, lowercaseAscii } from '../../../core/handles'
+import { checkHandleAnswer, currentHandles, type HandleCheck, lowercaseAscii } from '../../../core/handles'
 import { isDecoded } from '../../../core/decode/entry'
 import { replay } from '../../../core/replay'
 import type { UpdateVerifyOptions } from '../../../core/verify/update'
@@ -32,6 +32,10 @@ export interface RemoteResult {
   /** The highest sequence id: the head step the inspector opens at. */
   readonly headSequenceId: bigint | null
   readonly callouts: readonly Callout[]
+  /** The handles of the derived head state, current first (IDENT-086); null when the fetch was by inbox id. */
+  readonly handles: { readonly current: string | null; readonly others: readonly string[] } | null
+  /** A fetch by handle: whether the derived state backs the node's answer (IDENT-085); null otherwise. */
+  readonly handleCheck: HandleCheck | null
 }
 
 export function sourceOf(label: string, log: FetchedLog): LogSource {
@@ -79,11 +83,15 @@ export async function fetchRemote(
       message: `the node served ${foreign.length} update(s) for inbox ${first.inboxId} that name another inbox (sequence id ${foreign.map((e) => e.sequenceId).join(', ')}; IDENT-003)`,
     })
   }
+  let handles: RemoteResult['handles'] = null
+  let handleCheck: HandleCheck | null = null
   if (address.target.kind !== 'inbox') {
     const trace = await replay(inboxLog, opts.verify ?? {})
+    handles = currentHandles(trace.head)
     const t: Target = address.target
     if (t.kind === 'handle') {
       const check = checkHandleAnswer(trace.head, t.value)
+      handleCheck = check
       if (!check.accepted) {
         callouts.push({
           kind: 'provenance',
@@ -105,7 +113,15 @@ export async function fetchRemote(
   }
   for (const s of first.skipped) callouts.push({ kind: 'skipped', message: `an envelope was left out: ${s.reason}` })
   const head = first.updates.reduce<bigint | null>((m, u) => (m === null || u.sequenceId > m ? u.sequenceId : m), null)
-  return { address, log: first, bundle: JSON.stringify(bundleOf(first)), headSequenceId: head, callouts }
+  return {
+    address,
+    log: first,
+    bundle: JSON.stringify(bundleOf(first)),
+    headSequenceId: head,
+    callouts,
+    handles,
+    handleCheck,
+  }
 }
 
 export function describeRemoteError(e: unknown): string {

@@ -39,15 +39,12 @@ function Field({ routes, onChange }: ChainRoutesFieldProps) {
     return p.length === 0
   }
   return (
-    <details className="panel chain-routes" style={{ margin: '0 12px 6px' }}>
-      <summary>
-        Chain routes{' '}
-        <span className="muted small">
-          {routes.length === 0
-            ? '(none: smart-wallet signatures stay pending)'
-            : `(${routes.map((r) => `eip155:${r.chainId}`).join(', ')})`}
-        </span>
-      </summary>
+    <div className="chain-routes" role="group" aria-label="Chain routes setting">
+      <p className="small">
+        {routes.length === 0
+          ? 'None: smart-wallet signatures stay pending.'
+          : `In use: ${routes.map((r) => `eip155:${r.chainId}`).join(', ')}.`}
+      </p>
       <p className="muted small">
         Smart contract wallet (erc_6492) signatures are checked by an <code>eth_call</code> on the chain they name,
         through the route set here (IDENT-060). A chain with no route, or one that cannot be reached, leaves the update
@@ -116,8 +113,9 @@ function Field({ routes, onChange }: ChainRoutesFieldProps) {
         <p className="small" aria-label="Demo chain">
           Demo chain (<code>npm start</code>): eip155:{DEMO_CHAIN.chainId} at <code>{DEMO_CHAIN.rpcUrl}</code>. The
           smart-wallet demo inbox <code style={{ overflowWrap: 'anywhere' }}>{DEMO_CHAIN.inboxId}</code> (fetch it by
-          inbox id above) is created by the deployed wallet <code>{DEMO_CHAIN.deployed.address}</code> and adds the
-          counterfactual wallet <code>{DEMO_CHAIN.counterfactual.address}</code>.{' '}
+          inbox id under Open log… › From a node) is created by the deployed wallet{' '}
+          <code>{DEMO_CHAIN.deployed.address}</code> and adds the counterfactual wallet{' '}
+          <code>{DEMO_CHAIN.counterfactual.address}</code>.{' '}
           <strong>Their owners are demo keys, public by design: never fund these wallets.</strong>
         </p>
       )}
@@ -126,7 +124,7 @@ function Field({ routes, onChange }: ChainRoutesFieldProps) {
           Not saved: {problems.join('; ')}
         </p>
       )}
-    </details>
+    </div>
   )
 }
 

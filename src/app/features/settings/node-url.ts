@@ -9,14 +9,14 @@ const KEY = 'inbox-inspector.node-url'
 const FALLBACK_NODE_URL = 'http://127.0.0.1:8787'
 
 /** The node `npm start` started, when it did (empty when it failed to start). */
-export const LOCAL_NODE_URL: string = (import.meta.env.VITE_NODE_URL as string | undefined) ?? ''
+const LOCAL_NODE_URL: string = (import.meta.env.VITE_NODE_URL as string | undefined) ?? ''
 
 export function defaultNodeUrl(): string {
   return LOCAL_NODE_URL || FALLBACK_NODE_URL
 }
 
 /** Returns the message of a URL that cannot be a node's base URL, else null. */
-export function nodeUrlProblem(url: string): string | null {
+function nodeUrlProblem(url: string): string | null {
   try {
     const u = new URL(url)
     if (u.protocol !== 'http:' && u.protocol !== 'https:') return `a node URL is http: or https:, not ${u.protocol}`

@@ -162,7 +162,9 @@ describe('parseSmartWalletForm', () => {
     expect(p).toEqual({
       ok: false,
       problems: [
-        expect.stringMatching(/^no chain route for eip155:8453: add one under Chain routes first \(IDENT-061/),
+        expect.stringMatching(
+          /^no chain route for eip155:8453: add one under Settings › Chain routes first \(IDENT-061/,
+        ),
       ],
     })
   })

@@ -193,14 +193,14 @@ export function parseSmartWalletForm(
   const problems: string[] = []
   const chainId = form.chainId.trim().replace(/^eip155:/, '')
   let route: ChainRoute | null = null
-  if (chainId === '') problems.push('no chain chosen: add a chain route (Chain routes, above) and choose it')
+  if (chainId === '') problems.push('no chain chosen: add a chain route (Settings › Chain routes) and choose it')
   else if (!CHAIN_ID.test(chainId))
     problems.push(`chain id ${JSON.stringify(chainId)} is not a decimal number with no sign and no leading zero`)
   else {
     const url = ctx.routes.get(BigInt(chainId))
     if (url === undefined)
       problems.push(
-        `no chain route for eip155:${chainId}: add one under Chain routes first (IDENT-061: without it the wallet cannot sign or be checked)`,
+        `no chain route for eip155:${chainId}: add one under Settings › Chain routes first (IDENT-061: without it the wallet cannot sign or be checked)`,
       )
     else route = { chainId: BigInt(chainId), url }
   }
@@ -281,7 +281,7 @@ export function smartWalletAppSigner(record: SmartWalletRecord, deps: SmartWalle
     if (!deps.route) {
       throw new SignerError(
         'unverifiable',
-        `IDENT-061: no chain route for ${chain}, so smart wallet ${record.address} can neither sign nor be checked: add a route for ${chain} under Chain routes`,
+        `IDENT-061: no chain route for ${chain}, so smart wallet ${record.address} can neither sign nor be checked: add a route for ${chain} under Settings › Chain routes`,
       )
     }
     const owner = deps.owner

@@ -27,20 +27,11 @@ import {
   createPreAuthGate,
   describeOutcome,
   describeProgress,
-  loadCeiling,
   parseCeiling,
-  saveCeiling,
   type PreAuthPrompt,
 } from '../registration-flow'
+import { setCeiling, useCeiling } from '../useCeiling'
 import type { AppendUpdate, PublishAnswerLike } from '../useSignDraft'
-
-const storage = (): Storage | null => {
-  try {
-    return typeof localStorage === 'undefined' ? null : localStorage
-  } catch {
-    return null
-  }
-}
 
 export interface RegisterProps {
   readonly registry: SignerRegistry
@@ -77,7 +68,15 @@ export function RegisterInstallation({
   const [authRef, setAuth] = useState('')
   const [nonce, setNonce] = useState('0')
   const [target, setTarget] = useState<'log' | 'node'>('log')
-  const [ceilingText, setCeilingText] = useState(() => String(loadCeiling(storage())))
+  // The ceiling is one setting of the page (also in the Settings dialog): a change there shows here at once.
+  const savedCeiling = useCeiling()
+  const [ceilingText, setCeilingText] = useState(() => String(savedCeiling))
+  useEffect(() => {
+    setCeilingText((t) => {
+      const p = parseCeiling(t)
+      return p.ok && p.value === savedCeiling ? t : String(savedCeiling)
+    })
+  }, [savedCeiling])
   const ceiling = parseCeiling(ceilingText)
   const [lines, setLines] = useState<string[]>([])
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null)
@@ -248,7 +247,7 @@ export function RegisterInstallation({
             onChange={(e) => {
               setCeilingText(e.target.value)
               const p = parseCeiling(e.target.value)
-              if (p.ok) saveCeiling(storage(), p.value)
+              if (p.ok) setCeiling(p.value)
             }}
           />
         </label>

@@ -21,7 +21,8 @@ import { SignedView } from '../components/SignedView'
 import { nowNs } from '../useComposer'
 import { type AppendUpdate, type PublishAnswerLike, useSignDraft } from '../useSignDraft'
 import { allButMine, buildCleanup } from './cleanup'
-import { loadCeiling } from '../registration-flow'
+import { parseCeiling } from '../registration-flow'
+import { setCeiling, useCeiling } from '../useCeiling'
 import {
   inboxHealth,
   LAST_ENTRIES,
@@ -60,9 +61,10 @@ export interface FlowsProps {
   readonly blocked: string | null
   /** Updates in the open log (each one a stored entry on the network). */
   readonly logEntries: number
-  /** The deployment's limit of stored updates per inbox (useLogLimit). */
+  /** The deployment's limit of stored updates per inbox (useLogLimit; set in the Settings dialog). */
   readonly logLimit: number
-  readonly onLogLimit: (limit: number) => void
+  /** Opens the Settings dialog, where the log limit is set. */
+  readonly onSettings: () => void
   readonly flow: FlowId
   readonly onFlow: (flow: FlowId) => void
   readonly onAppend: AppendUpdate
@@ -84,9 +86,9 @@ export function FlowsPanel(props: FlowsProps) {
   const headId = useId()
   const { state } = props
   // The deployment's limit of stored updates per inbox (a setting, default 256).
-  const { logLimit, onLogLimit } = props
+  const { logLimit, onSettings } = props
   // The installation ceiling the registration uses (a setting, CONF-044).
-  const [ceiling] = useState(() => loadCeiling(localStore()))
+  const ceiling = useCeiling()
   const health = useMemo(
     () => (state ? inboxHealth(state, { logEntries: props.logEntries, logLimit, ceiling }) : null),
     [state, props.logEntries, logLimit, ceiling],
@@ -130,7 +132,7 @@ export function FlowsPanel(props: FlowsProps) {
       {!state || !health ? (
         <p className="note">Open an inbox's log first: the tasks work on the state replayed from it.</p>
       ) : props.flow === 'health' ? (
-        <HealthView health={health} state={state} onFlow={props.onFlow} onLogLimit={onLogLimit} />
+        <HealthView health={health} state={state} onFlow={props.onFlow} onSettings={onSettings} />
       ) : props.blocked ? (
         <p className="note warn">
           {props.blocked} A task signs an update on top of the head state, so it needs a log whose every update applies.
@@ -156,6 +158,69 @@ export function useLogLimit(): [number, (limit: number) => void] {
     setLimit(n)
   }, [])
   return [limit, set]
+}
+
+/** The log limit setting, in the Settings dialog: a whole number, saved as it is typed when it is one. */
+export function LogLimitSetting({ limit, onChange }: { limit: number; onChange: (limit: number) => void }) {
+  const [text, setText] = useState(String(limit))
+  const parsed = parseLogLimit(text)
+  return (
+    <label className="compose-field log-limit-setting">
+      <span>Log limit of this deployment (updates per inbox; the network stores no more and never compacts)</span>
+      <input
+        aria-label="Log limit"
+        inputMode="numeric"
+        size={8}
+        value={text}
+        aria-invalid={!parsed.ok}
+        onChange={(e) => {
+          setText(e.target.value)
+          const p = parseLogLimit(e.target.value)
+          if (p.ok) onChange(p.value)
+        }}
+      />
+      {!parsed.ok && (
+        <span role="alert" className="bad small">
+          {parsed.problem}; still using {limit}
+        </span>
+      )}
+    </label>
+  )
+}
+
+/** The installation ceiling setting (CONF-044), in the Settings dialog; the registration shows the same value. */
+export function CeilingSetting() {
+  const ceiling = useCeiling()
+  const [text, setText] = useState(String(ceiling))
+  useEffect(() => {
+    setText((t) => {
+      const p = parseCeiling(t)
+      return p.ok && p.value === ceiling ? t : String(ceiling)
+    })
+  }, [ceiling])
+  const parsed = parseCeiling(text)
+  return (
+    <label className="compose-field log-limit-setting">
+      <span>Installation ceiling (CONF-044: this app registers no installation beyond it)</span>
+      <input
+        aria-label="Installation ceiling"
+        inputMode="numeric"
+        size={6}
+        value={text}
+        aria-invalid={!parsed.ok}
+        onChange={(e) => {
+          setText(e.target.value)
+          const p = parseCeiling(e.target.value)
+          if (p.ok) setCeiling(p.value)
+        }}
+      />
+      {!parsed.ok && (
+        <span role="alert" className="bad small">
+          {parsed.problem}; still using {ceiling}
+        </span>
+      )}
+    </label>
+  )
 }
 
 /** The header's one-line health of the open inbox: log entries used against the limit; opens the health view. */
@@ -192,16 +257,14 @@ function HealthView({
   health,
   state,
   onFlow,
-  onLogLimit,
+  onSettings,
 }: {
   health: InboxHealth
   state: AssociationState
   onFlow: (f: FlowId) => void
-  onLogLimit: (limit: number) => void
+  onSettings: () => void
 }) {
   const h = health
-  const [limitText, setLimitText] = useState(String(h.entries.limit))
-  const limit = parseLogLimit(limitText)
   return (
     <div className="compose-body flow-health" aria-label="Inbox health">
       <p className="muted small">
@@ -222,25 +285,12 @@ function HealthView({
         <Meter label="Installations" used={h.installations.count} limit={h.installations.ceiling} />
         <Meter label="Handle claims" used={h.handles.claimCount} limit={64} />
       </div>
-      <label className="compose-field">
-        <span>Log limit of this deployment (updates per inbox)</span>
-        <input
-          aria-label="Log limit"
-          inputMode="numeric"
-          size={8}
-          value={limitText}
-          onChange={(e) => {
-            setLimitText(e.target.value)
-            const p = parseLogLimit(e.target.value)
-            if (p.ok) onLogLimit(p.value)
-          }}
-        />
-        {!limit.ok && (
-          <span role="alert" className="bad small">
-            {limit.problem}; still using {h.entries.limit}
-          </span>
-        )}
-      </label>
+      <p className="small">
+        Log limit of this deployment: {h.entries.limit.toLocaleString('en')} updates per inbox ·{' '}
+        <button type="button" className="link" onClick={onSettings}>
+          change it in Settings…
+        </button>
+      </p>
       <dl className="kv">
         <dt>Display handle</dt>
         <dd>{h.handles.current ?? <span className="muted">none</span>}</dd>

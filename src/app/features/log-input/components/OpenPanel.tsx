@@ -1,4 +1,4 @@
-import { memo, useRef, useState, type DragEvent } from 'react'
+import { memo, useRef, useState, type DragEvent, type ReactNode } from 'react'
 import { EXAMPLES, type Example } from '../gallery'
 
 export interface OpenPanelProps {
@@ -8,9 +8,11 @@ export interface OpenPanelProps {
   readonly onExample: (ex: Example) => void
   readonly current?: string | undefined
   readonly onClose?: (() => void) | undefined
+  /** The "From a node" section (features/network, composed by the shell). */
+  readonly fromNode?: ReactNode
 }
 
-/** Every way to open a log: paste, file (open or drop), URL, and the gallery. */
+/** Every way to open a log: paste, file (open or drop), URL, from a node, and the gallery. */
 export const OpenPanel = memo(function OpenPanel({
   onPaste,
   onFile,
@@ -18,6 +20,7 @@ export const OpenPanel = memo(function OpenPanel({
   onExample,
   current,
   onClose,
+  fromNode,
 }: OpenPanelProps) {
   const [text, setText] = useState('')
   const [url, setUrl] = useState('')
@@ -119,6 +122,7 @@ export const OpenPanel = memo(function OpenPanel({
           </form>
         </div>
       </div>
+      {fromNode}
       <h3 id="gallery-title">Examples</h3>
       <div className="gallery" role="list" aria-labelledby="gallery-title">
         {[...valid, ...rejected].map((ex) => (

@@ -96,7 +96,7 @@ export function Rejection({
             {retrying ? 'Retrying…' : 'Retry'}
           </button>{' '}
           <span className="muted small">
-            Unreachable is not invalid: set or fix the chain route (Chain routes, above) or start the chain, then
+            Unreachable is not invalid: set or fix the chain route (Settings › Chain routes) or start the chain, then
             replay.
           </span>
         </p>

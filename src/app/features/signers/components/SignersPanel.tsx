@@ -719,7 +719,7 @@ function SmartWallets({ registry }: { registry: SignerManager }) {
       <form className="signers-smart-form" onSubmit={add} aria-label="Add a smart contract wallet">
         <div className="row-buttons">
           {sw.routes.length === 0 ? (
-            <span className="muted small">Chain: no chain route yet: add one under Chain routes first</span>
+            <span className="muted small">Chain: no chain route yet: add one under Settings › Chain routes first</span>
           ) : (
             <label htmlFor="sw-chain">Chain</label>
           )}

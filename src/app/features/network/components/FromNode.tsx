@@ -1,0 +1,145 @@
+/**
+ * "From a node", a section of the Open drawer: fetch an inbox's log by inbox id, address,
+ * passkey or handle from the chosen network profile (the profiles are edited in the
+ * Settings dialog), and publish a signed update given as hex to the local node. The
+ * fetched log opens at its head step; what the node's answer does not prove is shown
+ * above the workspace (FetchCallout).
+ */
+import { useState, type FormEvent } from 'react'
+import { hexToBytes } from '../../../../crypto/bytes'
+import type { TargetKind } from '../../../../network/remote'
+import type { NetworkProfiles, NodeFetch } from '../node-fetch'
+import { usePublish } from '../publish'
+import { PublishAnswerView } from './PublishAnswerView'
+
+const TARGET_LABEL: Record<TargetKind, string> = {
+  inbox: 'Inbox id',
+  address: 'Ethereum address',
+  passkey: 'Passkey key (hex)',
+  handle: 'Handle',
+}
+
+export interface FromNodeProps {
+  readonly net: NetworkProfiles
+  readonly fetch: NodeFetch
+  /** The local node (the app's node setting): where "Publish a signed update" sends. */
+  readonly localUrl: string
+  /** Opens the Settings dialog at its profiles. */
+  readonly onSettings: () => void
+}
+
+export function FromNode({ net, fetch, localUrl, onSettings }: FromNodeProps) {
+  const [kind, setKind] = useState<TargetKind>(fetch.lastTarget?.kind ?? 'handle')
+  const [value, setValue] = useState(fetch.lastTarget?.value ?? '')
+  const profile = net.chosen
+  const { status } = fetch
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    if (!value.trim()) return
+    void fetch.run({
+      url: profile.url,
+      api: profile.api,
+      transport: profile.transport,
+      target: { kind, value: value.trim() },
+    })
+  }
+  return (
+    <section className="from-node" aria-labelledby="from-node-title">
+      <h3 id="from-node-title">From a node</h3>
+      <form className="row-buttons" onSubmit={submit} aria-label="Fetch a log from a node">
+        <select aria-label="Network profile" value={profile.id} onChange={(e) => net.choose(e.target.value)}>
+          {net.profiles.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.name} ({p.api}, {p.transport})
+            </option>
+          ))}
+        </select>
+        <select aria-label="Fetch by" value={kind} onChange={(e) => setKind(e.target.value as TargetKind)}>
+          {(Object.keys(TARGET_LABEL) as TargetKind[]).map((k) => (
+            <option key={k} value={k}>
+              {TARGET_LABEL[k]}
+            </option>
+          ))}
+        </select>
+        <input
+          aria-label="Identifier to fetch"
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+          placeholder="alice, 0x…, inbox id"
+          size={30}
+        />
+        <button type="submit" disabled={status.kind === 'fetching'}>
+          Fetch log
+        </button>
+      </form>
+      <p className="muted small from-node-endpoint" data-testid="profile-endpoint">
+        {profile.url} ·{' '}
+        {profile.api === 'identity' ? 'xmtp.identity.api.v1.IdentityApi' : 'xmtp.xmtpv4.message_api.QueryApi'} over{' '}
+        {profile.transport} ·{' '}
+        <button type="button" className="link" onClick={onSettings}>
+          Profiles and the local node URL: Settings…
+        </button>
+      </p>
+      {status.kind === 'fetching' && <p role="status">Fetching {status.what}…</p>}
+      {status.kind === 'error' && (
+        <p role="alert" className="bad" aria-label="Network fetch error">
+          Could not fetch: {status.message}
+        </p>
+      )}
+      {status.kind === 'refused' && (
+        <p role="alert" className="bad">
+          The node's answer was refused (IDENT-085): it names inbox {status.result.log.inboxId}, but{' '}
+          {status.result.handleCheck?.reason}. The log was not opened.
+        </p>
+      )}
+      <PublishHex localUrl={localUrl} />
+    </section>
+  )
+}
+
+function PublishHex({ localUrl }: { localUrl: string }) {
+  const pub = usePublish(localUrl)
+  const [hex, setHex] = useState('')
+  const [inbox, setInbox] = useState('')
+  const [problem, setProblem] = useState<string | null>(null)
+  const onPublish = (e: FormEvent) => {
+    e.preventDefault()
+    let bytes: Uint8Array
+    try {
+      bytes = hexToBytes(hex.trim().replace(/^0x/, ''))
+    } catch (err) {
+      setProblem(`not hex: ${err instanceof Error ? err.message : String(err)}`)
+      return
+    }
+    setProblem(null)
+    void pub.publish(bytes, inbox.trim() ? { inboxId: inbox.trim().toLowerCase() } : {})
+  }
+  return (
+    <details className="publish-hex">
+      <summary>Publish a signed update to the local node</summary>
+      <form onSubmit={onPublish} aria-label="Publish a signed update">
+        <textarea
+          aria-label="Signed update (hex)"
+          value={hex}
+          onChange={(e) => setHex(e.target.value)}
+          rows={3}
+          spellCheck={false}
+        />
+        <div className="row-buttons">
+          <input
+            aria-label="Inbox id of the update (for the visibility check)"
+            value={inbox}
+            onChange={(e) => setInbox(e.target.value)}
+            placeholder="inbox id (optional)"
+            size={30}
+          />
+          <button type="submit" disabled={pub.busy}>
+            Publish
+          </button>
+        </div>
+      </form>
+      {problem && <p role="alert">{problem}</p>}
+      {pub.answer && <PublishAnswerView answer={pub.answer} />}
+    </details>
+  )
+}

@@ -1,0 +1,36 @@
+/**
+ * The one Settings dialog: the network profiles (with the local node's URL), the chain
+ * routes and the deployment's limits (log entries per inbox, installations). Features do not import each other, so the shell
+ * passes the network profiles and the limits in as rendered sections.
+ */
+import type { ReactNode } from 'react'
+import { Dialog } from '../../ui/Dialog'
+import { ChainRoutesField, type ChainRoutesFieldProps } from './ChainRoutesField'
+
+export interface SettingsDialogProps {
+  readonly onClose: () => void
+  /** The network profiles section (features/network). */
+  readonly profiles: ReactNode
+  /** The deployment's limits (features/compose: the log limit, the installation ceiling). */
+  readonly limits: ReactNode
+  readonly chainRoutes: ChainRoutesFieldProps
+}
+
+export function SettingsDialog({ onClose, profiles, limits, chainRoutes }: SettingsDialogProps) {
+  return (
+    <Dialog title="Settings" onClose={onClose} className="settings-dialog">
+      <section aria-labelledby="settings-profiles">
+        <h3 id="settings-profiles">Network profiles</h3>
+        {profiles}
+      </section>
+      <section aria-labelledby="settings-routes">
+        <h3 id="settings-routes">Chain routes</h3>
+        <ChainRoutesField {...chainRoutes} />
+      </section>
+      <section aria-labelledby="settings-limits">
+        <h3 id="settings-limits">Limits of the deployment</h3>
+        {limits}
+      </section>
+    </Dialog>
+  )
+}
