@@ -7,6 +7,9 @@
 import { memo, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type DragEvent } from 'react'
 import { utf8 } from '../crypto/bytes'
 import { Exports } from './features/exports/Exports'
+import { EditedBadge } from './features/edit/components/EditedBadge'
+import { EditPanel } from './features/edit/components/EditPanel'
+import { useEditSession } from './features/edit/useEditSession'
 import { fetchLog, FetchLogError } from './features/log-input/fetch-url'
 import { DEFAULT_EXAMPLE, findExample, loadExample, type Example } from './features/log-input/gallery'
 import { InputErrorView } from './features/log-input/components/InputError'
@@ -313,6 +316,16 @@ export function App() {
     },
     [openExample, userActed],
   )
+  // Edit mode (features/edit): edited copies of the open log, replayed like any log.
+  const [editOpen, setEditOpen] = useState(false)
+  const openExampleNamed = useCallback(
+    (name: string) => {
+      const ex = findExample(name)
+      if (ex) void openExample(ex)
+    },
+    [openExample],
+  )
+  const edit = useEditSession({ loaded, open, openExample: openExampleNamed })
   const [nodeUrl, setNodeUrl] = useNodeUrl()
   // The signing playground (features/compose): the open log's head state, append, publish.
   const [playgroundOpen, setPlaygroundOpen] = useState(false)
@@ -410,8 +423,14 @@ export function App() {
 
   // Escape closes the panel on top (signing playground, signers, open log), unless
   // something inside handled it first (a dialog, the timeline filter).
-  const panels = useRef({ playgroundOpen, signersOpen, flowOpen: flow !== null, panelOpen: panelOpen && !!loaded })
-  panels.current = { playgroundOpen, signersOpen, flowOpen: flow !== null, panelOpen: panelOpen && !!loaded }
+  const panels = useRef({
+    playgroundOpen,
+    signersOpen,
+    editOpen,
+    flowOpen: flow !== null,
+    panelOpen: panelOpen && !!loaded,
+  })
+  panels.current = { playgroundOpen, signersOpen, editOpen, flowOpen: flow !== null, panelOpen: panelOpen && !!loaded }
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== 'Escape' || e.defaultPrevented) return
@@ -419,6 +438,7 @@ export function App() {
       const p = panels.current
       if (p.playgroundOpen) setPlaygroundOpen(false)
       else if (p.flowOpen) setFlow(null)
+      else if (p.editOpen) setEditOpen(false)
       else if (p.signersOpen) setSignersOpen(false)
       else if (p.panelOpen) setPanelOpen(false)
       else return
@@ -437,8 +457,15 @@ export function App() {
       <header className="topbar" ref={topbar}>
         <h1>Inbox Inspector</h1>
         {loaded && (
-          <div className="source" aria-label="Open log">
+          <div className={loaded.source.edited ? 'source edited' : 'source'} aria-label="Open log">
             <span className="muted">{loaded.source.label}</span>
+            {loaded.source.edited && (
+              <EditedBadge
+                mark={loaded.source.edited}
+                restorable={edit.restorable}
+                onRestore={() => void edit.restore()}
+              />
+            )}
             {loaded.logs.length > 1 && (
               <select
                 aria-label="Inbox log of the input"
@@ -485,6 +512,16 @@ export function App() {
         >
           Sign…
         </button>
+        {loaded && (
+          <button
+            type="button"
+            className={editOpen ? 'active' : ''}
+            aria-expanded={editOpen}
+            onClick={() => setEditOpen(!editOpen)}
+          >
+            Edit…
+          </button>
+        )}
         {loaded && (
           <button
             type="button"
@@ -593,6 +630,18 @@ export function App() {
               refetch={refetchInbox}
               smartWallets={signerRegistry.smartWallets.verifyContext.smartWallets}
               onClose={() => setFlow(null)}
+            />
+          </ErrorBoundary>
+        </div>
+      )}
+      {editOpen && loaded && (
+        <div className="drawer" data-drawer="edit">
+          <ErrorBoundary label="Edit mode">
+            <EditPanel
+              loaded={loaded}
+              session={edit}
+              signers={signerRegistry.signers}
+              onClose={() => setEditOpen(false)}
             />
           </ErrorBoundary>
         </div>

@@ -1,0 +1,77 @@
+/**
+ * Edit mode (issue #16) in Chromium: each "break it" button turns the demo log
+ * (valid-full-life) into an edited copy that the worker replays, and shows the rule the
+ * core now names; the copy is always marked (badge, colour, export name) and the original
+ * is one click away.
+ */
+import { createHash } from 'node:crypto'
+import type { Page } from '@playwright/test'
+import { expect, expectNoA11yViolations, test } from './fixtures'
+import { shot, summary, waitForLog } from './helpers'
+
+/** The fixture generator's keys (scripts/gen-fixtures.ts): sha256 of `fixture-key-<label>`, as 0x hex. */
+const fixtureKey = (label: string): string => `0x${createHash('sha256').update(`fixture-key-${label}`).digest('hex')}`
+
+const drawer = (page: Page) => page.locator('[data-drawer="edit"]')
+const result = (page: Page) => page.getByRole('status', { name: 'Result of the last edit' })
+
+async function openDemo(page: Page): Promise<void> {
+  await page.goto('/')
+  await waitForLog(page)
+  await expect(page.getByRole('group', { name: 'Open log' }).or(page.locator('.source'))).toContainText(
+    'valid-full-life',
+  )
+}
+
+async function importKey(page: Page, hex: string): Promise<void> {
+  await page.getByRole('button', { name: 'Signers…' }).click()
+  await page.getByLabel('Private key', { exact: true }).fill(hex)
+  await page.getByRole('button', { name: 'Import key' }).click()
+  await expect(page.getByLabel('Private key', { exact: true })).toHaveValue('')
+  await page.getByRole('button', { name: 'Signers…' }).click()
+}
+
+const BREAKS: readonly { title: string; rule: RegExp; seq: string }[] = [
+  { title: 'Replay an old add after its revocation', rule: /rejected\s+under IDENT-050/, seq: '14' },
+  { title: 'Let an installation add an installation', rule: /rejected\s+under IDENT-041/, seq: '15' },
+  { title: 'Change one character of the text’s inbox id', rule: /rejected\s+under IDENT-030/, seq: '12' },
+  { title: 'Claim a handle with a capital letter', rule: /rejected\s+under IDENT-078/, seq: '7' },
+  { title: 'Sign a revocation with a non-recovery member', rule: /rejected\s+under IDENT-043/, seq: '10' },
+  { title: 'Re-encode an ECDSA signature with high s', rule: /rejected\s+under IDENT-050/, seq: '14' },
+]
+
+test('each break-it button makes an edited copy and shows the rule that now rejects it', async ({ page }, info) => {
+  await openDemo(page)
+  // IDENT-041 needs an installation of the inbox to sign: this browser holds the recovery wallet's key.
+  await importKey(page, fixtureKey('wallet-2'))
+  await page.getByRole('button', { name: 'Edit…' }).click()
+  await expect(drawer(page).getByRole('heading', { name: 'Edit mode' })).toBeVisible()
+  for (const b of BREAKS) {
+    await test.step(b.title, async () => {
+      const button = drawer(page).getByRole('button', { name: b.title, exact: true })
+      await expect(button).toBeEnabled()
+      await button.click()
+      await expect(result(page)).toContainText(b.rule)
+      await expect(result(page)).toContainText(`Sequence id ${b.seq} is now`)
+      // Marked as edited; every view shows the edited log: the selected step is the broken update.
+      await expect(page.locator('.source.edited .edited-badge')).toHaveText('edited')
+      await expect(summary(page)).toContainText(`sequence id ${b.seq}`)
+      await expect(summary(page)).toContainText('rejected')
+      if (b.seq === '7') await shot(page, info, 'edit-break-capital-1440')
+      // The original is one click away, in the header.
+      await page.locator('.topbar').getByRole('button', { name: 'Restore original' }).click()
+      await expect(page.locator('.edited-badge')).toHaveCount(0)
+      await expect(page.locator('.source')).toContainText('example valid-full-life')
+      await expect(page.locator('.source')).toContainText('every update applies')
+    })
+  }
+  await expectNoA11yViolations(page)
+})
+
+test('a break-it whose target the log lacks is disabled with the reason', async ({ page }) => {
+  await openDemo(page)
+  await page.getByRole('button', { name: 'Edit…' }).click()
+  const b = drawer(page).getByRole('button', { name: 'Let an installation add an installation', exact: true })
+  await expect(b).toBeDisabled()
+  await expect(b).toHaveAccessibleDescription(/Not here: .*import one in Signers/)
+})
