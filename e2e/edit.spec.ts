@@ -57,7 +57,24 @@ test('each break-it button makes an edited copy and shows the rule that now reje
       await expect(page.locator('.source.edited .edited-badge')).toHaveText('edited')
       await expect(summary(page)).toContainText(`sequence id ${b.seq}`)
       await expect(summary(page)).toContainText('rejected')
-      if (b.seq === '7') await shot(page, info, 'edit-break-capital-1440')
+      const changed = page.getByRole('region', { name: 'What changed' })
+      await expect(changed.getByRole('list', { name: 'Verdicts that changed' })).toContainText(
+        new RegExp(`sequence id ${b.seq}: (applied|not in the original) →\\s*rejected\\s+under`),
+      )
+      if (b.seq === '7') {
+        // The exact characters of the text that changed, and the head state that differs.
+        const diff = changed.getByLabel('Signature text diff of sequence id 7')
+        await expect(diff.locator('del')).toHaveText('n')
+        await expect(diff.locator('ins')).toHaveText('N')
+        await expect(changed.getByRole('list', { name: 'How the head state differs' })).toBeVisible()
+        await page.setViewportSize({ width: 1440, height: 900 })
+        await shot(page, info, 'edit-capital-handle-1440')
+        await page.setViewportSize({ width: 390, height: 844 })
+        await shot(page, info, 'edit-capital-handle-390')
+        await page.setViewportSize({ width: 1440, height: 900 })
+      }
+      if (b.seq === '12')
+        await expect(changed.getByRole('list', { name: 'Signatures that changed' })).toContainText('no longer verifies')
       // The original is one click away, in the header.
       await page.locator('.topbar').getByRole('button', { name: 'Restore original' }).click()
       await expect(page.locator('.edited-badge')).toHaveCount(0)

@@ -641,6 +641,7 @@ export function App() {
               loaded={loaded}
               session={edit}
               signers={signerRegistry.signers}
+              compareStates={diffStates}
               onClose={() => setEditOpen(false)}
             />
           </ErrorBoundary>

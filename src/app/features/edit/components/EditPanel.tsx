@@ -4,6 +4,7 @@
  * worker's replay of the edited copy), so the timeline and every panel show the edited log.
  */
 import { useEffect, useId, useMemo, useState } from 'react'
+import type { AssociationState } from '../../../../core/types'
 import { generateInstallationKey } from '../../../../signing/local-keys'
 import type { AppSigner } from '../../../model/app-signer'
 import type { Loaded } from '../../../trace/useInspector'
@@ -11,16 +12,20 @@ import { STATUS_LABEL } from '../../../ui/format'
 import { BREAK_ITS, type BreakId, type BreakResult, type BreakSigners } from '../break-it'
 import { editBaseOf } from '../session'
 import type { EditSession } from '../useEditSession'
+import { whatChanged } from '../what-changed'
+import { type HeadDiff, WhatChanged } from './WhatChanged'
 
 export interface EditPanelProps {
   readonly loaded: Loaded
   readonly session: EditSession
   /** The signers of this browser (features/signers): local keys sign without a prompt. */
   readonly signers: readonly AppSigner[]
+  /** The state feature's diff of two states (features/state/diff.ts, passed in by the shell). */
+  readonly compareStates: (before: AssociationState | null, after: AssociationState | null) => HeadDiff
   readonly onClose: () => void
 }
 
-export function EditPanel({ loaded, session, signers, onClose }: EditPanelProps) {
+export function EditPanel({ loaded, session, signers, compareStates, onClose }: EditPanelProps) {
   const headId = useId()
   const mark = loaded.source.edited
   const held = useMemo(() => signers.filter((s) => !s.interactive).map((s) => s.signer), [signers])
@@ -51,6 +56,17 @@ export function EditPanel({ loaded, session, signers, onClose }: EditPanelProps)
       live = false
     }
   }, [loaded, breakSigners])
+
+  const root = session.root
+  const changes = useMemo(() => {
+    if (!mark || !root || root.loadId === loaded.loadId) return null
+    const head = (l: Loaded) => l.model.stateAfter(l.model.steps.length - 1)
+    return whatChanged(
+      { steps: root.model.steps, head: head(root) },
+      { steps: loaded.model.steps, head: head(loaded) },
+      compareStates,
+    )
+  }, [mark, root, loaded, compareStates])
 
   const results = plans?.loadId === loaded.loadId ? plans.results : null
   const lastStep = last ? loaded.model.steps.find((s) => s.sequenceId === last.target) : undefined
@@ -112,6 +128,15 @@ export function EditPanel({ loaded, session, signers, onClose }: EditPanelProps)
             </>
           )}
         </div>
+      )}
+      {changes && root && (
+        <WhatChanged changes={changes} against={root.source.edited ? 'the log the link held' : 'the original'} />
+      )}
+      {mark && !root && (
+        <p className="muted">
+          What changed is shown against the original once this page holds it: restore the original, or make an edit (it
+          is then compared with the log the link held).
+        </p>
       )}
       <h3>Break it</h3>
       <ul className="break-its">
