@@ -92,3 +92,59 @@ test('a break-it whose target the log lacks is disabled with the reason', async 
   await expect(b).toBeDisabled()
   await expect(b).toHaveAccessibleDescription(/Not here: .*import one in Signers/)
 })
+
+test('an edit breaks a claim, re-signing with a local key makes it apply again; the badge survives a permalink reload', async ({
+  page,
+}, info) => {
+  await openDemo(page)
+  await importKey(page, fixtureKey('wallet-1')) // the wallet that signed the claim of sequence id 5
+  await page
+    .getByRole('listbox', { name: /Updates and their actions/ })
+    .getByRole('option')
+    .filter({ hasText: 'ClaimHandle' })
+    .first()
+    .click()
+  await expect(summary(page)).toContainText('sequence id 5')
+  await page.getByRole('button', { name: 'Edit…' }).click()
+  const form = drawer(page).getByRole('form', { name: 'Set a field of sequence id 5' })
+  await form.getByLabel('Field').selectOption({ label: 'action 0 handle' })
+  await form.getByLabel('Value').fill('nico')
+  await form.getByRole('button', { name: 'Set field' }).click()
+  // The wallet's signature now recovers to another address: the claim's signer is no member (IDENT-081).
+  await expect(summary(page)).toContainText('rejected')
+  await expect(page.locator('.source')).toContainText('stops at sequence id 5: IDENT-081')
+  const changed = page.getByRole('region', { name: 'What changed' })
+  await expect(changed.getByRole('list', { name: 'Signatures that changed' })).toContainText('another signer')
+  await expect(changed.getByLabel('Signature text diff of sequence id 5').locator('ins')).toHaveText('o')
+
+  // A bad value is refused inline, naming the operation, and the edited log stays open.
+  await form.getByLabel('Field').selectOption({ label: 'client_timestamp_ns' })
+  await form.getByLabel('Value').fill('soon')
+  await form.getByRole('button', { name: 'Set field' }).click()
+  await expect(drawer(page).getByRole('alert')).toContainText('set client_timestamp_ns of sequence id 5: ')
+  await expect(drawer(page).getByRole('alert')).toContainText('uint64')
+  await expect(page.locator('.source')).toContainText('stops at sequence id 5: IDENT-081')
+
+  await drawer(page).getByRole('button', { name: 'Re-sign with this browser’s keys' }).click()
+  await expect(page.locator('.source')).toContainText('every update applies')
+  await expect(page.locator('.source.edited .edited-badge')).toBeVisible()
+  await expect(changed.getByRole('list', { name: 'Verdicts that changed' })).toHaveCount(0)
+  await shot(page, info, 'edit-resigned-1440')
+  await expectNoA11yViolations(page)
+
+  // The permalink carries the edited log and its mark: after a reload the badge is back.
+  await expect.poll(() => page.url()).toMatch(/edited=\d+&orig=/)
+  await page.reload()
+  await waitForLog(page)
+  await expect(page.locator('.source.edited .edited-badge')).toHaveText('edited')
+  await expect(page.locator('.source')).toContainText('edited copy of example valid-full-life')
+  await expect(page.locator('.source')).toContainText('every update applies')
+  // The export names say so too.
+  const download = page.waitForEvent('download')
+  await page.getByRole('group', { name: 'Exports' }).getByRole('button', { name: 'Bundle JSON' }).click()
+  expect((await download).suggestedFilename()).toBe('valid-full-life-edited.bundle.json')
+  // And the original is one click away.
+  await page.locator('.topbar').getByRole('button', { name: 'Restore original' }).click()
+  await expect(page.locator('.edited-badge')).toHaveCount(0)
+  await expect(page.locator('.source')).toContainText('example valid-full-life')
+})

@@ -144,13 +144,22 @@ export function App() {
         try {
           const bytes = await decompressLog(f.log)
           if (auto !== undefined && auto !== userActs.current) return
-          if (
-            !(await open(
-              { kind: 'permalink', label: 'the permalink', name: 'permalink', input: bytes, verifier: 'none' },
-              opts,
-            ))
-          )
-            setPanelOpen(true)
+          const ed = f.edited
+          const source: Source = ed
+            ? {
+                kind: 'permalink',
+                label: `edited copy of ${ed.label}`,
+                name: `${ed.example ?? 'permalink'}-edited`,
+                input: bytes,
+                verifier: 'none',
+                edited: {
+                  originalLabel: ed.label,
+                  edits: ed.edits,
+                  ...(ed.example ? { originalExample: ed.example } : {}),
+                },
+              }
+            : { kind: 'permalink', label: 'the permalink', name: 'permalink', input: bytes, verifier: 'none' }
+          if (!(await open(source, opts))) setPanelOpen(true)
         } catch (e) {
           setPanelOpen(true)
           setProblem({ label: 'The permalink', message: e instanceof PermalinkError ? e.message : String(e) })
@@ -248,6 +257,15 @@ export function App() {
         : {}),
       ...(loaded.logIndex > 0 ? { inbox: loaded.logIndex } : {}),
       ...(step ? { step } : {}),
+      ...(s.edited
+        ? {
+            edited: {
+              edits: s.edited.edits,
+              label: s.edited.originalLabel,
+              ...(s.edited.originalExample ? { example: s.edited.originalExample } : {}),
+            },
+          }
+        : {}),
     }
     const linkable = s.kind === 'example' || s.kind === 'url' || !!f.log
     return {
@@ -641,6 +659,7 @@ export function App() {
               loaded={loaded}
               session={edit}
               signers={signerRegistry.signers}
+              selected={selectedStep}
               compareStates={diffStates}
               onClose={() => setEditOpen(false)}
             />

@@ -146,6 +146,7 @@ export function useEditSession({ loaded, open, openExample }: EditSessionOptions
     edits: session?.edits ?? [],
     error,
     clearError: useCallback(() => setError(null), []),
+    fail: setError as (message: string) => void,
     working,
     apply,
     undo,

@@ -8,11 +8,13 @@ import type { AssociationState } from '../../../../core/types'
 import { generateInstallationKey } from '../../../../signing/local-keys'
 import type { AppSigner } from '../../../model/app-signer'
 import type { Loaded } from '../../../trace/useInspector'
+import type { TransferStep } from '../../../../worker/transfer'
 import { STATUS_LABEL } from '../../../ui/format'
 import { BREAK_ITS, type BreakId, type BreakResult, type BreakSigners } from '../break-it'
 import { editBaseOf } from '../session'
 import type { EditSession } from '../useEditSession'
 import { whatChanged } from '../what-changed'
+import { UpdateEditor } from './UpdateEditor'
 import { type HeadDiff, WhatChanged } from './WhatChanged'
 
 export interface EditPanelProps {
@@ -21,11 +23,13 @@ export interface EditPanelProps {
   /** The signers of this browser (features/signers): local keys sign without a prompt. */
   readonly signers: readonly AppSigner[]
   /** The state feature's diff of two states (features/state/diff.ts, passed in by the shell). */
+  /** The selected update, to edit. */
+  readonly selected: TransferStep | null
   readonly compareStates: (before: AssociationState | null, after: AssociationState | null) => HeadDiff
   readonly onClose: () => void
 }
 
-export function EditPanel({ loaded, session, signers, compareStates, onClose }: EditPanelProps) {
+export function EditPanel({ loaded, session, signers, selected, compareStates, onClose }: EditPanelProps) {
   const headId = useId()
   const mark = loaded.source.edited
   const held = useMemo(() => signers.filter((s) => !s.interactive).map((s) => s.signer), [signers])
@@ -137,6 +141,19 @@ export function EditPanel({ loaded, session, signers, compareStates, onClose }: 
           What changed is shown against the original once this page holds it: restore the original, or make an edit (it
           is then compared with the log the link held).
         </p>
+      )}
+      {selected && (
+        <UpdateEditor
+          step={selected}
+          original={
+            (root ?? loaded).model.steps.find((s) => s.sequenceId === selected.sequenceId)?.signatures ??
+            selected.signatures
+          }
+          held={held}
+          busy={session.working !== null}
+          apply={session.apply}
+          fail={session.fail}
+        />
       )}
       <h3>Break it</h3>
       <ul className="break-its">
