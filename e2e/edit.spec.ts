@@ -129,7 +129,12 @@ test('an edit breaks a claim, re-signing with a local key makes it apply again; 
   await expect(page.locator('.source')).toContainText('every update applies')
   await expect(page.locator('.source.edited .edited-badge')).toBeVisible()
   await expect(changed.getByRole('list', { name: 'Verdicts that changed' })).toHaveCount(0)
+  await page.setViewportSize({ width: 1440, height: 900 })
   await shot(page, info, 'edit-resigned-1440')
+  await page.setViewportSize({ width: 390, height: 844 })
+  await shot(page, info, 'edit-resigned-390')
+  await expectNoA11yViolations(page)
+  await page.setViewportSize({ width: 1440, height: 900 })
   await expectNoA11yViolations(page)
 
   // The permalink carries the edited log and its mark: after a reload the badge is back.

@@ -178,7 +178,13 @@ export function EditPanel({ loaded, session, signers, selected, compareStates, o
               <span className="badge">{b.teaches}</span>
               <span id={reasonId} className="break-line">
                 {b.line}
-                {r && !r.ok && <span className="warn"> Not here: {r.reason}.</span>}
+                {r && !r.ok && (
+                  <span className="warn">
+                    {' '}
+                    Not here: {r.reason}
+                    {r.reason.endsWith('…') ? '' : '.'}
+                  </span>
+                )}
                 {!r && <span className="muted"> (looking for a target…)</span>}
               </span>
             </li>
