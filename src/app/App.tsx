@@ -6,6 +6,9 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type DragEvent } from 'react'
 import { utf8 } from '../crypto/bytes'
+import { EditedBadge } from './features/edit/components/EditedBadge'
+import { EditPanel } from './features/edit/components/EditPanel'
+import { useEditSession } from './features/edit/useEditSession'
 import { fetchLog, FetchLogError } from './features/log-input/fetch-url'
 import { DEFAULT_EXAMPLE, findExample, loadExample, type Example } from './features/log-input/gallery'
 import { InputErrorView } from './features/log-input/components/InputError'
@@ -196,13 +199,22 @@ export function App() {
         try {
           const bytes = await decompressLog(f.log)
           if (auto !== undefined && auto !== userActs.current) return
-          if (
-            !(await open(
-              { kind: 'permalink', label: 'the permalink', name: 'permalink', input: bytes, verifier: 'none' },
-              opts,
-            ))
-          )
-            setPanelOpen(true)
+          const ed = f.edited
+          const source: Source = ed
+            ? {
+                kind: 'permalink',
+                label: `edited copy of ${ed.label}`,
+                name: `${ed.example ?? 'permalink'}-edited`,
+                input: bytes,
+                verifier: 'none',
+                edited: {
+                  originalLabel: ed.label,
+                  edits: ed.edits,
+                  ...(ed.example ? { originalExample: ed.example } : {}),
+                },
+              }
+            : { kind: 'permalink', label: 'the permalink', name: 'permalink', input: bytes, verifier: 'none' }
+          if (!(await open(source, opts))) setPanelOpen(true)
         } catch (e) {
           setPanelOpen(true)
           setProblem({ label: 'The permalink', message: e instanceof PermalinkError ? e.message : String(e) })
@@ -323,6 +335,15 @@ export function App() {
       ...(step ? { step } : {}),
       ...(tab ? { tab } : {}),
       ...(presenting ? { present: true } : {}),
+      ...(s.edited
+        ? {
+            edited: {
+              edits: s.edited.edits,
+              label: s.edited.originalLabel,
+              ...(s.edited.originalExample ? { example: s.edited.originalExample } : {}),
+            },
+          }
+        : {}),
     }
     const linkable = s.kind === 'example' || s.kind === 'url' || s.kind === 'node' || !!f.log
     return {
@@ -392,6 +413,16 @@ export function App() {
     },
     [openExample, userActed],
   )
+  // Edit mode (features/edit): edited copies of the open log, replayed like any log.
+  const [editOpen, setEditOpen] = useState(false)
+  const openExampleNamed = useCallback(
+    (name: string) => {
+      const ex = findExample(name)
+      if (ex) void openExample(ex)
+    },
+    [openExample],
+  )
+  const edit = useEditSession({ loaded, open, openExample: openExampleNamed })
   // The signing playground (features/compose): the open log's head state, append, publish.
   const [playgroundOpen, setPlaygroundOpen] = useState(false)
   // The guided inbox tasks (issue 15), opened by URL with ?flow=health|cleanup|claim|recovery.
@@ -480,8 +511,14 @@ export function App() {
 
   // Escape closes the panel on top (signing playground, signers, open log), then leaves presenter mode, unless
   // something inside handled it first (a dialog, the timeline filter).
-  const panels = useRef({ playgroundOpen, signersOpen, flowOpen: flow !== null, panelOpen: panelOpen && !!loaded })
-  panels.current = { playgroundOpen, signersOpen, flowOpen: flow !== null, panelOpen: panelOpen && !!loaded }
+  const panels = useRef({
+    playgroundOpen,
+    signersOpen,
+    editOpen,
+    flowOpen: flow !== null,
+    panelOpen: panelOpen && !!loaded,
+  })
+  panels.current = { playgroundOpen, signersOpen, editOpen, flowOpen: flow !== null, panelOpen: panelOpen && !!loaded }
   const presentingNow = useRef(presenting)
   presentingNow.current = presenting
   useEffect(() => {
@@ -491,6 +528,7 @@ export function App() {
       const p = panels.current
       if (p.playgroundOpen) setPlaygroundOpen(false)
       else if (p.flowOpen) setFlow(null)
+      else if (p.editOpen) setEditOpen(false)
       else if (p.signersOpen) setSignersOpen(false)
       else if (p.panelOpen) setPanelOpen(false)
       else if (presentingNow.current) leavePresenter()
@@ -505,6 +543,7 @@ export function App() {
   useDrawerFocus(signersOpen, 'signers')
   useDrawerFocus(playgroundOpen, 'sign')
   useDrawerFocus(flow !== null && !!loaded, 'flows')
+  useDrawerFocus(editOpen && !!loaded, 'edit')
   // Presenter mode's "what changed": the same diff as the Diff tab.
   const diffOf = useCallback(
     (k: number, i: number) => {
@@ -522,8 +561,15 @@ export function App() {
       <header className="topbar" ref={topbar}>
         <h1>Inbox Inspector</h1>
         {loaded && (
-          <div className="source" aria-label="Open log">
+          <div className={loaded.source.edited ? 'source edited' : 'source'} aria-label="Open log">
             <span className="muted">{loaded.source.label}</span>
+            {loaded.source.edited && (
+              <EditedBadge
+                mark={loaded.source.edited}
+                restorable={edit.restorable}
+                onRestore={() => void edit.restore()}
+              />
+            )}
             {loaded.logs.length > 1 && (
               <select
                 aria-label="Inbox log of the input"
@@ -580,6 +626,16 @@ export function App() {
             onClick={() => (presenting ? leavePresenter() : setPresenting(true))}
           >
             Present
+          </button>
+        )}
+        {loaded && (
+          <button
+            type="button"
+            className={editOpen ? 'active' : ''}
+            aria-expanded={editOpen}
+            onClick={() => setEditOpen(!editOpen)}
+          >
+            Edit…
           </button>
         )}
         {loaded && (
@@ -714,6 +770,20 @@ export function App() {
               refetch={refetchInbox}
               smartWallets={signerRegistry.smartWallets.verifyContext.smartWallets}
               onClose={() => setFlow(null)}
+            />
+          </ErrorBoundary>
+        </div>
+      )}
+      {editOpen && loaded && (
+        <div className="drawer" data-drawer="edit">
+          <ErrorBoundary label="Edit mode">
+            <EditPanel
+              loaded={loaded}
+              session={edit}
+              signers={signerRegistry.signers}
+              selected={selectedStep}
+              compareStates={diffStates}
+              onClose={() => setEditOpen(false)}
             />
           </ErrorBoundary>
         </div>

@@ -22,6 +22,20 @@ export interface Source {
   /** A log fetched from a node: the query string that fetches it again (`?node=…&api=…&inbox=…`). */
   readonly fetch?: string
   readonly verifier: Verifier
+  /** Set on an edited copy of a log (features/edit): the badge, the export names and the restore read it. */
+  readonly edited?: EditedMark
+}
+
+/** What marks a log as an edited copy, and the way back to its original. */
+export interface EditedMark {
+  /** The original's label, shown beside the badge ("edited copy of example valid-full-life"). */
+  readonly originalLabel: string
+  /** The original's gallery example, when it is one: a permalink names it, so the restore works after a reload. */
+  readonly originalExample?: string
+  /** The original source itself (absent after a permalink reload). */
+  readonly original?: Source
+  /** How many edit operations made the copy. */
+  readonly edits: number
 }
 
 export interface Loaded {

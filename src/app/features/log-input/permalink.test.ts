@@ -50,3 +50,22 @@ describe('permalink codec', () => {
     await expect(decompressLog('AB')).rejects.toThrow(/not base64url text \(it was cut or edited\)/)
   })
 })
+
+describe('permalink codec: an edited copy (issue #16)', () => {
+  it('carries the edited flag and the original’s identity with the log', () => {
+    const f = {
+      log: 'abc',
+      edited: { edits: 2, label: 'example valid-full-life', example: 'valid-full-life' },
+      step: { sequenceId: 7n, action: 0 },
+    }
+    const hash = formatFragment(f)
+    expect(hash).toBe('#log=abc&edited=2&orig=example%20valid-full-life&origex=valid-full-life&step=7.0')
+    expect(parseFragment(hash)).toEqual(f)
+  })
+
+  it('orig without edited does not mark a log as edited; an unedited log carries no mark', () => {
+    expect(parseFragment('#log=abc&orig=x').edited).toBeUndefined()
+    expect(formatFragment({ log: 'abc' })).toBe('#log=abc')
+    expect(parseFragment('#log=abc&edited=1').edited).toEqual({ edits: 1, label: 'a log' })
+  })
+})

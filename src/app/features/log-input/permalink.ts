@@ -6,9 +6,12 @@
  *   #log=<base64url deflate-raw of the input bytes>&bin=1&inbox=<n>&step=<seq>.<action>
  *   #example=<gallery name>&step=3.0&tab=diff
  *   #example=<gallery name>&step=3.0&present     (presenter mode, at that step)
+ *   #log=…&edited=<edit operations>&orig=<the original's label>&origex=<its gallery name>
  *
  * `bin=1` says the input was binary (a protobuf file), otherwise it is UTF-8 text.
  * `tab` names the open view of the step (the shell knows the names; here it is a word).
+ * `edited` marks the log as an edited copy (issue #16), so the badge survives a reload;
+ * `orig` and `origex` name its original (the gallery name lets the original reopen).
  */
 import { base64ToBytes, base64urlNoPad } from '../../../crypto/bytes'
 
@@ -34,6 +37,8 @@ export interface Fragment {
   readonly tab?: string
   /** Presenter mode: the link opens the log one step per screen. */
   readonly present?: boolean
+  /** The log is an edited copy: how many edit operations made it, and its original. */
+  readonly edited?: { readonly edits: number; readonly label: string; readonly example?: string }
 }
 
 /**
@@ -105,12 +110,25 @@ export function parseFragment(hash: string): Fragment {
     else if (k === 'example' && v) out.example = decodeURIComponent(v)
     else if (k === 'inbox' && /^\d{1,6}$/.test(v)) out.inbox = Number(v)
     else if (k === 'tab' && /^[a-z]{1,16}$/.test(v)) out.tab = v
+    else if (k === 'edited' && /^\d{1,6}$/.test(v)) out.edited = { edits: Number(v), label: 'a log', ...out.edited }
+    else if (k === 'orig' && v) out.edited = { edits: 0, ...out.edited, label: safeDecode(v) }
+    else if (k === 'origex' && v) out.edited = { edits: 0, label: 'a log', ...out.edited, example: safeDecode(v) }
     else if (k === 'step') {
       const s = parseStep(v)
       if (s) out.step = s
     }
   }
+  // orig / origex alone do not mark a log as edited: `edited` does.
+  if (out.edited && !/(^|&)edited=\d/.test(h)) delete out.edited
   return out
+}
+
+function safeDecode(v: string): string {
+  try {
+    return decodeURIComponent(v).slice(0, 200)
+  } catch {
+    return v.slice(0, 200)
+  }
 }
 
 export function formatFragment(f: Fragment): string {
@@ -119,6 +137,10 @@ export function formatFragment(f: Fragment): string {
   else if (f.log) {
     parts.push(`log=${f.log}`)
     if (f.binary) parts.push('bin=1')
+  }
+  if (f.edited && f.log) {
+    parts.push(`edited=${f.edited.edits}`, `orig=${encodeURIComponent(f.edited.label)}`)
+    if (f.edited.example) parts.push(`origex=${encodeURIComponent(f.edited.example)}`)
   }
   if (f.inbox !== undefined && f.inbox > 0) parts.push(`inbox=${f.inbox}`)
   if (f.step) parts.push(`step=${formatStep(f.step)}`)

@@ -1,0 +1,183 @@
+/**
+ * The fields of a decoded update the edit form offers, each with its path in the patch
+ * language of src/core/encode/edit.ts (proto field names) and its value as text.
+ */
+import type { JsonValue } from '@bufbuild/protobuf'
+import { bytesToHex } from '../../../crypto/bytes'
+import type { UnverifiedUpdate, WireMemberIdentifier, WireSignature } from '../../../core/types'
+
+export interface EditField {
+  readonly path: readonly (string | number)[]
+  readonly label: string
+  readonly type: 'string' | 'uint64' | 'enum' | 'bytes'
+  readonly value: string
+}
+
+function identifierFields(base: (string | number)[], label: string, id: WireMemberIdentifier): EditField[] {
+  switch (id.kind) {
+    case 'ethereum':
+      return [
+        {
+          path: [...base, 'ethereum_address'],
+          label: `${label} (Ethereum address)`,
+          type: 'string',
+          value: id.address,
+        },
+      ]
+    case 'installation':
+      return [
+        {
+          path: [...base, 'installation_public_key'],
+          label: `${label} (installation key, hex)`,
+          type: 'bytes',
+          value: bytesToHex(id.key),
+        },
+      ]
+    case 'passkey':
+      return [
+        {
+          path: [...base, 'passkey', 'key'],
+          label: `${label} (passkey key, hex)`,
+          type: 'bytes',
+          value: bytesToHex(id.key),
+        },
+      ]
+  }
+}
+
+function signatureFields(base: (string | number)[], label: string, s: WireSignature): EditField[] {
+  switch (s.kind) {
+    case 'erc_191':
+      return [
+        {
+          path: [...base, 'erc_191', 'bytes'],
+          label: `${label} (erc_191 bytes, hex)`,
+          type: 'bytes',
+          value: bytesToHex(s.bytes),
+        },
+      ]
+    case 'installation_key':
+      return [
+        {
+          path: [...base, 'installation_key', 'bytes'],
+          label: `${label} (Ed25519 bytes, hex)`,
+          type: 'bytes',
+          value: bytesToHex(s.bytes),
+        },
+      ]
+    case 'passkey':
+      return [
+        {
+          path: [...base, 'passkey', 'signature'],
+          label: `${label} (passkey DER signature, hex)`,
+          type: 'bytes',
+          value: bytesToHex(s.signature),
+        },
+      ]
+    case 'erc_6492':
+      return [
+        {
+          path: [...base, 'erc_6492', 'signature'],
+          label: `${label} (erc_6492 signature, hex)`,
+          type: 'bytes',
+          value: bytesToHex(s.signature),
+        },
+      ]
+  }
+}
+
+/** The update's editable fields, in the order of its structure. */
+export function editableFields(u: UnverifiedUpdate): EditField[] {
+  const out: EditField[] = [
+    { path: ['inbox_id'], label: 'inbox_id', type: 'string', value: u.inboxId },
+    {
+      path: ['client_timestamp_ns'],
+      label: 'client_timestamp_ns',
+      type: 'uint64',
+      value: u.clientTimestampNs.toString(),
+    },
+  ]
+  u.actions.forEach((a, i) => {
+    const p = (k: string): (string | number)[] => ['actions', i, k]
+    const at = `action ${i}`
+    switch (a.kind) {
+      case 'create_inbox':
+        out.push(
+          {
+            path: [...p('create_inbox'), 'initial_identifier'],
+            label: `${at} initial_identifier`,
+            type: 'string',
+            value: a.initialIdentifier,
+          },
+          { path: [...p('create_inbox'), 'nonce'], label: `${at} nonce`, type: 'uint64', value: a.nonce.toString() },
+          {
+            path: [...p('create_inbox'), 'initial_identifier_kind'],
+            label: `${at} initial_identifier_kind (enum number)`,
+            type: 'enum',
+            value: String(a.initialIdentifierKind),
+          },
+          ...signatureFields(
+            [...p('create_inbox'), 'initial_identifier_signature'],
+            `${at} initial identifier signature`,
+            a.initialIdentifierSignature,
+          ),
+        )
+        break
+      case 'add':
+        out.push(
+          ...identifierFields([...p('add'), 'new_member_identifier'], `${at} new member`, a.newMemberIdentifier),
+          ...signatureFields(
+            [...p('add'), 'existing_member_signature'],
+            `${at} existing member signature`,
+            a.existingMemberSignature,
+          ),
+          ...signatureFields([...p('add'), 'new_member_signature'], `${at} new member signature`, a.newMemberSignature),
+        )
+        break
+      case 'revoke':
+        out.push(
+          ...identifierFields([...p('revoke'), 'member_to_revoke'], `${at} member to revoke`, a.memberToRevoke),
+          ...signatureFields(
+            [...p('revoke'), 'recovery_identifier_signature'],
+            `${at} recovery identifier signature`,
+            a.recoveryIdentifierSignature,
+          ),
+        )
+        break
+      case 'change_recovery_address':
+        out.push(
+          {
+            path: [...p('change_recovery_address'), 'new_recovery_identifier'],
+            label: `${at} new_recovery_identifier`,
+            type: 'string',
+            value: a.newRecoveryIdentifier,
+          },
+          {
+            path: [...p('change_recovery_address'), 'new_recovery_identifier_kind'],
+            label: `${at} new_recovery_identifier_kind (enum number)`,
+            type: 'enum',
+            value: String(a.newRecoveryIdentifierKind),
+          },
+          ...signatureFields(
+            [...p('change_recovery_address'), 'existing_recovery_identifier_signature'],
+            `${at} existing recovery identifier signature`,
+            a.existingRecoveryIdentifierSignature,
+          ),
+        )
+        break
+      case 'claim_handle':
+        out.push(
+          { path: [...p('claim_handle'), 'handle'], label: `${at} handle`, type: 'string', value: a.handle },
+          ...signatureFields([...p('claim_handle'), 'signature'], `${at} signature`, a.signature),
+        )
+        break
+    }
+  })
+  return out
+}
+
+/** The form's text as the patch language's JSON value for the field (the core checks it). */
+export function fieldValue(f: EditField, text: string): JsonValue {
+  if (f.type === 'enum' && /^-?[0-9]+$/.test(text.trim())) return Number(text.trim())
+  return f.type === 'string' ? text : text.trim()
+}

@@ -1,0 +1,82 @@
+/**
+ * The edit session's pure parts: the open log's updates as editable entries, the edited
+ * log as a bundle (the same path as a pasted log), the views builders read, and a
+ * readable line per edit operation.
+ */
+import { decodeUpdate } from '../../../core/decode/update'
+import { EditError, PatchSyntaxError, type EditableEntry, type EditOp } from '../../../core/encode/edit'
+import { encodeBundleJson } from '../../../core/encode/update'
+import type { AssociationState, UnverifiedUpdate } from '../../../core/types'
+import type { TransferStep } from '../../../worker/transfer'
+import type { EditBase, EditStep } from './break-it'
+
+/** The updates of a replayed log, in replay order, with their exact bytes (absent when the input had none). */
+export function entriesOf(steps: readonly TransferStep[]): EditableEntry[] {
+  return steps.map((s) => {
+    const base = { sequenceId: s.sequenceId, bytes: s.bytes ?? undefined, edited: false }
+    return s.serverTimestampNs === undefined ? base : { ...base, serverTimestampNs: s.serverTimestampNs }
+  })
+}
+
+/** The edited log as bundle JSON. An entry with no bytes cannot be carried and is left out (`left` counts them). */
+export function editedBundle(
+  inboxId: string | null,
+  entries: readonly EditableEntry[],
+): { readonly bundle: string; readonly left: number } {
+  const updates = entries.flatMap((e) => (e.bytes ? [{ sequenceId: e.sequenceId, bytes: e.bytes }] : []))
+  return {
+    bundle: encodeBundleJson({ ...(inboxId ? { inboxId } : {}), updates }),
+    left: entries.length - updates.length,
+  }
+}
+
+function decoded(bytes: Uint8Array | null): UnverifiedUpdate | null {
+  if (!bytes) return null
+  try {
+    return decodeUpdate(bytes)
+  } catch {
+    return null
+  }
+}
+
+/** What the break-it builders read of a replayed log: each step decoded again from its bytes, and the head. */
+export function editBaseOf(steps: readonly TransferStep[], head: AssociationState | null): EditBase {
+  const out: EditStep[] = steps.map((s) => ({
+    sequenceId: s.sequenceId,
+    status: s.status,
+    rule: s.rule,
+    update: s.update ? decoded(s.bytes) : null,
+    signatures: s.signatures,
+  }))
+  return { steps: out, head: head ? { members: new Set(head.members.keys()), recovery: head.recovery.id } : null }
+}
+
+const pathText = (p: readonly (string | number)[]): string => p.join('/')
+
+/** One line per operation, as the edits list shows it. */
+export function describeOp(op: EditOp): string {
+  switch (op.op) {
+    case 'drop':
+      return `drop sequence id ${op.seq}`
+    case 'move':
+      return `move sequence id ${op.seq} to ${op.to}`
+    case 'duplicate':
+      return `duplicate sequence id ${op.seq} as ${op.to}`
+    case 'set':
+      return `set ${pathText(op.path)} of sequence id ${op.seq} to ${JSON.stringify(op.value)}`
+    case 'remove':
+      return `remove ${pathText(op.path)} of sequence id ${op.seq}`
+    case 'set-bytes':
+      return `replace the bytes of sequence id ${op.seq} (${op.bytes.length} bytes)`
+  }
+}
+
+/**
+ * An edit's failure as one specific line: the operation (by what the user did, not its
+ * index in the session's patch) and the core's reason.
+ */
+export function editFailure(what: string, e: unknown): string {
+  if (e instanceof EditError || e instanceof PatchSyntaxError)
+    return `${what}: ${e.message.replace(/^patch operation \d+: /, '')}`
+  return `${what}: ${e instanceof Error ? e.message : String(e)}`
+}
