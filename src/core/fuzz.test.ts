@@ -169,7 +169,7 @@ describe(`fuzz (${SECONDS} s per property)`, () => {
               const early = verdict(state, await verifyUntilDecided(state, e.update, e.sequenceId, {}, 1), e.sequenceId)
               expect(early).toEqual(full)
               if (!('applied' in full)) break
-              state = full.applied
+              state = full.applied ?? null
             }
           }
         }),

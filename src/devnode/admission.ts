@@ -21,14 +21,14 @@
 import { applyUpdate, PendingUpdate, RejectedUpdate } from '../core/apply/update'
 import { ChainUnreachableError } from '../core/errors'
 import { signatureFreeRefusal } from '../core/judge-order'
-import type { AssociationState, UnverifiedUpdate, WireSignature } from '../core/types'
+import type { AssociationState, UnverifiedUpdate } from '../core/types'
 import type { SmartWalletVerifier } from '../core/verify/port'
-import { signaturesOf, type VerifiedUpdate } from '../core/verify/update'
+import type { VerifiedUpdate } from '../core/verify/update'
 import { ApiError, ruleViolation } from './errors'
 import { offThreadVerifier, type OffThreadVerifier, type UpdateVerifier } from './off-thread'
 import type { Head, Heads } from './heads'
 import { decodePublish, type Encoding } from './codec'
-import { outcomeError, restamp } from './judge'
+import { outcomeError, restamp, smartWalletBlocks } from './judge'
 import { JudgeThread, JudgeThreadFailed, LARGE_PUBLISH_BYTES, type StartJudgeWorker } from './judge-thread'
 import { applyDelta, stateDelta } from '../worker/transfer'
 import { claimPolicyProblem, type ClaimPolicy } from '../network/claim-policy'
@@ -112,21 +112,6 @@ export const NO_FRESHNESS: FreshnessCheck = {
   async check(r) {
     throw new ChainUnreachableError(r.chainId, `no RPC route for chain eip155:${r.chainId}`)
   },
-}
-
-/** The (chain, block) of every erc_6492 signature that verified, once each. */
-function smartWalletBlocks(v: VerifiedUpdate): FreshnessRequest[] {
-  const out = new Map<string, FreshnessRequest>()
-  for (const c of v.checks) {
-    if (c.kind !== 'erc_6492' || c.verdict !== 'valid' || c.chainId === null) continue
-    const action = v.update.actions[c.actionIndex]!
-    const sig = signaturesOf(action).find(([role]) => role === c.role)?.[1] as Extract<
-      WireSignature,
-      { kind: 'erc_6492' }
-    >
-    out.set(`${c.chainId}:${sig.blockNumber}`, { chainId: c.chainId, blockNumber: sig.blockNumber })
-  }
-  return [...out.values()]
 }
 
 // ---- admission ------------------------------------------------------------------------------
@@ -223,16 +208,16 @@ export class Admission {
   /**
    * Admits the update a publish request's body carries. A large body (LARGE_PUBLISH_BYTES)
    * is decoded and judged on the judge worker (./judge.ts, issue #14 finding 1), so the
-   * request thread keeps answering; a smaller one, one with an erc_6492 signature, or one
-   * the worker could not judge, is decoded here and admitted by admit().
+   * request thread keeps answering (erc_6492 signatures included: the worker asks this
+   * thread's smart wallet port for them); a smaller one, or one the worker could not
+   * judge, is decoded here and admitted by admit().
    * `onInbox` hears the update's inbox id once it is decoded.
    * @throws ApiError 400 (IDENT-001) and the errors of admit()
    */
   async admitBody(enc: Encoding, body: Uint8Array, onInbox: (inboxId: string) => void): Promise<Admitted> {
     if (body.length >= LARGE_PUBLISH_BYTES && !this.options.verify) {
       try {
-        const r = await this.admitOffThread(enc, body, onInbox)
-        if (r) return r
+        return await this.admitOffThread(enc, body, onInbox)
       } catch (e) {
         if (!(e instanceof JudgeThreadFailed)) throw e
       }
@@ -242,13 +227,9 @@ export class Admission {
     return this.admit(update)
   }
 
-  /** admitBody on the judge worker; null when the update needs the request thread (erc_6492). */
-  private async admitOffThread(
-    enc: Encoding,
-    body: Uint8Array,
-    onInbox: (inboxId: string) => void,
-  ): Promise<Admitted | null> {
-    this.judgeThread ??= new JudgeThread(this.options.startJudgeWorker)
+  /** admitBody on the judge worker (started once, on the first large publish, and kept). */
+  private async admitOffThread(enc: Encoding, body: Uint8Array, onInbox: (inboxId: string) => void): Promise<Admitted> {
+    this.judgeThread ??= new JudgeThread(this.options.startJudgeWorker, this.options.smartWallets)
     const worker = this.judgeThread
     const decoded = await worker.decode(enc, body)
     if ('outcome' in decoded) {
@@ -258,10 +239,9 @@ export class Admission {
     const inboxId = decoded.inboxId
     onInbox(inboxId)
     const head = await this.heads.get(inboxId)
-    if (decoded.smartWallet || head.kind !== 'ok') {
+    if (head.kind !== 'ok') {
       worker.drop(decoded.id)
-      if (head.kind !== 'ok') throw headRefusal(inboxId, head)
-      return null
+      throw headRefusal(inboxId, head)
     }
     const before = head.state
     const provisional = (head.newest ?? 0n) + 1n
@@ -281,7 +261,7 @@ export class Admission {
       return this.commit(inboxId, head, {
         bytes: outcome.bytes,
         claim: outcome.claim,
-        blocks: [],
+        blocks: outcome.blocks,
         stateAt: (sequenceId) => applyDelta(before, restamp(outcome.delta, provisional, sequenceId)),
       })
     })
