@@ -12,7 +12,8 @@
  *        it), claim_too_soon (since the inbox's previous claim, by the node's clock)
  *   5. in one IMMEDIATE transaction: the head did not move (else 409 head_moved: the
  *      judgement is async, and another process may share the file), the store-backed
- *      policy checks again, then the update and its indexes are stored.
+ *      policy checks again, then the update, its indexes and the new head state (saved
+ *      beside the log, ./heads.ts) are stored.
  *
  * Policy is admission only (IDENT-084): ./heads.ts replays stored logs by the spec's
  * rules alone, so a stricter policy after a restart never un-applies a stored claim.
@@ -370,9 +371,11 @@ export class Admission {
         inboxId,
         [...state.members.keys()].filter((k) => !before?.members.has(k)),
       )
-      return { sequenceId, serverTimestampNs, state }
+      // The head saved beside the log in the same transaction (./heads.ts).
+      const digest = this.heads.save(inboxId, head.newest, { sequenceId, bytes: judged.bytes }, state)
+      return { sequenceId, serverTimestampNs, state, digest }
     })
-    this.heads.set(inboxId, stored.state, stored.sequenceId)
-    return stored
+    this.heads.set(inboxId, stored.state, stored.sequenceId, stored.digest)
+    return { sequenceId: stored.sequenceId, serverTimestampNs: stored.serverTimestampNs, state: stored.state }
   }
 }
