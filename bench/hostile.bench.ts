@@ -7,9 +7,10 @@
  *                 "capped" when it runs over.
  *   local node    publish of the 4,000-action update (refused by IDENT-079) and of one that
  *                 applies (4,000 actions, 7,999 signatures), each to a fresh node, while a
- *                 client asks query-newest every 20 ms: the publish's time and answer, and
- *                 the other requests' p50 / p99 / max latency. HOSTILE_ROOT runs the node
- *                 from another checkout too (the "before" figures of a change).
+ *                 client asks query-newest every 20 ms: the publish's time and answer, the
+ *                 other requests' p50 / p99 / max latency, and the node's CPU seconds over
+ *                 the publish (all its threads, and its main thread alone: /proc). HOSTILE_ROOT
+ *                 runs the node from another checkout too (the "before" figures of a change).
  *
  * The bar: at most 1 s per MB of input and 50x its size in memory; other requests
  * answered within 100 ms (p99) while the node judges the worst input.
@@ -17,7 +18,7 @@
  *   node --import tsx bench/hostile.bench.ts [cli|node] [case...]
  * Cases: baseline (start-up on a 2 KB log) update-4000 update-10000 hex-4mb hex-32mb tiny-1m
  */
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { readFileSync, statSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
@@ -129,6 +130,28 @@ async function cli(names: string[]): Promise<void> {
   }
 }
 
+const CLK_TCK = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100
+  } catch {
+    return 100
+  }
+})()
+
+/** User + system CPU seconds of a process (every thread) and of its main thread, from /proc; null off Linux. */
+function cpuOf(pid: number): { all: number; main: number } | null {
+  const ticks = (file: string) => {
+    const f = readFileSync(file, 'utf8')
+    const fields = f.slice(f.lastIndexOf(')') + 2).split(' ')
+    return (Number(fields[11]) + Number(fields[12])) / CLK_TCK // utime, stime (fields 14 and 15)
+  }
+  try {
+    return { all: ticks(`/proc/${pid}/stat`), main: ticks(`/proc/${pid}/task/${pid}/stat`) }
+  } catch {
+    return null
+  }
+}
+
 /**
  * One publish of `bytes` to a fresh node while a client asks query-newest every 20 ms:
  * the publish's time and answer, and the other requests' latencies.
@@ -155,6 +178,7 @@ async function publishWhileAsking(name: string, bytes: Uint8Array): Promise<void
       }
     })()
     await new Promise((res) => setTimeout(res, 200))
+    const cpu0 = cpuOf(n.proc.pid!)
     const t0 = performance.now()
     let answer: string
     try {
@@ -163,6 +187,7 @@ async function publishWhileAsking(name: string, bytes: Uint8Array): Promise<void
       answer = (e instanceof Error ? e.message : String(e)).slice(0, 160)
     }
     const publishS = (performance.now() - t0) / 1000
+    const cpu1 = cpuOf(n.proc.pid!)
     await new Promise((res) => setTimeout(res, 100))
     done = true
     await asker
@@ -182,6 +207,8 @@ async function publishWhileAsking(name: string, bytes: Uint8Array): Promise<void
         other_p50_ms: q(0.5),
         other_p99_ms: q(0.99),
         other_max_ms: +latencies[latencies.length - 1]!.toFixed(1),
+        node_cpu_s: cpu0 && cpu1 ? +(cpu1.all - cpu0.all).toFixed(2) : null,
+        node_main_thread_cpu_s: cpu0 && cpu1 ? +(cpu1.main - cpu0.main).toFixed(2) : null,
         load_before: before,
         load_after: load(),
       })}`,

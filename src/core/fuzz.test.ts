@@ -8,7 +8,9 @@
  * - readLogs returns logs or throws LogInputError, nothing else;
  * - replay of every log it returns resolves (never throws), and every step that is not
  *   applied says why: a rejected step has a rule and a message, a not_applied one a message;
- * - every message (error, attempt, step) is at most MESSAGE_MAX characters (finding 7).
+ * - every message (error, attempt, step) is at most MESSAGE_MAX characters (finding 7);
+ * - verification that stops once a failed check decides the verdict (finding 1,
+ *   ./judge-order.ts) gives every update the verdict full verification gives.
  *
  * Time: FUZZ_SECONDS per property (default 3: the short pass inside `npm test`);
  * `npm run fuzz` runs each for 120 s (FUZZ_SECONDS overrides it). FUZZ_SEED replays a failure fast-check reported.
@@ -20,7 +22,11 @@ import { bytesToBase64, bytesToHex, hexToBytes } from '../crypto/bytes'
 import { readLogs } from './decode/logs'
 import { encodeBundleJson, encodeGetIdentityUpdatesResponse, toGatewayJson } from './encode/update'
 import { LogInputError } from './errors'
+import { applyUpdate, PendingUpdate, RejectedUpdate } from './apply/update'
+import { verifyUntilDecided } from './judge-order'
 import { replay } from './replay'
+import type { AssociationState } from './types'
+import { verifyUpdate, type VerifiedUpdate } from './verify/update'
 
 const SECONDS = Number(process.env.FUZZ_SECONDS ?? 3)
 const SEED = process.env.FUZZ_SEED === undefined ? {} : { seed: Number(process.env.FUZZ_SEED) }
@@ -133,6 +139,37 @@ describe(`fuzz (${SECONDS} s per property)`, () => {
               expect(s.message.length).toBeLessThanOrEqual(MESSAGE_MAX)
               if (s.status === 'rejected') expect(s.rule !== null && s.message !== '').toBe(true)
               if (s.status === 'not_applied') expect(s.message).not.toBe('')
+            }
+          }
+        }),
+      )
+    },
+    (SECONDS + 120) * 1000,
+  )
+
+  it(
+    'finding 1: verification stopped at the deciding failed check gives the verdict full verification gives',
+    async () => {
+      const verdict = (state: AssociationState | null, v: VerifiedUpdate, seq: bigint) => {
+        try {
+          return { applied: applyUpdate(state, v, seq).state }
+        } catch (e) {
+          if (e instanceof RejectedUpdate) return { rejected: e.violation, actions: e.actions.length }
+          if (e instanceof PendingUpdate) return { pending: e.message }
+          throw e
+        }
+      }
+      await run(
+        fc.asyncProperty(inputs, async (b) => {
+          for (const log of readOrNull(b) ?? []) {
+            let state: AssociationState | null = null
+            for (const e of [...log.entries].sort((x, y) => (x.sequenceId < y.sequenceId ? -1 : 1))) {
+              if ('error' in e.update) break
+              const full = verdict(state, await verifyUpdate(e.update), e.sequenceId)
+              const early = verdict(state, await verifyUntilDecided(state, e.update, e.sequenceId, {}, 1), e.sequenceId)
+              expect(early).toEqual(full)
+              if (!('applied' in full)) break
+              state = full.applied ?? null
             }
           }
         }),

@@ -7,7 +7,7 @@ import { LogInputError, type RuleViolation } from './errors'
 import type { ActionStep, SignatureCheck, Trace, TraceStep } from './trace'
 import type { AssociationState, InboxLog, LogEntry, UnverifiedUpdate, UndecodableUpdate } from './types'
 import { applyUpdate, PendingUpdate, RejectedUpdate } from './apply/update'
-import { refusedUnverified, signatureFreeRefusal } from './judge-order'
+import { refusedUnverified, signatureFreeRefusal, verifyUntilDecided } from './judge-order'
 import { describeUnverified, verifyUpdate, type UpdateVerifyOptions, type VerifiedUpdate } from './verify/update'
 
 /** A verification stage: the verified update for the update at `index` of the sorted log. */
@@ -238,7 +238,12 @@ export async function replay(log: InboxLog, opts: ReplayOptions = {}): Promise<T
         opts.onProgress?.(n + 1, entries.length)
         continue
       }
-      const v = await prefetch.get(n, u)
+      // Verified one update at a time, verification stops once a failed check decides the
+      // verdict; a stage given (a pool) verifies ahead, and the inspector wants every check.
+      const v =
+        opts.verify || opts.verifyAfterStop
+          ? await prefetch.get(n, u)
+          : await verifyUntilDecided(state, u, entry.sequenceId, opts)
       try {
         const applied = applyUpdate(state, v, entry.sequenceId)
         steps.push(

@@ -12,7 +12,8 @@
  *        it), claim_too_soon (since the inbox's previous claim, by the node's clock)
  *   5. in one IMMEDIATE transaction: the head did not move (else 409 head_moved: the
  *      judgement is async, and another process may share the file), the store-backed
- *      policy checks again, then the update and its indexes are stored.
+ *      policy checks again, then the update, its indexes and the new head state (saved
+ *      beside the log, ./heads.ts) are stored.
  *
  * Policy is admission only (IDENT-084): ./heads.ts replays stored logs by the spec's
  * rules alone, so a stricter policy after a restart never un-applies a stored claim.
@@ -21,14 +22,14 @@
 import { applyUpdate, PendingUpdate, RejectedUpdate } from '../core/apply/update'
 import { ChainUnreachableError } from '../core/errors'
 import { signatureFreeRefusal } from '../core/judge-order'
-import type { AssociationState, UnverifiedUpdate, WireSignature } from '../core/types'
+import type { AssociationState, UnverifiedUpdate } from '../core/types'
 import type { SmartWalletVerifier } from '../core/verify/port'
-import { signaturesOf, type VerifiedUpdate } from '../core/verify/update'
+import type { VerifiedUpdate } from '../core/verify/update'
 import { ApiError, ruleViolation } from './errors'
 import { offThreadVerifier, type OffThreadVerifier, type UpdateVerifier } from './off-thread'
 import type { Head, Heads } from './heads'
 import { decodePublish, type Encoding } from './codec'
-import { outcomeError, restamp } from './judge'
+import { outcomeError, restamp, smartWalletBlocks } from './judge'
 import { JudgeThread, JudgeThreadFailed, LARGE_PUBLISH_BYTES, type StartJudgeWorker } from './judge-thread'
 import { applyDelta, stateDelta } from '../worker/transfer'
 import { claimPolicyProblem, type ClaimPolicy } from '../network/claim-policy'
@@ -112,21 +113,6 @@ export const NO_FRESHNESS: FreshnessCheck = {
   async check(r) {
     throw new ChainUnreachableError(r.chainId, `no RPC route for chain eip155:${r.chainId}`)
   },
-}
-
-/** The (chain, block) of every erc_6492 signature that verified, once each. */
-function smartWalletBlocks(v: VerifiedUpdate): FreshnessRequest[] {
-  const out = new Map<string, FreshnessRequest>()
-  for (const c of v.checks) {
-    if (c.kind !== 'erc_6492' || c.verdict !== 'valid' || c.chainId === null) continue
-    const action = v.update.actions[c.actionIndex]!
-    const sig = signaturesOf(action).find(([role]) => role === c.role)?.[1] as Extract<
-      WireSignature,
-      { kind: 'erc_6492' }
-    >
-    out.set(`${c.chainId}:${sig.blockNumber}`, { chainId: c.chainId, blockNumber: sig.blockNumber })
-  }
-  return [...out.values()]
 }
 
 // ---- admission ------------------------------------------------------------------------------
@@ -223,16 +209,16 @@ export class Admission {
   /**
    * Admits the update a publish request's body carries. A large body (LARGE_PUBLISH_BYTES)
    * is decoded and judged on the judge worker (./judge.ts, issue #14 finding 1), so the
-   * request thread keeps answering; a smaller one, one with an erc_6492 signature, or one
-   * the worker could not judge, is decoded here and admitted by admit().
+   * request thread keeps answering (erc_6492 signatures included: the worker asks this
+   * thread's smart wallet port for them); a smaller one, or one the worker could not
+   * judge, is decoded here and admitted by admit().
    * `onInbox` hears the update's inbox id once it is decoded.
    * @throws ApiError 400 (IDENT-001) and the errors of admit()
    */
   async admitBody(enc: Encoding, body: Uint8Array, onInbox: (inboxId: string) => void): Promise<Admitted> {
     if (body.length >= LARGE_PUBLISH_BYTES && !this.options.verify) {
       try {
-        const r = await this.admitOffThread(enc, body, onInbox)
-        if (r) return r
+        return await this.admitOffThread(enc, body, onInbox)
       } catch (e) {
         if (!(e instanceof JudgeThreadFailed)) throw e
       }
@@ -242,13 +228,9 @@ export class Admission {
     return this.admit(update)
   }
 
-  /** admitBody on the judge worker; null when the update needs the request thread (erc_6492). */
-  private async admitOffThread(
-    enc: Encoding,
-    body: Uint8Array,
-    onInbox: (inboxId: string) => void,
-  ): Promise<Admitted | null> {
-    this.judgeThread ??= new JudgeThread(this.options.startJudgeWorker)
+  /** admitBody on the judge worker (started once, on the first large publish, and kept). */
+  private async admitOffThread(enc: Encoding, body: Uint8Array, onInbox: (inboxId: string) => void): Promise<Admitted> {
+    this.judgeThread ??= new JudgeThread(this.options.startJudgeWorker, this.options.smartWallets)
     const worker = this.judgeThread
     const decoded = await worker.decode(enc, body)
     if ('outcome' in decoded) {
@@ -258,10 +240,9 @@ export class Admission {
     const inboxId = decoded.inboxId
     onInbox(inboxId)
     const head = await this.heads.get(inboxId)
-    if (decoded.smartWallet || head.kind !== 'ok') {
+    if (head.kind !== 'ok') {
       worker.drop(decoded.id)
-      if (head.kind !== 'ok') throw headRefusal(inboxId, head)
-      return null
+      throw headRefusal(inboxId, head)
     }
     const before = head.state
     const provisional = (head.newest ?? 0n) + 1n
@@ -281,7 +262,7 @@ export class Admission {
       return this.commit(inboxId, head, {
         bytes: outcome.bytes,
         claim: outcome.claim,
-        blocks: [],
+        blocks: outcome.blocks,
         stateAt: (sequenceId) => applyDelta(before, restamp(outcome.delta, provisional, sequenceId)),
       })
     })
@@ -390,9 +371,11 @@ export class Admission {
         inboxId,
         [...state.members.keys()].filter((k) => !before?.members.has(k)),
       )
-      return { sequenceId, serverTimestampNs, state }
+      // The head saved beside the log in the same transaction (./heads.ts).
+      const digest = this.heads.save(inboxId, head.newest, { sequenceId, bytes: judged.bytes }, state)
+      return { sequenceId, serverTimestampNs, state, digest }
     })
-    this.heads.set(inboxId, stored.state, stored.sequenceId)
-    return stored
+    this.heads.set(inboxId, stored.state, stored.sequenceId, stored.digest)
+    return { sequenceId: stored.sequenceId, serverTimestampNs: stored.serverTimestampNs, state: stored.state }
   }
 }

@@ -3,12 +3,14 @@
  * worker thread, started on the first large publish and kept until close(). A worker that
  * fails or exits rejects what it held with JudgeThreadFailed and is started again on the
  * next publish; admission then judges that publish on the request thread (as before).
+ * The worker's smart wallet calls (erc_6492, IDENT-060) are answered here, by the port.
  */
 import type { Worker } from 'node:worker_threads'
 import { startTsWorker } from '../cli/pool/node-pool'
+import type { SmartWalletVerifier } from '../core/verify/port'
 import type { StateDelta } from '../worker/transfer'
 import type { Encoding } from './codec'
-import type { FromJudgeWorker, JudgeOutcome, ToJudgeWorker } from './judge'
+import { answerSmartWallet, type FromJudgeWorker, type JudgeOutcome, type ToJudgeWorker } from './judge'
 
 /** Request bodies of at least this many bytes are judged on the worker (an ordinary update is a few hundred). */
 export const LARGE_PUBLISH_BYTES = 16 * 1024
@@ -18,7 +20,7 @@ export class JudgeThreadFailed extends Error {
   override readonly name = 'JudgeThreadFailed'
 }
 
-type Decoded = { readonly inboxId: string; readonly smartWallet: boolean } | { readonly outcome: JudgeOutcome }
+type Decoded = { readonly inboxId: string } | { readonly outcome: JudgeOutcome }
 
 interface Waiting {
   resolve(m: FromJudgeWorker): void
@@ -36,9 +38,12 @@ export class JudgeThread {
   private readonly waiting = new Map<number, Waiting>()
   private next = 0
 
-  constructor(private readonly start: StartJudgeWorker = startJudgeWorker) {}
+  constructor(
+    private readonly start: StartJudgeWorker = startJudgeWorker,
+    private readonly smartWallets?: SmartWalletVerifier,
+  ) {}
 
-  private post(m: ToJudgeWorker): Promise<FromJudgeWorker> {
+  private post(m: Exclude<ToJudgeWorker, { type: 'smartWalletAnswer' }>): Promise<FromJudgeWorker> {
     const w = this.ensure()
     return new Promise((resolve, reject) => {
       this.waiting.set(m.id, { resolve, reject })
@@ -58,6 +63,13 @@ export class JudgeThread {
       for (const h of held) h.reject(new JudgeThreadFailed(why))
     }
     w.on('message', (m: FromJudgeWorker) => {
+      if (m.type === 'smartWallet') {
+        void answerSmartWallet(this.smartWallets, m.request).then((answer) => {
+          if (this.worker === w)
+            w.postMessage({ type: 'smartWalletAnswer', call: m.call, answer } satisfies ToJudgeWorker)
+        })
+        return
+      }
       const h = this.waiting.get(m.id)
       if (!h) return
       this.waiting.delete(m.id)
@@ -69,18 +81,18 @@ export class JudgeThread {
     return w
   }
 
-  /** Decodes a publish's body: its inbox id (and whether it needs the smart wallet port), or its refusal. */
+  /** Decodes a publish's body: its inbox id, or its refusal. */
   async decode(enc: Encoding, body: Uint8Array): Promise<{ readonly id: number } & Decoded> {
     const id = this.next++
     const m = await this.post({ type: 'decode', id, enc, body })
-    if (m.type === 'decoded') return { id, inboxId: m.inboxId, smartWallet: m.smartWallet }
+    if (m.type === 'decoded') return { id, inboxId: m.inboxId }
     if (m.type === 'judged') return { id, outcome: m.outcome }
     throw new JudgeThreadFailed(`unexpected answer ${m.type}`)
   }
 
   /** Judges a decoded publish on the head state (a delta from no state; null: a new inbox). */
   async judge(id: number, head: StateDelta | null, provisional: bigint): Promise<JudgeOutcome> {
-    const m = await this.post({ type: 'judge', id, head, provisional })
+    const m = await this.post({ type: 'judge', id, head, provisional, smartWallets: this.smartWallets !== undefined })
     if (m.type !== 'judged') throw new JudgeThreadFailed(`unexpected answer ${m.type}`)
     return m.outcome
   }

@@ -9,6 +9,8 @@
  *                the candidates of section 9 resolution, judged against head states
  *   claims       one row per stored ClaimHandle: the handle lookup (API-299, old handles
  *                included) and the admission policy (holder, interval since last claim)
+ *   heads        per inbox, the head state as of a sequence id, with a digest of the log it
+ *                was built from (./heads.ts): a cache, used only when it matches the log
  *
  * `members` and `claims` are written by admission in the transaction that stores the
  * update, so they never disagree with `updates`. Integers are read as bigint
@@ -46,7 +48,22 @@ CREATE TABLE IF NOT EXISTS claims (
 ) STRICT;
 CREATE INDEX IF NOT EXISTS claims_by_handle ON claims (handle, sequence_id);
 CREATE INDEX IF NOT EXISTS claims_by_inbox ON claims (inbox_id, sequence_id);
+CREATE TABLE IF NOT EXISTS heads (
+  inbox_id TEXT PRIMARY KEY,
+  sequence_id INTEGER NOT NULL,
+  format INTEGER NOT NULL,
+  log_digest BLOB NOT NULL,
+  state BLOB NOT NULL
+) STRICT, WITHOUT ROWID;
 `
+
+/** A head state saved beside the log (./heads.ts says when it may be used). */
+export interface SavedHead {
+  readonly sequenceId: bigint
+  readonly format: number
+  readonly logDigest: Uint8Array
+  readonly state: Uint8Array
+}
 
 /** The largest SQLite INTEGER; every sequence id the store hands out is below it. */
 const SQLITE_INTEGER_MAX = (1n << 63n) - 1n
@@ -86,6 +103,12 @@ function prepareQueries(db: Database.Database) {
       'SELECT max(server_timestamp_ns) AS t FROM claims WHERE inbox_id = ?',
     ),
     count: db.prepare<[], { n: bigint }>('SELECT count(*) AS n FROM updates'),
+    savedHead: db.prepare<[string], { sequence_id: bigint; format: bigint; log_digest: Buffer; state: Buffer }>(
+      'SELECT sequence_id, format, log_digest, state FROM heads WHERE inbox_id = ?',
+    ),
+    saveHead: db.prepare<[string, bigint, number, Uint8Array, Uint8Array]>(
+      'INSERT OR REPLACE INTO heads (inbox_id, sequence_id, format, log_digest, state) VALUES (?, ?, ?, ?, ?)',
+    ),
   }
 }
 
@@ -177,6 +200,23 @@ export class Store {
   /** Records that the member keys are (or were) members of the inbox; call inside transaction(). */
   indexMembers(inboxId: string, memberKeys: readonly string[]): void {
     for (const key of memberKeys) this.q.insertMember.run(key, inboxId)
+  }
+
+  /** The head state saved for the inbox, or null. */
+  savedHead(inboxId: string): SavedHead | null {
+    const r = this.q.savedHead.get(inboxId)
+    if (!r) return null
+    return {
+      sequenceId: r.sequence_id,
+      format: Number(r.format),
+      logDigest: new Uint8Array(r.log_digest),
+      state: new Uint8Array(r.state),
+    }
+  }
+
+  /** Saves (replaces) the inbox's head state; inside transaction() or alone. */
+  saveHead(inboxId: string, head: SavedHead): void {
+    this.q.saveHead.run(inboxId, head.sequenceId, head.format, head.logDigest, head.state)
   }
 
   close(): void {

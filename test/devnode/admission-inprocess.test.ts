@@ -5,6 +5,7 @@
  * SQLite file; the node is the same LocalNode main.ts runs, without the HTTP listener.
  */
 import { readFileSync } from 'node:fs'
+import Database from 'better-sqlite3'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { readLogs } from '../../src/core/decode/logs'
@@ -220,6 +221,11 @@ describe('IDENT-062: a fresh block for every erc_6492 signature, at admission on
     const built = await smartWalletInbox(smartWallet(SW_ADDRESS, 3n), install)
     expect(typeof (await first.publish(built.bytes))).toBe('bigint')
     await first.node.close(0)
+    // No saved head (src/devnode/heads.ts): one that matches the log would be used, and
+    // nothing replayed (issue #14, test/devnode/restart-heads.test.ts).
+    const sql = new Database(first.db)
+    sql.prepare('DELETE FROM heads').run()
+    sql.close()
     let up = false
     const flaky: SmartWalletVerifier = {
       async verify(req) {

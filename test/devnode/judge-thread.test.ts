@@ -8,6 +8,9 @@
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { fromBinary } from '@bufbuild/protobuf'
 import { PublishIdentityUpdateResponseSchema } from '../../src/gen/identity/api/v1/identity_pb'
+import { startTsWorker } from '../../src/cli/pool/node-pool'
+import type { SmartWalletRequest, SmartWalletVerifier } from '../../src/core/verify/port'
+import { Admission, type FreshnessCheck, type FreshnessRequest } from '../../src/devnode/admission'
 import { ApiError } from '../../src/devnode/errors'
 import { LARGE_PUBLISH_BYTES } from '../../src/devnode/judge-thread'
 import { LocalNode } from '../../src/devnode/node'
@@ -15,7 +18,8 @@ import { NodeApi } from '../../src/devnode/api'
 import { frameField1 } from '../../src/network/client'
 import { addMember, claimHandle, createInbox, type DraftAction } from '../../src/signing'
 import { tempDir } from './harness'
-import { installation, update, wallet } from './updates'
+import { FakeSmartWalletVerifier } from '../fixtures/fake-smart-wallet'
+import { installation, smartWallet, update, wallet } from './updates'
 
 const decodes = vi.hoisted(() => ({ n: 0 }))
 vi.mock('../../src/devnode/codec', async (original) => {
@@ -36,8 +40,12 @@ afterAll(async () => {
   tmp.remove()
 })
 
-function open() {
-  const node = new LocalNode({ db: tmp.path(`j${nodes.length}.db`) })
+function open(opts: { smartWallets?: SmartWalletVerifier; freshness?: FreshnessCheck } = {}) {
+  const node = new LocalNode({
+    db: tmp.path(`j${nodes.length}.db`),
+    ...(opts.smartWallets ? { smartWallets: opts.smartWallets } : {}),
+    ...(opts.freshness ? { freshness: opts.freshness } : {}),
+  })
   nodes.push(node)
   const api = new NodeApi({ store: node.store, heads: node.heads, admission: node.admission })
   const publish = async (bytes: Uint8Array): Promise<bigint | ApiError> => {
@@ -49,7 +57,41 @@ function open() {
       throw e
     }
   }
-  return { node, publish }
+  return { node, api, publish }
+}
+
+/** A fake smart wallet port that counts its calls; `invalidAt` makes that call's answer 'invalid'. */
+function countingWallet(invalidAt: number | null = null) {
+  const fake = new FakeSmartWalletVerifier()
+  const calls: SmartWalletRequest[] = []
+  const port: SmartWalletVerifier = {
+    async verify(r) {
+      calls.push(r)
+      return calls.length - 1 === invalidAt ? 'invalid' : fake.verify(r)
+    },
+  }
+  return { port, calls }
+}
+
+function freshness(): FreshnessCheck & { requests: FreshnessRequest[] } {
+  const requests: FreshnessRequest[] = []
+  return {
+    requests,
+    async check(r) {
+      requests.push(r)
+      return { fresh: true }
+    },
+  }
+}
+
+/** A smart wallet's CreateInbox and `adds` installation adds: one erc_6492 signature per action. */
+async function bigSmartWallet(label: string, adds: number) {
+  const sw = smartWallet(`0x${label.repeat(20)}`, 4242n, 10n)
+  const actions: DraftAction[] = [createInbox(sw)]
+  for (let i = 0; i < adds; i++) actions.push(addMember(sw, installation(`sw ${label} ${i}`)))
+  const u = await update(undefined, ...actions)
+  expect(u.bytes.length).toBeGreaterThan(LARGE_PUBLISH_BYTES)
+  return u
 }
 
 /** A CreateInbox and `adds` installation adds (and a claim, which IDENT-079 refuses, with `claim`). */
@@ -117,5 +159,67 @@ describe('issue #14, finding 1: large publishes judged off the request thread', 
     decodes.n = 0
     expect(typeof (await publish(u.bytes))).toBe('bigint')
     expect(decodes.n).toBe(1)
+  })
+
+  it('finding 1: a large publish with erc_6492 signatures is judged on the judge worker too; the request thread only answers its smart wallet calls', async () => {
+    const { port, calls } = countingWallet()
+    const fresh = freshness()
+    const { node, publish } = open({ smartWallets: port, freshness: fresh })
+    const u = await bigSmartWallet('5b', 100)
+    decodes.n = 0
+    const seq = await publish(u.bytes)
+    expect(typeof seq).toBe('bigint')
+    // Before: the update went back to the request thread, decoded and verified there.
+    expect(decodes.n).toBe(0)
+    expect(calls).toHaveLength(101)
+    // IDENT-062 still checked on the request thread, once per (chain, block).
+    expect(fresh.requests).toEqual([{ chainId: 10n, blockNumber: 4242n }])
+    expect(node.store.updatesAfter(u.inboxId)[0]!.bytes).toEqual(u.bytes)
+    const head = await node.heads.get(u.inboxId)
+    expect(head.state!.members.size).toBe(101)
+  })
+
+  it('finding 1: a large erc_6492 publish whose chain cannot be reached is 503 (IDENT-061) from the judge worker', async () => {
+    const { publish } = open()
+    const u = await bigSmartWallet('5c', 90)
+    decodes.n = 0
+    const r = (await publish(u.bytes)) as ApiError
+    expect([r.status, r.code, r.rule]).toEqual([503, 'chain_unreachable', 'IDENT-061'])
+    expect(r.message).toContain('no route for chain eip155:10')
+    expect(decodes.n).toBe(0)
+  })
+
+  it('finding 1: the judge worker stops verifying once a failed check decides: a bad smart wallet signature early asks the port for a prefix only', async () => {
+    // The fourth erc_6492 signature (add 3's existing member signature) is invalid.
+    const { port, calls } = countingWallet(3)
+    const { publish } = open({ smartWallets: port, freshness: freshness() })
+    const u = await bigSmartWallet('5d', 120)
+    const r = (await publish(u.bytes)) as ApiError
+    expect([r.status, r.rule]).toEqual([409, 'IDENT-060'])
+    // Before: all 121 were asked, then the update refused at action 3.
+    expect(calls.length).toBeGreaterThanOrEqual(4)
+    expect(calls.length).toBeLessThanOrEqual(16)
+  })
+
+  it('finding 1: the judge worker starts once and is reused by later large publishes (kept warm)', async () => {
+    const { node } = open()
+    let starts = 0
+    const admission = new Admission(node.store, node.heads, {
+      startJudgeWorker: () => {
+        starts++
+        return startTsWorker(new URL('../../src/devnode/judge-worker.ts', import.meta.url), 'devnode-judge-test')
+      },
+    })
+    const api = new NodeApi({ store: node.store, heads: node.heads, admission })
+    try {
+      for (const label of ['warm 1', 'warm 2', 'warm 3']) {
+        const u = await big(label, 90)
+        const out = (await api.handle('publish', 'binary', frameField1(u.bytes))) as Uint8Array
+        expect(fromBinary(PublishIdentityUpdateResponseSchema, out).sequenceId).toBeGreaterThan(0n)
+      }
+      expect(starts).toBe(1)
+    } finally {
+      admission.close()
+    }
   })
 })

@@ -123,17 +123,59 @@ async function verifyOne(
   return v
 }
 
+/** One signature of an update, where apply reads it. */
+interface SignatureAt {
+  readonly actionIndex: number
+  readonly role: SignatureRole
+  readonly sig: WireSignature
+}
+
+/**
+ * The signatures of one update, verified on demand in signaturesOf order (action order,
+ * then role order): the text is built and hashed once, whatever the number of calls.
+ * verifyUpdate verifies them all at once; ../judge-order.ts a growing prefix at a time.
+ */
+export class UpdateSignatures {
+  readonly text: string
+  readonly all: readonly SignatureAt[]
+  private readonly signed: SignedText
+  private readonly textHash: string
+
+  constructor(
+    readonly update: UnverifiedUpdate,
+    private readonly ctx: UpdateVerifyOptions,
+  ) {
+    this.text = signatureText(update)
+    this.signed = new SignedText(this.text, utf8(this.text))
+    this.textHash = ctx.verdicts ? textDigest(this.text) : ''
+    const all: SignatureAt[] = []
+    update.actions.forEach((action, actionIndex) => {
+      for (const [role, sig] of signaturesOf(action)) all.push({ actionIndex, role, sig })
+    })
+    this.all = all
+  }
+
+  /** The checks of signatures `from` to `to` (exclusive) of `all`. */
+  verify(from: number, to: number): Promise<SignatureCheck[]> {
+    return Promise.all(
+      this.all
+        .slice(from, to)
+        .map((s) =>
+          verifyOne(s.sig, this.signed, this.ctx, this.textHash).then((v) => toCheck(s.actionIndex, s.role, s.sig, v)),
+        ),
+    )
+  }
+
+  /** The check of signature `n` when it was not verified, with the reason. */
+  unchecked(n: number, reason: string): SignatureCheck {
+    const s = this.all[n]!
+    return { ...unchecked(s.actionIndex, s.role, s.sig), reason }
+  }
+}
+
 export async function verifyUpdate(update: UnverifiedUpdate, ctx: UpdateVerifyOptions = {}): Promise<VerifiedUpdate> {
-  const text = signatureText(update)
-  const signed = new SignedText(text, utf8(text))
-  const textHash = ctx.verdicts ? textDigest(text) : ''
-  const jobs: Promise<SignatureCheck>[] = []
-  update.actions.forEach((action, i) => {
-    for (const [role, sig] of signaturesOf(action)) {
-      jobs.push(verifyOne(sig, signed, ctx, textHash).then((v) => toCheck(i, role, sig, v)))
-    }
-  })
-  return { update, text, checks: await Promise.all(jobs) }
+  const s = new UpdateSignatures(update, ctx)
+  return { update, text: s.text, checks: await s.verify(0, s.all.length) }
 }
 
 /**
