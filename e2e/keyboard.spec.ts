@@ -76,7 +76,15 @@ test('keyboard only: open an example, select a step, read its signature text, ev
   await expect(timeline(page).getByRole('option', { selected: true })).toContainText('AddAssociation')
   await expectNoA11yViolations(page)
 
-  // Read its signature text: Tab into the step's details, to the signature text's own control.
+  // Read its signature text: Tab to the step's views (one Tab stop, the open tab), arrow to
+  // the Signature text tab, then Tab into it, to the signature text's own control.
+  const views = page.getByRole('tablist', { name: 'Views of the selected step' })
+  await tabTo(page, views.getByRole('tab', { selected: true }))
+  await expectVisibleFocus(page)
+  await page.keyboard.press('Home')
+  await page.keyboard.press('ArrowRight')
+  await page.keyboard.press('ArrowRight')
+  await expect(views.getByRole('tab', { name: 'Signature text', exact: true })).toHaveAttribute('aria-selected', 'true')
   const sigtext = page.getByRole('region', { name: 'Signature text', exact: true })
   await tabTo(page, sigtext.getByRole('button').first())
   await expectVisibleFocus(page)

@@ -5,7 +5,7 @@
  * state holds it) and the re-fetch of an inbox for the inbox tasks. Every log is replayed
  * by the client itself (IDENT-071). Fetching a log to open goes through ./remote-fetch.ts.
  */
-import { QueryClient, useQuery } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import { bytesToHex } from '../../../crypto/bytes'
 import { checkHandleAnswer, lowercaseAscii } from '../../../core/handles'
 import { replay } from '../../../core/replay'
@@ -13,7 +13,6 @@ import { fastContext } from '../../../core/verify/fast'
 import type { SmartWalletVerifier } from '../../../core/verify/port'
 import type { InboxLog } from '../../../core/types'
 import { createNodeClient, NodeError, NodeUnreachableError, type NodeClient } from '../../../network/client'
-import { hashQueryKey } from '../../model/query-key'
 
 export type LookupBy = 'inbox' | 'ethereum' | 'passkey' | 'handle'
 
@@ -23,12 +22,6 @@ export const nodeKeys = {
   lookup: (baseUrl: string, by: LookupBy, identifier: string) => ['node', baseUrl, 'lookup', by, identifier] as const,
   log: (baseUrl: string, inboxId: string) => ['node', baseUrl, 'log', inboxId] as const,
   newest: (baseUrl: string, inboxId: string, atLeast: bigint) => ['node', baseUrl, 'newest', inboxId, atLeast] as const,
-}
-
-export function createNetworkQueryClient(): QueryClient {
-  return new QueryClient({
-    defaultOptions: { queries: { queryKeyHashFn: hashQueryKey, retry: false, refetchOnWindowFocus: false } },
-  })
 }
 
 export function nodeClient(baseUrl: string): NodeClient {

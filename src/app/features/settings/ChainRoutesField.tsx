@@ -4,11 +4,10 @@
  * the route). Saved in this browser; "Use the default" goes back to the routes the app
  * was started with (VITE_CHAIN_ROUTES).
  */
-import { QueryClientProvider } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
 import { defaultChainRoutes, parseRouteSetting, routeSpec, type RouteSetting } from './chain-routes'
 import { DEMO_CHAIN } from './demo-chain'
-import { settingsQueryClient, useRouteCheck } from './route-check'
+import { useRouteCheck } from './route-check'
 
 export interface ChainRoutesFieldProps {
   readonly routes: readonly RouteSetting[]
@@ -19,15 +18,7 @@ export interface ChainRoutesFieldProps {
 const ROW = { display: 'flex', flexWrap: 'wrap', gap: '0.4rem', alignItems: 'center', maxWidth: '100%' } as const
 const INPUT = { maxWidth: '100%', minWidth: 0, boxSizing: 'border-box' } as const
 
-export function ChainRoutesField(props: ChainRoutesFieldProps) {
-  return (
-    <QueryClientProvider client={settingsQueryClient}>
-      <Field {...props} />
-    </QueryClientProvider>
-  )
-}
-
-function Field({ routes, onChange }: ChainRoutesFieldProps) {
+export function ChainRoutesField({ routes, onChange }: ChainRoutesFieldProps) {
   const [editing, setEditing] = useState<number | null>(null)
   const [problems, setProblems] = useState<string[]>([])
   const defaults = defaultChainRoutes()

@@ -4,10 +4,9 @@
  * viem never compares them on reads). A mismatch or an unreachable node is shown in the
  * settings; the verifier reports the same reason as IDENT-061 (pending).
  */
-import { QueryClient, useQuery } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import { ChainClients } from '../../../chain/client'
 import { ChainUnreachableError } from '../../../core/errors'
-import { hashQueryKey } from '../../model/query-key'
 import type { RouteSetting } from './chain-routes'
 
 export type RouteCheck =
@@ -32,10 +31,6 @@ async function checkRoute(route: RouteSetting, timeoutMs = 4000): Promise<RouteC
     return { ok: false, reason: e instanceof Error ? e.message.split('\n')[0]! : String(e) }
   }
 }
-
-export const settingsQueryClient = new QueryClient({
-  defaultOptions: { queries: { queryKeyHashFn: hashQueryKey, retry: false, refetchOnWindowFocus: false } },
-})
 
 export function useRouteCheck(route: RouteSetting) {
   return useQuery({

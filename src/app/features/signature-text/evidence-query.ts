@@ -9,13 +9,12 @@
  * check's evidence, the EIP-191 digest of the signature text, and the signature bytes,
  * which are its replay key (spec section 6: an erc_6492 replay key is its bytes as given).
  */
-import { QueryClient, useQuery } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import type { Hex } from 'viem'
 import { ChainClients } from '../../../chain/client'
 import { smartWalletEvidence, type SmartWalletEvidence } from '../../../chain/evidence'
 import type { SignatureCheck } from '../../../core/trace'
 import type { ChainRouteWire } from '../../../worker/protocol'
-import { hashQueryKey } from '../../model/query-key'
 
 export interface EvidenceRequest {
   readonly accountId: string
@@ -107,14 +106,13 @@ export async function fetchEvidence(
   return { evidence, head, ageSeconds }
 }
 
-export const evidenceQueryClient = new QueryClient({
-  defaultOptions: {
-    queries: { queryKeyHashFn: hashQueryKey, retry: false, refetchOnWindowFocus: false, staleTime: 60_000 },
-  },
-})
-
 export function useEvidence(req: EvidenceRequest, routeUrl: string | null, enabled: boolean) {
-  return useQuery({ queryKey: evidenceKeys.one(req, routeUrl), queryFn: () => fetchEvidence(req, routeUrl), enabled })
+  return useQuery({
+    queryKey: evidenceKeys.one(req, routeUrl),
+    queryFn: () => fetchEvidence(req, routeUrl),
+    enabled,
+    staleTime: 60_000,
+  })
 }
 
 /** "42 s", "3 min 5 s", "2 h 1 min", "4 d 2 h": a duration in seconds, for the block's age. */

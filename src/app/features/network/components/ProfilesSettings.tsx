@@ -3,14 +3,11 @@
  * app's node setting, with the node's status), its d14n view, XMTP V3 dev and production,
  * an xmtpd node, and the custom profiles (add, edit, remove; kept in this browser).
  */
-import { QueryClientProvider } from '@tanstack/react-query'
 import { useEffect, useId, useState, type FormEvent } from 'react'
 import type { Api, TransportKind } from '../../../../network/remote'
 import type { NetworkProfiles } from '../node-fetch'
 import { type Profile, profileProblem } from '../profiles'
-import { createNetworkQueryClient, describeNodeError, useNodeStatus } from '../queries'
-
-const queryClient = createNetworkQueryClient()
+import { describeNodeError, useNodeStatus } from '../queries'
 
 export interface ProfilesSettingsProps {
   readonly net: NetworkProfiles
@@ -21,18 +18,10 @@ export interface ProfilesSettingsProps {
   readonly onLocalUrl: (url: string | null) => void
 }
 
-export function ProfilesSettings(props: ProfilesSettingsProps) {
-  return (
-    <QueryClientProvider client={queryClient}>
-      <List {...props} />
-    </QueryClientProvider>
-  )
-}
-
 const service = (api: Api) =>
   api === 'identity' ? 'xmtp.identity.api.v1.IdentityApi' : 'xmtp.xmtpv4.message_api.QueryApi'
 
-function List({ net, localUrl, defaultLocalUrl, onLocalUrl }: ProfilesSettingsProps) {
+export function ProfilesSettings({ net, localUrl, defaultLocalUrl, onLocalUrl }: ProfilesSettingsProps) {
   const [editing, setEditing] = useState<string | null>(null)
   return (
     <div className="profiles">

@@ -6,20 +6,12 @@
  * line that reproduce the verdict, and the verdict. An unreachable chain shows the
  * reason and a retry (IDENT-061).
  */
-import { QueryClientProvider } from '@tanstack/react-query'
 import { useState } from 'react'
 import type { SignatureCheck } from '../../../../core/trace'
 import type { ChainRouteWire } from '../../../../worker/protocol'
 import { CopyButton } from '../../../ui/CopyButton'
 import { Id } from '../../../ui/Id'
-import {
-  ageText,
-  evidenceQueryClient,
-  evidenceRequestOf,
-  routeFor,
-  useEvidence,
-  type EvidenceRequest,
-} from '../evidence-query'
+import { ageText, evidenceRequestOf, routeFor, useEvidence, type EvidenceRequest } from '../evidence-query'
 
 function ChainEvidence({ check, routes }: { check: SignatureCheck; routes: readonly ChainRouteWire[] }) {
   const req = evidenceRequestOf(check)
@@ -28,11 +20,7 @@ function ChainEvidence({ check, routes }: { check: SignatureCheck; routes: reado
   return (
     <details className="evidence chain-evidence" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>Chain evidence</summary>
-      {open && (
-        <QueryClientProvider client={evidenceQueryClient}>
-          <EvidenceBody req={req} routeUrl={routeFor(routes, req.accountId)} />
-        </QueryClientProvider>
-      )}
+      {open && <EvidenceBody req={req} routeUrl={routeFor(routes, req.accountId)} />}
     </details>
   )
 }
