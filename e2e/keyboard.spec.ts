@@ -101,7 +101,7 @@ test('keyboard only: open an example, select a step, read its signature text, ev
   await expect(page.locator('#step-details')).toBeFocused()
   await expectVisibleFocus(page)
   await expect(summary(page)).toContainText('sequence id 2')
-  await expect(page).toHaveURL(/#example=IDENT-040-add-signer-mismatch&step=2\.0$/)
+  await expect(page).toHaveURL(/#example=IDENT-040-add-signer-mismatch&step=2\.0&tab=text$/)
 
   // Each drawer: opened with Enter, focus inside, Tab stays inside, Escape closes and returns.
   for (const [button, region] of [

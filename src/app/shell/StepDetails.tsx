@@ -148,8 +148,8 @@ export const StepDetails = memo(function StepDetails({
               </ErrorBoundary>
               <ErrorBoundary label="The signatures" resetKey={reset}>
                 <Signatures
-                  checks={checks}
-                  scope={scope}
+                  checks={allChecks}
+                  scope={n > 1 ? `All ${n} actions' signatures, beside the text they signed.` : scope}
                   text={step.signatureText}
                   onChain={tabs.some((t) => t.id === 'chain') ? showChain : undefined}
                 />
@@ -159,8 +159,8 @@ export const StepDetails = memo(function StepDetails({
           {shown === 'signatures' && (
             <ErrorBoundary label="The signatures" resetKey={reset}>
               <Signatures
-                checks={allChecks}
-                scope={n > 1 ? `All ${n} actions' signatures, beside the text they signed.` : scope}
+                checks={checks}
+                scope={scope}
                 text={step.signatureText}
                 onChain={tabs.some((t) => t.id === 'chain') ? showChain : undefined}
               />
