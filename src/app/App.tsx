@@ -5,23 +5,15 @@
  * composes them.
  */
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type DragEvent } from 'react'
-import { utf8 } from '../crypto/bytes'
 import { EditedBadge } from './features/edit/components/EditedBadge'
 import { EditPanel } from './features/edit/components/EditPanel'
 import { useEditSession } from './features/edit/useEditSession'
 import { fetchLog, FetchLogError } from './features/log-input/fetch-url'
 import { DEFAULT_EXAMPLE, findExample, loadExample, type Example } from './features/log-input/gallery'
+import { usePageAddress } from './features/log-input/usePageAddress'
 import { InputErrorView } from './features/log-input/components/InputError'
 import { OpenPanel } from './features/log-input/components/OpenPanel'
-import {
-  compressLog,
-  decompressLog,
-  formatFragment,
-  MAX_FRAGMENT,
-  parseFragment,
-  PermalinkError,
-  type Fragment,
-} from './features/log-input/permalink'
+import { decompressLog, parseFragment, PermalinkError, type Fragment } from './features/log-input/permalink'
 import { Presenter } from './features/presenter/components/Presenter'
 import { diffStates } from './model/state-diff'
 import { FetchCallout } from './features/network/components/FetchCallout'
@@ -100,7 +92,6 @@ export function App() {
   const [settingsOpen, setSettingsOpen] = useState(false)
   const openSettings = useCallback(() => setSettingsOpen(true), [])
   const [panelOpen, setPanelOpen] = useState(false)
-  const [z, setZ] = useState<{ loadId: number; value: string | null; why?: string } | null>(null)
   // The step's tab the user chose: kept from step to step and in the permalink (null: each step's default).
   const [tab, setTab] = useState<TabId | null>(() => {
     const t = parseFragment(location.hash).tab
@@ -287,81 +278,15 @@ export function App() {
   const loadedRef = useRef<Loaded | null>(null)
   loadedRef.current = loaded
 
-  // The compressed log for the permalink (pasted, file and permalink sources).
-  useEffect(() => {
-    if (!loaded) return
-    const s = loaded.source
-    if (s.kind === 'example' || s.kind === 'url' || s.kind === 'node') {
-      setZ({ loadId: loaded.loadId, value: null })
-      return
-    }
-    const bytes = typeof s.input === 'string' ? utf8(s.input) : s.input
-    if (bytes.length > 8 * MAX_FRAGMENT) {
-      setZ({ loadId: loaded.loadId, value: null, why: 'the log is too large to carry in a link' })
-      return
-    }
-    let live = true
-    compressLog(bytes, MAX_FRAGMENT).then(
-      (value) => {
-        if (!live) return
-        if (value === null)
-          setZ({
-            loadId: loaded.loadId,
-            value: null,
-            why: `the log is too large to carry in a link (over ${MAX_FRAGMENT / 1024} KiB compressed)`,
-          })
-        else setZ({ loadId: loaded.loadId, value })
-      },
-      () => live && setZ({ loadId: loaded.loadId, value: null, why: 'the log could not be compressed' }),
-    )
-    return () => {
-      live = false
-    }
-  }, [loaded])
-
   const selectedStep = loaded && selection ? loaded.model.steps[selection.k]! : null
 
-  // Keep the address bar in step (replaceState: no history entry per keypress).
-  const fragment = useMemo(() => {
-    if (!loaded) return null
-    const s = loaded.source
-    const step = selectedStep && selection ? { sequenceId: selectedStep.sequenceId, action: selection.i } : undefined
-    const f: Fragment = {
-      ...(s.kind === 'example' ? { example: s.example! } : {}),
-      ...((s.kind === 'paste' || s.kind === 'file' || s.kind === 'permalink') && z?.loadId === loaded.loadId && z.value
-        ? { log: z.value, binary: typeof s.input !== 'string' && !isText(s.input) }
-        : {}),
-      ...(loaded.logIndex > 0 ? { inbox: loaded.logIndex } : {}),
-      ...(step ? { step } : {}),
-      ...(tab ? { tab } : {}),
-      ...(presenting ? { present: true } : {}),
-      ...(s.edited
-        ? {
-            edited: {
-              edits: s.edited.edits,
-              label: s.edited.originalLabel,
-              ...(s.edited.originalExample ? { example: s.edited.originalExample } : {}),
-            },
-          }
-        : {}),
-    }
-    const linkable = s.kind === 'example' || s.kind === 'url' || s.kind === 'node' || !!f.log
-    return {
-      hash: linkable ? formatFragment(f) : '',
-      // A fetched log keeps the address of its fetch (?node=…&api=…&inbox=…): reloading fetches it again.
-      search: s.kind === 'url' ? `?url=${encodeURIComponent(s.url!)}` : s.kind === 'node' ? (s.fetch ?? '') : '',
-      linkable,
-    }
-  }, [loaded, selectedStep, selection, z, tab, presenting])
-
-  useEffect(() => {
-    if (!fragment) return
-    const t = setTimeout(() => {
-      const next = `${location.pathname}${fragment.search}${fragment.hash}`
-      if (next !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(null, '', next)
-    }, 250)
-    return () => clearTimeout(t)
-  }, [fragment])
+  // The open log's address (the permalink): kept in the address bar as the selection moves.
+  const { fragment, compressed: z } = usePageAddress({
+    loaded,
+    step: selectedStep && selection ? { sequenceId: selectedStep.sequenceId, action: selection.i } : undefined,
+    tab,
+    presenting,
+  })
 
   const onPaste = useCallback(
     (text: string) => {
@@ -831,15 +756,6 @@ export function App() {
       )}
     </div>
   )
-}
-
-function isText(b: Uint8Array): boolean {
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(b.subarray(0, 4096))
-    return true
-  } catch {
-    return false
-  }
 }
 
 function BusyBar({ busy, progress, onCancel }: { busy: Busy; progress: ProgressStore; onCancel: () => void }) {

@@ -19,7 +19,7 @@ export class PermalinkError extends Error {
   override readonly name = 'PermalinkError'
 }
 
-interface StepRef {
+export interface StepRef {
   readonly sequenceId: bigint
   /** Action index within the update, -1 for the update as a whole. */
   readonly action: number

@@ -1,0 +1,126 @@
+/**
+ * The open log's address, kept in the address bar (issue #12: URL and permalink handling
+ * belong to the log-input feature, not the shell). A gallery example, a fetched log
+ * (`?node=…&api=…&inbox=…`) and a log from a URL are named by where they came from; a
+ * pasted, dropped or permalinked log travels in the fragment, compressed (./permalink.ts).
+ * The selected step, the open tab, presenter mode and an edited copy's mark follow. The
+ * bar is updated with replaceState, a quarter second after the last change (no history
+ * entry per key press).
+ */
+import { useEffect, useMemo, useState } from 'react'
+import { utf8 } from '../../../crypto/bytes'
+import type { Loaded } from '../../trace/useInspector'
+import { compressLog, type Fragment, formatFragment, MAX_FRAGMENT, type StepRef } from './permalink'
+
+/** The log of the open source, compressed for a fragment, or why it cannot be carried. */
+interface CompressedLog {
+  readonly loadId: number
+  readonly value: string | null
+  readonly why?: string
+}
+
+export interface PageAddress {
+  /** The fragment and query of the open log; `linkable` is false when no link can carry it. */
+  readonly fragment: { readonly hash: string; readonly search: string; readonly linkable: boolean } | null
+  readonly compressed: CompressedLog | null
+}
+
+function isText(b: Uint8Array): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(b.subarray(0, 4096))
+    return true
+  } catch {
+    return false
+  }
+}
+
+export function usePageAddress({
+  loaded,
+  step,
+  tab,
+  presenting,
+}: {
+  loaded: Loaded | null
+  step: StepRef | undefined
+  tab: string | null
+  presenting: boolean
+}): PageAddress {
+  const [z, setZ] = useState<CompressedLog | null>(null)
+
+  // The compressed log for the permalink (pasted, file and permalink sources).
+  useEffect(() => {
+    if (!loaded) return
+    const s = loaded.source
+    if (s.kind === 'example' || s.kind === 'url' || s.kind === 'node') {
+      setZ({ loadId: loaded.loadId, value: null })
+      return
+    }
+    const bytes = typeof s.input === 'string' ? utf8(s.input) : s.input
+    if (bytes.length > 8 * MAX_FRAGMENT) {
+      setZ({ loadId: loaded.loadId, value: null, why: 'the log is too large to carry in a link' })
+      return
+    }
+    let live = true
+    compressLog(bytes, MAX_FRAGMENT).then(
+      (value) => {
+        if (!live) return
+        if (value === null)
+          setZ({
+            loadId: loaded.loadId,
+            value: null,
+            why: `the log is too large to carry in a link (over ${MAX_FRAGMENT / 1024} KiB compressed)`,
+          })
+        else setZ({ loadId: loaded.loadId, value })
+      },
+      () => live && setZ({ loadId: loaded.loadId, value: null, why: 'the log could not be compressed' }),
+    )
+    return () => {
+      live = false
+    }
+  }, [loaded])
+
+  const seq = step?.sequenceId
+  const action = step?.action
+  const fragment = useMemo(() => {
+    if (!loaded) return null
+    const s = loaded.source
+    const f: Fragment = {
+      ...(s.kind === 'example' ? { example: s.example! } : {}),
+      ...((s.kind === 'paste' || s.kind === 'file' || s.kind === 'permalink') && z?.loadId === loaded.loadId && z.value
+        ? { log: z.value, binary: typeof s.input !== 'string' && !isText(s.input) }
+        : {}),
+      ...(loaded.logIndex > 0 ? { inbox: loaded.logIndex } : {}),
+      ...(seq !== undefined && action !== undefined ? { step: { sequenceId: seq, action } } : {}),
+      ...(tab ? { tab } : {}),
+      ...(presenting ? { present: true } : {}),
+      ...(s.edited
+        ? {
+            edited: {
+              edits: s.edited.edits,
+              label: s.edited.originalLabel,
+              ...(s.edited.originalExample ? { example: s.edited.originalExample } : {}),
+            },
+          }
+        : {}),
+    }
+    const linkable = s.kind === 'example' || s.kind === 'url' || s.kind === 'node' || !!f.log
+    return {
+      hash: linkable ? formatFragment(f) : '',
+      // A fetched log keeps the address of its fetch (?node=…&api=…&inbox=…): reloading fetches it again.
+      search: s.kind === 'url' ? `?url=${encodeURIComponent(s.url!)}` : s.kind === 'node' ? (s.fetch ?? '') : '',
+      linkable,
+    }
+  }, [loaded, seq, action, z, tab, presenting])
+
+  // Keep the address bar in step.
+  useEffect(() => {
+    if (!fragment) return
+    const t = setTimeout(() => {
+      const next = `${location.pathname}${fragment.search}${fragment.hash}`
+      if (next !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(null, '', next)
+    }, 250)
+    return () => clearTimeout(t)
+  }, [fragment])
+
+  return { fragment, compressed: z }
+}
