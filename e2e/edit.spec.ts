@@ -153,3 +153,26 @@ test('an edit breaks a claim, re-signing with a local key makes it apply again; 
   await expect(page.locator('.edited-badge')).toHaveCount(0)
   await expect(page.locator('.source')).toContainText('example valid-full-life')
 })
+
+test('the actions of an update are reordered and copied from the form; the core names the broken rule', async ({
+  page,
+}) => {
+  await openDemo(page)
+  await expect(summary(page)).toContainText('sequence id 1 · action 0 of 2')
+  await page.getByRole('button', { name: 'Edit…' }).click()
+  const actions = drawer(page).getByRole('list', { name: 'Actions of the update' })
+  await expect(actions.getByRole('listitem')).toHaveText([/action 0 · create_inbox/, /action 1 · add/])
+  await expect(actions.getByRole('button', { name: 'Move action 0 up' })).toBeDisabled()
+  await actions.getByRole('button', { name: 'Move action 1 up' }).click()
+  // An add before the creation: the log no longer opens with its creation (IDENT-011).
+  await expect(page.locator('.source')).toContainText('stops at sequence id 1: IDENT-011')
+  await expect(actions.getByRole('listitem')).toHaveText([/action 0 · add/, /action 1 · create_inbox/])
+  await expect(result(page)).toContainText('move action 1 up of sequence id 1')
+  // Moved back: every update applies again, and a copy of the add breaks the update once more.
+  await actions.getByRole('button', { name: 'Move action 1 up' }).click()
+  await expect(page.locator('.source')).toContainText('every update applies')
+  await actions.getByRole('button', { name: 'Copy action 1' }).click()
+  await expect(actions.getByRole('listitem')).toHaveCount(3)
+  await expect(page.locator('.source')).toContainText('stops at sequence id 1')
+  await expectNoA11yViolations(page)
+})

@@ -128,6 +128,51 @@ describe('edit operations', () => {
     expect(bytesToHex(set('PASSKEY'))).toBe(bytesToHex(set(2)))
   })
 
+  it("move-action reorders an update's actions: an add before the creation breaks IDENT-011", async () => {
+    const l = log()
+    const after = edit([{ op: 'move-action', seq: '1', from: 1, to: 0 }], l)
+    const kinds = (e: EditableEntry) => fromBinary(IdentityUpdateSchema, e.bytes!).actions.map((a) => a.kind.case)
+    expect(kinds(editableEntries(l)[0]!)).toEqual(['createInbox', 'add'])
+    expect(kinds(after[0]!)).toEqual(['add', 'createInbox'])
+    expect(after.slice(1).every((e) => !e.edited)).toBe(true)
+    expect((await verdicts(asLog(l, after)))[0]).toEqual({ seq: '1', status: 'rejected', rule: 'IDENT-011' })
+    // Moved back, the update is the original again, byte for byte.
+    const back = edit(
+      [
+        { op: 'move-action', seq: '1', from: 1, to: 0 },
+        { op: 'move-action', seq: '1', from: 0, to: 1 },
+      ],
+      l,
+    )
+    expect(equalBytes(back[0]!.bytes!, editableEntries(l)[0]!.bytes!)).toBe(true)
+  })
+
+  it('copy-action inserts a copy: a second claim beside a claim breaks IDENT-079', async () => {
+    const l = log()
+    const after = edit([{ op: 'copy-action', seq: '5', from: 0, to: 1 }], l)
+    const actions = fromBinary(IdentityUpdateSchema, after.find((e) => e.sequenceId === 5n)!.bytes!).actions
+    expect(actions.map((a) => a.kind.case)).toEqual(['claimHandle', 'claimHandle'])
+    const v = await verdicts(asLog(l, after))
+    expect(v.find((s) => s.seq === '5')).toEqual({ seq: '5', status: 'rejected', rule: 'IDENT-079' })
+  })
+
+  it('move-action and copy-action name a missing action or position, and a bad index in the patch', () => {
+    expect(() => edit([{ op: 'move-action', seq: '5', from: 1, to: 0 }])).toThrow(
+      'move-action action 1 at sequence id 5: the update has 1 action, so there is no action 1',
+    )
+    expect(() => edit([{ op: 'move-action', seq: '1', from: 0, to: 2 }])).toThrow(
+      '"to" is at most 1 here (2 actions), not 2',
+    )
+    expect(() => edit([{ op: 'copy-action', seq: '1', from: 0, to: 3 }])).toThrow(
+      '"to" is at most 2 here (2 actions), not 3',
+    )
+    expect(() => parsePatch([{ op: 'copy-action', seq: '1', from: -1, to: 0 }])).toThrow(
+      '"from" is an action index, a whole number from 0, not',
+    )
+    expect(() => parsePatch([{ op: 'move-action', seq: '1', from: 0, to: '1' }])).toThrow(PatchSyntaxError)
+    expect(() => parsePatch([{ op: 'move-action', seq: '1', from: 0, to: 1, path: 'x' }])).toThrow('unknown key "path"')
+  })
+
   it('drops an update, and the log cannot be read past the gap it leaves in the members', async () => {
     const l = log()
     const after = edit([{ op: 'drop', seq: '1' }], l)

@@ -19,6 +19,8 @@
  *     {"op": "set",       "seq": "5", "path": "actions/0/claim_handle/handle", "value": "Nick"}
  *     {"op": "remove",    "seq": "5", "path": "actions/1"}
  *     {"op": "set-bytes", "seq": "5", "hex": "0a…"}   the update's whole bytes
+ *     {"op": "move-action", "seq": "1", "from": 1, "to": 0}   reorder an update's actions
+ *     {"op": "copy-action", "seq": "1", "from": 0, "to": 2}   a copy of action 0 at index 2
  *
  * A path names fields by their proto name or JSON name, list elements by index (the
  * length of the list appends), and a oneof member by its field name (setting one switches
@@ -27,6 +29,7 @@
  * without its prefix) or number, an object for a message, an array for a list.
  */
 import {
+  clone,
   create,
   type DescEnum,
   type DescField,
@@ -37,7 +40,7 @@ import {
   ScalarType,
   toBinary,
 } from '@bufbuild/protobuf'
-import { IdentityUpdateSchema } from '../../gen/identity/associations/association_pb'
+import { IdentityActionSchema, IdentityUpdateSchema } from '../../gen/identity/associations/association_pb'
 import { hexToBytes } from '../../crypto/bytes'
 import { describeJson, uint64FromJson } from '../decode/entry'
 import type { InboxLog } from '../types'
@@ -52,6 +55,10 @@ export type EditOp =
   | { readonly op: 'set'; readonly seq: bigint; readonly path: readonly PathSegment[]; readonly value: JsonValue }
   | { readonly op: 'remove'; readonly seq: bigint; readonly path: readonly PathSegment[] }
   | { readonly op: 'set-bytes'; readonly seq: bigint; readonly bytes: Uint8Array }
+  /** Moves action `from` of the update to index `to` (the others keep their order). */
+  | { readonly op: 'move-action'; readonly seq: bigint; readonly from: number; readonly to: number }
+  /** Inserts a copy of action `from` at index `to` (the length of the list appends). */
+  | { readonly op: 'copy-action'; readonly seq: bigint; readonly from: number; readonly to: number }
 
 /** One entry of an edited log: its sequence id and bytes, and whether an edit made it. */
 export interface EditableEntry {
@@ -84,7 +91,7 @@ export class EditError extends Error {
   }
 }
 
-const OPS = ['drop', 'move', 'duplicate', 'set', 'remove', 'set-bytes'] as const
+const OPS = ['drop', 'move', 'duplicate', 'set', 'remove', 'set-bytes', 'move-action', 'copy-action'] as const
 const MAX_OPS = 10_000
 
 /** Parses the patch language (a JSON value already parsed) into operations. */
@@ -110,6 +117,8 @@ function parseOp(raw: unknown, i: number): EditOp {
     set: ['op', 'seq', 'path', 'value'],
     remove: ['op', 'seq', 'path'],
     'set-bytes': ['op', 'seq', 'hex'],
+    'move-action': ['op', 'seq', 'from', 'to'],
+    'copy-action': ['op', 'seq', 'from', 'to'],
   }
   for (const k of Object.keys(o)) {
     if (!allowed[op]!.includes(k))
@@ -127,6 +136,9 @@ function parseOp(raw: unknown, i: number): EditOp {
       return { op, seq, path: pathField(o, i), value: o.value as JsonValue }
     case 'remove':
       return { op, seq, path: pathField(o, i) }
+    case 'move-action':
+    case 'copy-action':
+      return { op, seq, from: indexField(o, 'from', i), to: indexField(o, 'to', i) }
     default: {
       const hex = o.hex
       if (typeof hex !== 'string')
@@ -143,6 +155,13 @@ function parseOp(raw: unknown, i: number): EditOp {
 function seqField(o: Record<string, unknown>, key: string, i: number): bigint {
   const v = uint64FromJson(o[key])
   if (typeof v !== 'bigint') throw new PatchSyntaxError(i, `"${key}" ${v.reason}`)
+  return v
+}
+
+function indexField(o: Record<string, unknown>, key: string, i: number): number {
+  const v = o[key]
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0)
+    throw new PatchSyntaxError(i, `"${key}" is an action index, a whole number from 0, not ${describeJson(v)}`)
   return v
 }
 
@@ -230,10 +249,14 @@ export function applyEdits(entries: readonly EditableEntry[], ops: readonly Edit
         }
         try {
           if (op.op === 'set') setPath(IdentityUpdateSchema, msg, op.path, op.value)
-          else removePath(IdentityUpdateSchema, msg, op.path)
+          else if (op.op === 'remove') removePath(IdentityUpdateSchema, msg, op.path)
+          else reorderAction(msg.actions, op, (a) => clone(IdentityActionSchema, a))
         } catch (e) {
           if (e instanceof PathError)
-            throw new EditError(i, `${op.op} ${pathText(op.path)} at sequence id ${op.seq}: ${e.message}`)
+            throw new EditError(
+              i,
+              `${op.op} ${'path' in op ? pathText(op.path) : `action ${op.from}`} at sequence id ${op.seq}: ${e.message}`,
+            )
           throw e
         }
         out[at] = { ...entry, bytes: toBinary(IdentityUpdateSchema, msg), edited: true }
@@ -241,6 +264,21 @@ export function applyEdits(entries: readonly EditableEntry[], ops: readonly Edit
     }
   })
   return out
+}
+
+/** move-action and copy-action on the update's list of actions; a PathError names a bad index. */
+function reorderAction<A>(
+  actions: A[],
+  op: { readonly op: 'move-action' | 'copy-action'; readonly from: number; readonly to: number },
+  copy: (a: A) => A,
+): void {
+  const n = actions.length
+  if (op.from >= n)
+    throw new PathError(`the update has ${n} action${n === 1 ? '' : 's'}, so there is no action ${op.from}`)
+  const last = op.op === 'move-action' ? n - 1 : n
+  if (op.to > last) throw new PathError(`"to" is at most ${last} here (${n} action${n === 1 ? '' : 's'}), not ${op.to}`)
+  const [a] = op.op === 'move-action' ? actions.splice(op.from, 1) : [copy(actions[op.from]!)]
+  actions.splice(op.to, 0, a!)
 }
 
 function withoutServerTime(e: EditableEntry): EditableEntry {

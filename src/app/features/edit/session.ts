@@ -68,6 +68,10 @@ export function describeOp(op: EditOp): string {
       return `remove ${pathText(op.path)} of sequence id ${op.seq}`
     case 'set-bytes':
       return `replace the bytes of sequence id ${op.seq} (${op.bytes.length} bytes)`
+    case 'move-action':
+      return `move action ${op.from} of sequence id ${op.seq} to position ${op.to}`
+    case 'copy-action':
+      return `copy action ${op.from} of sequence id ${op.seq} to position ${op.to}`
   }
 }
 

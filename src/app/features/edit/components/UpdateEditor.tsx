@@ -131,25 +131,56 @@ export function UpdateEditor({ step, original, held, busy, apply, fail }: Update
           The update does not decode, so only its bytes, its place and its sequence id can be edited.
         </p>
       )}
-      {update && update.actions.length > 1 && (
-        <div className="row-buttons" role="group" aria-label="Actions of the update">
-          {update.actions.map((a, i) => (
-            <button
-              key={i}
-              type="button"
-              disabled={busy}
-              onClick={() =>
-                void apply(
-                  `remove action ${i} of sequence id ${seq}`,
-                  [{ op: 'remove', seq, path: ['actions', i] }],
-                  seq,
-                )
-              }
-            >
-              Remove action {i} ({a.kind})
-            </button>
-          ))}
-        </div>
+      {update && update.actions.length > 0 && (
+        <ol className="edit-actions" aria-label="Actions of the update" start={0}>
+          {update.actions.map((a, i) => {
+            const n = update.actions.length
+            const op = (what: string, edit: EditOp) => void apply(`${what} of sequence id ${seq}`, [edit], seq)
+            return (
+              <li key={i}>
+                <span className="mono">
+                  action {i} · {a.kind}
+                </span>{' '}
+                <span className="row-buttons" role="group" aria-label={`Action ${i} (${a.kind})`}>
+                  <button
+                    type="button"
+                    disabled={busy || i === 0}
+                    aria-label={`Move action ${i} up`}
+                    onClick={() => op(`move action ${i} up`, { op: 'move-action', seq, from: i, to: i - 1 })}
+                  >
+                    ↑
+                  </button>
+                  <button
+                    type="button"
+                    disabled={busy || i === n - 1}
+                    aria-label={`Move action ${i} down`}
+                    onClick={() => op(`move action ${i} down`, { op: 'move-action', seq, from: i, to: i + 1 })}
+                  >
+                    ↓
+                  </button>
+                  <button
+                    type="button"
+                    disabled={busy}
+                    aria-label={`Copy action ${i}`}
+                    title="A copy of this action right after it"
+                    onClick={() => op(`copy action ${i}`, { op: 'copy-action', seq, from: i, to: i + 1 })}
+                  >
+                    Copy
+                  </button>
+                  {n > 1 && (
+                    <button
+                      type="button"
+                      disabled={busy}
+                      onClick={() => op(`remove action ${i}`, { op: 'remove', seq, path: ['actions', i] })}
+                    >
+                      Remove action {i} ({a.kind})
+                    </button>
+                  )}
+                </span>
+              </li>
+            )
+          })}
+        </ol>
       )}
       <form
         className="compose-form"
