@@ -167,7 +167,6 @@ test('the actions of an update are reordered and copied from the form; the core 
   // An add before the creation: the log no longer opens with its creation (IDENT-011).
   await expect(page.locator('.source')).toContainText('stops at sequence id 1: IDENT-011')
   await expect(actions.getByRole('listitem')).toHaveText([/action 0 · add/, /action 1 · create_inbox/])
-  await expect(result(page)).toContainText('move action 1 up of sequence id 1')
   // Moved back: every update applies again, and a copy of the add breaks the update once more.
   await actions.getByRole('button', { name: 'Move action 1 up' }).click()
   await expect(page.locator('.source')).toContainText('every update applies')

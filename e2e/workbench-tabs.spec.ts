@@ -83,6 +83,11 @@ test('a rejected step opens on what explains it, the fix-it above the tabs', asy
   expect(fix!.y + fix!.height).toBeLessThanOrEqual(tabs!.y)
   // An update whose bytes are the problem (IDENT-001, the retired field 4) opens on its raw fields.
   await page.goto('/#example=IDENT-001-signature-field-4-only')
+  // Only the fragment changed: the page stays and opens the other example (wait for it, not
+  // for any log, which the previous one already is).
+  await expect(page.getByLabel('Open log', { exact: true })).toContainText('IDENT-001-signature-field-4-only', {
+    timeout: 30_000,
+  })
   await waitForLog(page)
   await expectTab(page, 'Raw')
   await expect(page.getByRole('region', { name: 'Raw update (protobuf)' }).getByText('retired field 4')).toBeVisible()
