@@ -30,7 +30,8 @@ export function editedBundle(
   }
 }
 
-function decoded(bytes: Uint8Array | null): UnverifiedUpdate | null {
+/** An update's bytes decoded, or null when they do not decode (or there are none). */
+export function decoded(bytes: Uint8Array | null): UnverifiedUpdate | null {
   if (!bytes) return null
   try {
     return decodeUpdate(bytes)

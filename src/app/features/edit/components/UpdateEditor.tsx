@@ -5,15 +5,14 @@
  * shown by the drawer, naming the operation and why.
  */
 import { useId, useMemo, useState } from 'react'
-import { decodeUpdate } from '../../../../core/decode/update'
 import type { EditOp } from '../../../../core/encode/edit'
 import type { SignatureCheck } from '../../../../core/trace'
-import type { UnverifiedUpdate } from '../../../../core/types'
 import { bytesToHex, hexToBytes } from '../../../../crypto/bytes'
 import type { Signer } from '../../../../signing/signers'
 import type { TransferStep } from '../../../../worker/transfer'
 import { editableFields, fieldValue } from '../fields'
 import { resign } from '../resign'
+import { decoded } from '../session'
 import type { EditResult } from '../useEditSession'
 
 export interface UpdateEditorProps {
@@ -24,15 +23,6 @@ export interface UpdateEditorProps {
   readonly busy: boolean
   readonly apply: (what: string, ops: readonly EditOp[], focus?: bigint) => Promise<EditResult>
   readonly fail: (message: string) => void
-}
-
-function decoded(bytes: Uint8Array | null): UnverifiedUpdate | null {
-  if (!bytes) return null
-  try {
-    return decodeUpdate(bytes)
-  } catch {
-    return null
-  }
 }
 
 const SEQ = /^(0|[1-9][0-9]{0,19})$/
