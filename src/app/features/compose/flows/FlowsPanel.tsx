@@ -160,66 +160,83 @@ export function useLogLimit(): [number, (limit: number) => void] {
   return [limit, set]
 }
 
-/** The log limit setting, in the Settings dialog: a whole number, saved as it is typed when it is one. */
-export function LogLimitSetting({ limit, onChange }: { limit: number; onChange: (limit: number) => void }) {
-  const [text, setText] = useState(String(limit))
-  const parsed = parseLogLimit(text)
+/**
+ * A whole-number setting of the Settings dialog: saved as it is typed whenever it parses;
+ * otherwise the problem is shown beside the value still in use. A value changed elsewhere
+ * (the registration form's ceiling field) replaces the text.
+ */
+function WholeNumberSetting({
+  label,
+  name,
+  size,
+  value,
+  parse,
+  onChange,
+}: {
+  label: string
+  name: string
+  size: number
+  value: number
+  parse: (text: string) => { ok: true; value: number } | { ok: false; problem: string }
+  onChange: (n: number) => void
+}) {
+  const [text, setText] = useState(String(value))
+  useEffect(() => {
+    setText((t) => {
+      const p = parse(t)
+      return p.ok && p.value === value ? t : String(value)
+    })
+  }, [value, parse])
+  const parsed = parse(text)
   return (
     <label className="compose-field log-limit-setting">
-      <span>Log limit of this deployment (updates per inbox; the network stores no more and never compacts)</span>
+      <span>{label}</span>
       <input
-        aria-label="Log limit"
+        aria-label={name}
         inputMode="numeric"
-        size={8}
+        size={size}
         value={text}
         aria-invalid={!parsed.ok}
         onChange={(e) => {
           setText(e.target.value)
-          const p = parseLogLimit(e.target.value)
+          const p = parse(e.target.value)
           if (p.ok) onChange(p.value)
         }}
       />
       {!parsed.ok && (
         <span role="alert" className="bad small">
-          {parsed.problem}; still using {limit}
+          {parsed.problem}; still using {value}
         </span>
       )}
     </label>
   )
 }
 
+/** The log limit setting, in the Settings dialog. */
+export function LogLimitSetting({ limit, onChange }: { limit: number; onChange: (limit: number) => void }) {
+  return (
+    <WholeNumberSetting
+      label="Log limit of this deployment (updates per inbox; the network stores no more and never compacts)"
+      name="Log limit"
+      size={8}
+      value={limit}
+      parse={parseLogLimit}
+      onChange={onChange}
+    />
+  )
+}
+
 /** The installation ceiling setting (CONF-044), in the Settings dialog; the registration shows the same value. */
 export function CeilingSetting() {
-  const ceiling = useCeiling()
-  const [text, setText] = useState(String(ceiling))
-  useEffect(() => {
-    setText((t) => {
-      const p = parseCeiling(t)
-      return p.ok && p.value === ceiling ? t : String(ceiling)
-    })
-  }, [ceiling])
-  const parsed = parseCeiling(text)
   return (
-    <label className="compose-field log-limit-setting">
-      <span>Installation ceiling (CONF-044: this app registers no installation beyond it)</span>
-      <input
-        aria-label="Installation ceiling"
-        inputMode="numeric"
-        size={6}
-        value={text}
-        aria-invalid={!parsed.ok}
-        onChange={(e) => {
-          setText(e.target.value)
-          const p = parseCeiling(e.target.value)
-          if (p.ok) setCeiling(p.value)
-        }}
-      />
-      {!parsed.ok && (
-        <span role="alert" className="bad small">
-          {parsed.problem}; still using {ceiling}
-        </span>
-      )}
-    </label>
+    <WholeNumberSetting
+      label="Installation ceiling (CONF-044: this app registers no installation beyond it)"
+      name="Installation ceiling"
+      size={6}
+      value={useCeiling()}
+      parse={parseCeiling}
+      onChange={setCeiling}
+    />
   )
 }
 
