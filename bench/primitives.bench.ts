@@ -27,7 +27,7 @@ import {
   type Ed25519phCombine,
 } from '../src/crypto/ed25519ph'
 import { keccak256, sha256, sha512 } from '../src/crypto/hash'
-import { loadWasmHashes } from '../src/crypto/hash-wasm'
+import { loadWasmHashes } from '../src/crypto/wasm-hashes'
 import { loadSodiumCombine } from '../src/crypto/ed25519ph-sodium'
 import { loadWasmEd25519Combine } from '../src/crypto/ed25519ph-wasm'
 import { p256PublicKey, signP256Der, verifyP256Der } from '../src/crypto/p256'
@@ -53,6 +53,22 @@ export interface PrimitivesReport {
 }
 
 const now = (): number => performance.now()
+
+/** hash-wasm's three hashers, created once (the "before" rows). */
+async function loadHashWasm(): Promise<Record<'keccak256' | 'sha256' | 'sha512', (b: Uint8Array) => Uint8Array>> {
+  const mod = await import('hash-wasm')
+  // Loaded as CommonJS (a bundler that picks its UMD build), the functions sit on `default`.
+  const lib = typeof mod.createKeccak === 'function' ? mod : (mod as unknown as { default: typeof mod }).default
+  const [keccak, sha2, sha5] = await Promise.all([lib.createKeccak(256), lib.createSHA256(), lib.createSHA512()])
+  const one =
+    (h: typeof keccak) =>
+    (b: Uint8Array): Uint8Array => {
+      h.init()
+      h.update(b)
+      return h.digest('binary')
+    }
+  return { keccak256: one(keccak), sha256: one(sha2), sha512: one(sha5) }
+}
 
 type Op = (i: number) => unknown
 
@@ -130,7 +146,9 @@ export async function runPrimitivesBench(ms = 300, runtime = 'unknown'): Promise
   })
   const sodium = await timed('libsodium (WASM)', loadSodiumCombine)
   const ref10 = await timed('ref10 double-scalar (WASM, built here)', () => loadWasmEd25519Combine())
-  const hashes = await timed('hash-wasm', loadWasmHashes)
+  const hashes = await timed('hashes (WASM, built here)', () => loadWasmHashes())
+  // The previous hashes (until session 8): hash-wasm 4.13, base64 WebAssembly inside 216 KB of JavaScript.
+  const hashWasm = await timed('hash-wasm (before)', loadHashWasm)
   const subtle = hostSubtle()
   const webCrypto = subtle ? webCryptoP256Verifier(subtle) : null
   const fast = await timed('fast backend (all)', () => buildFastBackend(defaultFastLoaders))
@@ -189,7 +207,7 @@ export async function runPrimitivesBench(ms = 300, runtime = 'unknown'): Promise
       (i) => recoverEip191Digest(ethSigs[at(i)]!, digests[at(i)]!, { recover: wasmRecover }),
     ],
     [
-      'libsecp256k1 WASM (built here) + hash-wasm keccak',
+      'libsecp256k1 WASM (built here) + WASM Keccak (built here)',
       (i) => recoverEip191Digest(ethSigs[at(i)]!, digests[at(i)]!, { recover: wasmRecover, keccak: hashes.keccak256 }),
     ],
   ])
@@ -268,11 +286,11 @@ export async function runPrimitivesBench(ms = 300, runtime = 'unknown'): Promise
           texts[at(i)]!,
           edPub,
           IDENTITY_UPDATE_CONTEXT,
-          hashes.sha512,
+          hashWasm.sha512,
         ),
     ],
     [
-      'ref10 double-scalar WASM + hash-wasm SHA-512 (now)',
+      'ref10 double-scalar WASM + WASM SHA-512 (now)',
       (i) =>
         verifyEd25519phWith(
           ref10.combine,
@@ -289,15 +307,18 @@ export async function runPrimitivesBench(ms = 300, runtime = 'unknown'): Promise
   const text = texts[0]!
   await group('Keccak-256 (400 B)', [
     ['noble (@noble/hashes)', () => keccak256(text)],
-    ['hash-wasm', () => hashes.keccak256(text)],
+    ['hash-wasm (before)', () => hashWasm.keccak256(text)],
+    ['WASM, built here (XKCP)', () => hashes.keccak256(text)],
   ])
   await group('SHA-512 (400 B)', [
     ['noble (@noble/hashes)', () => sha512(text)],
-    ['hash-wasm', () => hashes.sha512(text)],
+    ['hash-wasm (before)', () => hashWasm.sha512(text)],
+    ['WASM, built here (orlp)', () => hashes.sha512(text)],
   ])
   const sha256Cases: [string, Op][] = [
     ['noble (@noble/hashes)', () => sha256(text)],
-    ['hash-wasm', () => hashes.sha256(text)],
+    ['hash-wasm (before)', () => hashWasm.sha256(text)],
+    ['WASM, built here (libsecp256k1)', () => hashes.sha256(text)],
   ]
   const digestHost = (
     globalThis as { crypto?: { subtle?: { digest(a: string, d: Uint8Array): Promise<ArrayBuffer> } } }

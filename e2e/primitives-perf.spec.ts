@@ -15,6 +15,7 @@
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
+import { WASM_HASHES } from '../src/crypto/backend'
 import { expect, expectNoA11yViolations, test } from './fixtures'
 
 // Code inside page.evaluate runs in the page; tsconfig.node.json (which checks e2e/) has no DOM lib.
@@ -105,8 +106,8 @@ test.describe('signature primitives in Chromium', () => {
       'ed25519ph-verify': {
         impl: 'ref10 double-scalar multiplication (WASM, built from ed25519@0.0.5: src/crypto/wasm)',
       },
-      keccak256: { impl: 'hash-wasm' },
-      sha256: { impl: 'hash-wasm' },
+      keccak256: { impl: WASM_HASHES },
+      sha256: { impl: WASM_HASHES },
     })
     await expectNoA11yViolations(p)
   })

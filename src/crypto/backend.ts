@@ -11,7 +11,8 @@
  *     secp256k1 recovery  libsecp256k1 in WASM, built here (./secp256k1-wasm, ./wasm)
  *     Ed25519ph [S]B-[k]A ref10's double-scalar multiplication in WASM, built here
  *                         (./ed25519ph-wasm, ./wasm); hashing and checks stay noble's code
- *     Keccak-256, SHA-256, SHA-512  hash-wasm (./hash-wasm), once loaded (noble's until then)
+ *     Keccak-256, SHA-256, SHA-512  XKCP, libsecp256k1's and orlp's, in WASM built here
+ *                         (./wasm-hashes, ./wasm)
  *   Measured per CPU-second in Node 20 (V8 11): secp256k1 recovery 5×, Ed25519ph 5×,
  *   P-256 23×, Keccak-256 10×, SHA-2 2×; on a mixed signature set 5.6×. In Chromium 159,
  *   whose BigInt arithmetic makes noble 2-3× faster than in Node 20, the WASM curve paths
@@ -56,8 +57,6 @@ export interface PrimitiveImpl {
   readonly impl: string
   /** Why a fast path was not used (absent when it is, and on the noble backend). */
   readonly fallback?: string
-  /** A fast path still loading in the background (`impl` serves meanwhile). */
-  readonly loading?: string
 }
 
 export interface VerifyBackend {
@@ -79,11 +78,6 @@ export interface VerifyBackend {
   keccak256(b: Uint8Array): Uint8Array
   /** SHA-256, synchronous (the passkey client data hash). */
   sha256(b: Uint8Array): Uint8Array
-  /**
-   * Settles when every fast path that loads in the background has loaded or failed (the
-   * hashes: see `buildFastBackend`); `primitives` then names the implementation for good.
-   */
-  readonly settled?: Promise<void>
 }
 
 const NOBLE_CURVES: PrimitiveImpl = { impl: '@noble/curves' }
@@ -144,7 +138,7 @@ export const defaultFastLoaders: FastLoaders = {
     return (await loadWasmEd25519Combine()).combine
   },
   async hashes() {
-    const { loadWasmHashes } = await import('./hash-wasm')
+    const { loadWasmHashes } = await import('./wasm-hashes')
     return loadWasmHashes()
   },
 }
@@ -161,59 +155,51 @@ async function attempt<T>(load: () => Promise<T>): Promise<{ ok: T } | { reason:
  * Builds a fast backend from `loaders`, each primitive falling back to noble (with the
  * reason recorded in `primitives`) when its loader fails. Never throws.
  *
- * The curves are awaited; the hashes are not. hash-wasm is 216 KB of JavaScript holding
- * base64 WebAssembly, the slowest loader by far (about 100 ms of a worker's start, against
- * 2-11 ms for each curve), while a replay hashes a few hundred bytes per update: noble's
- * hashes serve until hash-wasm has loaded, then hash-wasm does. Both give the same bytes
- * (./hash-wasm.test.ts), so no verdict depends on which one ran. `settled` says when the
- * switch is final.
+ * Every loader is awaited: each is one small WebAssembly module or a built-in (in Node,
+ * 2-12 ms each, the hashes' module under 1 ms; see the bench's "load" line). Until this
+ * session the hashes came from hash-wasm, 216 KB of JavaScript holding base64 WebAssembly
+ * (about 100 ms of a start), so they were not awaited and noble hashed meanwhile.
  */
 export async function buildFastBackend(loaders: FastLoaders = defaultFastLoaders): Promise<VerifyBackend> {
-  const hashes = attempt(loaders.hashes)
-  const [p256, secp, ed] = await Promise.all([
+  const [p256, secp, ed, hashes] = await Promise.all([
     attempt(loaders.p256),
     attempt(loaders.secp256k1),
     attempt(loaders.ed25519),
+    attempt(loaders.hashes),
   ])
   const used = (fast: string, r: { ok: unknown } | { reason: string }, noble = '@noble/curves'): PrimitiveImpl =>
     'ok' in r ? { impl: fast } : { impl: noble, fallback: `${fast} unavailable: ${r.reason}` }
-  let keccak: Keccak256 = nobleKeccak256
-  let sha512: Sha512 = nobleSha512
-  let sha256: (b: Uint8Array) => Uint8Array = nobleSha256
-  let hashImpl: PrimitiveImpl = { impl: '@noble/hashes', loading: 'hash-wasm' }
-  const settled = hashes.then((r) => {
-    hashImpl = used('hash-wasm', r, '@noble/hashes')
-    if ('ok' in r) ({ keccak256: keccak, sha512, sha256 } = r.ok)
-  })
-  // Stable functions that call the hash of the moment (callers may keep a reference).
-  const keccakNow: Keccak256 = (b) => keccak(b)
-  const sha512Now: Sha512 = (b) => sha512(b)
+  const { keccak256, sha512, sha256 } =
+    'ok' in hashes ? hashes.ok : { keccak256: nobleKeccak256, sha512: nobleSha512, sha256: nobleSha256 }
+  const hashImpl = used(WASM_HASHES, hashes, '@noble/hashes')
   const recover = 'ok' in secp ? secp.ok : undefined
   const combine = 'ok' in ed ? ed.ok : undefined
-  const curves = {
+  const primitives = {
     'secp256k1-recover': used('libsecp256k1 (WASM, built from secp256k1@5.0.2: src/crypto/wasm)', secp),
     'p256-verify': used(isNode() ? 'OpenSSL (node:crypto)' : 'WebCrypto', p256),
     'ed25519ph-verify': used(
       'ref10 double-scalar multiplication (WASM, built from ed25519@0.0.5: src/crypto/wasm)',
       ed,
     ),
+    keccak256: hashImpl,
+    sha256: hashImpl,
   }
   return {
     name: 'fast',
-    get primitives() {
-      return { ...curves, keccak256: hashImpl, sha256: hashImpl }
-    },
+    primitives,
     recoverEip191: async (sig, digest) =>
-      recoverEip191Digest(sig, digest, { keccak: keccakNow, ...(recover ? { recover } : {}) }),
+      recoverEip191Digest(sig, digest, { keccak: keccak256, ...(recover ? { recover } : {}) }),
     verifyP256Der: 'ok' in p256 ? p256.ok : nobleBackend.verifyP256Der,
     verifyEd25519ph: combine
-      ? async (sig, message, key, context) => verifyEd25519phWith(combine, sig, message, key, context, sha512Now)
-      : async (sig, message, key, context) => verifyEd25519ph(sig, message, key, context, sha512Now),
-    keccak256: keccakNow,
-    sha256: (b) => sha256(b),
-    settled,
+      ? async (sig, message, key, context) => verifyEd25519phWith(combine, sig, message, key, context, sha512)
+      : async (sig, message, key, context) => verifyEd25519ph(sig, message, key, context, sha512),
+    keccak256,
+    sha256,
   }
 }
+
+/** The name `primitives` gives the hashes of ./wasm-hashes. */
+export const WASM_HASHES = 'XKCP Keccak, libsecp256k1 SHA-256, orlp SHA-512 (WASM, built here: src/crypto/wasm)'
 
 let shared: Promise<VerifyBackend> | undefined
 

@@ -109,13 +109,13 @@ describe('randomSecretKey', () => {
 })
 
 // The edge vectors of verifyEd25519ph run against noble and against the fast backend's path
-// (libsodium point arithmetic, hash-wasm SHA-512), composed as ./backend composes them.
+// (libsodium point arithmetic, the WASM SHA-512 of ./wasm-hashes), composed as ./backend composes them.
 const sodium = await loadSodiumCombine()
 const wasmHashes = await defaultFastLoaders.hashes()
 const VERIFIERS = [
   ['noble', verifyEd25519ph],
   [
-    'fast (libsodium WASM + hash-wasm)',
+    'fast (libsodium WASM + WASM SHA-512)',
     (sig: Uint8Array, m: Uint8Array, pk: Uint8Array, ctx: Uint8Array) =>
       verifyEd25519phWith(sodium.combine, sig, m, pk, ctx, wasmHashes.sha512),
   ],

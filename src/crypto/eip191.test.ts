@@ -114,13 +114,13 @@ describe('signEip191', () => {
 })
 
 // The edge vectors of recoverEip191 run against noble and against the fast backend's parts
-// (libsecp256k1 WASM recovery, hash-wasm Keccak), composed as ./backend composes them.
+// (libsecp256k1 WASM recovery, the WASM Keccak of ./wasm-hashes), composed as ./backend composes them.
 const wasmRecover = await defaultFastLoaders.secp256k1()
 const wasmHashes = await defaultFastLoaders.hashes()
 const RECOVERERS = [
   ['noble', recoverEip191],
   [
-    'fast (libsecp256k1 WASM + hash-wasm)',
+    'fast (libsecp256k1 WASM + WASM Keccak)',
     (sig: Uint8Array, m: Uint8Array) =>
       recoverEip191Digest(sig, personalMessageHash(m, wasmHashes.keccak256), {
         recover: wasmRecover,

@@ -18,6 +18,7 @@
 import { base64urlNoPad, bytesToHex } from './bytes'
 import { parseP256Signature, p256UncompressedKey, verifyP256Der } from './p256'
 import type { P256Verify } from './p256-webcrypto'
+import { nodeBuiltin } from './node-builtin'
 
 /** Bound on cached keys: a log names a handful of passkeys; the bound only stops unbounded growth. */
 const KEY_CACHE_LIMIT = 4096
@@ -33,11 +34,9 @@ export interface NodeCrypto {
   ): boolean
 }
 
-const NODE_CRYPTO = 'node:crypto'
-
-/** node:crypto, in Node only (a computed specifier: browser bundlers leave it alone). */
-export async function loadNodeCrypto(): Promise<NodeCrypto> {
-  return (await import(/* @vite-ignore */ NODE_CRYPTO)) as NodeCrypto
+/** node:crypto, in Node only (./node-builtin: browser bundlers never see it). */
+export function loadNodeCrypto(): Promise<NodeCrypto> {
+  return nodeBuiltin<NodeCrypto>('node:crypto')
 }
 
 /** A verifier with its own key cache; throws exactly what `verifyP256Der` throws for malformed input. */

@@ -10,7 +10,9 @@
  *   next to the module or the bundle (scripts/build-cli.mjs copies ./wasm/*.wasm beside the
  *   bundle) and the bytes are read from disk.
  */
-export type WasmName = 'secp256k1' | 'ed25519'
+import { nodeBuiltin } from './node-builtin'
+
+export type WasmName = 'secp256k1' | 'ed25519' | 'hashes'
 
 /** A compiled module (WebAssembly.Module), opaque here. */
 export type WasmModule = object
@@ -44,17 +46,16 @@ export async function instantiateWasm(module: WasmModule): Promise<WasmInstance>
 const URLS: Record<WasmName, () => URL> = {
   secp256k1: () => new URL('./wasm/secp256k1.wasm', import.meta.url),
   ed25519: () => new URL('./wasm/ed25519.wasm', import.meta.url),
+  hashes: () => new URL('./wasm/hashes.wasm', import.meta.url),
 }
-
-const NODE_FS = 'node:fs'
 
 const compiled = new Map<WasmName, Promise<WasmModule>>()
 
 async function compileFrom(url: URL): Promise<WasmModule> {
   if (url.protocol === 'file:') {
-    // Node only. A computed specifier: bundlers for the browser leave it alone, and the
-    // core's types need no Node library. Synchronous: tens of kilobytes from the page cache.
-    const fs = (await import(/* @vite-ignore */ NODE_FS)) as { readFileSync(u: URL): Uint8Array }
+    // Node only (./node-builtin: no static import for browser bundlers or the core's types).
+    // Synchronous: tens of kilobytes from the page cache.
+    const fs = await nodeBuiltin<{ readFileSync(u: URL): Uint8Array }>('node:fs')
     return wasmApi().compile(fs.readFileSync(url))
   }
   const api = wasmApi()

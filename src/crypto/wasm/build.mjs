@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Builds the two WebAssembly modules of the fast crypto backend from C sources that the npm
+ * Builds the three WebAssembly modules of the fast crypto backend from C sources that the npm
  * registry serves, with Debian's clang and lld (wasm32 target, no libc: ./shim):
  *
  *   secp256k1.wasm  libsecp256k1 (bitcoin-core) from secp256k1@5.0.2's src/secp256k1:
@@ -11,6 +11,10 @@
  *   ed25519.wasm    SUPERCOP ref10 from ed25519@0.0.5's src/ed25519: the variable-time
  *                   double-scalar multiplication of Ed25519 verification; entry
  *                   ./ed25519-glue.c.
+ *   hashes.wasm     Keccak-256 from the Keccak team's XKCP in keccak@3.0.4's src/libkeccak-64
+ *                   (KeccakP-1600-opt64 with lane complementing: measured 15-30% faster
+ *                   in V8 than without), SHA-256 from libsecp256k1 (secp256k1@5.0.2) and
+ *                   SHA-512 from ed25519@0.0.5's src/sha512.c; entry ./hashes-glue.c.
  *
  * Both at -O3 with bulk-memory (memory.copy/fill), the stack first (an overflow traps instead
  * of overwriting data). The built files are committed beside this script; the test
@@ -26,7 +30,7 @@
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, renameSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const HERE = dirname(fileURLToPath(import.meta.url))
@@ -41,6 +45,10 @@ export const SOURCES = {
   ed25519: {
     spec: 'ed25519@0.0.5',
     integrity: 'sha512-bg8uNetUVrkTyAVsnCUUmC/we1CFB7DYa59rwEUHut26SISXN2o319HzIt0r7ncqbtjVi0hn9r/A0epUmMNulQ==',
+  },
+  keccak: {
+    spec: 'keccak@3.0.4',
+    integrity: 'sha512-3vKuW0jV8J3XNTzvfyicFR5qvxrSAGl7KIhvgOu5cmWwM7tZRj3fMbj/pfIf4be7aznbc+prBWGjywox/g2Y6Q==',
   },
 }
 
@@ -116,7 +124,7 @@ function clang(args, cwd) {
   execFileSync('clang', [...COMMON, ...args], { cwd, stdio: ['ignore', 'inherit', 'inherit'] })
 }
 
-/** Builds both modules into `out`; returns their paths. */
+/** Builds the three modules into `out`; returns their paths. */
 export function build(out = HERE) {
   mkdirSync(out, { recursive: true })
   const secp = join(sources('secp256k1'), 'src', 'secp256k1')
@@ -160,9 +168,38 @@ export function build(out = HERE) {
     ],
     ed,
   )
-  const files = { secp256k1: join(out, 'secp256k1.wasm'), ed25519: join(out, 'ed25519.wasm') }
+  const keccak = join(sources('keccak'), 'src', 'libkeccak-64')
+  const edRoot = join(sources('ed25519'), 'src')
+  const hashOut = join(out, 'hashes.wasm.tmp')
+  // Sources by paths relative to the cwd (the keccak package), the other two packages by
+  // -I paths relative to it too: the output does not depend on where the tree is.
+  const rel = (dir) => relative(keccak, dir)
+  clang(
+    [
+      '-DLITTLE_ENDIAN',
+      '-DKeccakP1600_useLaneComplementing',
+      '-I.',
+      `-I${rel(edRoot)}`,
+      `-I${rel(secp)}`,
+      '-Wl,-z,stack-size=65536',
+      '-o',
+      hashOut,
+      join(HERE, 'hashes-glue.c'),
+      'KeccakSpongeWidth1600.c',
+      'KeccakP-1600-opt64.c',
+      join(rel(edRoot), 'sha512.c'),
+      join(HERE, 'shim', 'shim.c'),
+    ],
+    keccak,
+  )
+  const files = {
+    secp256k1: join(out, 'secp256k1.wasm'),
+    ed25519: join(out, 'ed25519.wasm'),
+    hashes: join(out, 'hashes.wasm'),
+  }
   renameSync(secpOut, files.secp256k1)
   renameSync(edOut, files.ed25519)
+  renameSync(hashOut, files.hashes)
   return files
 }
 

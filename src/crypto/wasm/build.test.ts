@@ -21,7 +21,7 @@ describe('src/crypto/wasm/build.mjs', () => {
         encoding: 'utf8',
       })
       expect(r.status, r.stderr).toBe(0)
-      for (const name of ['secp256k1.wasm', 'ed25519.wasm']) {
+      for (const name of ['secp256k1.wasm', 'ed25519.wasm', 'hashes.wasm']) {
         const built = readFileSync(join(out, name))
         const committed = readFileSync(join(import.meta.dirname, name))
         expect(

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { bytesToHex, utf8 } from './bytes'
 import { keccak256, sha256, sha512 } from './hash'
-import { loadWasmHashes } from './hash-wasm'
+import { loadWasmHashes } from './wasm-hashes'
 
 const wasm = await loadWasmHashes()
 
@@ -44,4 +44,13 @@ describe('loadWasmHashes', () => {
       expect(a).toEqual(copy)
     },
   )
+})
+
+describe('loadWasmHashes, long messages', () => {
+  it('grows its memory for a message larger than it holds, and hashes short ones after it', () => {
+    const big = new Uint8Array(3 * 65536 + 17).map((_, i) => i * 31)
+    expect(bytesToHex(wasm.keccak256(big))).toBe(bytesToHex(keccak256(big)))
+    expect(bytesToHex(wasm.sha512(big))).toBe(bytesToHex(sha512(big)))
+    expect(bytesToHex(wasm.sha256(utf8('abc')))).toBe(bytesToHex(sha256(utf8('abc'))))
+  })
 })
