@@ -11,12 +11,32 @@
  * in-process. Files are written to a temporary directory and renamed into place, so a
  * process already running the old bundle, or starting meanwhile, never reads half a file.
  */
+import { spawnSync } from 'node:child_process'
 import { copyFileSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 export const OUT = join(ROOT, 'dist-cli')
+/** The warm-up log of the code cache: every kind of signature, a revocation, a handle claim. */
+const WARM_UP = join(ROOT, 'test', 'fixtures', 'valid-full-life.json')
+
+/**
+ * V8's code cache of cli.cjs (./cli-loader.mjs), written by a warm-up replay of a fixture by
+ * the bundle in its place, in a child process of this same Node with no flags (V8 rejects a
+ * cache made under others), so the cache holds what a replay compiles. Without it the command
+ * line still runs, compiling.
+ */
+function writeCodeCache(dir) {
+  const r = spawnSync(process.execPath, [join(dir, 'cli.mjs'), 'replay', '--json', WARM_UP], {
+    // Not `execArgv`: a cache made under the builder's flags would be rejected without them.
+    cwd: ROOT,
+    env: { ...process.env, INBOX_CLI_CODE_CACHE: 'write' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+  })
+  if (r.status !== 0) throw new Error(`the code cache's warm-up replay failed (${r.status ?? r.signal}): ${r.stderr}`)
+}
 
 /** Builds the bundle into dist-cli/; returns the milliseconds it took. */
 export async function buildCli(options = {}) {
@@ -24,10 +44,39 @@ export async function buildCli(options = {}) {
   const { build } = await import('esbuild')
   const tmp = `${OUT}.tmp-${process.pid}-${Date.now()}`
   rmSync(tmp, { recursive: true, force: true })
-  const result = await build({
+  const shared = {
     absWorkingDir: ROOT,
+    outdir: tmp,
+    bundle: true,
+    platform: 'node',
+    // ES module builds first (hash-wasm's UMD main would hide its named exports behind `default`).
+    mainFields: ['module', 'main'],
+    target: 'node20',
+    external: ['better-sqlite3'],
+    metafile: true,
+    logLevel: 'warning',
+    legalComments: 'none',
+    // Less to parse at every start; identifiers kept, so stack traces stay readable.
+    minifyWhitespace: true,
+    minifySyntax: true,
+  }
+  // The command line: ONE CommonJS script (cli.cjs), which ./cli-loader.mjs (copied to
+  // cli.mjs) compiles with V8's code cache; viem and Connect-ES are in it but evaluated only
+  // on use (esbuild's lazy module wrappers: --chain, fetch).
+  const main = await build({
+    ...shared,
+    entryPoints: { cli: 'src/cli/bin.ts' },
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+    // The bundle's worker spawner loads ./verify-worker.mjs instead of TypeScript through tsx;
+    // import.meta.url (the wasm and the worker beside the bundle) is the script's own URL.
+    define: { __INBOX_CLI_BUNDLE__: 'true', 'import.meta.url': '__inboxScriptUrl' },
+    banner: { js: "const __inboxScriptUrl = require('node:url').pathToFileURL(__filename).href;" },
+  })
+  // The verification worker (and the benchmarks): ES modules sharing chunks.
+  const rest = await build({
+    ...shared,
     entryPoints: {
-      cli: 'src/cli/bin.ts',
       'verify-worker': 'src/cli/pool/verify-worker.ts',
       // `npm run bench` only (bench/cli.bench.mjs): the plain reference and the in-process comparison.
       ...(options.bench
@@ -38,43 +87,34 @@ export async function buildCli(options = {}) {
           }
         : {}),
     },
-    outdir: tmp,
     outExtension: { '.js': '.mjs' },
-    bundle: true,
-    // Chunks shared by the two entries, and viem (src/cli/chain-verifier.ts) loaded only when needed.
     splitting: true,
     // Flat: chunks sit beside the entries, so new URL('./wasm/…' / './verify-worker.mjs', import.meta.url) resolves the same from any of them.
     chunkNames: '[name]-[hash]',
-    platform: 'node',
-    // ES module builds first (hash-wasm's UMD main would hide its named exports behind `default`).
-    mainFields: ['module', 'main'],
     format: 'esm',
-    target: 'node20',
-    // The bundle's worker spawner loads ./verify-worker.mjs instead of TypeScript through tsx.
     define: { __INBOX_CLI_BUNDLE__: 'true' },
     // Packages written for CommonJS call require(): give the ESM bundle one.
     banner: {
       js: "import { createRequire as __inboxRequire } from 'node:module'; const require = __inboxRequire(import.meta.url);",
     },
-    external: ['better-sqlite3'],
-    metafile: true,
-    logLevel: 'warning',
-    legalComments: 'none',
-    // Less to parse at every start; identifiers kept, so stack traces stay readable.
-    minifyWhitespace: true,
-    minifySyntax: true,
   })
+  copyFileSync(join(ROOT, 'scripts', 'cli-loader.mjs'), join(tmp, 'cli.mjs'))
   mkdirSync(join(tmp, 'wasm'), { recursive: true })
   const wasmDir = join(ROOT, 'src', 'crypto', 'wasm')
   for (const f of readdirSync(wasmDir)) if (f.endsWith('.wasm')) copyFileSync(join(wasmDir, f), join(tmp, 'wasm', f))
-  const inputs = Object.keys(result.metafile.inputs).filter((p) => !p.startsWith('node_modules/'))
-  writeFileSync(join(tmp, 'inputs.json'), `${JSON.stringify({ inputs: [...inputs, 'package-lock.json'] })}\n`)
+  const read = new Set([...Object.keys(main.metafile.inputs), ...Object.keys(rest.metafile.inputs)])
+  const inputs = [...read].filter((p) => !p.startsWith('node_modules/'))
+  writeFileSync(
+    join(tmp, 'inputs.json'),
+    `${JSON.stringify({ inputs: [...inputs, 'package-lock.json', 'scripts/cli-loader.mjs'], node: process.version })}\n`,
+  )
   // Into place file by file: chunks first (content-hashed names, so an old bundle still
   // running keeps finding its own), then the wasm, the entries (each rename atomic), and
   // inputs.json last. Chunks of earlier builds are left (small; `rm -rf dist-cli` clears them).
   mkdirSync(join(OUT, 'wasm'), { recursive: true })
   const entries = new Set([
     'cli.mjs',
+    'cli.cjs',
     'verify-worker.mjs',
     'bench-plain.mjs',
     'bench-verify.mjs',
@@ -87,6 +127,7 @@ export async function buildCli(options = {}) {
   for (const f of files.filter((f) => entries.has(f) && f !== 'inputs.json')) renameSync(join(tmp, f), join(OUT, f))
   renameSync(join(tmp, 'inputs.json'), join(OUT, 'inputs.json'))
   rmSync(tmp, { recursive: true, force: true })
+  writeCodeCache(OUT)
   return performance.now() - t0
 }
 

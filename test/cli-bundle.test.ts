@@ -1,9 +1,12 @@
 /**
- * The command line's bundle (issue #13): `npm run cli` runs dist-cli/cli.mjs, and its pool's
- * worker threads load the bundled worker (dist-cli/verify-worker.mjs), not TypeScript.
+ * The command line's bundle (issue #13): `npm run cli` runs dist-cli/cli.mjs, which runs the
+ * script dist-cli/cli.cjs from V8's code cache (scripts/cli-loader.mjs), and its pool's worker
+ * threads load the bundled worker (dist-cli/verify-worker.mjs), not TypeScript.
  */
-import { existsSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { spawnSync } from 'node:child_process'
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, sep } from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
 import { readLogs } from '../src/core/decode/logs'
@@ -59,23 +62,67 @@ describe('the bundled command line', () => {
     }
   }, 120_000)
 
-  it('a start that does not fetch loads neither viem nor Connect-ES (both only on use)', async () => {
-    expect((await run({})).status).toBe(0) // the launcher has (re)built the bundle if it was stale
-    // The files cli.mjs loads before it runs: its static imports, followed to the end.
-    const eager = new Set<string>()
-    const next = ['cli.mjs']
-    while (next.length) {
-      const file = next.pop()!
-      if (eager.has(file)) continue
-      eager.add(file)
-      const text = readFileSync(join(ROOT, 'dist-cli', file), 'utf8')
-      for (const m of text.matchAll(/(?:from|import)\s*"\.\/([\w.-]+\.mjs)"/g)) next.push(m[1]!)
+  it('a replay evaluates neither viem nor Connect-ES: they are in cli.cjs, behind lazy module wrappers run only by --chain and fetch', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-coverage-'))
+    try {
+      // V8's own record of which functions ran (NODE_V8_COVERAGE), for the script cli.cjs.
+      const r = await runCli(['replay', '--json', FILE], { env: { NODE_V8_COVERAGE: dir }, timeoutMs: 120_000 })
+      expect(r.code, r.stderr).toBe(0)
+      const scripts = readdirSync(dir).flatMap(
+        (f) => (JSON.parse(readFileSync(join(dir, f), 'utf8')) as { result: CoveredScript[] }).result,
+      )
+      const cli = scripts.find(
+        (s) => s.url.endsWith(`${sep}dist-cli${sep}cli.cjs`) || s.url.endsWith('/dist-cli/cli.cjs'),
+      )
+      expect(cli, scripts.map((s) => s.url).join('\n')).toBeDefined()
+      // esbuild names each lazily evaluated module's wrapper after the module's path.
+      const modules = cli!.functions.filter((f) => /^(src|node_modules)\//.test(f.functionName))
+      const ran = new Set(modules.filter((f) => f.ranges[0]!.count > 0).map((f) => f.functionName))
+      const lazy = (n: string) =>
+        /^node_modules\/(viem|@connectrpc)\//.test(n) || /^src\/(cli\/fetch|chain\/verifier)\.ts$/.test(n)
+      // The wrappers exist (else this test could not fail), the replay's modules ran, the lazy ones did not.
+      expect(modules.filter((f) => lazy(f.functionName)).length).toBeGreaterThan(100)
+      expect(ran).toContain('src/core/replay.ts')
+      expect([...ran].filter(lazy)).toEqual([])
+      // And it verified on the fast backend: a loader that fails falls back to noble silently.
+      const calls = new Set(cli!.functions.filter((f) => f.ranges[0]!.count > 0).map((f) => f.functionName))
+      for (const f of ['loadWasmSecp256k1Recover', 'loadWasmEd25519Combine', 'loadWasmHashes', 'nodeP256Verifier'])
+        expect(calls, f).toContain(f)
+      expect(calls).toContain('verifyEd25519phWith')
+      expect(calls).not.toContain('nobleSecp256k1Recover')
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
     }
-    const loaded = [...eager].map((f) => readFileSync(join(ROOT, 'dist-cli', f), 'utf8')).join('\n')
-    // Names that only these libraries define (identifiers survive the bundle's minification).
-    expect(loaded).toContain('function replay') // the scan does reach the core
-    expect(loaded).not.toMatch(/function createPublicClient\b/) // viem
-    expect(loaded).not.toMatch(/function createConnectTransport\b|function createGrpcTransport\b/) // Connect-ES
-    expect([...eager].every((f) => existsSync(join(ROOT, 'dist-cli', f)))).toBe(true)
   })
+
+  it('runs from the code cache that the build wrote, and refuses a cache of another build', async () => {
+    const used = await runCli(['replay', '--json', FILE], { env: { INBOX_CLI_CODE_CACHE: 'report' } })
+    expect(used.code, used.stderr).toBe(0)
+    expect(used.stderr).toBe('code cache: used\n')
+    // The same bundle with a cache made for other bytes of the same length: refused, same output.
+    const dir = mkdtempSync(join(tmpdir(), 'cli-cache-'))
+    try {
+      for (const f of readdirSync(join(ROOT, 'dist-cli'))) {
+        if (f.endsWith('.mjs') || f === 'cli.cjs.cache' || f === 'wasm')
+          cpSync(join(ROOT, 'dist-cli', f), join(dir, f), { recursive: true })
+      }
+      const script = readFileSync(join(ROOT, 'dist-cli', 'cli.cjs'), 'utf8')
+      writeFileSync(join(dir, 'cli.cjs'), script) // a new file: another modification time
+      const stale = spawnSync(process.execPath, [join(dir, 'cli.mjs'), 'replay', '--json', FILE], {
+        cwd: ROOT,
+        env: { ...process.env, INBOX_CLI_CODE_CACHE: 'report' },
+        encoding: 'utf8',
+      })
+      expect(stale.status, stale.stderr).toBe(0)
+      expect(stale.stderr).toBe('code cache: stale\n')
+      expect(stale.stdout).toBe(used.stdout.toString('utf8'))
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 120_000)
 })
+
+interface CoveredScript {
+  url: string
+  functions: { functionName: string; ranges: { count: number }[] }[]
+}

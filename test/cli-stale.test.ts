@@ -10,7 +10,7 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
 })
 
-/** A tree with src/a.ts and package-lock.json, and a bundle built at time 2000 s listing them. */
+/** A tree with src/a.ts and package-lock.json, and a bundle (loader and script) built by this Node at time 2000 s listing them. */
 function tree(): { root: string; out: string } {
   const root = mkdtempSync(join(tmpdir(), 'cli-stale-'))
   dirs.push(root)
@@ -21,9 +21,14 @@ function tree(): { root: string; out: string } {
     writeFileSync(join(root, f), 'x')
     utimesSync(join(root, f), 1000, 1000)
   }
-  writeFileSync(join(out, 'cli.mjs'), '')
-  writeFileSync(join(out, 'inputs.json'), JSON.stringify({ inputs: ['src/a.ts', 'package-lock.json'] }))
-  utimesSync(join(out, 'cli.mjs'), 2000, 2000)
+  for (const f of ['cli.mjs', 'cli.cjs']) {
+    writeFileSync(join(out, f), '')
+    utimesSync(join(out, f), 2000, 2000)
+  }
+  writeFileSync(
+    join(out, 'inputs.json'),
+    JSON.stringify({ inputs: ['src/a.ts', 'package-lock.json'], node: process.version }),
+  )
   return { root, out }
 }
 
@@ -50,5 +55,18 @@ describe('scripts/cli-stale.mjs staleReason (the guard of npm run cli against a 
     const t2 = tree()
     writeFileSync(join(t2.out, 'inputs.json'), '{}')
     expect(staleReason(t2.root, t2.out)).toBe('inputs.json lists no inputs')
+    const t3 = tree()
+    rmSync(join(t3.out, 'cli.cjs'))
+    expect(staleReason(t3.root, t3.out)).toBe('there is no bundle')
+  })
+  it("a bundle built by another Node is stale (its code cache is another V8's)", () => {
+    const t = tree()
+    writeFileSync(join(t.out, 'inputs.json'), JSON.stringify({ inputs: ['src/a.ts'], node: 'v18.0.0' }))
+    expect(staleReason(t.root, t.out)).toBe(`it was built by Node v18.0.0, this is ${process.version}`)
+  })
+  it('a script older than its inputs is stale even when the loader is newer', () => {
+    const t = tree()
+    utimesSync(join(t.out, 'cli.cjs'), 500, 500)
+    expect(staleReason(t.root, t.out)).toBe('src/a.ts changed')
   })
 })

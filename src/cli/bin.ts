@@ -5,4 +5,4 @@
  */
 import { runProcess } from './main'
 
-await runProcess()
+void runProcess()

@@ -344,4 +344,4 @@ export async function runProcess(): Promise<void> {
 }
 
 const isMain = process.argv[1] !== undefined && /src[\\/]cli[\\/]main\.ts$/.test(process.argv[1])
-if (isMain) await runProcess()
+if (isMain) void runProcess()
