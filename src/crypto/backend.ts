@@ -78,6 +78,8 @@ export interface VerifyBackend {
   keccak256(b: Uint8Array): Uint8Array
   /** SHA-256, synchronous (the passkey client data hash). */
   sha256(b: Uint8Array): Uint8Array
+  /** SHA-512, synchronous (the Ed25519ph prehash of a signature text). */
+  sha512(b: Uint8Array): Uint8Array
 }
 
 const NOBLE_CURVES: PrimitiveImpl = { impl: '@noble/curves' }
@@ -97,6 +99,7 @@ export const nobleBackend: VerifyBackend = {
   verifyEd25519ph: async (sig, message, key, context) => verifyEd25519ph(sig, message, key, context),
   keccak256: nobleKeccak256,
   sha256: nobleSha256,
+  sha512: nobleSha512,
 }
 
 /** The loaders of the fast paths (replaceable in tests to exercise the fallbacks). */
@@ -195,6 +198,7 @@ export async function buildFastBackend(loaders: FastLoaders = defaultFastLoaders
       : async (sig, message, key, context) => verifyEd25519ph(sig, message, key, context, sha512),
     keccak256,
     sha256,
+    sha512,
   }
 }
 

@@ -49,6 +49,7 @@ export function timedBackend(b: VerifyBackend, into: PrimitiveTimings, now: () =
     verifyEd25519ph: async('ed25519ph-verify', b.verifyEd25519ph),
     keccak256: sync('keccak256', b.keccak256),
     sha256: sync('sha256', b.sha256),
+    sha512: sync('sha512', b.sha512),
   }
 }
 

@@ -32,9 +32,9 @@ export class SignedText {
   personalMessageHash(keccak?: Keccak256): Uint8Array {
     return (this.personal ??= personalMessageHash(this.bytes, keccak))
   }
-  /** The Ed25519ph prehash (SHA-512) of the text: once per update, not once per installation signature. */
-  ed25519Prehash(): Ed25519phPrehash {
-    return (this.prehash ??= new Ed25519phPrehash(sha512(this.bytes)))
+  /** The Ed25519ph prehash (SHA-512) of the text: once per update, not once per installation signature; `hash` may be a backend's (same output). */
+  ed25519Prehash(hash: (b: Uint8Array) => Uint8Array = sha512): Ed25519phPrehash {
+    return (this.prehash ??= new Ed25519phPrehash(hash(this.bytes)))
   }
   /** The passkey challenge every passkey signature must carry: base64url (no padding) of the text, built once. */
   passkeyChallenge(): string {
@@ -144,7 +144,7 @@ async function verifyInstallationKey(
     return invalid(`installation_key public_key is ${publicKey.length} bytes, expected 32`, evidence)
   let ok: boolean
   try {
-    ok = await backend.verifyEd25519ph(bytes, text.ed25519Prehash(), publicKey, IDENTITY_UPDATE_CONTEXT)
+    ok = await backend.verifyEd25519ph(bytes, text.ed25519Prehash(backend.sha512), publicKey, IDENTITY_UPDATE_CONTEXT)
   } catch (e) {
     return invalid(`installation_key signature does not verify: ${messageOf(e)}`, evidence)
   }
