@@ -19,7 +19,7 @@ import { applyUpdate, PendingUpdate, RejectedUpdate } from '../src/core/apply/up
 import { readLogs } from '../src/core/decode/logs'
 import { decodeUpdate } from '../src/core/decode/update'
 import { deriveInboxId } from '../src/core/inbox-id'
-import { verifyUntilDecided } from '../src/core/judge-order'
+import { signatureFreeRefusal, verifyUntilDecided } from '../src/core/judge-order'
 import { replay } from '../src/core/replay'
 import type { AssociationState, InboxLog, UnverifiedUpdate } from '../src/core/types'
 import type { SmartWalletVerifier } from '../src/core/verify/port'
@@ -51,7 +51,7 @@ function verdict(state: AssociationState | null, v: VerifiedUpdate, seq: bigint)
   }
 }
 
-/** Every update of the log judged three ways; the state advances by the full verdict. */
+/** Every update of the log judged three or four ways; the state advances by the full verdict. */
 async function compareLog(log: InboxLog, ctx: UpdateVerifyOptions): Promise<number> {
   let state: AssociationState | null = null
   let compared = 0
@@ -62,6 +62,11 @@ async function compareLog(log: InboxLog, ctx: UpdateVerifyOptions): Promise<numb
     const full = verdict(state, await verifyUpdate(u, ctx), e.sequenceId)
     expect(verdict(state, await verifyUntilDecided(state, u, e.sequenceId, ctx, 1), e.sequenceId)).toEqual(full)
     expect(verdict(state, await verifyUntilDecided(state, u, e.sequenceId, ctx), e.sequenceId)).toEqual(full)
+    // As replay calls it: after signatureFreeRefusal found no refusal, its first apply skipped.
+    if (!signatureFreeRefusal(state, u, e.sequenceId)) {
+      const skipped = await verifyUntilDecided(state, u, e.sequenceId, ctx, undefined, true)
+      expect(verdict(state, skipped, e.sequenceId)).toEqual(full)
+    }
     compared++
     if (full.status !== 'applied') break
     state = full.state as AssociationState

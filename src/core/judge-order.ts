@@ -85,23 +85,26 @@ export async function verifyUntilDecided(
   sequenceId: bigint,
   ctx: UpdateVerifyOptions = {},
   firstPrefix = FIRST_PREFIX,
+  /** signatureFreeRefusal has found that `update` needs a signature: its apply with no checks is not run again. */
+  needsSignature = false,
 ): Promise<VerifiedUpdate> {
   const s = new UpdateSignatures(update, ctx)
   const n = s.all.length
   const checks: SignatureCheck[] = []
   for (;;) {
     if (checks.length === n) return { update, text: s.text, checks }
-    try {
-      // A copy: checkOf indexes a checks array once (../verify/update.ts), and this one grows.
-      applyUpdate(state, { update, text: s.text, checks: checks.slice() }, sequenceId)
-    } catch (e) {
-      if (e instanceof RejectedUpdate) {
-        const reason = `not verified: ${e.violation.rule} refuses the update before this signature is needed`
-        for (let k = checks.length; k < n; k++) checks.push(s.unchecked(k, reason))
-        return { update, text: s.text, checks }
+    if (checks.length > 0 || !needsSignature)
+      try {
+        // A copy: checkOf indexes a checks array once (../verify/update.ts), and this one grows.
+        applyUpdate(state, { update, text: s.text, checks: checks.slice() }, sequenceId)
+      } catch (e) {
+        if (e instanceof RejectedUpdate) {
+          const reason = `not verified: ${e.violation.rule} refuses the update before this signature is needed`
+          for (let k = checks.length; k < n; k++) checks.push(s.unchecked(k, reason))
+          return { update, text: s.text, checks }
+        }
+        if (!(e instanceof SignatureNeeded || e instanceof PendingUpdate)) throw e
       }
-      if (!(e instanceof SignatureNeeded || e instanceof PendingUpdate)) throw e
-    }
     const to = Math.min(n, Math.max(firstPrefix, checks.length * 2))
     for (const c of await s.verify(checks.length, to)) checks.push(c)
   }

@@ -243,7 +243,7 @@ export async function replay(log: InboxLog, opts: ReplayOptions = {}): Promise<T
       const v =
         opts.verify || opts.verifyAfterStop
           ? await prefetch.get(n, u)
-          : await verifyUntilDecided(state, u, entry.sequenceId, opts)
+          : await verifyUntilDecided(state, u, entry.sequenceId, opts, undefined, true)
       try {
         const applied = applyUpdate(state, v, entry.sequenceId)
         steps.push(

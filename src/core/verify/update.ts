@@ -52,16 +52,27 @@ export function checkOf(v: VerifiedUpdate, actionIndex: number, role: SignatureR
 
 const checkIndexes = new WeakMap<readonly SignatureCheck[], Map<string, SignatureCheck>>()
 
-/** A rule asked for a signature's check that the verified update does not hold. */
+/**
+ * A rule asked for a signature's check that the verified update does not hold. Thrown on
+ * purpose for every update by the signature-free pass (../judge-order.ts) and caught there,
+ * so it captures no stack trace: V8's capture was most of its cost (about 25 ms of a
+ * 1,024-update replay).
+ */
 export class SignatureNeeded extends Error {
   override readonly name = 'SignatureNeeded'
   constructor(
     readonly actionIndex: number,
     readonly role: SignatureRole,
   ) {
+    const limit = V8_ERROR.stackTraceLimit
+    if (limit !== undefined) V8_ERROR.stackTraceLimit = 0
     super(`internal: no signature check for action ${actionIndex} ${role}`)
+    if (limit !== undefined) V8_ERROR.stackTraceLimit = limit
   }
 }
+
+/** V8's (and JavaScriptCore's) stack depth setting; absent elsewhere, where nothing changes. */
+const V8_ERROR = Error as { stackTraceLimit?: number }
 
 function toCheck(actionIndex: number, role: SignatureRole, sig: WireSignature, v: SignatureVerdict): SignatureCheck {
   return { actionIndex, role, kind: sig.kind, ...v }
