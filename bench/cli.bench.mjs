@@ -4,11 +4,11 @@
  * reference, from the bundle that `npm ci` builds (scripts/build-cli.mjs --bench first):
  *
  *   1. replay --json of a 256- and a 1024-update synthetic log (e2e/synthetic-log.ts):
- *      `node scripts/cli.mjs` (what `npm run cli` runs) against `node dist-cli/bench-plain.mjs`
+ *      `node scripts/cli.cjs` (what `npm run cli` runs) against `node dist-cli/bench-plain.mjs`
  *      (bench/plain-replay.ts: one thread, noble, the same output, checked byte for byte);
  *   2. a one-update call (`replay --json` of the log's first update) against a bare
  *      `node -e 0`;
- *   3. the stale-bundle check of scripts/cli.mjs (./cli-stale.mjs) in-process;
+ *   3. the stale-bundle check of scripts/cli.cjs (./cli-stale.cjs) in-process;
  *   4. a worker thread's start-up: the bundled verification worker (dist-cli/verify-worker.mjs)
  *      from `new Worker` to its `ready` message (its backend loaded).
  *
@@ -22,7 +22,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
-import { staleReason } from '../scripts/cli-stale.mjs'
+import { staleReason } from '../scripts/cli-stale.cjs'
 
 const ROOT = join(import.meta.dirname, '..')
 const CACHE = join(ROOT, 'node_modules', '.cache', 'inspector-e2e')
@@ -68,7 +68,7 @@ console.log(`cli-bench: ${availableParallelism()} cores, ${load()}`)
 const figures = {}
 for (const n of [256, 1024]) {
   const file = join(CACHE, `synthetic-${n}.json`)
-  const cli = ['node', 'scripts/cli.mjs', 'replay', '--json', file]
+  const cli = ['node', 'scripts/cli.cjs', 'replay', '--json', file]
   const plain = ['node', 'dist-cli/bench-plain.mjs', file]
   const first = timed(cli).stdout
   if (!first.equals(timed(plain).stdout))
@@ -87,8 +87,8 @@ const bundle = JSON.parse(readFileSync(join(CACHE, 'synthetic-256.json'), 'utf8'
 const one = join(tmp, 'one-update.json')
 writeFileSync(one, JSON.stringify({ ...bundle, updates: bundle.updates.slice(0, 1) }))
 const r1 = pairs(
-  'one-update call: A = node scripts/cli.mjs replay --json, B = node -e 0',
-  ['node', 'scripts/cli.mjs', 'replay', '--json', one],
+  'one-update call: A = node scripts/cli.cjs replay --json, B = node -e 0',
+  ['node', 'scripts/cli.cjs', 'replay', '--json', one],
   ['node', '-e', '0'],
   PAIRS * 2,
 )

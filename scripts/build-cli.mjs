@@ -5,9 +5,9 @@
  * worker (src/cli/pool/verify-worker.ts) with every dependency into dist-cli/cli.mjs and
  * dist-cli/verify-worker.mjs, copies the fast backend's WebAssembly (src/crypto/wasm/*.wasm)
  * to dist-cli/wasm/, and writes dist-cli/inputs.json: the source files it read, which
- * scripts/cli.mjs compares with the bundle's time to rebuild a stale bundle.
+ * scripts/cli.cjs compares with the bundle's time to rebuild a stale bundle.
  *
- * Started from the command line it builds; scripts/cli.mjs imports `buildCli` to rebuild
+ * Started from the command line it builds; scripts/cli.cjs imports `buildCli` to rebuild
  * in-process. Files are written to a temporary directory and renamed into place, so a
  * process already running the old bundle, or starting meanwhile, never reads half a file.
  */
@@ -22,7 +22,7 @@ export const OUT = join(ROOT, 'dist-cli')
 const WARM_UP = join(ROOT, 'test', 'fixtures', 'valid-full-life.json')
 
 /**
- * V8's code cache of cli.cjs (./cli-loader.mjs), written by a warm-up replay of a fixture by
+ * V8's code cache of cli.cjs (./cli-loader.cjs), written by a warm-up replay of a fixture by
  * the bundle in its place, in a child process of this same Node with no flags (V8 rejects a
  * cache made under others), so the cache holds what a replay compiles. Without it the command
  * line still runs, compiling.
@@ -60,8 +60,8 @@ export async function buildCli(options = {}) {
     minifyWhitespace: true,
     minifySyntax: true,
   }
-  // The command line: ONE CommonJS script (cli.cjs), which ./cli-loader.mjs (copied to
-  // cli.mjs) compiles with V8's code cache; viem and Connect-ES are in it but evaluated only
+  // The command line: ONE CommonJS script (cli.cjs), which ./cli-loader.cjs (copied to
+  // load.cjs) compiles with V8's code cache; viem and Connect-ES are in it but evaluated only
   // on use (esbuild's lazy module wrappers: --chain, fetch).
   const main = await build({
     ...shared,
@@ -98,7 +98,9 @@ export async function buildCli(options = {}) {
       js: "import { createRequire as __inboxRequire } from 'node:module'; const require = __inboxRequire(import.meta.url);",
     },
   })
-  copyFileSync(join(ROOT, 'scripts', 'cli-loader.mjs'), join(tmp, 'cli.mjs'))
+  copyFileSync(join(ROOT, 'scripts', 'cli-loader.cjs'), join(tmp, 'load.cjs'))
+  // `node dist-cli/cli.mjs` runs the bundle too (no stale check: that is scripts/cli.cjs's).
+  writeFileSync(join(tmp, 'cli.mjs'), "import './load.cjs'\n")
   mkdirSync(join(tmp, 'wasm'), { recursive: true })
   const wasmDir = join(ROOT, 'src', 'crypto', 'wasm')
   for (const f of readdirSync(wasmDir)) if (f.endsWith('.wasm')) copyFileSync(join(wasmDir, f), join(tmp, 'wasm', f))
@@ -106,7 +108,7 @@ export async function buildCli(options = {}) {
   const inputs = [...read].filter((p) => !p.startsWith('node_modules/'))
   writeFileSync(
     join(tmp, 'inputs.json'),
-    `${JSON.stringify({ inputs: [...inputs, 'package-lock.json', 'scripts/cli-loader.mjs'], node: process.version })}\n`,
+    `${JSON.stringify({ inputs: [...inputs, 'package-lock.json', 'scripts/cli-loader.cjs'], node: process.version })}\n`,
   )
   // Into place file by file: chunks first (content-hashed names, so an old bundle still
   // running keeps finding its own), then the wasm, the entries (each rename atomic), and
@@ -115,6 +117,7 @@ export async function buildCli(options = {}) {
   const entries = new Set([
     'cli.mjs',
     'cli.cjs',
+    'load.cjs',
     'verify-worker.mjs',
     'bench-plain.mjs',
     'bench-verify.mjs',

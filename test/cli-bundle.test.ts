@@ -1,6 +1,6 @@
 /**
  * The command line's bundle (issue #13): `npm run cli` runs dist-cli/cli.mjs, which runs the
- * script dist-cli/cli.cjs from V8's code cache (scripts/cli-loader.mjs), and its pool's worker
+ * script dist-cli/cli.cjs from V8's code cache (scripts/cli-loader.cjs), and its pool's worker
  * threads load the bundled worker (dist-cli/verify-worker.mjs), not TypeScript.
  */
 import { spawnSync } from 'node:child_process'
@@ -103,7 +103,7 @@ describe('the bundled command line', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cli-cache-'))
     try {
       for (const f of readdirSync(join(ROOT, 'dist-cli'))) {
-        if (f.endsWith('.mjs') || f === 'cli.cjs.cache' || f === 'wasm')
+        if (f.endsWith('.mjs') || f === 'load.cjs' || f === 'cli.cjs.cache' || f === 'wasm')
           cpSync(join(ROOT, 'dist-cli', f), join(dir, f), { recursive: true })
       }
       const script = readFileSync(join(ROOT, 'dist-cli', 'cli.cjs'), 'utf8')

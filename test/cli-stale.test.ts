@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-// @ts-expect-error: a plain ES module script without types (scripts/cli-stale.mjs)
-import { staleReason } from '../scripts/cli-stale.mjs'
+// @ts-expect-error: a plain CommonJS script without types (scripts/cli-stale.cjs)
+import { staleReason } from '../scripts/cli-stale.cjs'
 
 const dirs: string[] = []
 afterEach(() => {
@@ -32,7 +32,7 @@ function tree(): { root: string; out: string } {
   return { root, out }
 }
 
-describe('scripts/cli-stale.mjs staleReason (the guard of npm run cli against a stale bundle)', () => {
+describe('scripts/cli-stale.cjs staleReason (the guard of npm run cli against a stale bundle)', () => {
   it('a bundle newer than every input is current', () => {
     const { root, out } = tree()
     expect(staleReason(root, out)).toBeNull()

@@ -1,6 +1,6 @@
 /**
  * How tests start the command line: the one place that knows the command. It reads
- * package.json's `cli` script (today `node scripts/cli.mjs`, the launcher of the bundle
+ * package.json's `cli` script (today `node scripts/cli.cjs`, the launcher of the bundle
  * that `npm ci` builds) and runs it with this Node directly, never through npm, whose
  * start-up cost several seconds per call on a loaded machine.
  */

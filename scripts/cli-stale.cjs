@@ -1,16 +1,16 @@
 /**
- * The stale-bundle check of scripts/cli.mjs, apart so it can be tested: why the command
+ * The stale-bundle check of scripts/cli.cjs, apart so it can be tested: why the command
  * line's bundle in `out` must be rebuilt before it runs, or null when it is current.
  * Current means: `out`/cli.mjs, `out`/cli.cjs and `out`/inputs.json exist, the bundle was
  * built by this Node (its code cache is this V8's), and no file listed in inputs.json (paths
  * relative to `root`: the src/ files esbuild read, package-lock.json, the loader) is missing
  * or newer than the bundle.
  */
-import { readFileSync, statSync } from 'node:fs'
-import { join } from 'node:path'
+const { readFileSync, statSync } = require('node:fs')
+const { join } = require('node:path')
 
 /** @returns {string | null} */
-export function staleReason(root, out) {
+function staleReason(root, out) {
   let built
   let inputs
   let node
@@ -34,3 +34,5 @@ export function staleReason(root, out) {
   }
   return null
 }
+
+exports.staleReason = staleReason
