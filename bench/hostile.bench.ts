@@ -61,15 +61,7 @@ function runCli(file: string): Promise<Run> {
     const t0 = performance.now()
     const child = spawn(
       '/usr/bin/time',
-      [
-        '-f',
-        'HOSTILE-RSS-KB %M %U %S',
-        process.execPath,
-        join('dist-cli', 'cli.mjs'),
-        'replay',
-        '--json',
-        file,
-      ],
+      ['-f', 'HOSTILE-RSS-KB %M %U %S', process.execPath, join('dist-cli', 'cli.mjs'), 'replay', '--json', file],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
     )
     let out = 0

@@ -78,7 +78,7 @@ describe('issue #14: bounded decoding work', () => {
     expect(counted.unknown).toBe(0)
   })
 
-  it('finding 2: a few unknown fields are still read and named, as before', () => {
+  it('guard for finding 2: a few unknown fields are still read and named, as before', () => {
     decodeUpdate(withUnknown(3))
     expect(counted.unknown).toBe(3)
     expect(UNKNOWN_FIELDS_READ).toBeGreaterThan(3)
