@@ -151,6 +151,12 @@ export function readFile(path: string): Uint8Array {
   }
 }
 
+/** Puts a pipe stream's handle in blocking mode (Node does so for stdio pipes on Windows only). */
+function setBlocking(stream: NodeJS.WritableStream): void {
+  const s = stream as { _type?: string; _handle?: { setBlocking?: (on: boolean) => number } }
+  if (s._type === 'pipe') s._handle?.setBlocking?.(true)
+}
+
 /**
  * Standard output and error errors (issue #14, finding 6): a reader that closed the pipe
  * (`| head`) ends the command quietly with status 0; any other write error (ENOSPC on
@@ -161,6 +167,11 @@ export function guardOutput(
   stderr: NodeJS.WritableStream,
   exit: (status: number) => never,
 ): void {
+  // A pipe is written as a file is, synchronously (issue #14, finding 8): replay writes its
+  // report in pieces in one synchronous loop, and on a non-blocking pipe Node queued every
+  // piece (130 MB for a million updates, then as much again in GC slack) until the loop
+  // ended. A blocked reader now blocks the writer, as with any Unix filter.
+  setBlocking(stdout)
   let failed = false
   stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (failed) return
