@@ -1,8 +1,10 @@
 /**
  * The hostile section of `npm run bench` (issue #14): what one attacker-shaped input costs.
  *
- *   command line  `replay --json` of each input in its own process: wall time and peak
- *                 RSS (GNU time), beside the input size, seconds per MB and RSS / size;
+ *   command line  `replay --json` of each input in its own process, through the shipped
+ *                 bundle (`node dist-cli/cli.mjs`, what `npm run cli` runs; rebuilt first
+ *                 with scripts/build-cli.mjs): wall time, CPU seconds and peak RSS (GNU
+ *                 time), beside the input size, seconds per MB and RSS / size;
  *                 each case is capped (HOSTILE_CAP_S, default 120 s) and reported as
  *                 "capped" when it runs over.
  *   local node    publish of the 4,000-action update (refused by IDENT-079) and of one that
@@ -34,7 +36,7 @@ const load = () =>
     .join(' ')
 
 const CASES: Record<string, () => Promise<string>> = {
-  // The start-up of the command line under tsx on a 2 KB log: subtract it from the others.
+  // The start-up of the command line's bundle on a 2 KB log: subtract it from the others.
   baseline: async () => join(ROOT, 'test', 'fixtures', 'IDENT-004-out-of-order-file.json'),
   'update-4000': () => inputs.updateBundle(4000),
   'update-10000': () => inputs.updateBundle(10_000),
@@ -59,17 +61,7 @@ function runCli(file: string): Promise<Run> {
     const t0 = performance.now()
     const child = spawn(
       '/usr/bin/time',
-      [
-        '-f',
-        'HOSTILE-RSS-KB %M %U %S',
-        process.execPath,
-        '--import',
-        'tsx',
-        'src/cli/main.ts',
-        'replay',
-        '--json',
-        file,
-      ],
+      ['-f', 'HOSTILE-RSS-KB %M %U %S', process.execPath, join('dist-cli', 'cli.mjs'), 'replay', '--json', file],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
     )
     let out = 0
@@ -102,6 +94,8 @@ function runCli(file: string): Promise<Run> {
 }
 
 async function cli(names: string[]): Promise<void> {
+  // The bundle users run, fresh: a stale one would measure older code.
+  execFileSync(process.execPath, [join('scripts', 'build-cli.mjs')], { cwd: ROOT, stdio: 'inherit' })
   for (const name of names) {
     const make = CASES[name]
     if (!make) throw new Error(`unknown case ${name}; cases: ${Object.keys(CASES).join(' ')}`)

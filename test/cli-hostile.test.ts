@@ -160,6 +160,33 @@ describe('issue #14: command-line input and output', () => {
     expect(status).toBe(0)
   })
 
+  it('finding 8: a large report to a pipe is written as it is made, never queued whole in memory', () => {
+    // 30,000 rows (about 3.6 MB of JSON) written in pieces in one synchronous loop: on a
+    // non-blocking pipe Node queued every piece until the loop ended (a million updates
+    // queued 130 MB). A preload reports the most the stream ever held unwritten: bytes, not time.
+    const p = file('rows.json', junkBundle(30_000))
+    const probe = file(
+      'probe.mjs',
+      `let max = 0
+const w = process.stdout.write.bind(process.stdout)
+process.stdout.write = (...a) => { const r = w(...a); max = Math.max(max, process.stdout.writableLength); return r }
+process.on('exit', () => process.stderr.write('queued ' + max + '\\n'))
+`,
+    )
+    const { file: exe, args: lead } = cliCommand()
+    // A shell pipeline, so standard output is a pipe (a child's 'pipe' stdio is a socket pair).
+    const r = spawnSync('sh', ['-c', '"$@" | wc -c', 'sh', exe, '--import', probe, ...lead, 'replay', '--json', p], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 60_000,
+    })
+    expect(r.status).toBe(0)
+    expect(Number(r.stdout.trim())).toBeGreaterThan(3_000_000)
+    const queued = Number(/queued (\d+)/.exec(r.stderr)?.[1])
+    expect(queued).toBeLessThan(1 << 20)
+  })
+
   it('finding 6: a full disk is one line on stderr and status 1', () => {
     const p = file('some.json', junkBundle(3))
     const r = real(['replay', p], { stdout: openSync('/dev/full', 'w') })

@@ -167,7 +167,7 @@ describe('issue #14, finding 1: verification stops once a failed check decides t
     expect(early.count()).toBeGreaterThanOrEqual(402)
   })
 
-  it('finding 1: a bad signature in any position gives the verdict full verification gives', async () => {
+  it('guard for finding 1: a bad signature in any position gives the verdict full verification gives', async () => {
     for (const bad of [null, 0, 1, 7, 8, 15, 16, 31, 39]) {
       const u = await bigUpdate(40, bad)
       const compared = await compareLog({ entries: [{ sequenceId: 1n, update: u }], format: 'single-update' }, {})
@@ -175,7 +175,7 @@ describe('issue #14, finding 1: verification stops once a failed check decides t
     }
   })
 
-  it('finding 1: early stop gives every fixture the same verdicts, update by update and through replay', async () => {
+  it('guard for finding 1: early stop gives every fixture the same verdicts, update by update and through replay', async () => {
     let compared = 0
     for (const f of fixtures) {
       const file = join(ROOT, 'test/fixtures', f.files.bundle)

@@ -78,12 +78,18 @@ function kindOf(st: Stats): string | null {
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4))
 
-/** Reads `fd` to its end, at most `maxInput` bytes; EAGAIN (a pipe with no data yet) waits. */
-function readBounded(fd: number, path: string): Uint8Array {
-  const chunks: Buffer[] = []
+/**
+ * Reads `fd` to its end, at most `maxInput` bytes; EAGAIN (a pipe with no data yet) waits.
+ * `size` (a regular file's stat size) sizes the first read, so a file is read into one
+ * array, never into chunks and then a copy of them (issue #14: every copy of the input is
+ * one more time its size in memory). One byte more is asked for to see a file that grew.
+ */
+function readBounded(fd: number, path: string, size: number): Uint8Array {
+  const chunks: Uint8Array[] = []
   let total = 0
   for (;;) {
-    const buf = Buffer.allocUnsafe(Math.min(1 << 20, maxInput - total + 1))
+    const want = chunks.length === 0 && size > 0 ? size + 1 : 1 << 20
+    const buf = new Uint8Array(Math.min(want, maxInput - total + 1))
     let n: number
     try {
       n = readSync(fd, buf, 0, buf.length, null)
@@ -97,9 +103,21 @@ function readBounded(fd: number, path: string): Uint8Array {
     if (n === 0) break
     total += n
     if (total > maxInput) throw overLimit(path, 'holds more than')
-    chunks.push(buf.subarray(0, n))
+    chunks.push(n === buf.length ? buf : buf.subarray(0, n))
   }
-  return new Uint8Array(Buffer.concat(chunks, total))
+  if (chunks.length === 1) {
+    const only = chunks[0]!
+    // Read into the array it sized (one spare byte), or a short read of a large one: copied,
+    // so the unused rest is not kept alive.
+    return only.buffer.byteLength - only.byteLength <= 1 << 16 ? only : only.slice()
+  }
+  const out = new Uint8Array(total)
+  let o = 0
+  for (const c of chunks) {
+    out.set(c, o)
+    o += c.length
+  }
+  return out
 }
 
 export function readFile(path: string): Uint8Array {
@@ -115,7 +133,7 @@ export function readFile(path: string): Uint8Array {
     fd = openSync(path, constants.O_RDONLY | (st.isFIFO() ? constants.O_NONBLOCK : 0))
     const kindNow = kindOf(fstatSync(fd))
     if (kindNow) throw new InputError(`${path}: cannot read: ${kindNow}, not a file`)
-    return readBounded(fd, path)
+    return readBounded(fd, path, st.isFile() ? st.size : 0)
   } catch (e) {
     if (e instanceof InputError) throw e
     const code = (e as NodeJS.ErrnoException).code
@@ -133,6 +151,12 @@ export function readFile(path: string): Uint8Array {
   }
 }
 
+/** Puts a pipe stream's handle in blocking mode (Node does so for stdio pipes on Windows only). */
+function setBlocking(stream: NodeJS.WritableStream): void {
+  const s = stream as { _type?: string; _handle?: { setBlocking?: (on: boolean) => number } }
+  if (s._type === 'pipe') s._handle?.setBlocking?.(true)
+}
+
 /**
  * Standard output and error errors (issue #14, finding 6): a reader that closed the pipe
  * (`| head`) ends the command quietly with status 0; any other write error (ENOSPC on
@@ -143,6 +167,11 @@ export function guardOutput(
   stderr: NodeJS.WritableStream,
   exit: (status: number) => never,
 ): void {
+  // A pipe is written as a file is, synchronously (issue #14, finding 8): replay writes its
+  // report in pieces in one synchronous loop, and on a non-blocking pipe Node queued every
+  // piece (130 MB for a million updates, then as much again in GC slack) until the loop
+  // ended. A blocked reader now blocks the writer, as with any Unix filter.
+  setBlocking(stdout)
   let failed = false
   stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (failed) return

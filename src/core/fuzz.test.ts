@@ -148,7 +148,7 @@ describe(`fuzz (${SECONDS} s per property)`, () => {
   )
 
   it(
-    'finding 1: verification stopped at the deciding failed check gives the verdict full verification gives',
+    'guard for finding 1: verification stopped at the deciding failed check gives the verdict full verification gives',
     async () => {
       const verdict = (state: AssociationState | null, v: VerifiedUpdate, seq: bigint) => {
         try {

@@ -60,7 +60,7 @@ describe('issue #14: the order and amount of verification work', () => {
     expect(step.signatures.every((c) => c.verdict === 'unchecked' && /IDENT-079/.test(c.reason))).toBe(true)
   })
 
-  it('finding 1: the inspector (verifyAfterStop) still verifies every signature of a refused update', async () => {
+  it('guard for finding 1: the inspector (verifyAfterStop) still verifies every signature of a refused update', async () => {
     const u = await bigUpdate(2, true)
     const trace = await replay(
       { entries: [{ sequenceId: 1n, update: u }], format: 'single-update' },

@@ -75,7 +75,7 @@ describe('issue #14: the local node under hostile input', () => {
     expect(verified).toBe(0)
   })
 
-  it('finding 1: other requests are answered while a judgement is in flight', async () => {
+  it('guard for finding 1: other requests are answered while a judgement is in flight', async () => {
     let release!: () => void
     const held = new Promise<void>((r) => (release = r))
     let entered!: () => void

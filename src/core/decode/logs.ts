@@ -46,7 +46,8 @@
  *   IdentityUpdateLog. So the two readings never both reach tier 1, and a real response
  *   (no unknown fields) outranks a malformed single update.
  */
-import { base64ToBytes, hexToBytes } from '../../crypto/bytes'
+import { hexToBytes } from '../../crypto/bytes'
+import { base64Bytes, base64Later } from './base64'
 import { LogInputError, RuleViolation } from '../errors'
 import type { InboxLog, LogEntry } from '../types'
 import { WireType } from '@bufbuild/protobuf/wire'
@@ -132,7 +133,7 @@ export function readBundleJson(json: unknown): InboxLog {
       throw new LogInputError(BUNDLE, `${p}.${key}`, `expected a string, found ${describeJson(text)}`)
     let bytes: Uint8Array
     try {
-      bytes = hasHex ? hexToBytes(text) : base64ToBytes(text)
+      bytes = hasHex ? hexToBytes(text) : base64Bytes(text)
     } catch (e) {
       // Not an unreadable file: the update is rejected under IDENT-001 (cli.md, replay).
       return entry(seq, undecodable(`${p}.${key} is not valid ${hasHex ? 'hex' : 'base64'}: ${errMsg(e)}`, null))
@@ -561,16 +562,27 @@ export function readLogs(input: Uint8Array | string, name?: string): InboxLog[] 
     })
   }
 
-  const candidates: { source: string; bytes: Uint8Array }[] = []
+  // Each candidate's bytes are made when it is read and dropped after (issue #14, finding 2):
+  // base64 text is checked now, so the attempts keep their order, and decoded only when the
+  // hex reading found no update; hex bytes no reading kept are not held while base64 is read.
+  const candidates: { source: string; bytes: () => Uint8Array }[] = []
   if (text !== null) {
-    const compact = text.replace(/\s+/g, '')
+    const compact = /\s/.test(text) ? text.replace(/\s+/g, '') : text
     try {
-      candidates.push({ source: 'hex', bytes: hexToBytes(compact) })
+      let hex: Uint8Array | null = hexToBytes(compact)
+      candidates.push({
+        source: 'hex',
+        bytes: () => {
+          const b = hex!
+          hex = null
+          return b
+        },
+      })
     } catch (e) {
       attempts.push({ format: 'hex', where: '', detail: errMsg(e) })
     }
     try {
-      candidates.push({ source: 'base64', bytes: base64ToBytes(compact) })
+      candidates.push({ source: 'base64', bytes: base64Later(compact) })
     } catch (e) {
       attempts.push({ format: 'base64', where: '', detail: errMsg(e) })
     }
@@ -580,19 +592,20 @@ export function readLogs(input: Uint8Array | string, name?: string): InboxLog[] 
   // only of hex or base64 characters would need every tag, length and signature byte to be
   // one; read as raw bytes, such text is instead a long run of tiny unknown fields.
   if (typeof input !== 'string') {
-    if (candidates.length === 0) candidates.push({ source: 'binary', bytes: input })
+    if (candidates.length === 0) candidates.push({ source: 'binary', bytes: () => input })
     else attempts.push({ format: 'binary', where: '', detail: 'not tried: the input is hex or base64 text' })
   }
 
   let best: Reading | null = null
   for (const c of candidates) {
-    if (c.bytes.length === 0) {
+    const bytes = c.bytes()
+    if (bytes.length === 0) {
       attempts.push({ format: c.source, where: '', detail: 'decodes to zero bytes' })
       continue
     }
     const prefix = c.source === 'binary' ? '' : `${c.source} → `
     for (const read of [responseReading, singleReading]) {
-      const r = read(c.bytes)
+      const r = read(bytes)
       if (isReading(r)) {
         if (best === null || r.tier < best.tier) best = r
       } else attempts.push({ ...r, format: prefix + r.format })

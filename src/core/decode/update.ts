@@ -53,6 +53,25 @@ function violation(actionIndex: number | null, message: string): RuleViolation {
  * message that would list their numbers says how many the update carries instead.
  */
 export const UNKNOWN_FIELDS_READ = 1024
+/**
+ * One copy of each short string the updates of a log repeat (issue #14, finding 8): every
+ * update of an inbox carries its inbox id, and identifiers and handles recur; decoding
+ * makes a new string each time, about 40 to 90 bytes apiece, kept by every update of a
+ * million-update log. Bounded: the table is emptied when it fills.
+ */
+const SHARED = new Map<string, string>()
+const SHARED_MAX = 4096
+const SHARED_LENGTH = 128
+
+function shared(s: string): string {
+  if (s.length > SHARED_LENGTH) return s
+  const known = SHARED.get(s)
+  if (known !== undefined) return known
+  if (SHARED.size >= SHARED_MAX) SHARED.clear()
+  SHARED.set(s, s)
+  return s
+}
+
 /** How many field numbers a message lists at most. */
 const LISTED_NUMBERS = 8
 
@@ -142,7 +161,7 @@ function mapMember(m: MemberIdentifier | undefined, path: string, i: number): Wi
   switch (k.case) {
     case 'ethereumAddress':
       // Kept as carried: IDENT-013 checks the form.
-      return { kind: 'ethereum', address: k.value }
+      return { kind: 'ethereum', address: shared(k.value) }
     case 'installationPublicKey':
       return { kind: 'installation', key: k.value }
     case 'passkey':
@@ -176,7 +195,7 @@ function mapAction(a: IdentityAction, i: number): WireAction {
       return withRelyingParty(
         {
           kind: 'create_inbox' as const,
-          initialIdentifier: v.initialIdentifier,
+          initialIdentifier: shared(v.initialIdentifier),
           nonce: v.nonce,
           // Kept as a number: the enum is open on the wire, IDENT-077 checks it.
           initialIdentifierKind: v.initialIdentifierKind as number,
@@ -214,7 +233,7 @@ function mapAction(a: IdentityAction, i: number): WireAction {
       return withRelyingParty(
         {
           kind: 'change_recovery_address' as const,
-          newRecoveryIdentifier: v.newRecoveryIdentifier,
+          newRecoveryIdentifier: shared(v.newRecoveryIdentifier),
           // Kept as a number: IDENT-077 checks it.
           newRecoveryIdentifierKind: v.newRecoveryIdentifierKind as number,
           existingRecoveryIdentifierSignature: mapSignature(
@@ -230,7 +249,7 @@ function mapAction(a: IdentityAction, i: number): WireAction {
       const v = k.value
       return {
         kind: 'claim_handle',
-        handle: v.handle,
+        handle: shared(v.handle),
         signature: mapSignature(v.signature, `${p}.claim_handle.signature`, i),
       }
     }
@@ -259,7 +278,7 @@ function toDomain(
   // IDENT-001: an update with no actions is rejected (it would pass every signature rule).
   if (msg.actions.length === 0) throw violation(null, 'update has no actions: expected at least one IdentityAction')
   const actions = msg.actions.map(mapAction)
-  return { inboxId: msg.inboxId, clientTimestampNs: msg.clientTimestampNs, actions, bytes, bytesSource }
+  return { inboxId: shared(msg.inboxId), clientTimestampNs: msg.clientTimestampNs, actions, bytes, bytesSource }
 }
 
 /**
