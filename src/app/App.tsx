@@ -15,6 +15,7 @@ import { InputErrorView } from './features/log-input/components/InputError'
 import { OpenPanel } from './features/log-input/components/OpenPanel'
 import { decompressLog, parseFragment, PermalinkError, type Fragment } from './features/log-input/permalink'
 import { Presenter } from './features/presenter/components/Presenter'
+import { useChainRoutesContext } from './model/app-context'
 import { diffStates } from './model/state-diff'
 import { FetchCallout } from './features/network/components/FetchCallout'
 import { FromNode } from './features/network/components/FromNode'
@@ -22,7 +23,6 @@ import { ProfilesSettings } from './features/network/components/ProfilesSettings
 import { useNetworkProfiles, useNodeFetch, type NodeFetch } from './features/network/node-fetch'
 import { fetchAddressQuery, readFetchAddress } from './features/network/profiles'
 import type { RemoteResult } from './features/network/remote-fetch'
-import { routeSpec, useChainRoutes } from './features/settings/chain-routes'
 import { defaultNodeUrl, useNodeUrl } from './features/settings/node-url'
 import { SettingsDialog } from './features/settings/SettingsDialog'
 import { ThemeToggle } from './features/settings/ThemeToggle'
@@ -40,7 +40,6 @@ import {
 import { usePublish } from './features/network/publish'
 import { handleHolder, inboxBundle, nodeClient } from './features/network/queries'
 import { fetchClaimPolicy } from '../network/claim-policy'
-import { useSignerRegistry } from './features/signers/useSignerRegistry'
 import type { Row } from './trace/trace-model'
 import {
   useInspector,
@@ -72,19 +71,11 @@ function exampleSource(ex: Example, text: string): Source {
 }
 
 export function App() {
-  const [chainRoutes, setChainRoutes] = useChainRoutes()
-  const ins = useInspector({ chainRoutes })
+  const ins = useInspector()
   const inspectorRetry = ins.retry
   const retry = useCallback(() => void inspectorRetry(), [inspectorRetry])
-  // Every signer of this browser (wallets, passkeys, local keys, smart wallets on the chain routes); the composer gets it as `signerRegistry`.
-  const signerRegistry = useSignerRegistry({ chainRoutes })
-  // Fetches from a node judge the logs' smart-wallet signatures on the same routes.
-  const routesVerifier = signerRegistry.smartWallets.verifyContext.smartWallets
-  const routesKey = chainRoutes.map(routeSpec).join(',')
-  const networkChain = useMemo(
-    () => (routesVerifier && chainRoutes.length > 0 ? { verifier: routesVerifier, key: routesKey } : undefined),
-    [routesVerifier, routesKey, chainRoutes.length],
-  )
+  // The chain routes' verifier (the providers layer's): the handle check of the inbox tasks judges smart wallets with it.
+  const routesVerifier = useChainRoutesContext().verifier
   const [signersOpen, setSignersOpen] = useState(false)
   const { loaded, selection, busy, problem, open, setProblem } = ins
   const [nodeUrl, setNodeUrl] = useNodeUrl()
@@ -133,11 +124,7 @@ export function App() {
     },
     [open],
   )
-  const fetchVerify = useMemo(
-    () => (networkChain ? { smartWallets: networkChain.verifier } : undefined),
-    [networkChain],
-  )
-  const nodeFetch = useNodeFetch(onFetched, fetchVerify)
+  const nodeFetch = useNodeFetch(onFetched)
   const chooseProfileFor = net.chooseFor
   // A fetch the user started from the Open drawer.
   const runFetch = nodeFetch.run
@@ -386,8 +373,8 @@ export function App() {
   }, [loaded, playgroundOpen, flow])
   const claimPolicyOfNode = useCallback(() => fetchClaimPolicy(nodeUrl), [nodeUrl])
   const handleHolderOnNode = useCallback(
-    (handle: string) => handleHolder(nodeUrl, handle, signerRegistry.smartWallets.verifyContext.smartWallets),
-    [nodeUrl, signerRegistry.smartWallets.verifyContext.smartWallets],
+    (handle: string) => handleHolder(nodeUrl, handle, routesVerifier),
+    [nodeUrl, routesVerifier],
   )
   // A log fetched from the node opens at its head: the node's answer is about the newest state.
   const onNodeLog = useCallback(
@@ -609,7 +596,6 @@ export function App() {
                 onLocalUrl={setNodeUrl}
               />
             }
-            chainRoutes={{ routes: chainRoutes, onChange: setChainRoutes }}
             limits={
               <>
                 <LogLimitSetting limit={logLimit} onChange={setLogLimit} />
@@ -651,7 +637,7 @@ export function App() {
       {signersOpen && (
         <div className="drawer" data-drawer="signers">
           <ErrorBoundary label="The signers panel">
-            <SignersPanel registry={signerRegistry} onClose={() => setSignersOpen(false)} />
+            <SignersPanel onClose={() => setSignersOpen(false)} />
           </ErrorBoundary>
         </div>
       )}
@@ -659,7 +645,6 @@ export function App() {
         <div className="drawer" data-drawer="sign">
           <ErrorBoundary label="The signing playground">
             <Composer
-              registry={signerRegistry}
               base={composeBase}
               onAppend={ins.append}
               localNewest={ins.newestApplied}
@@ -667,7 +652,6 @@ export function App() {
               publish={publish}
               queryNewest={queryNewest}
               lookupHandle={lookupHandle}
-              smartWallets={signerRegistry.smartWallets.verifyContext.smartWallets}
               onClose={() => setPlaygroundOpen(false)}
             />
           </ErrorBoundary>
@@ -677,7 +661,6 @@ export function App() {
         <div className="drawer" data-drawer="flows">
           <ErrorBoundary label="The inbox tasks">
             <FlowsPanel
-              registry={signerRegistry}
               state={composeBase.state}
               blocked={composeBase.blocked}
               logEntries={loaded.model.steps.length}
@@ -693,7 +676,6 @@ export function App() {
               claimPolicy={claimPolicyOfNode}
               queryNewest={queryNewest}
               refetch={refetchInbox}
-              smartWallets={signerRegistry.smartWallets.verifyContext.smartWallets}
               onClose={() => setFlow(null)}
             />
           </ErrorBoundary>
@@ -705,7 +687,6 @@ export function App() {
             <EditPanel
               loaded={loaded}
               session={edit}
-              signers={signerRegistry.signers}
               selected={selectedStep}
               compareStates={diffStates}
               onClose={() => setEditOpen(false)}
@@ -747,7 +728,6 @@ export function App() {
           selection={selection}
           onSelect={select}
           filterInput={filterInput}
-          routes={chainRoutes}
           onRetry={retry}
           retrying={busy !== null}
           tab={tab}
