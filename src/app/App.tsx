@@ -8,12 +8,11 @@ import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore
 import { EditedBadge } from './features/edit/components/EditedBadge'
 import { EditPanel } from './features/edit/components/EditPanel'
 import { useEditSession } from './features/edit/useEditSession'
-import { fetchLog, FetchLogError } from './features/log-input/fetch-url'
-import { DEFAULT_EXAMPLE, findExample, loadExample, type Example } from './features/log-input/gallery'
-import { usePageAddress } from './features/log-input/usePageAddress'
+import type { Example } from './features/log-input/gallery'
+import { useAddressOpening, useStartGuard } from './features/log-input/useAddressOpening'
 import { InputErrorView } from './features/log-input/components/InputError'
 import { OpenPanel } from './features/log-input/components/OpenPanel'
-import { decompressLog, parseFragment, PermalinkError, type Fragment } from './features/log-input/permalink'
+import { parseFragment } from './features/log-input/permalink'
 import { Presenter } from './features/presenter/components/Presenter'
 import { useChainRoutesContext } from './model/app-context'
 import { diffStates } from './model/state-diff'
@@ -21,7 +20,7 @@ import { FetchCallout } from './features/network/components/FetchCallout'
 import { FromNode } from './features/network/components/FromNode'
 import { ProfilesSettings } from './features/network/components/ProfilesSettings'
 import { useNetworkProfiles, useNodeFetch, type NodeFetch } from './features/network/node-fetch'
-import { fetchAddressQuery, readFetchAddress } from './features/network/profiles'
+import { type FetchAddress, fetchAddressQuery, readFetchAddress } from './features/network/profiles'
 import type { RemoteResult } from './features/network/remote-fetch'
 import { defaultNodeUrl, useNodeUrl } from './features/settings/node-url'
 import { SettingsDialog } from './features/settings/SettingsDialog'
@@ -41,14 +40,7 @@ import { usePublish } from './features/network/publish'
 import { handleHolder, inboxBundle, nodeClient } from './features/network/queries'
 import { fetchClaimPolicy } from '../network/claim-policy'
 import type { Row } from './trace/trace-model'
-import {
-  useInspector,
-  type Busy,
-  type Loaded,
-  type ProgressStore,
-  type Source,
-  type StepWish,
-} from './trace/useInspector'
+import { useInspector, type Busy, type Loaded, type ProgressStore } from './trace/useInspector'
 import { ErrorBoundary } from './ui/ErrorBoundary'
 import { CopyButton } from './ui/CopyButton'
 import { KeysHelp } from './ui/KeysHelp'
@@ -58,17 +50,6 @@ import { Workspace } from './shell/Workspace'
 import { isTabId, type TabId } from './shell/step-tabs'
 
 const MAX_FILE = 64 * 1024 * 1024
-
-function exampleSource(ex: Example, text: string): Source {
-  return {
-    kind: 'example',
-    label: `example ${ex.name}`,
-    name: ex.file,
-    input: text,
-    example: ex.name,
-    verifier: ex.verifier,
-  }
-}
 
 export function App() {
   const ins = useInspector()
@@ -88,12 +69,11 @@ export function App() {
     const t = parseFragment(location.hash).tab
     return isTabId(t) ? t : null
   })
+  const setTabFromAddress = useCallback((t: string | undefined) => isTabId(t) && setTab(t), [])
   const filterInput = useRef<HTMLInputElement>(null)
-  const booted = useRef(false)
-  // What the user started always wins over what the app started on its own (the demo log
-  // at first load): every user action bumps this, and the boot open gives way when it moved.
-  const userActs = useRef(0)
-  const userActed = useCallback(() => void userActs.current++, [])
+  // What the user started always wins over what the app started on its own (features/log-input).
+  const guard = useStartGuard()
+  const userActed = guard.userActed
   // Presenter mode (workshops): one step per screen instead of the workspace; `#…&present` in the address.
   const [presenting, setPresenting] = useState(() => parseFragment(location.hash).present === true)
   const presentButton = useRef<HTMLButtonElement>(null)
@@ -103,12 +83,10 @@ export function App() {
   }, [])
   const net = useNetworkProfiles(nodeUrl)
   // A fetch named by the page address is the app's own start: it gives way to what the user did since (and may name a step).
-  const bootFetch = useRef<{ acts: number; step: StepWish | undefined } | null>(null)
   const onFetched = useCallback(
     (r: RemoteResult) => {
-      const boot = bootFetch.current
-      bootFetch.current = null
-      if (boot && boot.acts !== userActs.current) return
+      const claim = guard.claimFetch()
+      if (claim.kind === 'stale') return
       const head = r.headSequenceId === null ? {} : { step: { sequenceId: r.headSequenceId, action: 0 } }
       void open(
         {
@@ -119,10 +97,10 @@ export function App() {
           fetch: fetchAddressQuery(r.address),
           verifier: 'none',
         },
-        boot?.step ? { step: boot.step } : head,
+        claim.kind === 'boot' && claim.step ? { step: claim.step } : head,
       ).then((ok) => ok && setPanelOpen(false))
     },
-    [open],
+    [open, guard],
   )
   const nodeFetch = useNodeFetch(onFetched)
   const chooseProfileFor = net.chooseFor
@@ -131,148 +109,36 @@ export function App() {
   const userFetch: NodeFetch = {
     ...nodeFetch,
     run: (a) => {
-      userActed()
-      bootFetch.current = null
+      guard.userFetchStarted()
       return runFetch(a)
     },
   }
-
-  const openExample = useCallback(
-    async (ex: Example, step?: StepWish, auto?: number) => {
-      try {
-        const text = await loadExample(ex)
-        // Started by the app (auto: the user-action count then): give way to anything the user did since.
-        if (auto !== undefined && auto !== userActs.current) return
-        if ((await open(exampleSource(ex, text), step ? { step } : {})) && auto === undefined) setPanelOpen(false)
-      } catch (e) {
-        setProblem({ label: `example ${ex.name}`, message: e instanceof Error ? e.message : String(e) })
-      }
-    },
-    [open, setProblem],
-  )
-
-  const openFragment = useCallback(
-    async (f: Fragment, search: URLSearchParams, auto?: number) => {
-      const url = search.get('url')
-      const step = f.step
-      const opts = { ...(step ? { step } : {}), ...(f.inbox !== undefined ? { logIndex: f.inbox } : {}) }
-      if (url) {
-        try {
-          const bytes = await fetchLog(url)
-          if (auto !== undefined && auto !== userActs.current) return
-          await open({ kind: 'url', label: `URL ${url}`, name: url, input: bytes, url, verifier: 'none' }, opts)
-        } catch (e) {
-          setPanelOpen(true)
-          setProblem({
-            label: `URL ${url}`,
-            message:
-              e instanceof FetchLogError
-                ? e.message
-                : `could not open ${url}: ${e instanceof Error ? e.message : String(e)}`,
-          })
-        }
-        return
-      }
-      if (f.log) {
-        try {
-          const bytes = await decompressLog(f.log)
-          if (auto !== undefined && auto !== userActs.current) return
-          const ed = f.edited
-          const source: Source = ed
-            ? {
-                kind: 'permalink',
-                label: `edited copy of ${ed.label}`,
-                name: `${ed.example ?? 'permalink'}-edited`,
-                input: bytes,
-                verifier: 'none',
-                edited: {
-                  originalLabel: ed.label,
-                  edits: ed.edits,
-                  ...(ed.example ? { originalExample: ed.example } : {}),
-                },
-              }
-            : { kind: 'permalink', label: 'the permalink', name: 'permalink', input: bytes, verifier: 'none' }
-          if (!(await open(source, opts))) setPanelOpen(true)
-        } catch (e) {
-          setPanelOpen(true)
-          setProblem({ label: 'The permalink', message: e instanceof PermalinkError ? e.message : String(e) })
-        }
-        return
-      }
-      const address = f.example === undefined ? readFetchAddress(search.toString()) : null
-      if (address !== null) {
-        if ('error' in address) {
-          setPanelOpen(true)
-          setProblem({
-            label: 'The page address',
-            message: `the page address asks for a fetch that cannot be made: ${address.error}`,
-          })
-          return
-        }
-        bootFetch.current = { acts: auto ?? userActs.current, step }
-        chooseProfileFor(address)
-        void runFetch(address)
-        return
-      }
-      const name = f.example ?? DEFAULT_EXAMPLE
-      const ex = findExample(name)
-      if (!ex) {
-        setPanelOpen(true)
-        setProblem({
-          label: `example ${name}`,
-          message: `there is no built-in example named ${JSON.stringify(name)}; pick one from the gallery`,
-        })
-        return
-      }
-      await openExample(ex, step, auto)
-    },
-    [open, setProblem, openExample, chooseProfileFor, runFetch],
-  )
-
-  // First load: the address bar says what to open.
-  useEffect(() => {
-    if (booted.current) return
-    booted.current = true
-    void openFragment(parseFragment(location.hash), new URLSearchParams(location.search), userActs.current)
-  }, [openFragment])
-
-  // A permalink pasted into the address bar of an open page.
-  useEffect(() => {
-    const onHash = () => {
-      // An in-page link (the skip link to #step-details) is no permalink: put the step's address back.
-      if (/^#[A-Za-z][\w-]*$/.test(location.hash) && document.getElementById(location.hash.slice(1))) {
-        if (fragment) history.replaceState(null, '', `${location.pathname}${fragment.search}${fragment.hash}`)
-        return
-      }
-      const f = parseFragment(location.hash)
-      if (isTabId(f.tab)) setTab(f.tab)
-      setPresenting(f.present === true)
-      const cur = loadedRef.current
-      const sameLog =
-        cur &&
-        ((f.example && f.example === cur.source.example) ||
-          (f.log && z?.value === f.log) ||
-          (!f.example && !f.log && (cur.source.kind === 'url' || cur.source.kind === 'node')))
-      if (sameLog && f.step && cur) {
-        const k = cur.model.steps.findIndex((s) => s.sequenceId === f.step!.sequenceId)
-        const r = cur.rows.find((x) => x.k === k && x.i === f.step!.action) ?? cur.rows.find((x) => x.k === k)
-        if (r) ins.select(r)
-      } else if (!sameLog) void openFragment(f, new URLSearchParams(location.search))
-    }
-    window.addEventListener('hashchange', onHash)
-    return () => window.removeEventListener('hashchange', onHash)
-  })
-  const loadedRef = useRef<Loaded | null>(null)
-  loadedRef.current = loaded
-
   const selectedStep = loaded && selection ? loaded.model.steps[selection.k]! : null
-
-  // The open log's address (the permalink): kept in the address bar as the selection moves.
-  const { fragment, compressed: z } = usePageAddress({
+  // The page address (features/log-input): opened at first load and on hashchange, kept as the selection moves.
+  const {
+    fragment,
+    compressed: z,
+    openExample,
+    openUrl: onUrlOpen,
+  } = useAddressOpening<FetchAddress>({
+    guard,
+    open,
+    problem: setProblem,
+    openPanel: setPanelOpen,
+    fetchAddress: {
+      read: readFetchAddress,
+      start: (a) => {
+        chooseProfileFor(a)
+        void runFetch(a)
+      },
+    },
     loaded,
+    select: ins.select,
     step: selectedStep && selection ? { sequenceId: selectedStep.sequenceId, action: selection.i } : undefined,
     tab,
     presenting,
+    setTab: setTabFromAddress,
+    setPresenting,
   })
 
   const onPaste = useCallback(
@@ -310,31 +176,17 @@ export function App() {
     [open, setProblem, userActed],
   )
   const onFileVoid = useCallback((f: File) => void onFile(f), [onFile])
-  const onUrl = useCallback(
-    (url: string) => {
-      userActed()
-      history.replaceState(null, '', `${location.pathname}?url=${encodeURIComponent(url)}`)
-      void openFragment({}, new URLSearchParams({ url }))
-    },
-    [openFragment, userActed],
-  )
+  const onUrl = onUrlOpen
   const onExample = useCallback(
     (ex: Example) => {
       userActed()
-      void openExample(ex)
+      openExample(ex)
     },
     [openExample, userActed],
   )
   // Edit mode (features/edit): edited copies of the open log, replayed like any log.
   const [editOpen, setEditOpen] = useState(false)
-  const openExampleNamed = useCallback(
-    (name: string) => {
-      const ex = findExample(name)
-      if (ex) void openExample(ex)
-    },
-    [openExample],
-  )
-  const edit = useEditSession({ loaded, open, openExample: openExampleNamed })
+  const edit = useEditSession({ loaded, open, openExample })
   // The signing playground (features/compose): the open log's head state, append, publish.
   const [playgroundOpen, setPlaygroundOpen] = useState(false)
   // The guided inbox tasks (issue 15), opened by URL with ?flow=health|cleanup|claim|recovery.
