@@ -323,117 +323,123 @@ export function App() {
         Skip to the selected step
       </a>
       <header className="topbar" ref={topbar}>
-        <h1>Inbox Inspector</h1>
-        {loaded && (
-          <div className={loaded.source.edited ? 'source edited' : 'source'} aria-label="Open log">
-            <span className="muted">{loaded.source.label}</span>
-            {loaded.source.edited && (
-              <EditedBadge
-                mark={loaded.source.edited}
-                restorable={edit.restorable}
-                onRestore={() => void edit.restore()}
-              />
-            )}
-            {loaded.logs.length > 1 && (
-              <select
-                aria-label="Inbox log of the input"
-                value={loaded.logIndex}
-                onChange={(e) => {
-                  userActed()
-                  void open(loaded.source, { logIndex: Number(e.target.value) })
-                }}
-              >
-                {loaded.logs.map((l) => (
-                  <option key={l.index} value={l.index}>
-                    {`log ${l.index + 1} of ${loaded.logs.length}: inbox ${l.inboxId ? shortId(l.inboxId) : '?'} (${l.entries} update${l.entries === 1 ? '' : 's'})`}
-                  </option>
-                ))}
-              </select>
-            )}
-            <LogVerdict loaded={loaded} />
-            <HealthChip entries={loaded.model.steps.length} limit={logLimit} onOpen={() => setFlow('health')} />
-          </div>
-        )}
-        <div className="spacer" />
+        <div className="topbar-id">
+          <h1>Inbox Inspector</h1>
+          {loaded && (
+            <div className={loaded.source.edited ? 'source edited' : 'source'} aria-label="Open log">
+              <span className="muted source-label" title={loaded.source.label}>
+                {loaded.source.label}
+              </span>
+              {loaded.source.edited && (
+                <EditedBadge
+                  mark={loaded.source.edited}
+                  restorable={edit.restorable}
+                  onRestore={() => void edit.restore()}
+                />
+              )}
+              {loaded.logs.length > 1 && (
+                <select
+                  aria-label="Inbox log of the input"
+                  value={loaded.logIndex}
+                  onChange={(e) => {
+                    userActed()
+                    void open(loaded.source, { logIndex: Number(e.target.value) })
+                  }}
+                >
+                  {loaded.logs.map((l) => (
+                    <option key={l.index} value={l.index}>
+                      {`log ${l.index + 1} of ${loaded.logs.length}: inbox ${l.inboxId ? shortId(l.inboxId) : '?'} (${l.entries} update${l.entries === 1 ? '' : 's'})`}
+                    </option>
+                  ))}
+                </select>
+              )}
+              <LogVerdict loaded={loaded} />
+              <HealthChip entries={loaded.model.steps.length} limit={logLimit} onOpen={() => setFlow('health')} />
+            </div>
+          )}
+        </div>
         {busy && <BusyBar busy={busy} progress={ins.progress} onCancel={ins.cancel} />}
-        <button
-          type="button"
-          className={showPanel ? 'active' : ''}
-          aria-expanded={showPanel}
-          onClick={() => setPanelOpen(!panelOpen)}
-        >
-          Open log…
-        </button>
-        <button
-          type="button"
-          className={signersOpen ? 'active' : ''}
-          aria-expanded={signersOpen}
-          onClick={() => setSignersOpen(!signersOpen)}
-        >
-          Signers…
-        </button>
-        <button
-          type="button"
-          className={playgroundOpen ? 'active' : ''}
-          aria-expanded={playgroundOpen}
-          onClick={() => setPlaygroundOpen(!playgroundOpen)}
-        >
-          Sign…
-        </button>
-        {loaded && (
+        {/* On a phone this is one row that scrolls sideways (styles.css), so the header keeps two rows. */}
+        <div className="topbar-actions" role="group" aria-label="Inspector actions">
           <button
             type="button"
-            ref={presentButton}
-            className={presenting ? 'active' : ''}
-            aria-pressed={presenting}
-            title="Presenter mode: one step per screen, in large type"
-            onClick={() => (presenting ? leavePresenter() : setPresenting(true))}
+            className={showPanel ? 'active' : ''}
+            aria-expanded={showPanel}
+            onClick={() => setPanelOpen(!panelOpen)}
           >
-            Present
+            Open log…
           </button>
-        )}
-        {loaded && (
           <button
             type="button"
-            className={editOpen ? 'active' : ''}
-            aria-expanded={editOpen}
-            onClick={() => setEditOpen(!editOpen)}
+            className={signersOpen ? 'active' : ''}
+            aria-expanded={signersOpen}
+            onClick={() => setSignersOpen(!signersOpen)}
           >
-            Edit…
+            Signers…
           </button>
-        )}
-        {loaded && (
           <button
             type="button"
-            className={flow !== null ? 'active' : ''}
-            aria-expanded={flow !== null}
-            onClick={() => setFlow(flow === null ? 'health' : null)}
+            className={playgroundOpen ? 'active' : ''}
+            aria-expanded={playgroundOpen}
+            onClick={() => setPlaygroundOpen(!playgroundOpen)}
           >
-            Inbox tasks…
+            Sign…
           </button>
-        )}
-        {loaded &&
-          fragment &&
-          (fragment.linkable ? (
-            <CopyButton
-              text={`${location.origin}${location.pathname}${fragment.search}${fragment.hash}`}
-              what="permalink to this step"
-              label="Copy link"
-            />
-          ) : (
-            <span className="muted small" title={z?.why ?? 'preparing the link'}>
-              no permalink
-            </span>
-          ))}
-        <button
-          type="button"
-          className={settingsOpen ? 'active' : ''}
-          aria-haspopup="dialog"
-          onClick={() => setSettingsOpen(true)}
-        >
-          Settings…
-        </button>
-        <ThemeToggle />
+          {loaded && (
+            <button
+              type="button"
+              ref={presentButton}
+              className={presenting ? 'active' : ''}
+              aria-pressed={presenting}
+              title="Presenter mode: one step per screen, in large type"
+              onClick={() => (presenting ? leavePresenter() : setPresenting(true))}
+            >
+              Present
+            </button>
+          )}
+          {loaded && (
+            <button
+              type="button"
+              className={editOpen ? 'active' : ''}
+              aria-expanded={editOpen}
+              onClick={() => setEditOpen(!editOpen)}
+            >
+              Edit…
+            </button>
+          )}
+          {loaded && (
+            <button
+              type="button"
+              className={flow !== null ? 'active' : ''}
+              aria-expanded={flow !== null}
+              onClick={() => setFlow(flow === null ? 'health' : null)}
+            >
+              Inbox tasks…
+            </button>
+          )}
+          {loaded &&
+            fragment &&
+            (fragment.linkable ? (
+              <CopyButton
+                text={`${location.origin}${location.pathname}${fragment.search}${fragment.hash}`}
+                what="permalink to this step"
+                label="Copy link"
+              />
+            ) : (
+              <span className="muted small" title={z?.why ?? 'preparing the link'}>
+                no permalink
+              </span>
+            ))}
+          <button
+            type="button"
+            className={settingsOpen ? 'active' : ''}
+            aria-haspopup="dialog"
+            onClick={() => setSettingsOpen(true)}
+          >
+            Settings…
+          </button>
+          <ThemeToggle />
+        </div>
       </header>
       <KeysHelp />
       {settingsOpen && (
