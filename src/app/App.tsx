@@ -1,15 +1,17 @@
 /**
- * The inspector's shell: opening a log (every source), the URL (log and step in the
- * fragment), the timeline beside the panels of the selected step, and the header
- * with progress, exports and the theme. Features never import each other; this file
- * composes them.
+ * The inspector's shell: the header (the open log, its verdict, the actions), the
+ * drawers and the Settings dialog, the timeline beside the panels of the selected step.
+ * It composes the features and holds no logic of theirs: opening a log and the page
+ * address are features/log-input's (useAddressOpening, useOpenActions), the chain routes
+ * and the signers come from the providers layer (providers.tsx). Features never import
+ * each other.
  */
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type DragEvent } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { EditedBadge } from './features/edit/components/EditedBadge'
 import { EditPanel } from './features/edit/components/EditPanel'
 import { useEditSession } from './features/edit/useEditSession'
-import type { Example } from './features/log-input/gallery'
 import { useAddressOpening, useStartGuard } from './features/log-input/useAddressOpening'
+import { useOpenActions } from './features/log-input/useOpenActions'
 import { InputErrorView } from './features/log-input/components/InputError'
 import { OpenPanel } from './features/log-input/components/OpenPanel'
 import { parseFragment } from './features/log-input/permalink'
@@ -40,16 +42,15 @@ import { usePublish } from './features/network/publish'
 import { handleHolder, inboxBundle, nodeClient } from './features/network/queries'
 import { fetchClaimPolicy } from '../network/claim-policy'
 import type { Row } from './trace/trace-model'
-import { useInspector, type Busy, type Loaded, type ProgressStore } from './trace/useInspector'
+import { useInspector } from './trace/useInspector'
 import { ErrorBoundary } from './ui/ErrorBoundary'
 import { CopyButton } from './ui/CopyButton'
 import { KeysHelp } from './ui/KeysHelp'
 import { useDrawerFocus } from './ui/drawer-focus'
 import { shortId } from './ui/format'
+import { BusyBar, LogVerdict } from './shell/HeaderStatus'
 import { Workspace } from './shell/Workspace'
 import { isTabId, type TabId } from './shell/step-tabs'
-
-const MAX_FILE = 64 * 1024 * 1024
 
 export function App() {
   const ins = useInspector()
@@ -119,7 +120,7 @@ export function App() {
     fragment,
     compressed: z,
     openExample,
-    openUrl: onUrlOpen,
+    openUrl,
   } = useAddressOpening<FetchAddress>({
     guard,
     open,
@@ -141,49 +142,16 @@ export function App() {
     setPresenting,
   })
 
-  const onPaste = useCallback(
-    (text: string) => {
-      userActed()
-      void open({ kind: 'paste', label: 'The pasted text', name: 'pasted', input: text, verifier: 'none' }).then(
-        (ok) => ok && setPanelOpen(false),
-      )
-    },
-    [open, userActed],
-  )
-  const onFile = useCallback(
-    async (file: File) => {
-      userActed()
-      if (file.size > MAX_FILE) {
-        setProblem({
-          label: `file ${file.name}`,
-          message: `${file.name} is ${file.size} bytes; the inspector opens files up to ${MAX_FILE} bytes`,
-        })
-        return
-      }
-      let bytes: Uint8Array
-      try {
-        bytes = new Uint8Array(await file.arrayBuffer())
-      } catch (e) {
-        setProblem({
-          label: `file ${file.name}`,
-          message: `${file.name} could not be read: ${e instanceof Error ? e.message : String(e)}`,
-        })
-        return
-      }
-      if (await open({ kind: 'file', label: `file ${file.name}`, name: file.name, input: bytes, verifier: 'none' }))
-        setPanelOpen(false)
-    },
-    [open, setProblem, userActed],
-  )
-  const onFileVoid = useCallback((f: File) => void onFile(f), [onFile])
-  const onUrl = onUrlOpen
-  const onExample = useCallback(
-    (ex: Example) => {
-      userActed()
-      openExample(ex)
-    },
-    [openExample, userActed],
-  )
+  const closePanel = useCallback(() => setPanelOpen(false), [])
+  // Paste, file (or a drop on the page), URL, example: the user's own opens (features/log-input).
+  const { onPaste, onFile, onUrl, onExample, onDrop } = useOpenActions({
+    guard,
+    open,
+    problem: setProblem,
+    closePanel,
+    openExample,
+    openUrl,
+  })
   // Edit mode (features/edit): edited copies of the open log, replayed like any log.
   const [editOpen, setEditOpen] = useState(false)
   const edit = useEditSession({ loaded, open, openExample })
@@ -249,16 +217,6 @@ export function App() {
       }),
     [nodeUrl, onNodeLog],
   )
-  const closePanel = useCallback(() => setPanelOpen(false), [])
-  const onDrop = (e: DragEvent) => {
-    if (e.defaultPrevented) return
-    const f = e.dataTransfer.files[0]
-    if (f) {
-      e.preventDefault()
-      void onFile(f)
-    }
-  }
-
   const showPanel = panelOpen || (!loaded && !busy)
   // The drawers (Open, Signers, Sign) sit under the header: its height (it wraps on a
   // narrow screen) is kept in --topbar-h.
@@ -557,7 +515,7 @@ export function App() {
           <ErrorBoundary label="The open panel">
             <OpenPanel
               onPaste={onPaste}
-              onFile={onFileVoid}
+              onFile={onFile}
               onUrl={onUrl}
               onExample={onExample}
               current={loaded?.source.example}
@@ -593,38 +551,5 @@ export function App() {
         />
       )}
     </div>
-  )
-}
-
-function BusyBar({ busy, progress, onCancel }: { busy: Busy; progress: ProgressStore; onCancel: () => void }) {
-  const { done, total } = useSyncExternalStore(progress.subscribe, progress.get)
-  return (
-    <div className="busy" role="status" aria-live="polite">
-      <span>
-        {busy.phase === 'reading'
-          ? `Reading ${busy.label}…`
-          : `Replaying ${done.toLocaleString('en')} of ${total.toLocaleString('en')} updates`}
-      </span>
-      <progress
-        aria-label="Replay progress"
-        max={Math.max(1, total)}
-        value={busy.phase === 'reading' ? undefined : done}
-      />
-      <button type="button" onClick={onCancel} aria-label="Cancel replay">
-        Cancel
-      </button>
-    </div>
-  )
-}
-
-function LogVerdict({ loaded }: { loaded: Loaded }) {
-  const stop = loaded.model.stopIndex()
-  if (loaded.ok) return <span className="badge ok">every update applies</span>
-  if (stop < 0) return <span className="badge bad">not every update applies</span>
-  const s = loaded.model.steps[stop]!
-  return (
-    <span className={`badge ${s.status === 'pending' ? 'warn' : 'bad'}`}>
-      stops at sequence id {s.sequenceId.toString()}: {s.status === 'pending' ? 'pending' : s.rule}
-    </span>
   )
 }
