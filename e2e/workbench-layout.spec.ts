@@ -24,6 +24,19 @@ for (const [width, height] of SIZES) {
     await expect(header).toBeInViewport()
     await expect(page.getByRole('listbox', { name: /Updates and their actions/ })).toBeInViewport()
     if (width > 900) await expect(summary(page)).toBeInViewport()
+    // Two rows at most (the log, then the actions): at 390 px the actions scroll sideways in one row.
+    const headerBox = (await header.boundingBox())!
+    expect(headerBox.height, `header height at ${width} px`).toBeLessThanOrEqual(width <= 640 ? 72 : 80)
+    if (width <= 640) {
+      // Every action is still reachable by its name, and focus brings it into view.
+      for (const name of ['Open log…', 'Signers…', 'Sign…', 'Present', 'Edit…', 'Inbox tasks…', 'Settings…']) {
+        const b = header.getByRole('button', { name, exact: true })
+        await b.focus()
+        await expect(b).toBeInViewport()
+      }
+      await expect(header.getByRole('button', { name: /^Theme: / })).toHaveCount(1)
+      await header.getByRole('button', { name: 'Open log…', exact: true }).focus()
+    }
     await shot(page, info, `layout-${width}x${height}`)
 
     const timeline = page.locator('section.timeline')

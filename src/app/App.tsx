@@ -1,28 +1,29 @@
 /**
- * The inspector's shell: opening a log (every source), the URL (log and step in the
- * fragment), the timeline beside the panels of the selected step, and the header
- * with progress, exports and the theme. Features never import each other; this file
- * composes them.
+ * The inspector's shell: the header (the open log, its verdict, the actions), the
+ * drawers and the Settings dialog, the timeline beside the panels of the selected step.
+ * It composes the features and holds no logic of theirs: opening a log and the page
+ * address are features/log-input's (useAddressOpening, useOpenActions), the chain routes
+ * and the signers come from the providers layer (providers.tsx). Features never import
+ * each other.
  */
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type DragEvent } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { EditedBadge } from './features/edit/components/EditedBadge'
 import { EditPanel } from './features/edit/components/EditPanel'
 import { useEditSession } from './features/edit/useEditSession'
-import { fetchLog, FetchLogError } from './features/log-input/fetch-url'
-import { DEFAULT_EXAMPLE, findExample, loadExample, type Example } from './features/log-input/gallery'
-import { usePageAddress } from './features/log-input/usePageAddress'
+import { useAddressOpening, useStartGuard } from './features/log-input/useAddressOpening'
+import { useOpenActions } from './features/log-input/useOpenActions'
 import { InputErrorView } from './features/log-input/components/InputError'
 import { OpenPanel } from './features/log-input/components/OpenPanel'
-import { decompressLog, parseFragment, PermalinkError, type Fragment } from './features/log-input/permalink'
+import { parseFragment } from './features/log-input/permalink'
 import { Presenter } from './features/presenter/components/Presenter'
+import { useChainRoutesContext } from './model/app-context'
 import { diffStates } from './model/state-diff'
 import { FetchCallout } from './features/network/components/FetchCallout'
 import { FromNode } from './features/network/components/FromNode'
 import { ProfilesSettings } from './features/network/components/ProfilesSettings'
 import { useNetworkProfiles, useNodeFetch, type NodeFetch } from './features/network/node-fetch'
-import { fetchAddressQuery, readFetchAddress } from './features/network/profiles'
+import { type FetchAddress, fetchAddressQuery, readFetchAddress } from './features/network/profiles'
 import type { RemoteResult } from './features/network/remote-fetch'
-import { routeSpec, useChainRoutes } from './features/settings/chain-routes'
 import { defaultNodeUrl, useNodeUrl } from './features/settings/node-url'
 import { SettingsDialog } from './features/settings/SettingsDialog'
 import { ThemeToggle } from './features/settings/ThemeToggle'
@@ -40,51 +41,23 @@ import {
 import { usePublish } from './features/network/publish'
 import { handleHolder, inboxBundle, nodeClient } from './features/network/queries'
 import { fetchClaimPolicy } from '../network/claim-policy'
-import { useSignerRegistry } from './features/signers/useSignerRegistry'
 import type { Row } from './trace/trace-model'
-import {
-  useInspector,
-  type Busy,
-  type Loaded,
-  type ProgressStore,
-  type Source,
-  type StepWish,
-} from './trace/useInspector'
+import { useInspector } from './trace/useInspector'
 import { ErrorBoundary } from './ui/ErrorBoundary'
 import { CopyButton } from './ui/CopyButton'
 import { KeysHelp } from './ui/KeysHelp'
 import { useDrawerFocus } from './ui/drawer-focus'
 import { shortId } from './ui/format'
+import { BusyBar, LogVerdict } from './shell/HeaderStatus'
 import { Workspace } from './shell/Workspace'
 import { isTabId, type TabId } from './shell/step-tabs'
 
-const MAX_FILE = 64 * 1024 * 1024
-
-function exampleSource(ex: Example, text: string): Source {
-  return {
-    kind: 'example',
-    label: `example ${ex.name}`,
-    name: ex.file,
-    input: text,
-    example: ex.name,
-    verifier: ex.verifier,
-  }
-}
-
 export function App() {
-  const [chainRoutes, setChainRoutes] = useChainRoutes()
-  const ins = useInspector({ chainRoutes })
+  const ins = useInspector()
   const inspectorRetry = ins.retry
   const retry = useCallback(() => void inspectorRetry(), [inspectorRetry])
-  // Every signer of this browser (wallets, passkeys, local keys, smart wallets on the chain routes); the composer gets it as `signerRegistry`.
-  const signerRegistry = useSignerRegistry({ chainRoutes })
-  // Fetches from a node judge the logs' smart-wallet signatures on the same routes.
-  const routesVerifier = signerRegistry.smartWallets.verifyContext.smartWallets
-  const routesKey = chainRoutes.map(routeSpec).join(',')
-  const networkChain = useMemo(
-    () => (routesVerifier && chainRoutes.length > 0 ? { verifier: routesVerifier, key: routesKey } : undefined),
-    [routesVerifier, routesKey, chainRoutes.length],
-  )
+  // The chain routes' verifier (the providers layer's): the handle check of the inbox tasks judges smart wallets with it.
+  const routesVerifier = useChainRoutesContext().verifier
   const [signersOpen, setSignersOpen] = useState(false)
   const { loaded, selection, busy, problem, open, setProblem } = ins
   const [nodeUrl, setNodeUrl] = useNodeUrl()
@@ -97,12 +70,11 @@ export function App() {
     const t = parseFragment(location.hash).tab
     return isTabId(t) ? t : null
   })
+  const setTabFromAddress = useCallback((t: string | undefined) => isTabId(t) && setTab(t), [])
   const filterInput = useRef<HTMLInputElement>(null)
-  const booted = useRef(false)
-  // What the user started always wins over what the app started on its own (the demo log
-  // at first load): every user action bumps this, and the boot open gives way when it moved.
-  const userActs = useRef(0)
-  const userActed = useCallback(() => void userActs.current++, [])
+  // What the user started always wins over what the app started on its own (features/log-input).
+  const guard = useStartGuard()
+  const userActed = guard.userActed
   // Presenter mode (workshops): one step per screen instead of the workspace; `#…&present` in the address.
   const [presenting, setPresenting] = useState(() => parseFragment(location.hash).present === true)
   const presentButton = useRef<HTMLButtonElement>(null)
@@ -112,12 +84,10 @@ export function App() {
   }, [])
   const net = useNetworkProfiles(nodeUrl)
   // A fetch named by the page address is the app's own start: it gives way to what the user did since (and may name a step).
-  const bootFetch = useRef<{ acts: number; step: StepWish | undefined } | null>(null)
   const onFetched = useCallback(
     (r: RemoteResult) => {
-      const boot = bootFetch.current
-      bootFetch.current = null
-      if (boot && boot.acts !== userActs.current) return
+      const claim = guard.claimFetch()
+      if (claim.kind === 'stale') return
       const head = r.headSequenceId === null ? {} : { step: { sequenceId: r.headSequenceId, action: 0 } }
       void open(
         {
@@ -128,226 +98,63 @@ export function App() {
           fetch: fetchAddressQuery(r.address),
           verifier: 'none',
         },
-        boot?.step ? { step: boot.step } : head,
+        claim.kind === 'boot' && claim.step ? { step: claim.step } : head,
       ).then((ok) => ok && setPanelOpen(false))
     },
-    [open],
+    [open, guard],
   )
-  const fetchVerify = useMemo(
-    () => (networkChain ? { smartWallets: networkChain.verifier } : undefined),
-    [networkChain],
-  )
-  const nodeFetch = useNodeFetch(onFetched, fetchVerify)
+  const nodeFetch = useNodeFetch(onFetched)
   const chooseProfileFor = net.chooseFor
   // A fetch the user started from the Open drawer.
   const runFetch = nodeFetch.run
   const userFetch: NodeFetch = {
     ...nodeFetch,
     run: (a) => {
-      userActed()
-      bootFetch.current = null
+      guard.userFetchStarted()
       return runFetch(a)
     },
   }
-
-  const openExample = useCallback(
-    async (ex: Example, step?: StepWish, auto?: number) => {
-      try {
-        const text = await loadExample(ex)
-        // Started by the app (auto: the user-action count then): give way to anything the user did since.
-        if (auto !== undefined && auto !== userActs.current) return
-        if ((await open(exampleSource(ex, text), step ? { step } : {})) && auto === undefined) setPanelOpen(false)
-      } catch (e) {
-        setProblem({ label: `example ${ex.name}`, message: e instanceof Error ? e.message : String(e) })
-      }
-    },
-    [open, setProblem],
-  )
-
-  const openFragment = useCallback(
-    async (f: Fragment, search: URLSearchParams, auto?: number) => {
-      const url = search.get('url')
-      const step = f.step
-      const opts = { ...(step ? { step } : {}), ...(f.inbox !== undefined ? { logIndex: f.inbox } : {}) }
-      if (url) {
-        try {
-          const bytes = await fetchLog(url)
-          if (auto !== undefined && auto !== userActs.current) return
-          await open({ kind: 'url', label: `URL ${url}`, name: url, input: bytes, url, verifier: 'none' }, opts)
-        } catch (e) {
-          setPanelOpen(true)
-          setProblem({
-            label: `URL ${url}`,
-            message:
-              e instanceof FetchLogError
-                ? e.message
-                : `could not open ${url}: ${e instanceof Error ? e.message : String(e)}`,
-          })
-        }
-        return
-      }
-      if (f.log) {
-        try {
-          const bytes = await decompressLog(f.log)
-          if (auto !== undefined && auto !== userActs.current) return
-          const ed = f.edited
-          const source: Source = ed
-            ? {
-                kind: 'permalink',
-                label: `edited copy of ${ed.label}`,
-                name: `${ed.example ?? 'permalink'}-edited`,
-                input: bytes,
-                verifier: 'none',
-                edited: {
-                  originalLabel: ed.label,
-                  edits: ed.edits,
-                  ...(ed.example ? { originalExample: ed.example } : {}),
-                },
-              }
-            : { kind: 'permalink', label: 'the permalink', name: 'permalink', input: bytes, verifier: 'none' }
-          if (!(await open(source, opts))) setPanelOpen(true)
-        } catch (e) {
-          setPanelOpen(true)
-          setProblem({ label: 'The permalink', message: e instanceof PermalinkError ? e.message : String(e) })
-        }
-        return
-      }
-      const address = f.example === undefined ? readFetchAddress(search.toString()) : null
-      if (address !== null) {
-        if ('error' in address) {
-          setPanelOpen(true)
-          setProblem({
-            label: 'The page address',
-            message: `the page address asks for a fetch that cannot be made: ${address.error}`,
-          })
-          return
-        }
-        bootFetch.current = { acts: auto ?? userActs.current, step }
-        chooseProfileFor(address)
-        void runFetch(address)
-        return
-      }
-      const name = f.example ?? DEFAULT_EXAMPLE
-      const ex = findExample(name)
-      if (!ex) {
-        setPanelOpen(true)
-        setProblem({
-          label: `example ${name}`,
-          message: `there is no built-in example named ${JSON.stringify(name)}; pick one from the gallery`,
-        })
-        return
-      }
-      await openExample(ex, step, auto)
-    },
-    [open, setProblem, openExample, chooseProfileFor, runFetch],
-  )
-
-  // First load: the address bar says what to open.
-  useEffect(() => {
-    if (booted.current) return
-    booted.current = true
-    void openFragment(parseFragment(location.hash), new URLSearchParams(location.search), userActs.current)
-  }, [openFragment])
-
-  // A permalink pasted into the address bar of an open page.
-  useEffect(() => {
-    const onHash = () => {
-      // An in-page link (the skip link to #step-details) is no permalink: put the step's address back.
-      if (/^#[A-Za-z][\w-]*$/.test(location.hash) && document.getElementById(location.hash.slice(1))) {
-        if (fragment) history.replaceState(null, '', `${location.pathname}${fragment.search}${fragment.hash}`)
-        return
-      }
-      const f = parseFragment(location.hash)
-      if (isTabId(f.tab)) setTab(f.tab)
-      setPresenting(f.present === true)
-      const cur = loadedRef.current
-      const sameLog =
-        cur &&
-        ((f.example && f.example === cur.source.example) ||
-          (f.log && z?.value === f.log) ||
-          (!f.example && !f.log && (cur.source.kind === 'url' || cur.source.kind === 'node')))
-      if (sameLog && f.step && cur) {
-        const k = cur.model.steps.findIndex((s) => s.sequenceId === f.step!.sequenceId)
-        const r = cur.rows.find((x) => x.k === k && x.i === f.step!.action) ?? cur.rows.find((x) => x.k === k)
-        if (r) ins.select(r)
-      } else if (!sameLog) void openFragment(f, new URLSearchParams(location.search))
-    }
-    window.addEventListener('hashchange', onHash)
-    return () => window.removeEventListener('hashchange', onHash)
-  })
-  const loadedRef = useRef<Loaded | null>(null)
-  loadedRef.current = loaded
-
   const selectedStep = loaded && selection ? loaded.model.steps[selection.k]! : null
-
-  // The open log's address (the permalink): kept in the address bar as the selection moves.
-  const { fragment, compressed: z } = usePageAddress({
+  // The page address (features/log-input): opened at first load and on hashchange, kept as the selection moves.
+  const {
+    fragment,
+    compressed: z,
+    openExample,
+    openUrl,
+  } = useAddressOpening<FetchAddress>({
+    guard,
+    open,
+    problem: setProblem,
+    openPanel: setPanelOpen,
+    fetchAddress: {
+      read: readFetchAddress,
+      start: (a) => {
+        chooseProfileFor(a)
+        void runFetch(a)
+      },
+    },
     loaded,
+    select: ins.select,
     step: selectedStep && selection ? { sequenceId: selectedStep.sequenceId, action: selection.i } : undefined,
     tab,
     presenting,
+    setTab: setTabFromAddress,
+    setPresenting,
   })
 
-  const onPaste = useCallback(
-    (text: string) => {
-      userActed()
-      void open({ kind: 'paste', label: 'The pasted text', name: 'pasted', input: text, verifier: 'none' }).then(
-        (ok) => ok && setPanelOpen(false),
-      )
-    },
-    [open, userActed],
-  )
-  const onFile = useCallback(
-    async (file: File) => {
-      userActed()
-      if (file.size > MAX_FILE) {
-        setProblem({
-          label: `file ${file.name}`,
-          message: `${file.name} is ${file.size} bytes; the inspector opens files up to ${MAX_FILE} bytes`,
-        })
-        return
-      }
-      let bytes: Uint8Array
-      try {
-        bytes = new Uint8Array(await file.arrayBuffer())
-      } catch (e) {
-        setProblem({
-          label: `file ${file.name}`,
-          message: `${file.name} could not be read: ${e instanceof Error ? e.message : String(e)}`,
-        })
-        return
-      }
-      if (await open({ kind: 'file', label: `file ${file.name}`, name: file.name, input: bytes, verifier: 'none' }))
-        setPanelOpen(false)
-    },
-    [open, setProblem, userActed],
-  )
-  const onFileVoid = useCallback((f: File) => void onFile(f), [onFile])
-  const onUrl = useCallback(
-    (url: string) => {
-      userActed()
-      history.replaceState(null, '', `${location.pathname}?url=${encodeURIComponent(url)}`)
-      void openFragment({}, new URLSearchParams({ url }))
-    },
-    [openFragment, userActed],
-  )
-  const onExample = useCallback(
-    (ex: Example) => {
-      userActed()
-      void openExample(ex)
-    },
-    [openExample, userActed],
-  )
+  const closePanel = useCallback(() => setPanelOpen(false), [])
+  // Paste, file (or a drop on the page), URL, example: the user's own opens (features/log-input).
+  const { onPaste, onFile, onUrl, onExample, onDrop } = useOpenActions({
+    guard,
+    open,
+    problem: setProblem,
+    closePanel,
+    openExample,
+    openUrl,
+  })
   // Edit mode (features/edit): edited copies of the open log, replayed like any log.
   const [editOpen, setEditOpen] = useState(false)
-  const openExampleNamed = useCallback(
-    (name: string) => {
-      const ex = findExample(name)
-      if (ex) void openExample(ex)
-    },
-    [openExample],
-  )
-  const edit = useEditSession({ loaded, open, openExample: openExampleNamed })
+  const edit = useEditSession({ loaded, open, openExample })
   // The signing playground (features/compose): the open log's head state, append, publish.
   const [playgroundOpen, setPlaygroundOpen] = useState(false)
   // The guided inbox tasks (issue 15), opened by URL with ?flow=health|cleanup|claim|recovery.
@@ -386,8 +193,8 @@ export function App() {
   }, [loaded, playgroundOpen, flow])
   const claimPolicyOfNode = useCallback(() => fetchClaimPolicy(nodeUrl), [nodeUrl])
   const handleHolderOnNode = useCallback(
-    (handle: string) => handleHolder(nodeUrl, handle, signerRegistry.smartWallets.verifyContext.smartWallets),
-    [nodeUrl, signerRegistry.smartWallets.verifyContext.smartWallets],
+    (handle: string) => handleHolder(nodeUrl, handle, routesVerifier),
+    [nodeUrl, routesVerifier],
   )
   // A log fetched from the node opens at its head: the node's answer is about the newest state.
   const onNodeLog = useCallback(
@@ -410,16 +217,6 @@ export function App() {
       }),
     [nodeUrl, onNodeLog],
   )
-  const closePanel = useCallback(() => setPanelOpen(false), [])
-  const onDrop = (e: DragEvent) => {
-    if (e.defaultPrevented) return
-    const f = e.dataTransfer.files[0]
-    if (f) {
-      e.preventDefault()
-      void onFile(f)
-    }
-  }
-
   const showPanel = panelOpen || (!loaded && !busy)
   // The drawers (Open, Signers, Sign) sit under the header: its height (it wraps on a
   // narrow screen) is kept in --topbar-h.
@@ -484,117 +281,123 @@ export function App() {
         Skip to the selected step
       </a>
       <header className="topbar" ref={topbar}>
-        <h1>Inbox Inspector</h1>
-        {loaded && (
-          <div className={loaded.source.edited ? 'source edited' : 'source'} aria-label="Open log">
-            <span className="muted">{loaded.source.label}</span>
-            {loaded.source.edited && (
-              <EditedBadge
-                mark={loaded.source.edited}
-                restorable={edit.restorable}
-                onRestore={() => void edit.restore()}
-              />
-            )}
-            {loaded.logs.length > 1 && (
-              <select
-                aria-label="Inbox log of the input"
-                value={loaded.logIndex}
-                onChange={(e) => {
-                  userActed()
-                  void open(loaded.source, { logIndex: Number(e.target.value) })
-                }}
-              >
-                {loaded.logs.map((l) => (
-                  <option key={l.index} value={l.index}>
-                    {`log ${l.index + 1} of ${loaded.logs.length}: inbox ${l.inboxId ? shortId(l.inboxId) : '?'} (${l.entries} update${l.entries === 1 ? '' : 's'})`}
-                  </option>
-                ))}
-              </select>
-            )}
-            <LogVerdict loaded={loaded} />
-            <HealthChip entries={loaded.model.steps.length} limit={logLimit} onOpen={() => setFlow('health')} />
-          </div>
-        )}
-        <div className="spacer" />
+        <div className="topbar-id">
+          <h1>Inbox Inspector</h1>
+          {loaded && (
+            <div className={loaded.source.edited ? 'source edited' : 'source'} aria-label="Open log">
+              <span className="muted source-label" title={loaded.source.label}>
+                {loaded.source.label}
+              </span>
+              {loaded.source.edited && (
+                <EditedBadge
+                  mark={loaded.source.edited}
+                  restorable={edit.restorable}
+                  onRestore={() => void edit.restore()}
+                />
+              )}
+              {loaded.logs.length > 1 && (
+                <select
+                  aria-label="Inbox log of the input"
+                  value={loaded.logIndex}
+                  onChange={(e) => {
+                    userActed()
+                    void open(loaded.source, { logIndex: Number(e.target.value) })
+                  }}
+                >
+                  {loaded.logs.map((l) => (
+                    <option key={l.index} value={l.index}>
+                      {`log ${l.index + 1} of ${loaded.logs.length}: inbox ${l.inboxId ? shortId(l.inboxId) : '?'} (${l.entries} update${l.entries === 1 ? '' : 's'})`}
+                    </option>
+                  ))}
+                </select>
+              )}
+              <LogVerdict loaded={loaded} />
+              <HealthChip entries={loaded.model.steps.length} limit={logLimit} onOpen={() => setFlow('health')} />
+            </div>
+          )}
+        </div>
         {busy && <BusyBar busy={busy} progress={ins.progress} onCancel={ins.cancel} />}
-        <button
-          type="button"
-          className={showPanel ? 'active' : ''}
-          aria-expanded={showPanel}
-          onClick={() => setPanelOpen(!panelOpen)}
-        >
-          Open log…
-        </button>
-        <button
-          type="button"
-          className={signersOpen ? 'active' : ''}
-          aria-expanded={signersOpen}
-          onClick={() => setSignersOpen(!signersOpen)}
-        >
-          Signers…
-        </button>
-        <button
-          type="button"
-          className={playgroundOpen ? 'active' : ''}
-          aria-expanded={playgroundOpen}
-          onClick={() => setPlaygroundOpen(!playgroundOpen)}
-        >
-          Sign…
-        </button>
-        {loaded && (
+        {/* On a phone this is one row that scrolls sideways (styles.css), so the header keeps two rows. */}
+        <div className="topbar-actions" role="group" aria-label="Inspector actions">
           <button
             type="button"
-            ref={presentButton}
-            className={presenting ? 'active' : ''}
-            aria-pressed={presenting}
-            title="Presenter mode: one step per screen, in large type"
-            onClick={() => (presenting ? leavePresenter() : setPresenting(true))}
+            className={showPanel ? 'active' : ''}
+            aria-expanded={showPanel}
+            onClick={() => setPanelOpen(!panelOpen)}
           >
-            Present
+            Open log…
           </button>
-        )}
-        {loaded && (
           <button
             type="button"
-            className={editOpen ? 'active' : ''}
-            aria-expanded={editOpen}
-            onClick={() => setEditOpen(!editOpen)}
+            className={signersOpen ? 'active' : ''}
+            aria-expanded={signersOpen}
+            onClick={() => setSignersOpen(!signersOpen)}
           >
-            Edit…
+            Signers…
           </button>
-        )}
-        {loaded && (
           <button
             type="button"
-            className={flow !== null ? 'active' : ''}
-            aria-expanded={flow !== null}
-            onClick={() => setFlow(flow === null ? 'health' : null)}
+            className={playgroundOpen ? 'active' : ''}
+            aria-expanded={playgroundOpen}
+            onClick={() => setPlaygroundOpen(!playgroundOpen)}
           >
-            Inbox tasks…
+            Sign…
           </button>
-        )}
-        {loaded &&
-          fragment &&
-          (fragment.linkable ? (
-            <CopyButton
-              text={`${location.origin}${location.pathname}${fragment.search}${fragment.hash}`}
-              what="permalink to this step"
-              label="Copy link"
-            />
-          ) : (
-            <span className="muted small" title={z?.why ?? 'preparing the link'}>
-              no permalink
-            </span>
-          ))}
-        <button
-          type="button"
-          className={settingsOpen ? 'active' : ''}
-          aria-haspopup="dialog"
-          onClick={() => setSettingsOpen(true)}
-        >
-          Settings…
-        </button>
-        <ThemeToggle />
+          {loaded && (
+            <button
+              type="button"
+              ref={presentButton}
+              className={presenting ? 'active' : ''}
+              aria-pressed={presenting}
+              title="Presenter mode: one step per screen, in large type"
+              onClick={() => (presenting ? leavePresenter() : setPresenting(true))}
+            >
+              Present
+            </button>
+          )}
+          {loaded && (
+            <button
+              type="button"
+              className={editOpen ? 'active' : ''}
+              aria-expanded={editOpen}
+              onClick={() => setEditOpen(!editOpen)}
+            >
+              Edit…
+            </button>
+          )}
+          {loaded && (
+            <button
+              type="button"
+              className={flow !== null ? 'active' : ''}
+              aria-expanded={flow !== null}
+              onClick={() => setFlow(flow === null ? 'health' : null)}
+            >
+              Inbox tasks…
+            </button>
+          )}
+          {loaded &&
+            fragment &&
+            (fragment.linkable ? (
+              <CopyButton
+                text={`${location.origin}${location.pathname}${fragment.search}${fragment.hash}`}
+                what="permalink to this step"
+                label="Copy link"
+              />
+            ) : (
+              <span className="muted small" title={z?.why ?? 'preparing the link'}>
+                no permalink
+              </span>
+            ))}
+          <button
+            type="button"
+            className={settingsOpen ? 'active' : ''}
+            aria-haspopup="dialog"
+            onClick={() => setSettingsOpen(true)}
+          >
+            Settings…
+          </button>
+          <ThemeToggle />
+        </div>
       </header>
       <KeysHelp />
       {settingsOpen && (
@@ -609,7 +412,6 @@ export function App() {
                 onLocalUrl={setNodeUrl}
               />
             }
-            chainRoutes={{ routes: chainRoutes, onChange: setChainRoutes }}
             limits={
               <>
                 <LogLimitSetting limit={logLimit} onChange={setLogLimit} />
@@ -651,7 +453,7 @@ export function App() {
       {signersOpen && (
         <div className="drawer" data-drawer="signers">
           <ErrorBoundary label="The signers panel">
-            <SignersPanel registry={signerRegistry} onClose={() => setSignersOpen(false)} />
+            <SignersPanel onClose={() => setSignersOpen(false)} />
           </ErrorBoundary>
         </div>
       )}
@@ -659,7 +461,6 @@ export function App() {
         <div className="drawer" data-drawer="sign">
           <ErrorBoundary label="The signing playground">
             <Composer
-              registry={signerRegistry}
               base={composeBase}
               onAppend={ins.append}
               localNewest={ins.newestApplied}
@@ -667,7 +468,6 @@ export function App() {
               publish={publish}
               queryNewest={queryNewest}
               lookupHandle={lookupHandle}
-              smartWallets={signerRegistry.smartWallets.verifyContext.smartWallets}
               onClose={() => setPlaygroundOpen(false)}
             />
           </ErrorBoundary>
@@ -677,7 +477,6 @@ export function App() {
         <div className="drawer" data-drawer="flows">
           <ErrorBoundary label="The inbox tasks">
             <FlowsPanel
-              registry={signerRegistry}
               state={composeBase.state}
               blocked={composeBase.blocked}
               logEntries={loaded.model.steps.length}
@@ -693,7 +492,6 @@ export function App() {
               claimPolicy={claimPolicyOfNode}
               queryNewest={queryNewest}
               refetch={refetchInbox}
-              smartWallets={signerRegistry.smartWallets.verifyContext.smartWallets}
               onClose={() => setFlow(null)}
             />
           </ErrorBoundary>
@@ -705,7 +503,6 @@ export function App() {
             <EditPanel
               loaded={loaded}
               session={edit}
-              signers={signerRegistry.signers}
               selected={selectedStep}
               compareStates={diffStates}
               onClose={() => setEditOpen(false)}
@@ -718,7 +515,7 @@ export function App() {
           <ErrorBoundary label="The open panel">
             <OpenPanel
               onPaste={onPaste}
-              onFile={onFileVoid}
+              onFile={onFile}
               onUrl={onUrl}
               onExample={onExample}
               current={loaded?.source.example}
@@ -747,7 +544,6 @@ export function App() {
           selection={selection}
           onSelect={select}
           filterInput={filterInput}
-          routes={chainRoutes}
           onRetry={retry}
           retrying={busy !== null}
           tab={tab}
@@ -755,38 +551,5 @@ export function App() {
         />
       )}
     </div>
-  )
-}
-
-function BusyBar({ busy, progress, onCancel }: { busy: Busy; progress: ProgressStore; onCancel: () => void }) {
-  const { done, total } = useSyncExternalStore(progress.subscribe, progress.get)
-  return (
-    <div className="busy" role="status" aria-live="polite">
-      <span>
-        {busy.phase === 'reading'
-          ? `Reading ${busy.label}…`
-          : `Replaying ${done.toLocaleString('en')} of ${total.toLocaleString('en')} updates`}
-      </span>
-      <progress
-        aria-label="Replay progress"
-        max={Math.max(1, total)}
-        value={busy.phase === 'reading' ? undefined : done}
-      />
-      <button type="button" onClick={onCancel} aria-label="Cancel replay">
-        Cancel
-      </button>
-    </div>
-  )
-}
-
-function LogVerdict({ loaded }: { loaded: Loaded }) {
-  const stop = loaded.model.stopIndex()
-  if (loaded.ok) return <span className="badge ok">every update applies</span>
-  if (stop < 0) return <span className="badge bad">not every update applies</span>
-  const s = loaded.model.steps[stop]!
-  return (
-    <span className={`badge ${s.status === 'pending' ? 'warn' : 'bad'}`}>
-      stops at sequence id {s.sequenceId.toString()}: {s.status === 'pending' ? 'pending' : s.rule}
-    </span>
   )
 }

@@ -1,9 +1,9 @@
 /**
  * The contract between the signers feature (features/signers: wallets, passkeys, local
  * keys, installation keys kept in this browser) and the features that sign with them
- * (features/compose: the signing playground). Features never import each other; App.tsx
- * reads the registry from the signers feature and hands it to the composer as props
- * typed here.
+ * (features/compose: the signing playground, the inbox tasks; features/edit). Features
+ * never import each other: the providers layer (src/app/providers.tsx) puts the signers
+ * feature's registry in a context typed here (./app-context.ts), and they read it there.
  *
  * Secrets never appear here: an AppSigner carries a Signer (src/signing), whose key
  * material, if any, stays inside it.

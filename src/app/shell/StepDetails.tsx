@@ -5,7 +5,6 @@
  * view sits in its own error boundary; only the open tab is rendered.
  */
 import { memo, useCallback, useMemo } from 'react'
-import type { ChainRouteWire } from '../../worker/protocol'
 import { RawView } from '../features/raw/components/RawView'
 import { ChainTab } from '../features/signature-text/components/Evidence'
 import { Rejection } from '../features/signature-text/components/Rejection'
@@ -51,7 +50,6 @@ export const StepDetails = memo(function StepDetails({
   loaded,
   k,
   i,
-  routes,
   onRetry,
   retrying,
   tab,
@@ -63,8 +61,6 @@ export const StepDetails = memo(function StepDetails({
   loaded: Loaded
   k: number
   i: number
-  /** The chain routes, for the evidence of erc_6492 signatures. */
-  routes: readonly ChainRouteWire[]
   /** Replays the log again (a pending update's Retry, IDENT-061). */
   onRetry: () => void
   retrying: boolean
@@ -179,7 +175,7 @@ export const StepDetails = memo(function StepDetails({
           )}
           {shown === 'chain' && (
             <ErrorBoundary label="The chain evidence" resetKey={reset}>
-              <ChainTab checks={checks} scope={scope} routes={routes} />
+              <ChainTab checks={checks} scope={scope} />
             </ErrorBoundary>
           )}
         </Tabs>

@@ -4,7 +4,6 @@
  * from the timeline (shift-click or `b`) or chosen in the Diff tab, for the open log.
  */
 import { useCallback, useState, type RefObject } from 'react'
-import type { ChainRouteWire } from '../../worker/protocol'
 import { Exports } from '../features/exports/Exports'
 import { Timeline } from '../features/timeline/Timeline'
 import type { Row, Selection } from '../trace/trace-model'
@@ -22,7 +21,6 @@ export function Workspace({
   selection,
   onSelect,
   filterInput,
-  routes,
   onRetry,
   retrying,
   tab,
@@ -32,7 +30,6 @@ export function Workspace({
   selection: Selection | null
   onSelect: (r: Row) => void
   filterInput: RefObject<HTMLInputElement | null>
-  routes: readonly ChainRouteWire[]
   onRetry: () => void
   retrying: boolean
   tab: TabId | null
@@ -63,7 +60,6 @@ export function Workspace({
             loaded={loaded}
             k={selection.k}
             i={selection.i}
-            routes={routes}
             onRetry={onRetry}
             retrying={retrying}
             tab={tab}

@@ -9,6 +9,7 @@ import { looksLikeJson } from '../features/log-input/attempts'
 import { appendToBundle } from './append'
 import { ReplayCancelled, ReplayClient } from './replay-client'
 import { allRows, TraceModel, type Row, type Selection } from './trace-model'
+import { useChainRoutesContext } from '../model/app-context'
 
 export interface Source {
   readonly kind: 'example' | 'paste' | 'file' | 'url' | 'permalink' | 'node'
@@ -136,14 +137,10 @@ function verifierOf(verifier: Verifier, chainRoutes: readonly ChainRouteWire[]):
     : verifier
 }
 
-export interface InspectorOptions {
-  /** The app's chain routes (settings); read at each replay, so a Retry uses the routes of the moment. */
-  readonly chainRoutes?: readonly ChainRouteWire[]
-}
-
-export function useInspector(options: InspectorOptions = {}) {
+export function useInspector() {
+  // The app's chain routes (the providers layer's); read at each replay, so a Retry uses the routes of the moment.
   const chainRoutes = useRef<readonly ChainRouteWire[]>([])
-  chainRoutes.current = options.chainRoutes ?? []
+  chainRoutes.current = useChainRoutesContext().routes
   const client = useRef<ReplayClient | null>(null)
   const [loaded, setLoaded] = useState<Loaded | null>(null)
   const [busy, setBusy] = useState<Busy | null>(null)

@@ -5,8 +5,8 @@
  * above the workspace: provenance, second read, comparison).
  */
 import { useCallback, useMemo, useRef, useState } from 'react'
-import type { UpdateVerifyOptions } from '../../../core/verify/update'
 import type { Target } from '../../../network/remote'
+import { useChainRoutesContext } from '../../model/app-context'
 import {
   builtInProfiles,
   type FetchAddress,
@@ -83,8 +83,14 @@ export interface NodeFetch {
   readonly dismiss: () => void
 }
 
-/** One fetch at a time: a new one aborts the one before. `onOpen` gets the result to open in the inspector. */
-export function useNodeFetch(onOpen: (r: RemoteResult) => void, verify?: UpdateVerifyOptions): NodeFetch {
+/**
+ * One fetch at a time: a new one aborts the one before. `onOpen` gets the result to open
+ * in the inspector. A fetched log's smart-wallet signatures are judged on the app's chain
+ * routes (the providers layer's verifier) when there are any.
+ */
+export function useNodeFetch(onOpen: (r: RemoteResult) => void): NodeFetch {
+  const { routes, verifier } = useChainRoutesContext()
+  const verify = useMemo(() => (routes.length > 0 ? { smartWallets: verifier } : undefined), [routes.length, verifier])
   const [status, setStatus] = useState<FetchStatus>({ kind: 'idle' })
   const [lastTarget, setLastTarget] = useState<Target | null>(null)
   const abort = useRef<AbortController | null>(null)

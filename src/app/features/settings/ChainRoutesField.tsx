@@ -5,20 +5,17 @@
  * was started with (VITE_CHAIN_ROUTES).
  */
 import { useState, type FormEvent } from 'react'
+import { useChainRoutesContext } from '../../model/app-context'
 import { defaultChainRoutes, parseRouteSetting, routeSpec, type RouteSetting } from './chain-routes'
 import { DEMO_CHAIN } from './demo-chain'
 import { useRouteCheck } from './route-check'
 
-export interface ChainRoutesFieldProps {
-  readonly routes: readonly RouteSetting[]
-  /** Saves a new list (null: the default); returns the problems that kept it from being saved. */
-  readonly onChange: (routes: readonly RouteSetting[] | null) => string[]
-}
-
 const ROW = { display: 'flex', flexWrap: 'wrap', gap: '0.4rem', alignItems: 'center', maxWidth: '100%' } as const
 const INPUT = { maxWidth: '100%', minWidth: 0, boxSizing: 'border-box' } as const
 
-export function ChainRoutesField({ routes, onChange }: ChainRoutesFieldProps) {
+/** The app's chain routes (the providers layer's); saving validates the list and returns its problems. */
+export function ChainRoutesField() {
+  const { routes, setRoutes: onChange } = useChainRoutesContext()
   const [editing, setEditing] = useState<number | null>(null)
   const [problems, setProblems] = useState<string[]>([])
   const defaults = defaultChainRoutes()

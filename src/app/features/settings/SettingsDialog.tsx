@@ -1,11 +1,12 @@
 /**
  * The one Settings dialog: the network profiles (with the local node's URL), the chain
- * routes and the deployment's limits (log entries per inbox, installations). Features do not import each other, so the shell
- * passes the network profiles and the limits in as rendered sections.
+ * routes (read from the providers layer) and the deployment's limits (log entries per
+ * inbox, installations). Features do not import each other, so the shell passes the
+ * network profiles and the limits in as rendered sections.
  */
 import type { ReactNode } from 'react'
 import { Dialog } from '../../ui/Dialog'
-import { ChainRoutesField, type ChainRoutesFieldProps } from './ChainRoutesField'
+import { ChainRoutesField } from './ChainRoutesField'
 
 export interface SettingsDialogProps {
   readonly onClose: () => void
@@ -13,10 +14,9 @@ export interface SettingsDialogProps {
   readonly profiles: ReactNode
   /** The deployment's limits (features/compose: the log limit, the installation ceiling). */
   readonly limits: ReactNode
-  readonly chainRoutes: ChainRoutesFieldProps
 }
 
-export function SettingsDialog({ onClose, profiles, limits, chainRoutes }: SettingsDialogProps) {
+export function SettingsDialog({ onClose, profiles, limits }: SettingsDialogProps) {
   return (
     <Dialog title="Settings" onClose={onClose} className="settings-dialog">
       <section aria-labelledby="settings-profiles">
@@ -25,7 +25,7 @@ export function SettingsDialog({ onClose, profiles, limits, chainRoutes }: Setti
       </section>
       <section aria-labelledby="settings-routes">
         <h3 id="settings-routes">Chain routes</h3>
-        <ChainRoutesField {...chainRoutes} />
+        <ChainRoutesField />
       </section>
       <section aria-labelledby="settings-limits">
         <h3 id="settings-limits">Limits of the deployment</h3>

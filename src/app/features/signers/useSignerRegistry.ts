@@ -5,18 +5,19 @@
  *   wallets         wagmi connections (EIP-6963 connectors), personal_sign via walletSigner
  *   passkeys        created here with @simplewebauthn/browser, rpId = location.hostname
  *   local keys      Ethereum (secp256k1) and installation (Ed25519) keys in IndexedDB
- *   smart wallets   ERC-1271/6492 wallets on a chain route (props from App.tsx), signed
- *                   for by a local key or a wallet account (./smart-wallets.ts)
+ *   smart wallets   ERC-1271/6492 wallets on a chain route (the app's chain routes),
+ *                   signed for by a local key or a wallet account (./smart-wallets.ts)
  *
- * Call it once (App.tsx) and hand the result down: the vault behind it is one per page,
- * so a second call sees the same keys, but only one place should own the panel's state.
- * Needs WagmiProvider and a QueryClientProvider above it (src/app/main.tsx).
+ * Called once, by SignerRegistryProvider (the providers layer, src/app/providers.tsx):
+ * the vault behind it is one per page, so a second call sees the same keys, but only one
+ * place should own the panel's state. Needs WagmiProvider and a QueryClientProvider above it.
  */
 import { browserSupportsWebAuthn, startAuthentication, startRegistration } from '@simplewebauthn/browser'
 import { useCallback, useMemo, useRef, useSyncExternalStore } from 'react'
 import { useConnect, useConnections, useConnectors, useDisconnect } from 'wagmi'
 import type { AppSigner, SignerRegistry } from '../../model/app-signer'
 import type { ExportedKey } from '../../../signing/local-keys'
+import type { SmartWalletVerifier } from '../../../core/verify/port'
 import type { VerifyContext } from '../../../core/verify/signature'
 import { ChainClients, classifyChainError } from '../../../chain/client'
 import { ChainUnreachableError } from '../../../core/errors'
@@ -81,7 +82,7 @@ export interface SmartWalletEntry {
 
 interface SmartWalletsView {
   readonly entries: readonly SmartWalletEntry[]
-  /** The configured chain routes (App.tsx passes the settings' routes). */
+  /** The configured chain routes (the settings' routes, from the providers layer). */
   readonly routes: readonly ChainRouteLike[]
   /** Who can own a smart wallet here: local Ethereum keys and connected wallet accounts (erc_191). */
   readonly owners: readonly AppSigner[]
@@ -117,6 +118,8 @@ export interface SignerManager extends SignerRegistry {
 export interface SignerRegistryOptions {
   /** The chain routes of the settings (eip155 chain id → RPC URL); smart wallets sign through them. */
   readonly chainRoutes?: readonly ChainRouteLike[]
+  /** The app's verifier over those routes (the providers layer's); without it the registry builds its own. */
+  readonly verifier?: SmartWalletVerifier
 }
 
 /** chain id → URL for the well-formed routes (the settings validate them; anything else is left out). */
@@ -193,7 +196,7 @@ const messageOf = (e: unknown): string => {
 
 export function useSignerRegistry(options: SignerRegistryOptions = {}): SignerManager {
   const vault = getAppVault()
-  const snapshot = useSyncExternalStore(vault.subscribe, vault.getSnapshot)
+  const snapshot = useSyncExternalStore(vault.subscribe, vault.getSnapshot, vault.getSnapshot)
 
   const connectors = useConnectors()
   const connections = useConnections()
@@ -285,9 +288,10 @@ export function useSignerRegistry(options: SignerRegistryOptions = {}): SignerMa
       }),
     [snapshot.smartWallets, snapshot.smartWalletSignings, routes, owners, vault],
   )
+  const shared = options.verifier
   const verifyContext = useMemo<VerifyContext>(
-    () => ({ smartWallets: new ChainVerifier(routes, { cache: false }) }),
-    [routes],
+    () => ({ smartWallets: shared ?? new ChainVerifier(routes, { cache: false }) }),
+    [routes, shared],
   )
 
   const smartWallets = useMemo<SmartWalletsView>(() => {

@@ -1,14 +1,15 @@
 /**
  * The signing playground: a composer for every action on top of the open log's head
  * state (or a new inbox), draft → dry-run → sign → append, and "Register this browser as
- * an installation". Signers come from the signers feature through App.tsx (the
- * SignerRegistry of src/app/model/app-signer.ts); appending, publishing and the node's
+ * an installation". Signers come from the signers feature through the providers layer
+ * (the SignerRegistry of src/app/model/app-context.ts), smart-wallet signatures are
+ * judged by the chain routes' verifier there; appending, publishing and the node's
  * QueryNewest are App.tsx's, passed in as functions.
  */
 import { useId, useState, type ReactNode } from 'react'
 import { bytesToHex } from '../../../../crypto/bytes'
 import type { AssociationState } from '../../../../core/types'
-import type { SmartWalletVerifier } from '../../../../core/verify/port'
+import { useChainRoutesContext, useSignerRegistryContext } from '../../../model/app-context'
 import type { SignerRegistry } from '../../../model/app-signer'
 import { clientTime, MEMBER_KIND_LABEL, shortId } from '../../../ui/format'
 import { ACTION_TITLE, actionsFor, eligible, TYPED, type ComposeActionKind, type Party } from '../compose-model'
@@ -28,7 +29,6 @@ export interface ComposeBase {
 }
 
 export interface ComposerProps {
-  readonly registry: SignerRegistry
   readonly base: ComposeBase
   /** Appends signed bytes to the open log (or opens a new log with them) and replays it. */
   readonly onAppend: AppendUpdate
@@ -40,14 +40,15 @@ export interface ComposerProps {
   /** A metadata-only QueryNewest on the node for one inbox. */
   readonly queryNewest: (inboxId: string) => Promise<bigint | null>
   readonly onClose: () => void
-  /** Judges smart contract wallet (erc_6492) signatures on the configured chains; without it they cannot be accepted (IDENT-061). */
-  readonly smartWallets?: SmartWalletVerifier
   /** The inbox id the node names for a handle, or null: a claim is checked before any signer is asked. */
   readonly lookupHandle?: (handle: string) => Promise<string | null>
 }
 
 export function Composer(props: ComposerProps) {
-  const { base, registry } = props
+  const { base } = props
+  const registry = useSignerRegistryContext()
+  // Judges smart contract wallet (erc_6492) signatures on the configured chains (IDENT-060, IDENT-061).
+  const smartWallets = useChainRoutesContext().verifier
   const [fresh, setFresh] = useState(base.state === null)
   const canAppend = base.state !== null && base.blocked === null
   const onLog = !fresh && canAppend
@@ -62,7 +63,7 @@ export function Composer(props: ComposerProps) {
     state,
     registry,
     onAppend: afterAppend,
-    smartWallets: props.smartWallets,
+    smartWallets,
     lookupHandle: props.lookupHandle,
   })
   const headId = useId()
@@ -149,7 +150,7 @@ export function Composer(props: ComposerProps) {
           nodeUrl={props.nodeUrl}
           publish={props.publish}
           queryNewest={props.queryNewest}
-          {...(props.smartWallets ? { smartWallets: props.smartWallets } : {})}
+          smartWallets={smartWallets}
         />
       ) : (
         <ComposeTab c={c} state={state} registry={registry} publish={props.publish} nodeUrl={props.nodeUrl} />

@@ -12,6 +12,7 @@ import { bytesToHex } from '../../../../crypto/bytes'
 import { describeMember } from '../../../../core/text/identifier'
 import { memberKey, type AssociationState } from '../../../../core/types'
 import type { SmartWalletVerifier } from '../../../../core/verify/port'
+import { useChainRoutesContext, useSignerRegistryContext } from '../../../model/app-context'
 import type { SignerRegistry } from '../../../model/app-signer'
 import { claimPolicyProblem, type ClaimPolicy } from '../../../../network/claim-policy'
 import { clientTime, shortId } from '../../../ui/format'
@@ -54,7 +55,6 @@ interface HandleHolderLike {
 }
 
 export interface FlowsProps {
-  readonly registry: SignerRegistry
   /** The open log's head state; null when no inbox is open. */
   readonly state: AssociationState | null
   /** Why the open log takes no new update (it stops at a rejected or pending update); null when it does. */
@@ -78,7 +78,6 @@ export interface FlowsProps {
   readonly queryNewest?: (inboxId: string) => Promise<bigint | null>
   /** Opens the inbox's log as the node serves it now (replacing the open log). */
   readonly refetch?: (inboxId: string) => Promise<void>
-  readonly smartWallets?: SmartWalletVerifier
   readonly onClose: () => void
 }
 
@@ -89,6 +88,10 @@ export function FlowsPanel(props: FlowsProps) {
   const { logLimit, onSettings } = props
   // The installation ceiling the registration uses (a setting, CONF-044).
   const ceiling = useCeiling()
+  // The signers and the chain routes' verifier, from the providers layer.
+  const registry = useSignerRegistryContext()
+  const smartWallets = useChainRoutesContext().verifier
+  const shared = { ...props, registry, smartWallets }
   const health = useMemo(
     () => (state ? inboxHealth(state, { logEntries: props.logEntries, logLimit, ceiling }) : null),
     [state, props.logEntries, logLimit, ceiling],
@@ -138,11 +141,11 @@ export function FlowsPanel(props: FlowsProps) {
           {props.blocked} A task signs an update on top of the head state, so it needs a log whose every update applies.
         </p>
       ) : props.flow === 'cleanup' ? (
-        <CleanupFlow {...props} state={state} health={health} ceiling={ceiling} />
+        <CleanupFlow {...shared} state={state} health={health} ceiling={ceiling} />
       ) : props.flow === 'claim' ? (
-        <ClaimFlow {...props} state={state} health={health} />
+        <ClaimFlow {...shared} state={state} health={health} />
       ) : (
-        <RecoveryFlow {...props} state={state} health={health} />
+        <RecoveryFlow {...shared} state={state} health={health} />
       )}
     </section>
   )
@@ -369,6 +372,9 @@ function HealthView({
 // ---- the signing end every flow shares ---------------------------------------------------
 
 interface FlowProps extends FlowsProps {
+  readonly registry: SignerRegistry
+  /** Judges smart contract wallet (erc_6492) signatures on the configured chains (IDENT-060, IDENT-061). */
+  readonly smartWallets: SmartWalletVerifier
   readonly state: AssociationState
   readonly health: InboxHealth
   readonly ceiling?: number

@@ -6,7 +6,7 @@
 import { useEffect, useId, useMemo, useState } from 'react'
 import type { AssociationState } from '../../../../core/types'
 import { generateInstallationKey } from '../../../../signing/local-keys'
-import type { AppSigner } from '../../../model/app-signer'
+import { useSignerRegistryContext } from '../../../model/app-context'
 import type { Loaded } from '../../../trace/useInspector'
 import type { TransferStep } from '../../../../worker/transfer'
 import { STATUS_LABEL } from '../../../ui/format'
@@ -20,8 +20,6 @@ import { type HeadDiff, WhatChanged } from './WhatChanged'
 export interface EditPanelProps {
   readonly loaded: Loaded
   readonly session: EditSession
-  /** The signers of this browser (features/signers): local keys sign without a prompt. */
-  readonly signers: readonly AppSigner[]
   /** The state feature's diff of two states (features/state/diff.ts, passed in by the shell). */
   /** The selected update, to edit. */
   readonly selected: TransferStep | null
@@ -29,8 +27,10 @@ export interface EditPanelProps {
   readonly onClose: () => void
 }
 
-export function EditPanel({ loaded, session, signers, selected, compareStates, onClose }: EditPanelProps) {
+export function EditPanel({ loaded, session, selected, compareStates, onClose }: EditPanelProps) {
   const headId = useId()
+  // The signers of this browser (the providers layer's registry): local keys sign without a prompt.
+  const { signers } = useSignerRegistryContext()
   const mark = loaded.source.edited
   const held = useMemo(() => signers.filter((s) => !s.interactive).map((s) => s.signer), [signers])
   const breakSigners = useMemo(

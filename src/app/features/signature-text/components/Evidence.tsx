@@ -8,12 +8,12 @@
  */
 import { useState } from 'react'
 import type { SignatureCheck } from '../../../../core/trace'
-import type { ChainRouteWire } from '../../../../worker/protocol'
+import { type ChainRouteSetting, useChainRoutesContext } from '../../../model/app-context'
 import { CopyButton } from '../../../ui/CopyButton'
 import { Id } from '../../../ui/Id'
 import { ageText, evidenceRequestOf, routeFor, useEvidence, type EvidenceRequest } from '../evidence-query'
 
-function ChainEvidence({ check, routes }: { check: SignatureCheck; routes: readonly ChainRouteWire[] }) {
+function ChainEvidence({ check, routes }: { check: SignatureCheck; routes: readonly ChainRouteSetting[] }) {
   const req = evidenceRequestOf(check)
   const [open, setOpen] = useState(false)
   if (!req) return null
@@ -29,15 +29,9 @@ function ChainEvidence({ check, routes }: { check: SignatureCheck; routes: reado
  * The Chain tab: every erc_6492 signature of the step in view, each with its chain
  * evidence (read on demand, when its section is opened).
  */
-export function ChainTab({
-  checks,
-  scope,
-  routes,
-}: {
-  checks: readonly SignatureCheck[]
-  scope: string
-  routes: readonly ChainRouteWire[]
-}) {
+export function ChainTab({ checks, scope }: { checks: readonly SignatureCheck[]; scope: string }) {
+  // The app's chain routes (the providers layer's): the route each signature's chain is read through.
+  const { routes } = useChainRoutesContext()
   const sw = checks.map((c, n) => [c, n] as const).filter(([c]) => c.kind === 'erc_6492')
   return (
     <section className="panel chain" aria-labelledby="chain-title">

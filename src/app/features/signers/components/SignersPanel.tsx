@@ -10,7 +10,7 @@
  * the URL or the console. Each source is its own section (Wallets.tsx, Passkeys.tsx, EthereumKeys.tsx,
  * InstallationKeys.tsx, SmartWallets.tsx; AllSigners.tsx lists them all; section.tsx what they share).
  */
-import type { SignerManager } from '../useSignerRegistry'
+import { useSignerManager } from '../registry-context'
 import { Wallets } from './Wallets'
 import { Passkeys } from './Passkeys'
 import { EthereumKeys } from './EthereumKeys'
@@ -18,7 +18,8 @@ import { InstallationKeys } from './InstallationKeys'
 import { AllSigners } from './AllSigners'
 import { SmartWallets } from './SmartWallets'
 
-export function SignersPanel({ registry, onClose }: { registry: SignerManager; onClose?: () => void }) {
+export function SignersPanel({ onClose }: { onClose?: () => void }) {
+  const registry = useSignerManager()
   const v = registry.vault
   return (
     <section className="signers-panel" aria-labelledby="signers-title">

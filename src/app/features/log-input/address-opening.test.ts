@@ -1,0 +1,214 @@
+import { describe, expect, it } from 'vitest'
+import type { Row } from '../../trace/trace-model'
+import type { Loaded, OpenOptions, Source } from '../../trace/useInspector'
+import { AddressOpener, type OpenerDeps, type PageNow, StartGuard } from './address-opening'
+import { DEFAULT_EXAMPLE, EXAMPLES, type Example } from './gallery'
+import { compressLog } from './permalink'
+
+const OTHER = EXAMPLES.find((e) => e.name !== DEFAULT_EXAMPLE)!.name
+
+interface Addr {
+  readonly inbox: string
+}
+
+/** A deferred promise: the test decides when a load finishes. */
+function later<T>() {
+  let resolve!: (v: T) => void
+  const promise = new Promise<T>((r) => (resolve = r))
+  return { promise, resolve }
+}
+
+function harness(over: Partial<OpenerDeps<Addr>> = {}) {
+  const opened: { source: Source; options: OpenOptions | undefined }[] = []
+  const problems: { label: string; message: string }[] = []
+  const panel: boolean[] = []
+  const fetches: Addr[] = []
+  const loads = new Map<string, ReturnType<typeof later<string>>>()
+  const deps: OpenerDeps<Addr> = {
+    open: async (source, options) => (opened.push({ source, options }), true),
+    problem: (p) => void problems.push(p),
+    openPanel: (v) => void panel.push(v),
+    loadExample: (ex: Example) => {
+      const l = later<string>()
+      loads.set(ex.name, l)
+      return l.promise
+    },
+    fetchLog: async () => new Uint8Array([1]),
+    fetchAddress: {
+      read: (search) => {
+        const q = new URLSearchParams(search)
+        if (!q.get('node')) return null
+        return q.get('inbox') ? { inbox: q.get('inbox')! } : { error: 'no inbox= is given' }
+      },
+      start: (a) => void fetches.push(a),
+    },
+    ...over,
+  }
+  const guard = new StartGuard()
+  const opener = new AddressOpener(guard, deps)
+  return { opener, guard, opened, problems, panel, fetches, loads }
+}
+
+/** A loaded log as the hash-change handling sees it: its source, steps and rows. */
+function loadedOf(source: Partial<Source>, seqs: readonly bigint[]): Loaded {
+  const rows = seqs.flatMap((_, k) => [0, 1].map((i) => ({ k, i }) as Row))
+  return {
+    source: { kind: 'example', label: 'x', name: 'x', input: '', verifier: 'none', ...source },
+    model: { steps: seqs.map((sequenceId) => ({ sequenceId })) },
+    rows,
+  } as unknown as Loaded
+}
+
+function page(loaded: Loaded | null, compressed: string | null = null) {
+  const selected: Row[] = []
+  const tabs: (string | undefined)[] = []
+  const present: boolean[] = []
+  const now: PageNow = {
+    loaded,
+    compressed,
+    select: (r) => void selected.push(r),
+    setTab: (t) => void tabs.push(t),
+    setPresenting: (p) => void present.push(p),
+  }
+  return { now, selected, tabs, present }
+}
+
+describe('StartGuard', () => {
+  it('marks are overtaken by a later user act, not by an earlier one', () => {
+    const g = new StartGuard()
+    g.userActed()
+    const m = g.mark()
+    expect(g.overtaken(m)).toBe(false)
+    g.userActed()
+    expect(g.overtaken(m)).toBe(true)
+  })
+
+  it('claims a fetch result once: the address fetch with its step, stale after a user act, else the user one', () => {
+    const g = new StartGuard()
+    const step = { sequenceId: 4n, action: 1 }
+    g.bootFetchStarted(g.mark(), step)
+    expect(g.claimFetch()).toEqual({ kind: 'boot', step })
+    expect(g.claimFetch()).toEqual({ kind: 'user' })
+    g.bootFetchStarted(g.mark(), undefined)
+    g.userActed()
+    expect(g.claimFetch()).toEqual({ kind: 'stale' })
+    g.bootFetchStarted(g.mark(), step)
+    g.userFetchStarted()
+    expect(g.claimFetch()).toEqual({ kind: 'user' })
+  })
+})
+
+describe('AddressOpener.boot', () => {
+  it('opens the default example when the address names nothing, leaving the Open drawer alone', async () => {
+    const h = harness()
+    const done = h.opener.boot('', '')
+    h.loads.get(DEFAULT_EXAMPLE)!.resolve('{"log":1}')
+    await done
+    expect(h.opened).toHaveLength(1)
+    expect(h.opened[0]!.source).toMatchObject({ kind: 'example', example: DEFAULT_EXAMPLE, input: '{"log":1}' })
+    expect(h.panel).toEqual([])
+  })
+
+  it("gives way to a user's paste made while the demo log was loading", async () => {
+    const h = harness()
+    const done = h.opener.boot('', '')
+    // The user pastes a log (the shell counts it as their act) before the demo finishes loading.
+    h.guard.userActed()
+    h.loads.get(DEFAULT_EXAMPLE)!.resolve('{"log":1}')
+    await done
+    expect(h.opened).toEqual([])
+  })
+
+  it('opens the step the address names', async () => {
+    const h = harness()
+    const done = h.opener.boot(`#example=${OTHER}&step=3.1`, '')
+    h.loads.get(OTHER)!.resolve('text')
+    await done
+    expect(h.opened[0]!.options).toEqual({ step: { sequenceId: 3n, action: 1 } })
+  })
+
+  it('names an unknown example and shows the Open drawer', async () => {
+    const h = harness()
+    await h.opener.boot('#example=no-such-log', '')
+    expect(h.opened).toEqual([])
+    expect(h.panel).toEqual([true])
+    expect(h.problems).toEqual([
+      {
+        label: 'example no-such-log',
+        message: 'there is no built-in example named "no-such-log"; pick one from the gallery',
+      },
+    ])
+  })
+
+  it('starts the fetch a ?node= address names, as the app’s own (a user act since makes it stale)', async () => {
+    const h = harness()
+    await h.opener.boot('#step=2.0', '?node=http://n&inbox=ab')
+    expect(h.fetches).toEqual([{ inbox: 'ab' }])
+    h.guard.userActed()
+    expect(h.guard.claimFetch()).toEqual({ kind: 'stale' })
+  })
+
+  it('says why a ?node= address cannot be fetched', async () => {
+    const h = harness()
+    await h.opener.boot('', '?node=http://n')
+    expect(h.fetches).toEqual([])
+    expect(h.problems[0]!.message).toBe('the page address asks for a fetch that cannot be made: no inbox= is given')
+  })
+
+  it('opens a log carried in the fragment, and marks an edited copy', async () => {
+    const h = harness()
+    const z = (await compressLog(new TextEncoder().encode('{"a":1}')))!
+    await h.opener.boot(`#log=${z}&edited=2&orig=${encodeURIComponent('example x')}&origex=x`, '')
+    expect(h.opened).toHaveLength(1)
+    const { source } = h.opened[0]!
+    expect(new TextDecoder().decode(source.input as Uint8Array)).toBe('{"a":1}')
+    expect(source).toMatchObject({
+      kind: 'permalink',
+      label: 'edited copy of example x',
+      name: 'x-edited',
+      edited: { originalLabel: 'example x', edits: 2, originalExample: 'x' },
+    })
+  })
+})
+
+describe('AddressOpener.hashChanged', () => {
+  it('opens another example the new fragment names, as a user open (the drawer closes)', async () => {
+    const h = harness()
+    const p = page(loadedOf({ example: DEFAULT_EXAMPLE }, [1n, 2n]))
+    const done = h.opener.hashChanged(`#example=${OTHER}&tab=diff`, '', p.now)
+    h.loads.get(OTHER)!.resolve('other text')
+    await done
+    expect(h.opened.map((o) => o.source.example)).toEqual([OTHER])
+    expect(h.panel).toEqual([false])
+    expect(p.tabs).toEqual(['diff'])
+    expect(p.present).toEqual([false])
+  })
+
+  it('opens it even when the user acted before: the pasted address is the user’s own act', async () => {
+    const h = harness()
+    h.guard.userActed()
+    const done = h.opener.hashChanged(`#example=${OTHER}`, '', page(loadedOf({ example: DEFAULT_EXAMPLE }, [1n])).now)
+    h.guard.userActed()
+    h.loads.get(OTHER)!.resolve('t')
+    await done
+    expect(h.opened).toHaveLength(1)
+  })
+
+  it('moves to the named step of the same log without opening it again', async () => {
+    const h = harness()
+    const p = page(loadedOf({ example: DEFAULT_EXAMPLE }, [1n, 2n, 5n]))
+    await h.opener.hashChanged(`#example=${DEFAULT_EXAMPLE}&step=5.1&present`, '', p.now)
+    expect(h.opened).toEqual([])
+    expect(h.loads.size).toBe(0)
+    expect(p.selected).toEqual([{ k: 2, i: 1 }])
+    expect(p.present).toEqual([true])
+  })
+
+  it('knows the same permalinked log by its compressed text', async () => {
+    const h = harness()
+    const p = page(loadedOf({ kind: 'paste' }, [7n]), 'zzz')
+    await h.opener.hashChanged('#log=zzz&step=7.0', '', p.now)
+    expect(h.opened).toEqual([])
+    expect(p.selected).toEqual([{ k: 0, i: 0 }])
+  })
+})

@@ -1,0 +1,108 @@
+/**
+ * The page address, both ways, for the shell to call once: what the address names is
+ * opened at first load and on `hashchange` (./address-opening.ts), and the open log's
+ * address is kept in the bar as the selection moves (./usePageAddress.ts).
+ *
+ * useStartGuard comes first (the network feature's fetch result asks it whose the fetch
+ * was), then useAddressOpening with the inspector and the fetch it may start.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react'
+import type { Row } from '../../trace/trace-model'
+import type { Loaded } from '../../trace/useInspector'
+import { AddressOpener, type OpenerDeps, StartGuard } from './address-opening'
+import { fetchLog } from './fetch-url'
+import { type Example, findExample, loadExample } from './gallery'
+import type { StepRef } from './permalink'
+import { type PageAddress, usePageAddress } from './usePageAddress'
+
+/** The page's one StartGuard: what the user started wins over what the app started by itself. */
+export function useStartGuard(): StartGuard {
+  return useState(() => new StartGuard())[0]
+}
+
+export interface AddressOpeningOptions<A extends object>
+  extends Pick<OpenerDeps<A>, 'open' | 'problem' | 'openPanel' | 'fetchAddress'> {
+  readonly guard: StartGuard
+  readonly loaded: Loaded | null
+  readonly select: (r: Row) => void
+  /** The selected step, the open tab and presenter mode: kept in the address. */
+  readonly step: StepRef | undefined
+  readonly tab: string | null
+  readonly presenting: boolean
+  /** A new fragment names a tab (unchecked text) or presenter mode. */
+  readonly setTab: (tab: string | undefined) => void
+  readonly setPresenting: (on: boolean) => void
+}
+
+export interface AddressOpening extends PageAddress {
+  /** The user opens a gallery example (by itself or by name, e.g. an edited copy's original). */
+  readonly openExample: (ex: Example | string) => void
+  /** The user opens a log at a URL: the address becomes `?url=…`. */
+  readonly openUrl: (url: string) => void
+}
+
+export function useAddressOpening<A extends object>(o: AddressOpeningOptions<A>): AddressOpening {
+  const deps: OpenerDeps<A> = {
+    open: o.open,
+    problem: o.problem,
+    openPanel: o.openPanel,
+    fetchAddress: o.fetchAddress,
+    loadExample,
+    fetchLog: (url) => fetchLog(url),
+  }
+  const [opener] = useState(() => new AddressOpener<A>(o.guard, deps))
+  opener.deps = deps
+
+  // The open log's address (the permalink): kept in the address bar as the selection moves.
+  const address = usePageAddress({ loaded: o.loaded, step: o.step, tab: o.tab, presenting: o.presenting })
+
+  // First load: the address bar says what to open (StrictMode runs effects twice: once).
+  const booted = useRef(false)
+  useEffect(() => {
+    if (booted.current) return
+    booted.current = true
+    void opener.boot(location.hash, location.search)
+  }, [opener])
+
+  // A permalink pasted into the address bar of an open page.
+  const now = useRef({ o, address })
+  now.current = { o, address }
+  useEffect(() => {
+    const onHash = () => {
+      const { o, address } = now.current
+      const { fragment, compressed } = address
+      // An in-page link (the skip link to #step-details) is no permalink: put the step's address back.
+      if (/^#[A-Za-z][\w-]*$/.test(location.hash) && document.getElementById(location.hash.slice(1))) {
+        if (fragment) history.replaceState(null, '', `${location.pathname}${fragment.search}${fragment.hash}`)
+        return
+      }
+      void opener.hashChanged(location.hash, location.search, {
+        loaded: o.loaded,
+        compressed: compressed?.value ?? null,
+        select: o.select,
+        setTab: o.setTab,
+        setPresenting: o.setPresenting,
+      })
+    }
+    window.addEventListener('hashchange', onHash)
+    return () => window.removeEventListener('hashchange', onHash)
+  }, [opener])
+
+  const openExample = useCallback(
+    (ex: Example | string) => {
+      const found = typeof ex === 'string' ? findExample(ex) : ex
+      if (!found) return
+      void opener.openExample(found)
+    },
+    [opener],
+  )
+  const openUrl = useCallback(
+    (url: string) => {
+      opener.guard.userActed()
+      history.replaceState(null, '', `${location.pathname}?url=${encodeURIComponent(url)}`)
+      void opener.openFragment({}, new URLSearchParams({ url }))
+    },
+    [opener],
+  )
+  return { ...address, openExample, openUrl }
+}

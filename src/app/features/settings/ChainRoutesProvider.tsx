@@ -1,0 +1,20 @@
+/**
+ * The chain routes for the whole app (the providers layer, src/app/providers.tsx): the
+ * setting (./chain-routes.ts) and ONE SmartWalletVerifier over it, rebuilt only when
+ * the routes' text changes. The replay, the evidence panel, node fetches, the signers
+ * and the composer all judge smart-wallet signatures through it.
+ */
+import { useMemo, type ReactNode } from 'react'
+import { ChainVerifier } from '../../../chain/verifier'
+import { ChainRoutesContext, type ChainRoutes } from '../../model/app-context'
+import { routeMap, routeSpec, useChainRoutes } from './chain-routes'
+
+export function ChainRoutesProvider({ children }: { children: ReactNode }) {
+  const [routes, setRoutes] = useChainRoutes()
+  const key = routes.map(routeSpec).join(',')
+  // Keyed by the routes' text, not the array's identity (each save hands a new array).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: key is routes' content
+  const verifier = useMemo(() => new ChainVerifier(routeMap(routes), { cache: false }), [key])
+  const value = useMemo<ChainRoutes>(() => ({ routes, setRoutes, verifier }), [routes, setRoutes, verifier])
+  return <ChainRoutesContext value={value}>{children}</ChainRoutesContext>
+}
