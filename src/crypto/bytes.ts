@@ -6,7 +6,8 @@
  * Hex is @noble/hashes' byte-table coder: on Node 20, which has no Uint8Array.toHex, it
  * encodes 400 bytes 12.6-12.9× and decodes them 4.9-6.7× faster than @scure/base's radix
  * conversion (load 0.8), and hex is on the replay's hot path (identifiers, replay keys,
- * every update_hex). Base64 is @scure/base's (strict RFC 4648 coders). Decoders are
+ * every update_hex). Base64 decoding is @scure/base's (strict RFC 4648 coders); encoding
+ * is a table here (see encode64: scure's radix conversion was slow on the hot path). Decoders are
  * strict: they throw CryptoError ('bad-encoding' or 'bad-length') with a message naming the offending
  * character and its position, never return a partial result. When a coder refuses input,
  * a scan of the text names what is wrong in the project's own words.
@@ -76,31 +77,56 @@ export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
 // ---------------------------------------------------------------------------------------
 // base64 (RFC 4648 §4) and base64url (RFC 4648 §5)
 
+const STD = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
+const URL_SAFE = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
+
 /** Char code → 6-bit value for both alphabets; -1 elsewhere (for the error scan). */
 const DECODE: Int8Array = (() => {
-  const std = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
-  const url = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
   const t = new Int8Array(128).fill(-1)
   for (let i = 0; i < 64; i++) {
-    t[std.charCodeAt(i)] = i
-    t[url.charCodeAt(i)] = i
+    t[STD.charCodeAt(i)] = i
+    t[URL_SAFE.charCodeAt(i)] = i
   }
   return t
 })()
 
+/**
+ * The encoders: 3 bytes to 4 characters through a 64-entry table. @scure/base's encoders
+ * convert through a radix array, and the passkey challenge (base64url of every update's
+ * signature text) cost 57 ms of a 1,024-update replay with them; this encodes 400 bytes
+ * 5.5× faster (341,000 against 63,000 per CPU-second, load 3). The property tests compare
+ * every output with Node's Buffer.
+ */
+function encode64(b: Uint8Array, alphabet: string, pad: boolean): string {
+  let out = ''
+  const whole = b.length - (b.length % 3)
+  for (let i = 0; i < whole; i += 3) {
+    const n = (b[i]! << 16) | (b[i + 1]! << 8) | b[i + 2]!
+    out += alphabet[n >> 18]! + alphabet[(n >> 12) & 63]! + alphabet[(n >> 6) & 63]! + alphabet[n & 63]!
+  }
+  if (b.length - whole === 1) {
+    const n = b[whole]! << 16
+    out += alphabet[n >> 18]! + alphabet[(n >> 12) & 63]! + (pad ? '==' : '')
+  } else if (b.length - whole === 2) {
+    const n = (b[whole]! << 16) | (b[whole + 1]! << 8)
+    out += alphabet[n >> 18]! + alphabet[(n >> 12) & 63]! + alphabet[(n >> 6) & 63]! + (pad ? '=' : '')
+  }
+  return out
+}
+
 /** Standard base64 (`+`, `/`), padded with `=`. */
 export function bytesToBase64(b: Uint8Array): string {
-  return base64.encode(b)
+  return encode64(b, STD, true)
 }
 
 /** base64url (`-`, `_`), padded with `=` as RFC 4648 §5 defines it. For the unpadded form use `base64urlNoPad`. */
 export function bytesToBase64url(b: Uint8Array): string {
-  return base64url.encode(b)
+  return encode64(b, URL_SAFE, true)
 }
 
 /** base64url (`-`, `_`) without padding: the WebAuthn challenge encoding (spec section 4, passkey). */
 export function base64urlNoPad(b: Uint8Array): string {
-  return base64urlnopad.encode(b)
+  return encode64(b, URL_SAFE, false)
 }
 
 /**
