@@ -20,7 +20,7 @@ import { replay } from '../core/replay'
 import { toReport } from '../core/report'
 import type { InboxLog } from '../core/types'
 import type { ReplayOptions, VerifyStage } from '../core/replay'
-import { verifyUpdate, type UpdateVerifyOptions } from '../core/verify/update'
+import { verifyUpdate } from '../core/verify/update'
 import { fastContext } from '../core/verify/fast'
 import type { VerifyPool } from '../core/verify/pool'
 import type { ChainRouteWire, Engine, FromWorker, InputProblem, ToWorker, VerifyStats } from './protocol'
@@ -71,16 +71,19 @@ class CriticalPath {
   }
 }
 /**
- * The verification pool, started on the first log large enough to use it and kept for
- * the worker's life, so later replays find its workers warm (each loads the fast
- * backend once). The app's cancel terminates this worker, and the pool with it.
+ * The verification pool, started with this worker and kept for its life, so replays find
+ * its workers warm (each loads the fast backend once). The app's cancel terminates this
+ * worker, and the pool with it.
  */
 let pool_: VerifyPool | null = null
-const sharedPool = (ctx: UpdateVerifyOptions): VerifyPool => (pool_ ??= browserVerifyPool(ctx))
-// Warm from the start: this thread's backend and the pool's workers load (each compiling
-// the WebAssembly while it downloads) before the first log is opened, so a first replay
-// finds them ready. A log too small for the pool costs nothing more: the workers idle.
-void fastContext().then(({ ctx }) => sharedPool(ctx))
+const sharedPool = (): VerifyPool =>
+  (pool_ ??= browserVerifyPool((u) => fastContext().then(({ ctx }) => verifyUpdate(u, ctx))))
+// Warm from the start: this thread's backend loads (compiling each WebAssembly module once,
+// while it downloads) and the pool's workers start at once, beside it: each is sent the
+// compiled modules when they are ready (./pool.ts), so a first replay finds them loaded.
+// A log too small for the pool costs nothing more: the workers idle.
+void fastContext()
+sharedPool()
 let cacheOpen: Promise<IdbVerdictCache | null> | undefined
 const verdictCache = (): Promise<IdbVerdictCache | null> => (cacheOpen ??= IdbVerdictCache.open())
 
@@ -164,9 +167,6 @@ async function handle(m: ToWorker): Promise<void> {
       })
       return
     }
-    // A log that will use the pool: start its workers (and this thread's backend) now,
-    // while the app shows the log list, rather than when the replay asks.
-    if (logs.some((l) => l.entries.length >= POOL_THRESHOLD)) void fastContext().then(({ ctx }) => sharedPool(ctx))
     post({
       type: 'opened',
       id: m.id,
@@ -218,7 +218,7 @@ async function handle(m: ToWorker): Promise<void> {
       // cache has not seen (its first update misses: one read) is verified with no lookup.
       const seen = cache ? (await prefetchLog(cache, updates, 1)).seen : false
       if (decoded >= POOL_THRESHOLD) {
-        pool = sharedPool(local)
+        pool = sharedPool()
         pool.configure({ local: (u) => verifyUpdate(u, local), ...(cache ? { verdicts: cache, lookups: seen } : {}) })
         stage = { verify: timing.stage(pool.verify), verifyAhead: pool.ahead }
       } else {

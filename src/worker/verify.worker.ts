@@ -4,24 +4,66 @@
  * loaded once per worker. Its `ready` message names the backend with what it could not
  * load and how long loading took (./backend-report.ts), so the pool's stats (and the
  * benchmark) show a worker that runs noble where a fast path was expected.
+ *
+ * Start-up is what a cold replay waits for, so this worker loads nothing over the network
+ * before it is ready: the fast paths are imported statically (one chunk: a dynamic import
+ * is a request to the server each, one after another), the WebAssembly modules come
+ * compiled from the replay worker (its first message, ./protocol.ts WasmModulesMessage),
+ * and hash-wasm, the one dynamic import left, loads after the curves (noble's hashes give
+ * the same bytes meanwhile: src/crypto/backend.ts `buildFastBackend`).
  */
-import { fastContext } from '../core/verify/fast'
+import { buildFastBackend, defaultFastLoaders, type FastLoaders } from '../crypto/backend'
+import { loadWasmEd25519Combine } from '../crypto/ed25519ph-wasm'
+import { hostSubtle, webCryptoP256Verifier } from '../crypto/p256-webcrypto'
+import { loadWasmSecp256k1Recover } from '../crypto/secp256k1-wasm'
+import { provideWasmModule, type WasmName } from '../crypto/wasm-module'
 import type { FromVerifyWorker, ToVerifyWorker } from '../core/verify/transfer'
 import { verifyWorkerHandler } from '../core/verify/worker-handler'
 import { describeBackend, timedBackend, type PrimitiveTimings } from './backend-report'
+import type { WasmModulesMessage } from './protocol'
 
 /** The worker scope, typed without the WebWorker lib (the app's tsconfig has the DOM lib). */
 const scope = self as unknown as {
   postMessage(message: FromVerifyWorker | { readonly type: 'profile'; readonly timings: PrimitiveTimings }): void
-  onmessage: ((ev: MessageEvent<ToVerifyWorker>) => void) | null
+  onmessage: ((ev: MessageEvent<ToVerifyWorker | WasmModulesMessage>) => void) | null
 }
 
 const t0 = performance.now()
 const timings: PrimitiveTimings = {}
-const context = fastContext().then(({ ctx }) => ({
-  ctx: ctx.crypto ? { ...ctx, crypto: timedBackend(ctx.crypto, timings, () => performance.now()) } : ctx,
-  backend: describeBackend(ctx.crypto, performance.now() - t0),
-}))
+
+let modulesArrived: () => void = () => {}
+/** Settles when the replay worker's modules are provided (or when a job comes first: then this worker compiles its own). */
+const modules = new Promise<void>((resolve) => (modulesArrived = resolve))
+let curvesLoaded: () => void = () => {}
+const afterCurves = new Promise<void>((resolve) => (curvesLoaded = resolve))
+
+const loaders: FastLoaders = {
+  async p256() {
+    const subtle = hostSubtle()
+    if (!subtle) throw new Error('this runtime has no globalThis.crypto.subtle')
+    return webCryptoP256Verifier(subtle)
+  },
+  secp256k1: () => modules.then(() => loadWasmSecp256k1Recover()),
+  ed25519: () => modules.then(async () => (await loadWasmEd25519Combine()).combine),
+  hashes: () => afterCurves.then(() => defaultFastLoaders.hashes()),
+}
+
+const context = buildFastBackend(loaders).then((crypto) => {
+  curvesLoaded()
+  return {
+    ctx: { crypto: timedBackend(crypto, timings, () => performance.now()) },
+    backend: describeBackend(crypto, performance.now() - t0),
+  }
+})
 const handle = verifyWorkerHandler({ post: (m) => scope.postMessage(m), now: () => performance.now() }, context)
-// After each batch, the time per primitive so far (the pool's host reads it: ./pool.ts).
-scope.onmessage = (ev) => void handle(ev.data).then(() => scope.postMessage({ type: 'profile', timings }))
+scope.onmessage = (ev) => {
+  const m = ev.data
+  if (m.type === 'wasm') {
+    for (const [name, module] of Object.entries(m.modules)) provideWasmModule(name as WasmName, module)
+    modulesArrived()
+    return
+  }
+  modulesArrived()
+  // After each batch, the time per primitive so far (the pool's host reads it: ./pool.ts).
+  void handle(m).then(() => scope.postMessage({ type: 'profile', timings }))
+}
