@@ -25,7 +25,7 @@ export const POOL_THRESHOLD = 32
 export const workerTimings = new Map<number, PrimitiveTimings>()
 
 /** The compiled WebAssembly modules of this realm, for the verification workers (a module that fails to compile is left out). */
-export function compiledModules(): Promise<WasmModulesMessage['modules']> {
+function compiledModules(): Promise<WasmModulesMessage['modules']> {
   const names: WasmName[] = ['secp256k1', 'ed25519']
   return Promise.all(
     names.map((n) =>
