@@ -21,7 +21,8 @@ import { toReport } from '../core/report'
 import type { InboxLog } from '../core/types'
 import type { ReplayOptions, VerifyStage } from '../core/replay'
 import { verifyUpdate } from '../core/verify/update'
-import { fastContext } from '../core/verify/fast'
+import { fastContext, type LoadedContext } from '../core/verify/fast'
+import { nobleBackend } from '../crypto/backend'
 import type { VerifyPool } from '../core/verify/pool'
 import type { ChainRouteWire, Engine, FromWorker, InputProblem, ToWorker, VerifyStats } from './protocol'
 import type { SmartWalletVerifier } from '../core/verify/port'
@@ -30,6 +31,7 @@ import { timedBackend, type PrimitiveTimings } from './backend-report'
 import { IdbVerdictCache, prefetchLog } from './verdict-cache'
 import { STEP_CHUNK } from './protocol'
 import { toTransferStep } from './transfer'
+import { describeWarmUp, nextTask, WARM_ROUNDS, warmUp } from './warm-up'
 import { FakeSmartWalletVerifier } from '../../test/fixtures/fake-smart-wallet'
 
 /** The worker scope, typed without the WebWorker lib (the app's tsconfig has the DOM lib). */
@@ -77,12 +79,30 @@ class CriticalPath {
  */
 let pool_: VerifyPool | null = null
 const sharedPool = (): VerifyPool =>
-  (pool_ ??= browserVerifyPool((u) => fastContext().then(({ ctx }) => verifyUpdate(u, ctx))))
+  (pool_ ??= browserVerifyPool((u) => checkedContext().then(({ ctx }) => verifyUpdate(u, ctx))))
+/** Set by the first message (a log to open): the warm-up rounds end there. */
+let working = false
+/**
+ * This thread's fast context once it has passed its known-answer round (./warm-up.ts);
+ * noble's if it failed it. More rounds follow while no log has come.
+ */
+const checked: Promise<LoadedContext> = fastContext().then(async (loaded) => {
+  const fast = loaded.ctx.crypto
+  if (!fast) return loaded
+  const now = (): number => performance.now()
+  const test = await warmUp(fast, { rounds: 1, pause: nextTask, now })
+  if (test.mismatch)
+    return { ctx: { crypto: nobleBackend }, backend: `noble: the fast backend ${describeWarmUp(test)}` }
+  void nextTask().then(() =>
+    working ? null : warmUp(fast, { rounds: WARM_ROUNDS - 1, stop: () => working, pause: nextTask, now }),
+  )
+  return loaded
+})
+const checkedContext = (): Promise<LoadedContext> => checked
 // Warm from the start: this thread's backend loads (compiling each WebAssembly module once,
-// while it downloads) and the pool's workers start at once, beside it: each is sent the
-// compiled modules when they are ready (./pool.ts), so a first replay finds them loaded.
-// A log too small for the pool costs nothing more: the workers idle.
-void fastContext()
+// while it downloads) and warms up, and the pool's workers start at once, beside it: each
+// is sent the compiled modules when they are ready (./pool.ts), so a first replay finds
+// them loaded. A log too small for the pool costs nothing more: the workers idle.
 sharedPool()
 let cacheOpen: Promise<IdbVerdictCache | null> | undefined
 const verdictCache = (): Promise<IdbVerdictCache | null> => (cacheOpen ??= IdbVerdictCache.open())
@@ -204,7 +224,7 @@ async function handle(m: ToWorker): Promise<void> {
           : {}
     let stage: Partial<ReplayOptions> = {}
     if (engine === 'fast') {
-      const { ctx: loaded } = await fastContext()
+      const { ctx: loaded } = await checkedContext()
       workersBefore = sumTimings(workerTimings.values())
       const ctx = loaded.crypto
         ? { ...loaded, crypto: timedBackend(loaded.crypto, localTimings, () => performance.now()) }
@@ -292,6 +312,7 @@ async function handle(m: ToWorker): Promise<void> {
 }
 
 scope.onmessage = (ev: MessageEvent<ToWorker>) => {
+  working = true
   handle(ev.data).catch((e: unknown) => {
     post({ type: 'failed', id: ev.data.id, message: `worker error: ${e instanceof Error ? e.message : String(e)}` })
   })

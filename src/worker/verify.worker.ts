@@ -10,9 +10,10 @@
  * is a request to the server each, one after another), the WebAssembly modules come
  * compiled from the replay worker (its first message, ./protocol.ts WasmModulesMessage),
  * and hash-wasm, the one dynamic import left, loads after the curves (noble's hashes give
- * the same bytes meanwhile: src/crypto/backend.ts `buildFastBackend`).
+ * the same bytes meanwhile: src/crypto/backend.ts `buildFastBackend`). Before `ready` it
+ * checks the backend on known answers, and warms up while idle after it (./warm-up.ts).
  */
-import { buildFastBackend, defaultFastLoaders, type FastLoaders } from '../crypto/backend'
+import { buildFastBackend, defaultFastLoaders, nobleBackend, type FastLoaders } from '../crypto/backend'
 import { loadWasmEd25519Combine } from '../crypto/ed25519ph-wasm'
 import { hostSubtle, webCryptoP256Verifier } from '../crypto/p256-webcrypto'
 import { loadWasmSecp256k1Recover } from '../crypto/secp256k1-wasm'
@@ -21,6 +22,7 @@ import type { FromVerifyWorker, ToVerifyWorker } from '../core/verify/transfer'
 import { verifyWorkerHandler } from '../core/verify/worker-handler'
 import { describeBackend, timedBackend, type PrimitiveTimings } from './backend-report'
 import type { WasmModulesMessage } from './protocol'
+import { describeWarmUp, nextTask, WARM_ROUNDS, warmUp } from './warm-up'
 
 /** The worker scope, typed without the WebWorker lib (the app's tsconfig has the DOM lib). */
 const scope = self as unknown as {
@@ -28,6 +30,7 @@ const scope = self as unknown as {
   onmessage: ((ev: MessageEvent<ToVerifyWorker | WasmModulesMessage>) => void) | null
 }
 
+/** Milliseconds from the worker's creation (its time origin) to this module's evaluation: thread, fetch, compile. */
 const t0 = performance.now()
 const timings: PrimitiveTimings = {}
 
@@ -48,11 +51,29 @@ const loaders: FastLoaders = {
   hashes: () => afterCurves.then(() => defaultFastLoaders.hashes()),
 }
 
-const context = buildFastBackend(loaders).then((crypto) => {
+const now = (): number => performance.now()
+/** Set by the first job: the warm-up rounds after `ready` end there. */
+let working = false
+
+const context = buildFastBackend(loaders).then(async (fast) => {
   curvesLoaded()
+  const loadMs = now() - t0
+  // Before `ready`: one round of known answers (./warm-up.ts), which also compiles and runs
+  // each path once; a backend that fails it is not used.
+  const test = await warmUp(fast, { rounds: 1, pause: nextTask, now })
+  if (test.mismatch) {
+    return {
+      ctx: { crypto: timedBackend(nobleBackend, timings, now) },
+      backend: `noble: the fast backend ${describeWarmUp(test)}`,
+    }
+  }
+  // After `ready` (posted when this resolves), more rounds while no job has come.
+  void nextTask().then(() =>
+    working ? null : warmUp(fast, { rounds: WARM_ROUNDS - 1, stop: () => working, pause: nextTask, now }),
+  )
   return {
-    ctx: { crypto: timedBackend(crypto, timings, () => performance.now()) },
-    backend: describeBackend(crypto, performance.now() - t0),
+    ctx: { crypto: timedBackend(fast, timings, now) },
+    backend: `${describeBackend(fast, loadMs)} (script evaluated ${Math.round(t0)} ms after the worker was created), ${describeWarmUp(test)}`,
   }
 })
 const handle = verifyWorkerHandler({ post: (m) => scope.postMessage(m), now: () => performance.now() }, context)
@@ -64,6 +85,7 @@ scope.onmessage = (ev) => {
     return
   }
   modulesArrived()
+  working = true
   // After each batch, the time per primitive so far (the pool's host reads it: ./pool.ts).
   void handle(m).then(() => scope.postMessage({ type: 'profile', timings }))
 }
