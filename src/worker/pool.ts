@@ -38,12 +38,18 @@ function compiledModules(): Promise<WasmModulesMessage['modules']> {
 }
 
 /** Starts verification Web Workers, each sent `modules` as its first message once they are compiled. */
-function webWorkerSpawner(modules: Promise<WasmModulesMessage['modules']>): SpawnVerifyWorker {
+function webWorkerSpawner(
+  modules: Promise<WasmModulesMessage['modules']>,
+  onReady: (index: number) => void,
+): SpawnVerifyWorker {
   return (index, events) => {
     const w = new Worker(new URL('./verify.worker.ts', import.meta.url), { type: 'module', name: `verify-${index}` })
     w.onmessage = (ev: MessageEvent<FromVerifyWorker | { type: 'profile'; timings: PrimitiveTimings }>) => {
       if (ev.data.type === 'profile') workerTimings.set(index, ev.data.timings)
-      else events.message(ev.data)
+      else {
+        events.message(ev.data)
+        if (ev.data.type === 'ready') onReady(index)
+      }
     }
     w.onerror = (ev) => {
       ev.preventDefault()
@@ -70,6 +76,8 @@ export interface BrowserPoolOptions {
   /** The WebAssembly modules to send each worker (default: this realm's, compiled once: `compiledModules`). */
   readonly modules?: Promise<WasmModulesMessage['modules']>
   readonly size?: number
+  /** Called after each worker has reported ready (the pool's stats count it). */
+  readonly onReady?: (index: number) => void
   readonly verdicts?: VerdictCache
   readonly spawn?: SpawnVerifyWorker
 }
@@ -83,7 +91,7 @@ function poolSize(): number {
 /** A pool of verification workers; `local` verifies on this thread (fallback, erc_6492, help). */
 export function browserVerifyPool(local: VerifyPoolOptions['local'], options: BrowserPoolOptions = {}): VerifyPool {
   return new VerifyPool({
-    spawn: options.spawn ?? webWorkerSpawner(options.modules ?? compiledModules()),
+    spawn: options.spawn ?? webWorkerSpawner(options.modules ?? compiledModules(), options.onReady ?? (() => {})),
     size: options.size ?? poolSize(),
     local,
     defer: deferrer(),

@@ -124,6 +124,21 @@ export type FromWorker =
       readonly verify: VerifyStats
     }
   | { readonly type: 'failed'; readonly id: number; readonly message: string }
+  /**
+   * Unasked (id 0): the verification pool's state, sent when a verification worker
+   * reports ready and when this thread's warm-up ends (./warm-up.ts).
+   */
+  | {
+      readonly type: 'pool'
+      readonly id: 0
+      readonly workers: number
+      readonly ready: number
+      /** Per ready worker, milliseconds from its start to its ready message, as this thread read it. */
+      readonly startupMs: readonly number[]
+      readonly backends: readonly string[]
+      /** This thread's warm-up so far: its known-answer round, then the idle rounds. */
+      readonly warmUp: string
+    }
 
 /** Steps per `steps` message: small enough that no message takes long to deserialize. */
 export const STEP_CHUNK = 100

@@ -42,6 +42,8 @@ const scope = self as unknown as {
 
 let logs: InboxLog[] = []
 
+const post = (m: FromWorker): void => scope.postMessage(m)
+
 /**
  * Where a replay's time goes on this thread: the time application waited for its next
  * verified update (verifying here, or idle while the pool worked), against the rest,
@@ -79,7 +81,24 @@ class CriticalPath {
  */
 let pool_: VerifyPool | null = null
 const sharedPool = (): VerifyPool =>
-  (pool_ ??= browserVerifyPool((u) => checkedContext().then(({ ctx }) => verifyUpdate(u, ctx))))
+  (pool_ ??= browserVerifyPool((u) => checkedContext().then(({ ctx }) => verifyUpdate(u, ctx)), {
+    onReady: () => postPoolState(),
+  }))
+/** This thread's warm-up, for the pool's state message. */
+let warmState = 'loading the fast backend'
+/** Tells the host how far the pool and this thread's warm-up have come (FromWorker 'pool'). */
+function postPoolState(): void {
+  const ps = pool_?.stats()
+  post({
+    type: 'pool',
+    id: 0,
+    workers: ps?.size ?? 0,
+    ready: ps?.ready ?? 0,
+    startupMs: ps?.startupMs ?? [],
+    backends: ps?.backends ?? [],
+    warmUp: warmState,
+  })
+}
 /** Set by the first message (a log to open): the warm-up rounds end there. */
 let working = false
 /**
@@ -91,11 +110,16 @@ const checked: Promise<LoadedContext> = fastContext().then(async (loaded) => {
   if (!fast) return loaded
   const now = (): number => performance.now()
   const test = await warmUp(fast, { rounds: 1, pause: nextTask, now })
+  warmState = `known answers: ${describeWarmUp(test)}`
+  postPoolState()
   if (test.mismatch)
     return { ctx: { crypto: nobleBackend }, backend: `noble: the fast backend ${describeWarmUp(test)}` }
-  void nextTask().then(() =>
-    working ? null : warmUp(fast, { rounds: WARM_ROUNDS - 1, stop: () => working, pause: nextTask, now }),
-  )
+  void nextTask().then(async () => {
+    if (working) return
+    const idle = await warmUp(fast, { rounds: WARM_ROUNDS - 1, stop: () => working, pause: nextTask, now })
+    warmState += `; idle: ${describeWarmUp(idle)}`
+    postPoolState()
+  })
   return loaded
 })
 const checkedContext = (): Promise<LoadedContext> => checked
@@ -106,8 +130,6 @@ const checkedContext = (): Promise<LoadedContext> => checked
 sharedPool()
 let cacheOpen: Promise<IdbVerdictCache | null> | undefined
 const verdictCache = (): Promise<IdbVerdictCache | null> => (cacheOpen ??= IdbVerdictCache.open())
-
-const post = (m: FromWorker): void => scope.postMessage(m)
 
 /** The sum of the verification workers' timings now. */
 function sumTimings(all: Iterable<PrimitiveTimings>): PrimitiveTimings {
