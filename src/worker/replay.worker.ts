@@ -21,7 +21,7 @@ import { toReport } from '../core/report'
 import type { InboxLog } from '../core/types'
 import type { ReplayOptions, VerifyStage } from '../core/replay'
 import { verifyUpdate } from '../core/verify/update'
-import { fastContext, type LoadedContext } from '../core/verify/fast'
+import type { LoadedContext } from '../core/verify/fast'
 import { nobleBackend } from '../crypto/backend'
 import type { VerifyPool } from '../core/verify/pool'
 import type { ChainRouteWire, Engine, FromWorker, InputProblem, ToWorker, VerifyStats } from './protocol'
@@ -31,6 +31,7 @@ import { timedBackend, type PrimitiveTimings } from './backend-report'
 import { IdbVerdictCache, prefetchLog } from './verdict-cache'
 import { STEP_CHUNK } from './protocol'
 import { toTransferStep } from './transfer'
+import { loadBrowserBackend } from './browser-loaders'
 import { describeWarmUp, nextTask, WARM_ROUNDS, warmUp } from './warm-up'
 import { FakeSmartWalletVerifier } from '../../test/fixtures/fake-smart-wallet'
 
@@ -105,7 +106,11 @@ let working = false
  * This thread's fast context once it has passed its known-answer round (./warm-up.ts);
  * noble's if it failed it. More rounds follow while no log has come.
  */
-const checked: Promise<LoadedContext> = fastContext().then(async (loaded) => {
+const loadedContext: Promise<LoadedContext> = loadBrowserBackend().then((crypto) => ({
+  ctx: { crypto },
+  backend: crypto.name,
+}))
+const checked: Promise<LoadedContext> = loadedContext.then(async (loaded) => {
   const fast = loaded.ctx.crypto
   if (!fast) return loaded
   const now = (): number => performance.now()

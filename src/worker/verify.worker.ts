@@ -6,21 +6,17 @@
  * benchmark) show a worker that runs noble where a fast path was expected.
  *
  * Start-up is what a cold replay waits for, so this worker loads nothing over the network
- * before it is ready: the fast paths are imported statically (one chunk: a dynamic import
- * is a request to the server each, one after another), the WebAssembly modules come
- * compiled from the replay worker (its first message, ./protocol.ts WasmModulesMessage),
- * and hash-wasm, the one dynamic import left, loads after the curves (noble's hashes give
- * the same bytes meanwhile: src/crypto/backend.ts `buildFastBackend`). Before `ready` it
+ * before it is ready: the fast paths are imported statically (./browser-loaders.ts: one
+ * chunk), and the WebAssembly modules come compiled from the replay worker (its first
+ * message, ./protocol.ts WasmModulesMessage). Before `ready` it
  * checks the backend on known answers, and warms up while idle after it (./warm-up.ts).
  */
-import { buildFastBackend, defaultFastLoaders, nobleBackend, type FastLoaders } from '../crypto/backend'
-import { loadWasmEd25519Combine } from '../crypto/ed25519ph-wasm'
-import { hostSubtle, webCryptoP256Verifier } from '../crypto/p256-webcrypto'
-import { loadWasmSecp256k1Recover } from '../crypto/secp256k1-wasm'
+import { nobleBackend } from '../crypto/backend'
 import { provideWasmModule, type WasmName } from '../crypto/wasm-module'
 import type { FromVerifyWorker, ToVerifyWorker } from '../core/verify/transfer'
 import { verifyWorkerHandler } from '../core/verify/worker-handler'
 import { describeBackend, timedBackend, type PrimitiveTimings } from './backend-report'
+import { loadBrowserBackend } from './browser-loaders'
 import type { WasmModulesMessage } from './protocol'
 import { describeWarmUp, nextTask, WARM_ROUNDS, warmUp } from './warm-up'
 
@@ -37,26 +33,11 @@ const timings: PrimitiveTimings = {}
 let modulesArrived: () => void = () => {}
 /** Settles when the replay worker's modules are provided (or when a job comes first: then this worker compiles its own). */
 const modules = new Promise<void>((resolve) => (modulesArrived = resolve))
-let curvesLoaded: () => void = () => {}
-const afterCurves = new Promise<void>((resolve) => (curvesLoaded = resolve))
-
-const loaders: FastLoaders = {
-  async p256() {
-    const subtle = hostSubtle()
-    if (!subtle) throw new Error('this runtime has no globalThis.crypto.subtle')
-    return webCryptoP256Verifier(subtle)
-  },
-  secp256k1: () => modules.then(() => loadWasmSecp256k1Recover()),
-  ed25519: () => modules.then(async () => (await loadWasmEd25519Combine()).combine),
-  hashes: () => afterCurves.then(() => defaultFastLoaders.hashes()),
-}
-
 const now = (): number => performance.now()
 /** Set by the first job: the warm-up rounds after `ready` end there. */
 let working = false
 
-const context = buildFastBackend(loaders).then(async (fast) => {
-  curvesLoaded()
+const context = loadBrowserBackend(modules).then(async (fast) => {
   const loadMs = now() - t0
   // Before `ready`: one round of known answers (./warm-up.ts), which also compiles and runs
   // each path once; a backend that fails it is not used.
