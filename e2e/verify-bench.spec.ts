@@ -14,6 +14,9 @@
  *   fast warm   the same again, the cache now full (a log reopened in the same session:
  *               the cache's in-memory front answers)
  *   fast warm idb  the same, reading IndexedDB only (a log reopened after a reload)
+ * and last `fast first settled`: a new replay worker, its log opened and replayed once its
+ * pool reports every verification worker ready and its warm-up done (the app's case: it
+ * starts the worker at load, a user opens a log later), with how long that start took;
  * and prints, per path: wall time, the ratio to plain, signatures/s, the share of time
  * outside signature verification (replay time not spent waiting for verified updates),
  * pool use, and the peak resident memory of the page's renderer process (page and its
@@ -73,7 +76,7 @@ const perCall = (t: Timings | undefined) =>
   Object.fromEntries(Object.entries(t ?? {}).map(([k, v]) => [k, `${v.calls} × ${(v.ms / v.calls).toFixed(2)} ms`]))
 
 interface Run {
-  path: 'fast first' | 'plain' | 'fast' | 'fast cold' | 'fast warm' | 'fast warm idb'
+  path: 'fast first' | 'fast first settled' | 'plain' | 'fast' | 'fast cold' | 'fast warm' | 'fast warm idb'
   replayMs: number
   wallMs: number
   report: string
@@ -121,7 +124,11 @@ test.describe('verification benchmark (npm run bench)', () => {
           ;(globalThis as any).__bench = w
           await new Promise<void>((resolve, reject) => {
             w.onmessage = (ev: any) =>
-              ev.data.type === 'opened' ? resolve() : reject(new Error(JSON.stringify(ev.data)))
+              ev.data.type === 'opened'
+                ? resolve()
+                : ev.data.type === 'pool' // the pool's state, unasked (src/worker/protocol.ts)
+                  ? undefined
+                  : reject(new Error(JSON.stringify(ev.data)))
             w.postMessage({ type: 'open', id: 1, input: text, name: 'bench.json' })
           })
         },
@@ -147,6 +154,7 @@ test.describe('verification benchmark (npm run bench)', () => {
           file: 'bench.json',
           verifier: 'none',
           engine: path === 'plain' ? 'plain' : 'fast',
+          // 'fast first settled': like 'fast first', no cache (src/worker/replay.worker.ts).
           cache: path === 'fast cold' || path === 'fast warm' || path === 'fast warm idb',
           clearCache: path === 'fast cold',
           cacheMemory: path !== 'fast warm idb',
@@ -182,6 +190,46 @@ test.describe('verification benchmark (npm run bench)', () => {
         runs.push(await once('fast warm', id++))
         runs.push(await once('fast warm idb', id++))
       }
+      // Cold after the start has settled, as in the app: it starts its replay worker when it
+      // loads, and a user opens a log later. A new replay worker (the first one ended); the
+      // clock starts when its pool says every verification worker is ready and its own
+      // warm-up has ended (the 'pool' messages), then the log is opened and replayed.
+      const settled = await page.evaluate(
+        async ({ url, text }) => {
+          ;(globalThis as any).__bench.terminate()
+          const t0 = performance.now()
+          const w = new Worker(url, { type: 'module', name: 'bench-replay-2' })
+          ;(globalThis as any).__bench = w
+          const state = await new Promise<any>((resolve, reject) => {
+            const late = setTimeout(
+              () => reject(new Error('the new replay worker never reported its pool ready and warm')),
+              60_000,
+            )
+            let readyAt = 0
+            w.onmessage = (ev: any) => {
+              const m = ev.data
+              if (m.type !== 'pool') return
+              if (m.ready === m.workers && !readyAt) readyAt = performance.now() - t0
+              if (readyAt && m.warmUp.includes('idle:')) {
+                clearTimeout(late)
+                resolve({ ...m, readyAt, settledAt: performance.now() - t0 })
+              }
+            }
+          })
+          await new Promise<void>((resolve, reject) => {
+            w.onmessage = (ev: any) =>
+              ev.data.type === 'opened'
+                ? resolve()
+                : ev.data.type === 'pool'
+                  ? undefined
+                  : reject(new Error(JSON.stringify(ev.data)))
+            w.postMessage({ type: 'open', id: 2, input: text, name: 'bench.json' })
+          })
+          return state
+        },
+        { url: `/assets/${asset}`, text },
+      )
+      runs.push(await once('fast first settled', id++))
       // Identical verdicts: every run gives the plain report.
       for (const r of runs) expect(r.report, `${r.path}: same report as the plain replay`).toBe(runs[0]!.report)
       const best = (p: Run['path']) => runs.filter((r) => r.path === p).sort((a, b) => a.replayMs - b.replayMs)[0]!
@@ -215,6 +263,17 @@ test.describe('verification benchmark (npm run bench)', () => {
         plain: row(plain),
         fast_first_after_load: row(best('fast first')),
         worker_startup_ms: (best('fast first').verify.startupMs ?? []).map(Math.round),
+        fast_first_settled: row(best('fast first settled')),
+        // The second replay worker: its pool's workers ready (new Worker of the replay worker →
+        // the 'pool' message saying all are ready), each worker's start as the replay
+        // thread read it, and what each worker and the replay thread said of their start.
+        settled_start: {
+          pool_ready_after_ms: Math.round(settled.readyAt),
+          warm_after_ms: Math.round(settled.settledAt),
+          worker_startup_ms: settled.startupMs.map(Math.round),
+          workers: settled.backends,
+          replay_thread: settled.warmUp,
+        },
         fast_no_cache: row(best('fast')),
         fast_cold: row(best('fast cold')),
         fast_warm: row(best('fast warm')),

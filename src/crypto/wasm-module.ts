@@ -9,6 +9,9 @@
  * - in Node (the command line, its worker threads, tsx, vitest) the URL is a file: URL
  *   next to the module or the bundle (scripts/build-cli.mjs copies ./wasm/*.wasm beside the
  *   bundle) and the bytes are read from disk.
+ * - a module compiled elsewhere and posted here (`provideWasmModule`): the browser's replay
+ *   worker compiles each module once and posts the compiled WebAssembly.Module to its
+ *   verification workers (src/worker/pool.ts), which neither fetch nor compile it.
  */
 import { nodeBuiltin } from './node-builtin'
 
@@ -70,6 +73,14 @@ async function compileFrom(url: URL): Promise<WasmModule> {
   const res = await fetch(url)
   if (!res.ok) throw new Error(`${url.pathname}: HTTP ${res.status}`)
   return api.compile(await res.arrayBuffer())
+}
+
+/**
+ * Uses `module` (a WebAssembly.Module compiled in another realm and posted here) as this
+ * realm's module `name`, unless one is compiled or compiling already.
+ */
+export function provideWasmModule(name: WasmName, module: WasmModule): void {
+  if (!compiled.has(name)) compiled.set(name, Promise.resolve(module))
 }
 
 /** The compiled module `name`, compiled once per realm (or as provided). */

@@ -4,6 +4,7 @@
  * Uint8Arrays; no immutable.js collections, no class instances (see ./transfer.ts).
  */
 import type { PrimitiveTimings } from './backend-report'
+import type { WasmModule, WasmName } from '../crypto/wasm-module'
 import type { LogFormat } from '../core/types'
 import type { TransferStep } from './transfer'
 
@@ -123,6 +124,33 @@ export type FromWorker =
       readonly verify: VerifyStats
     }
   | { readonly type: 'failed'; readonly id: number; readonly message: string }
+  /**
+   * Unasked (id 0): the verification pool's state, sent when a verification worker
+   * reports ready and when this thread's warm-up ends (./warm-up.ts).
+   */
+  | {
+      readonly type: 'pool'
+      readonly id: 0
+      readonly workers: number
+      readonly ready: number
+      /** Per ready worker, milliseconds from its start to its ready message, as this thread read it. */
+      readonly startupMs: readonly number[]
+      readonly backends: readonly string[]
+      /** This thread's warm-up so far: its known-answer round, then the idle rounds. */
+      readonly warmUp: string
+    }
 
 /** Steps per `steps` message: small enough that no message takes long to deserialize. */
 export const STEP_CHUNK = 100
+
+/**
+ * The replay worker's first message to each of its verification workers (./pool.ts,
+ * ./verify.worker.ts): the WebAssembly modules it compiled once (WebAssembly.Module objects
+ * survive postMessage between workers of one page), so that no verification worker fetches
+ * or compiles them. A module the replay worker could not compile is absent: the
+ * verification worker then compiles its own (and falls back to noble as the replay worker did).
+ */
+export interface WasmModulesMessage {
+  readonly type: 'wasm'
+  readonly modules: Partial<Record<WasmName, WasmModule>>
+}

@@ -20,8 +20,9 @@ import { replay } from '../core/replay'
 import { toReport } from '../core/report'
 import type { InboxLog } from '../core/types'
 import type { ReplayOptions, VerifyStage } from '../core/replay'
-import { verifyUpdate, type UpdateVerifyOptions } from '../core/verify/update'
-import { fastContext } from '../core/verify/fast'
+import { verifyUpdate } from '../core/verify/update'
+import type { LoadedContext } from '../core/verify/fast'
+import { nobleBackend } from '../crypto/backend'
 import type { VerifyPool } from '../core/verify/pool'
 import type { ChainRouteWire, Engine, FromWorker, InputProblem, ToWorker, VerifyStats } from './protocol'
 import type { SmartWalletVerifier } from '../core/verify/port'
@@ -30,6 +31,8 @@ import { timedBackend, type PrimitiveTimings } from './backend-report'
 import { IdbVerdictCache, prefetchLog } from './verdict-cache'
 import { STEP_CHUNK } from './protocol'
 import { toTransferStep } from './transfer'
+import { loadBrowserBackend } from './browser-loaders'
+import { describeWarmUp, nextTask, WARM_ROUNDS, warmUp } from './warm-up'
 import { FakeSmartWalletVerifier } from '../../test/fixtures/fake-smart-wallet'
 
 /** The worker scope, typed without the WebWorker lib (the app's tsconfig has the DOM lib). */
@@ -39,6 +42,8 @@ const scope = self as unknown as {
 }
 
 let logs: InboxLog[] = []
+
+const post = (m: FromWorker): void => scope.postMessage(m)
 
 /**
  * Where a replay's time goes on this thread: the time application waited for its next
@@ -71,20 +76,65 @@ class CriticalPath {
   }
 }
 /**
- * The verification pool, started on the first log large enough to use it and kept for
- * the worker's life, so later replays find its workers warm (each loads the fast
- * backend once). The app's cancel terminates this worker, and the pool with it.
+ * The verification pool, started with this worker and kept for its life, so replays find
+ * its workers warm (each loads the fast backend once). The app's cancel terminates this
+ * worker, and the pool with it.
  */
 let pool_: VerifyPool | null = null
-const sharedPool = (ctx: UpdateVerifyOptions): VerifyPool => (pool_ ??= browserVerifyPool(ctx))
-// Warm from the start: this thread's backend and the pool's workers load (each compiling
-// the WebAssembly while it downloads) before the first log is opened, so a first replay
-// finds them ready. A log too small for the pool costs nothing more: the workers idle.
-void fastContext().then(({ ctx }) => sharedPool(ctx))
+const sharedPool = (): VerifyPool =>
+  (pool_ ??= browserVerifyPool((u) => checkedContext().then(({ ctx }) => verifyUpdate(u, ctx)), {
+    onReady: () => postPoolState(),
+  }))
+/** This thread's warm-up, for the pool's state message. */
+let warmState = 'loading the fast backend'
+/** Tells the host how far the pool and this thread's warm-up have come (FromWorker 'pool'). */
+function postPoolState(): void {
+  const ps = pool_?.stats()
+  post({
+    type: 'pool',
+    id: 0,
+    workers: ps?.size ?? 0,
+    ready: ps?.ready ?? 0,
+    startupMs: ps?.startupMs ?? [],
+    backends: ps?.backends ?? [],
+    warmUp: warmState,
+  })
+}
+/** Set by the first message (a log to open): the warm-up rounds end there. */
+let working = false
+/**
+ * This thread's fast context once it has passed its known-answer round (./warm-up.ts);
+ * noble's if it failed it. More rounds follow while no log has come.
+ */
+const loadedContext: Promise<LoadedContext> = loadBrowserBackend().then((crypto) => ({
+  ctx: { crypto },
+  backend: crypto.name,
+}))
+const checked: Promise<LoadedContext> = loadedContext.then(async (loaded) => {
+  const fast = loaded.ctx.crypto
+  if (!fast) return loaded
+  const now = (): number => performance.now()
+  const test = await warmUp(fast, { rounds: 1, pause: nextTask, now })
+  warmState = `known answers: ${describeWarmUp(test)}`
+  postPoolState()
+  if (test.mismatch)
+    return { ctx: { crypto: nobleBackend }, backend: `noble: the fast backend ${describeWarmUp(test)}` }
+  void nextTask().then(async () => {
+    if (working) return
+    const idle = await warmUp(fast, { rounds: WARM_ROUNDS - 1, stop: () => working, pause: nextTask, now })
+    warmState += `; idle: ${describeWarmUp(idle)}`
+    postPoolState()
+  })
+  return loaded
+})
+const checkedContext = (): Promise<LoadedContext> => checked
+// Warm from the start: this thread's backend loads (compiling each WebAssembly module once,
+// while it downloads) and warms up, and the pool's workers start at once, beside it: each
+// is sent the compiled modules when they are ready (./pool.ts), so a first replay finds
+// them loaded. A log too small for the pool costs nothing more: the workers idle.
+sharedPool()
 let cacheOpen: Promise<IdbVerdictCache | null> | undefined
 const verdictCache = (): Promise<IdbVerdictCache | null> => (cacheOpen ??= IdbVerdictCache.open())
-
-const post = (m: FromWorker): void => scope.postMessage(m)
 
 /** The sum of the verification workers' timings now. */
 function sumTimings(all: Iterable<PrimitiveTimings>): PrimitiveTimings {
@@ -164,9 +214,6 @@ async function handle(m: ToWorker): Promise<void> {
       })
       return
     }
-    // A log that will use the pool: start its workers (and this thread's backend) now,
-    // while the app shows the log list, rather than when the replay asks.
-    if (logs.some((l) => l.entries.length >= POOL_THRESHOLD)) void fastContext().then(({ ctx }) => sharedPool(ctx))
     post({
       type: 'opened',
       id: m.id,
@@ -204,7 +251,7 @@ async function handle(m: ToWorker): Promise<void> {
           : {}
     let stage: Partial<ReplayOptions> = {}
     if (engine === 'fast') {
-      const { ctx: loaded } = await fastContext()
+      const { ctx: loaded } = await checkedContext()
       workersBefore = sumTimings(workerTimings.values())
       const ctx = loaded.crypto
         ? { ...loaded, crypto: timedBackend(loaded.crypto, localTimings, () => performance.now()) }
@@ -218,7 +265,7 @@ async function handle(m: ToWorker): Promise<void> {
       // cache has not seen (its first update misses: one read) is verified with no lookup.
       const seen = cache ? (await prefetchLog(cache, updates, 1)).seen : false
       if (decoded >= POOL_THRESHOLD) {
-        pool = sharedPool(local)
+        pool = sharedPool()
         pool.configure({ local: (u) => verifyUpdate(u, local), ...(cache ? { verdicts: cache, lookups: seen } : {}) })
         stage = { verify: timing.stage(pool.verify), verifyAhead: pool.ahead }
       } else {
@@ -292,6 +339,7 @@ async function handle(m: ToWorker): Promise<void> {
 }
 
 scope.onmessage = (ev: MessageEvent<ToWorker>) => {
+  working = true
   handle(ev.data).catch((e: unknown) => {
     post({ type: 'failed', id: ev.data.id, message: `worker error: ${e instanceof Error ? e.message : String(e)}` })
   })

@@ -4,24 +4,69 @@
  * loaded once per worker. Its `ready` message names the backend with what it could not
  * load and how long loading took (./backend-report.ts), so the pool's stats (and the
  * benchmark) show a worker that runs noble where a fast path was expected.
+ *
+ * Start-up is what a cold replay waits for, so this worker loads nothing over the network
+ * before it is ready: the fast paths are imported statically (./browser-loaders.ts: one
+ * chunk), and the WebAssembly modules come compiled from the replay worker (its first
+ * message, ./protocol.ts WasmModulesMessage). Before `ready` it
+ * checks the backend on known answers, and warms up while idle after it (./warm-up.ts).
  */
-import { fastContext } from '../core/verify/fast'
+import { nobleBackend } from '../crypto/backend'
+import { provideWasmModule, type WasmName } from '../crypto/wasm-module'
 import type { FromVerifyWorker, ToVerifyWorker } from '../core/verify/transfer'
 import { verifyWorkerHandler } from '../core/verify/worker-handler'
 import { describeBackend, timedBackend, type PrimitiveTimings } from './backend-report'
+import { loadBrowserBackend } from './browser-loaders'
+import type { WasmModulesMessage } from './protocol'
+import { describeWarmUp, nextTask, WARM_ROUNDS, warmUp } from './warm-up'
 
 /** The worker scope, typed without the WebWorker lib (the app's tsconfig has the DOM lib). */
 const scope = self as unknown as {
   postMessage(message: FromVerifyWorker | { readonly type: 'profile'; readonly timings: PrimitiveTimings }): void
-  onmessage: ((ev: MessageEvent<ToVerifyWorker>) => void) | null
+  onmessage: ((ev: MessageEvent<ToVerifyWorker | WasmModulesMessage>) => void) | null
 }
 
+/** Milliseconds from the worker's creation (its time origin) to this module's evaluation: thread, fetch, compile. */
 const t0 = performance.now()
 const timings: PrimitiveTimings = {}
-const context = fastContext().then(({ ctx }) => ({
-  ctx: ctx.crypto ? { ...ctx, crypto: timedBackend(ctx.crypto, timings, () => performance.now()) } : ctx,
-  backend: describeBackend(ctx.crypto, performance.now() - t0),
-}))
+
+let modulesArrived: () => void = () => {}
+/** Settles when the replay worker's modules are provided (or when a job comes first: then this worker compiles its own). */
+const modules = new Promise<void>((resolve) => (modulesArrived = resolve))
+const now = (): number => performance.now()
+/** Set by the first job: the warm-up rounds after `ready` end there. */
+let working = false
+
+const context = loadBrowserBackend(modules).then(async (fast) => {
+  const loadMs = now() - t0
+  // Before `ready`: one round of known answers (./warm-up.ts), which also compiles and runs
+  // each path once; a backend that fails it is not used.
+  const test = await warmUp(fast, { rounds: 1, pause: nextTask, now })
+  if (test.mismatch) {
+    return {
+      ctx: { crypto: timedBackend(nobleBackend, timings, now) },
+      backend: `noble: the fast backend ${describeWarmUp(test)}`,
+    }
+  }
+  // After `ready` (posted when this resolves), more rounds while no job has come.
+  void nextTask().then(() =>
+    working ? null : warmUp(fast, { rounds: WARM_ROUNDS - 1, stop: () => working, pause: nextTask, now }),
+  )
+  return {
+    ctx: { crypto: timedBackend(fast, timings, now) },
+    backend: `${describeBackend(fast, loadMs)} (script evaluated ${Math.round(t0)} ms after the worker was created), ${describeWarmUp(test)}`,
+  }
+})
 const handle = verifyWorkerHandler({ post: (m) => scope.postMessage(m), now: () => performance.now() }, context)
-// After each batch, the time per primitive so far (the pool's host reads it: ./pool.ts).
-scope.onmessage = (ev) => void handle(ev.data).then(() => scope.postMessage({ type: 'profile', timings }))
+scope.onmessage = (ev) => {
+  const m = ev.data
+  if (m.type === 'wasm') {
+    for (const [name, module] of Object.entries(m.modules)) provideWasmModule(name as WasmName, module)
+    modulesArrived()
+    return
+  }
+  modulesArrived()
+  working = true
+  // After each batch, the time per primitive so far (the pool's host reads it: ./pool.ts).
+  void handle(m).then(() => scope.postMessage({ type: 'profile', timings }))
+}

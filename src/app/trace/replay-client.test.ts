@@ -49,4 +49,16 @@ describe('ReplayClient warm worker (issue #13)', () => {
     c.dispose()
     expect(FakeWorker.made[1]!.terminated).toBe(true)
   })
+  it("the pool's unasked state messages (id 0) neither answer a request nor disturb it", async () => {
+    vi.stubGlobal('Worker', FakeWorker)
+    const c = new ReplayClient()
+    const pending = c.open(new Uint8Array(1), 'a.bin')
+    const w = FakeWorker.made[0]!
+    const { id } = w.posted[0] as { id: number }
+    const state = { type: 'pool', id: 0, workers: 1, ready: 1, startupMs: [40], backends: ['fast'], warmUp: '' }
+    w.onmessage!({ data: state } as MessageEvent)
+    w.onmessage!({ data: { type: 'opened', id, logs: [] } } as MessageEvent)
+    await expect(pending).resolves.toEqual({ logs: [] })
+    expect(w.terminated).toBe(false)
+  })
 })

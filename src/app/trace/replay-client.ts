@@ -62,6 +62,7 @@ export class ReplayClient {
   }
 
   private receive(m: FromWorker): void {
+    // Unasked messages (the pool's state, id 0: ids start at 1) belong to no request.
     const p = this.pending.get(m.id)
     if (!p) return
     if (m.type === 'progress') p.onProgress?.(m.done, m.total)
