@@ -12,7 +12,7 @@
  * rounds on a loaded machine). The bench pages are written into the served build for the
  * run and removed after it. Numbers go to the test log and to tmp/primitives-chromium.json.
  */
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import { WASM_HASHES } from '../src/crypto/backend'
@@ -82,7 +82,8 @@ test.describe('signature primitives in Chromium', () => {
     )
     // The bundles fetch the fast backend's WebAssembly beside them (src/crypto/wasm-module.ts).
     mkdirSync(`${DIR}/wasm`, { recursive: true })
-    for (const f of ['secp256k1.wasm', 'ed25519.wasm']) copyFileSync(`${ROOT}/src/crypto/wasm/${f}`, `${DIR}/wasm/${f}`)
+    for (const f of readdirSync(`${ROOT}/src/crypto/wasm`).filter((n) => n.endsWith('.wasm')))
+      copyFileSync(`${ROOT}/src/crypto/wasm/${f}`, `${DIR}/wasm/${f}`)
     const csp = appCsp()
     writeFileSync(`${DIR}/index.html`, page('Signature primitives benchmark', csp))
     writeFileSync(
