@@ -9,6 +9,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats, statSync } from 'node:fs'
 import { LogInputError } from '../core/errors'
+import { concatBytes } from '../crypto/bytes'
 import { readLogs } from '../core/decode/logs'
 import type { InboxLog } from '../core/types'
 
@@ -111,13 +112,7 @@ function readBounded(fd: number, path: string, size: number): Uint8Array {
     // so the unused rest is not kept alive.
     return only.buffer.byteLength - only.byteLength <= 1 << 16 ? only : only.slice()
   }
-  const out = new Uint8Array(total)
-  let o = 0
-  for (const c of chunks) {
-    out.set(c, o)
-    o += c.length
-  }
-  return out
+  return concatBytes(...chunks)
 }
 
 export function readFile(path: string): Uint8Array {
