@@ -4,15 +4,41 @@
  * that `npm ci` builds) and runs it with this Node directly, never through npm, whose
  * start-up cost several seconds per call on a loaded machine.
  */
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 /** The repository root, where the command line runs. */
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+const require = createRequire(import.meta.url)
+
+let fresh = false
+
+/**
+ * Rebuilds a stale bundle once per test process before the first command runs, as the
+ * launcher would (scripts/cli-stale.cjs), so that its note "cli: rebuilt the bundle" never
+ * lands in the standard error of a test that checks it (a source edited since the last
+ * build made the first such test fail once).
+ */
+function ensureFreshBundle(): void {
+  if (fresh) return
+  const why = (require(join(ROOT, 'scripts', 'cli-stale.cjs')) as StaleCheck).staleReason(ROOT, join(ROOT, 'dist-cli'))
+  if (why) {
+    const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build-cli.mjs')], { cwd: ROOT, encoding: 'utf8' })
+    if (r.status !== 0) throw new Error(`the CLI bundle is stale (${why}) and did not build: ${r.stderr}`)
+  }
+  fresh = true
+}
+
+interface StaleCheck {
+  staleReason(root: string, out: string): string | null
+}
 
 /** The executable and leading arguments of package.json's `cli` script, run without npm. */
 export function cliCommand(): { file: string; args: string[] } {
+  ensureFreshBundle()
   const pkg = JSON.parse(readFileSync(new URL('package.json', `file://${ROOT}`), 'utf8')) as {
     scripts?: Record<string, string>
   }
