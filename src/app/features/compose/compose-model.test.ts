@@ -16,6 +16,7 @@ import type { AppSigner, AppSignerSource } from '../../model/app-signer'
 import { shortId } from '../../ui/format'
 import {
   actionsFor,
+  laterClientTime,
   afterSigned,
   buildDraft,
   EMPTY_FORM,
@@ -75,6 +76,24 @@ async function gateOf(
   const slots = build.draft ? slotViews(build.draft, parties, null) : []
   return { build, dry, slots, gate: signGate({ build, dry, confirmedFor, slots, busy: false }) }
 }
+
+describe('laterClientTime (the draft after a signed one, IDENT-050)', () => {
+  const S = 1_000_000_000n
+  it('is now when now is in a later second than the signed time', () => {
+    expect(laterClientTime(10n * S + 5n, 12n * S + 7n)).toBe(12n * S + 7n)
+    expect(laterClientTime(10n * S + 5n, 11n * S)).toBe(11n * S)
+  })
+  it('moves to the next second when now is in the same second (or the clock went back)', () => {
+    expect(laterClientTime(10n * S + 5n, 10n * S + 999_999_999n)).toBe(11n * S)
+    expect(laterClientTime(10n * S, 10n * S)).toBe(11n * S)
+    expect(laterClientTime(10n * S + 5n, 9n * S)).toBe(11n * S)
+  })
+  it('so the same claim drafted twice within a second gets another signature text', () => {
+    const signed = 1_712_750_400n * S + 123n
+    const again = laterClientTime(signed, signed + 1_000_000n)
+    expect(again / S).not.toBe(signed / S)
+  })
+})
 
 describe('parseNonce', () => {
   it('accepts decimal uint64 values', () => {

@@ -513,3 +513,17 @@ export function signGate(g: GateInput): Gate {
   if (missing.length > 0) return no(missing[0]!)
   return { enabled: true, reason: '' }
 }
+
+const SECOND_NS = 1_000_000_000n
+
+/**
+ * The client time of the draft after one was signed at `signed`: now, but never in the same
+ * second. The signature text shows the time to the second ({timestamp}: no fractional
+ * seconds), so the same action drafted again within that second (claim nick, nick#2341,
+ * nick again) would have the very text already signed, the same deterministic signatures,
+ * and be refused as a replay (IDENT-050): seen in the playground e2e on a fast run.
+ */
+export function laterClientTime(signed: bigint, now: bigint): bigint {
+  const nextSecond = (signed / SECOND_NS + 1n) * SECOND_NS
+  return now >= nextSecond ? now : nextSecond
+}

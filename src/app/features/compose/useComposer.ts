@@ -8,7 +8,15 @@ import { useCallback, useMemo, useState } from 'react'
 import type { AssociationState } from '../../../core/types'
 import type { SmartWalletVerifier } from '../../../core/verify/port'
 import type { SignerRegistry } from '../../model/app-signer'
-import { afterSigned, buildDraft, EMPTY_FORM, partiesOf, withDefaults, type ComposeForm } from './compose-model'
+import {
+  afterSigned,
+  buildDraft,
+  EMPTY_FORM,
+  laterClientTime,
+  partiesOf,
+  withDefaults,
+  type ComposeForm,
+} from './compose-model'
 import { type AppendOutcome, type AppendUpdate, useSignDraft } from './useSignDraft'
 
 export const nowNs = (): bigint => BigInt(Date.now()) * 1_000_000n
@@ -34,8 +42,9 @@ export function useComposer(opts: {
   const onSigned = useCallback((appended: AppendOutcome) => {
     // Appended: the same update is not drafted again (its subject is cleared).
     if (appended.ok) setForm(afterSigned)
-    // A new draft gets a new client time (the signed one is in the log now).
-    setTimestamp(nowNs())
+    // A new draft gets a new client time (the signed one is in the log now), in another
+    // second than the signed one: the text shows seconds (IDENT-050, see laterClientTime).
+    setTimestamp((signed) => laterClientTime(signed, nowNs()))
   }, [])
   const s = useSignDraft({
     state,
