@@ -134,6 +134,8 @@ test('a custom profile is added, kept after a reload, edited and removed', async
   await page.getByRole('button', { name: 'Settings…' }).click()
   await list.getByRole('button', { name: 'Remove the profile local xmtpd' }).click()
   await expect(list.getByRole('listitem', { name: 'local xmtpd' })).toHaveCount(0)
+  // The address bar follows a quarter second after a change: the reload must find the fetch's address.
+  await expect(page).toHaveURL(/[?&]transport=connect/)
   await page.reload()
   await waitForLog(page)
   await page.getByRole('button', { name: 'Settings…' }).click()
