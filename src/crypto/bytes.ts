@@ -80,8 +80,8 @@ export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
 const STD = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
 const URL_SAFE = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
 
-/** Char code → 6-bit value for both alphabets; -1 elsewhere (for the error scan). */
-const DECODE: Int8Array = (() => {
+/** Char code → 6-bit value for both alphabets; -1 elsewhere (the error scan here, the log readers' decoder: src/core/decode/base64.ts). */
+export const BASE64_VALUE: Int8Array = (() => {
   const t = new Int8Array(128).fill(-1)
   for (let i = 0; i < 64; i++) {
     t[STD.charCodeAt(i)] = i
@@ -159,7 +159,7 @@ function base64Problem(s: string): CryptoError {
   let url = -1
   for (let i = 0; i < end; i++) {
     const code = s.charCodeAt(i)
-    const v = code < 128 ? DECODE[code]! : -1
+    const v = code < 128 ? BASE64_VALUE[code]! : -1
     if (v < 0) {
       const what = code === 61 ? 'padding "=" before the end' : `invalid character ${showChar(s[i]!)}`
       return new CryptoError('bad-encoding', `base64: ${what} at index ${i}`)
@@ -183,7 +183,7 @@ function base64Problem(s: string): CryptoError {
   }
   const last = end - 1
   const rest = end % 4
-  if ((rest === 2 && DECODE[s.charCodeAt(last)]! & 15) || (rest === 3 && DECODE[s.charCodeAt(last)]! & 3)) {
+  if ((rest === 2 && BASE64_VALUE[s.charCodeAt(last)]! & 15) || (rest === 3 && BASE64_VALUE[s.charCodeAt(last)]! & 3)) {
     return new CryptoError('bad-encoding', `base64: non-zero unused bits in the last character (index ${last})`)
   }
   return new CryptoError('bad-encoding', 'base64: not valid RFC 4648 base64')

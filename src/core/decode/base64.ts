@@ -13,20 +13,7 @@
  * it url-safe), correct `=` padding or none, no 4k+1 length, zero unused low bits in the
  * last character. Text it refuses goes to base64ToBytes, whose error names the problem.
  */
-import { base64ToBytes } from '../../crypto/bytes'
-
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
-
-/** The 6-bit value of an ASCII character, -1 for none; `+` `/` and `-` `_` are both 62 and 63. */
-const VALUE = (() => {
-  const v = new Int8Array(128).fill(-1)
-  for (let i = 0; i < ALPHABET.length; i++) v[ALPHABET.charCodeAt(i)] = i
-  v[43] = 62 // +
-  v[47] = 63 // /
-  v[45] = 62 // -
-  v[95] = 63 // _
-  return v
-})()
+import { BASE64_VALUE, base64ToBytes } from '../../crypto/bytes'
 
 /**
  * Checks `s` as base64 without allocating; returns how many characters carry data (the
@@ -49,7 +36,7 @@ function checkedLength(s: string): number {
   let last = 0
   for (let i = 0; i < end; i++) {
     const c = s.charCodeAt(i)
-    const v = c < 128 ? VALUE[c]! : -1
+    const v = c < 128 ? BASE64_VALUE[c]! : -1
     if (v < 0) return -1
     if (c === 43 || c === 47) std = true
     else if (c === 45 || c === 95) url = true
@@ -68,21 +55,21 @@ function decodeChecked(s: string, end: number): Uint8Array {
   let o = 0
   for (let i = 0; i < whole; i += 4) {
     const n =
-      (VALUE[s.charCodeAt(i)]! << 18) |
-      (VALUE[s.charCodeAt(i + 1)]! << 12) |
-      (VALUE[s.charCodeAt(i + 2)]! << 6) |
-      VALUE[s.charCodeAt(i + 3)]!
+      (BASE64_VALUE[s.charCodeAt(i)]! << 18) |
+      (BASE64_VALUE[s.charCodeAt(i + 1)]! << 12) |
+      (BASE64_VALUE[s.charCodeAt(i + 2)]! << 6) |
+      BASE64_VALUE[s.charCodeAt(i + 3)]!
     out[o++] = n >> 16
     out[o++] = (n >> 8) & 255
     out[o++] = n & 255
   }
   if (rest === 2) {
-    out[o] = (VALUE[s.charCodeAt(whole)]! << 2) | (VALUE[s.charCodeAt(whole + 1)]! >> 4)
+    out[o] = (BASE64_VALUE[s.charCodeAt(whole)]! << 2) | (BASE64_VALUE[s.charCodeAt(whole + 1)]! >> 4)
   } else if (rest === 3) {
     const n =
-      (VALUE[s.charCodeAt(whole)]! << 18) |
-      (VALUE[s.charCodeAt(whole + 1)]! << 12) |
-      (VALUE[s.charCodeAt(whole + 2)]! << 6)
+      (BASE64_VALUE[s.charCodeAt(whole)]! << 18) |
+      (BASE64_VALUE[s.charCodeAt(whole + 1)]! << 12) |
+      (BASE64_VALUE[s.charCodeAt(whole + 2)]! << 6)
     out[o++] = n >> 16
     out[o] = (n >> 8) & 255
   }
