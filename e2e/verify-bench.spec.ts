@@ -14,9 +14,11 @@
  *   fast warm   the same again, the cache now full (a log reopened in the same session:
  *               the cache's in-memory front answers)
  *   fast warm idb  the same, reading IndexedDB only (a log reopened after a reload)
- * and last `fast first settled`: a new replay worker, its log opened and replayed once its
- * pool reports every verification worker ready and its warm-up done (the app's case: it
- * starts the worker at load, a user opens a log later), with how long that start took;
+ * and last, in pairs, `fast first settled`: a new replay worker, its log opened and
+ * replayed once its pool reports every verification worker ready and its warm-up done (the
+ * app's case: it starts the worker at load, a user opens a log later), with how long that
+ * start took, then `plain first settled`: the same with the plain path, the cold baseline
+ * (the ratio of each pair is cold against cold; the ratios above are against warm plain);
  * and prints, per path: wall time, the ratio to plain, signatures/s, the share of time
  * outside signature verification (replay time not spent waiting for verified updates),
  * pool use, and the peak resident memory of the page's renderer process (page and its
@@ -76,7 +78,15 @@ const perCall = (t: Timings | undefined) =>
   Object.fromEntries(Object.entries(t ?? {}).map(([k, v]) => [k, `${v.calls} × ${(v.ms / v.calls).toFixed(2)} ms`]))
 
 interface Run {
-  path: 'fast first' | 'fast first settled' | 'plain' | 'fast' | 'fast cold' | 'fast warm' | 'fast warm idb'
+  path:
+    | 'fast first'
+    | 'fast first settled'
+    | 'plain first settled'
+    | 'plain'
+    | 'fast'
+    | 'fast cold'
+    | 'fast warm'
+    | 'fast warm idb'
   replayMs: number
   wallMs: number
   report: string
@@ -153,7 +163,7 @@ test.describe('verification benchmark (npm run bench)', () => {
           logIndex: 0,
           file: 'bench.json',
           verifier: 'none',
-          engine: path === 'plain' ? 'plain' : 'fast',
+          engine: path === 'plain' || path === 'plain first settled' ? 'plain' : 'fast',
           // 'fast first settled': like 'fast first', no cache (src/worker/replay.worker.ts).
           cache: path === 'fast cold' || path === 'fast warm' || path === 'fast warm idb',
           clearCache: path === 'fast cold',
@@ -191,45 +201,59 @@ test.describe('verification benchmark (npm run bench)', () => {
         runs.push(await once('fast warm idb', id++))
       }
       // Cold after the start has settled, as in the app: it starts its replay worker when it
-      // loads, and a user opens a log later. A new replay worker (the first one ended); the
-      // clock starts when its pool says every verification worker is ready and its own
-      // warm-up has ended (the 'pool' messages), then the log is opened and replayed.
-      const settled = await page.evaluate(
-        async ({ url, text }) => {
-          ;(globalThis as any).__bench.terminate()
-          const t0 = performance.now()
-          const w = new Worker(url, { type: 'module', name: 'bench-replay-2' })
-          ;(globalThis as any).__bench = w
-          const state = await new Promise<any>((resolve, reject) => {
-            const late = setTimeout(
-              () => reject(new Error('the new replay worker never reported its pool ready and warm')),
-              60_000,
-            )
-            let readyAt = 0
-            w.onmessage = (ev: any) => {
-              const m = ev.data
-              if (m.type !== 'pool') return
-              if (m.ready === m.workers && !readyAt) readyAt = performance.now() - t0
-              if (readyAt && m.warmUp.includes('idle:')) {
-                clearTimeout(late)
-                resolve({ ...m, readyAt, settledAt: performance.now() - t0 })
+      // loads, and a user opens a log later. A new replay worker each time (the last one
+      // ended); the clock starts when its pool says every verification worker is ready and
+      // its own warm-up has ended (the 'pool' messages), then the log is opened and replayed
+      // once: on the fast path ('fast first settled'), or on the plain path ('plain first
+      // settled': noble as cold as the fast path is, the fair baseline of a cold replay).
+      // In pairs, fast then plain, so each ratio compares two runs a few seconds apart.
+      const fresh = (name: string) =>
+        page.evaluate(
+          async ({ url, text, name }) => {
+            ;(globalThis as any).__bench.terminate()
+            const t0 = performance.now()
+            const w = new Worker(url, { type: 'module', name })
+            ;(globalThis as any).__bench = w
+            const state = await new Promise<any>((resolve, reject) => {
+              const late = setTimeout(
+                () => reject(new Error('the new replay worker never reported its pool ready and warm')),
+                60_000,
+              )
+              let readyAt = 0
+              w.onmessage = (ev: any) => {
+                const m = ev.data
+                if (m.type !== 'pool') return
+                if (m.ready === m.workers && !readyAt) readyAt = performance.now() - t0
+                if (readyAt && m.warmUp.includes('idle:')) {
+                  clearTimeout(late)
+                  resolve({ ...m, readyAt, settledAt: performance.now() - t0 })
+                }
               }
-            }
-          })
-          await new Promise<void>((resolve, reject) => {
-            w.onmessage = (ev: any) =>
-              ev.data.type === 'opened'
-                ? resolve()
-                : ev.data.type === 'pool'
-                  ? undefined
-                  : reject(new Error(JSON.stringify(ev.data)))
-            w.postMessage({ type: 'open', id: 2, input: text, name: 'bench.json' })
-          })
-          return state
-        },
-        { url: `/assets/${asset}`, text },
-      )
-      runs.push(await once('fast first settled', id++))
+            })
+            await new Promise<void>((resolve, reject) => {
+              w.onmessage = (ev: any) =>
+                ev.data.type === 'opened'
+                  ? resolve()
+                  : ev.data.type === 'pool'
+                    ? undefined
+                    : reject(new Error(JSON.stringify(ev.data)))
+              w.postMessage({ type: 'open', id: 2, input: text, name: 'bench.json' })
+            })
+            return state
+          },
+          { url: `/assets/${asset}`, text, name },
+        )
+      let settled: any
+      const coldPairs: number[] = []
+      for (let round = 0; round < rounds; round++) {
+        const s = await fresh(`bench-replay-fast-${round}`)
+        settled ??= s
+        const fast = await once('fast first settled', id++)
+        await fresh(`bench-replay-plain-${round}`)
+        const plainCold = await once('plain first settled', id++)
+        runs.push(fast, plainCold)
+        coldPairs.push(plainCold.replayMs / fast.replayMs)
+      }
       // Identical verdicts: every run gives the plain report.
       for (const r of runs) expect(r.report, `${r.path}: same report as the plain replay`).toBe(runs[0]!.report)
       const best = (p: Run['path']) => runs.filter((r) => r.path === p).sort((a, b) => a.replayMs - b.replayMs)[0]!
@@ -248,7 +272,7 @@ test.describe('verification benchmark (npm run bench)', () => {
         cached: r.verify.cached,
         worker_busy_ms: Math.round(r.verify.workerMs),
         wait_ms: Math.round(r.verify.waitMs),
-        backends: [...new Set(r.verify.backends)].join(',') || (r.path === 'plain' ? 'noble' : ''),
+        backends: [...new Set(r.verify.backends)].join(',') || (r.path.startsWith('plain') ? 'noble' : ''),
         failures: r.verify.failures,
         primitives_in_workers: perCall(r.verify.timings?.workers),
         primitives_on_replay_thread: perCall(r.verify.timings?.local),
@@ -264,6 +288,13 @@ test.describe('verification benchmark (npm run bench)', () => {
         fast_first_after_load: row(best('fast first')),
         worker_startup_ms: (best('fast first').verify.startupMs ?? []).map(Math.round),
         fast_first_settled: row(best('fast first settled')),
+        // Cold against cold: each settled fast replay against the settled plain replay of a
+        // fresh worker right after it (noble's code as cold as the fast path's); the median.
+        plain_first_settled: row(best('plain first settled')),
+        cold_vs_cold_ratio: {
+          median: +[...coldPairs].sort((a, b) => a - b)[(coldPairs.length - 1) >> 1]!.toFixed(2),
+          pairs: coldPairs.map((r) => +r.toFixed(2)),
+        },
         // The second replay worker: its pool's workers ready (new Worker of the replay worker →
         // the 'pool' message saying all are ready), each worker's start as the replay
         // thread read it, and what each worker and the replay thread said of their start.
@@ -281,7 +312,7 @@ test.describe('verification benchmark (npm run bench)', () => {
         // Every run in order: the first fast run pays the pool's start (workers loading the fast backend).
         all_ms: runs.map(
           (r) =>
-            `${r.path} ${Math.round(r.replayMs)}${r.path === 'plain' ? '' : ` (${r.verify.ready}/${r.verify.workers} workers ready)`}`,
+            `${r.path} ${Math.round(r.replayMs)}${r.path.startsWith('plain') ? '' : ` (${r.verify.ready}/${r.verify.workers} workers ready)`}`,
         ),
       }
       console.log(`verify-bench chromium ${JSON.stringify(figures)}`)
