@@ -4,10 +4,11 @@
  * (`?node=…&api=…&inbox=…`) and a log from a URL are named by where they came from; a
  * pasted, dropped or permalinked log travels in the fragment, compressed (./permalink.ts).
  * The selected step, the open tab, presenter mode and an edited copy's mark follow. The
- * bar is updated with replaceState, a quarter second after the last change (no history
- * entry per key press).
+ * bar is updated with replaceState (no history entry per key press) in the same commit as
+ * the view, so a reload right after a change reopens what was on screen; only a burst of
+ * changes (a held arrow key) is paced (AddressWriter).
  */
-import { useEffect, useMemo, useState } from 'react'
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { utf8 } from '../../../crypto/bytes'
 import type { Loaded } from '../../trace/useInspector'
 import { compressLog, type Fragment, formatFragment, MAX_FRAGMENT, type StepRef } from './permalink'
@@ -23,6 +24,54 @@ export interface PageAddress {
   /** The fragment and query of the open log; `linkable` is false when no link can carry it. */
   readonly fragment: { readonly hash: string; readonly search: string; readonly linkable: boolean } | null
   readonly compressed: CompressedLog | null
+}
+
+/**
+ * Chromium ignores history state updates past about 200 in 10 seconds (and says so on the
+ * console), so the page keeps well under: a change is written at once while the page made
+ * fewer than BUDGET writes in the last WINDOW_MS, and past that only the last change of a
+ * burst is written, PACE_MS after it.
+ */
+const BUDGET = 50
+const WINDOW_MS = 10_000
+const PACE_MS = 250
+
+export class AddressWriter {
+  private readonly recent: number[] = []
+  private pending: ReturnType<typeof setTimeout> | null = null
+
+  constructor(
+    private readonly write: (address: string) => void,
+    private readonly now: () => number = () => performance.now(),
+    private readonly timers: {
+      set(f: () => void, ms: number): ReturnType<typeof setTimeout>
+      clear(t: ReturnType<typeof setTimeout>): void
+    } = { set: (f, ms) => setTimeout(f, ms), clear: (t) => clearTimeout(t) },
+  ) {}
+
+  /** The address to show now. */
+  set(address: string): void {
+    this.cancel()
+    const t = this.now()
+    while (this.recent.length > 0 && this.recent[0]! <= t - WINDOW_MS) this.recent.shift()
+    if (this.recent.length < BUDGET) this.commit(address, t)
+    else
+      this.pending = this.timers.set(() => {
+        this.pending = null
+        this.commit(address, this.now())
+      }, PACE_MS)
+  }
+
+  /** Drops a paced write not yet made (the page is going away). */
+  cancel(): void {
+    if (this.pending !== null) this.timers.clear(this.pending)
+    this.pending = null
+  }
+
+  private commit(address: string, at: number): void {
+    this.recent.push(at)
+    this.write(address)
+  }
 }
 
 function isText(b: Uint8Array): boolean {
@@ -112,15 +161,15 @@ export function usePageAddress({
     }
   }, [loaded, seq, action, z, tab, presenting])
 
-  // Keep the address bar in step.
-  useEffect(() => {
-    if (!fragment) return
-    const t = setTimeout(() => {
-      const next = `${location.pathname}${fragment.search}${fragment.hash}`
-      if (next !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(null, '', next)
-    }, 250)
-    return () => clearTimeout(t)
+  // Keep the address bar in step, in the commit that shows the change.
+  const writer = useRef<AddressWriter | null>(null)
+  writer.current ??= new AddressWriter((next) => {
+    if (next !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(null, '', next)
+  })
+  useLayoutEffect(() => {
+    if (fragment) writer.current!.set(`${location.pathname}${fragment.search}${fragment.hash}`)
   }, [fragment])
+  useEffect(() => () => writer.current?.cancel(), [])
 
   return { fragment, compressed: z }
 }
