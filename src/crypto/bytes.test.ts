@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { Buffer } from 'node:buffer'
+import { hexToBytes as nobleHexToBytes } from '@noble/hashes/utils.js'
 import {
   base64ToBytes,
   base64urlNoPad,
@@ -66,6 +67,40 @@ describe('hexToBytes', () => {
     it('throws an Error', () => {
       expect(() => hexToBytes('abc')).toThrow(Error)
     })
+    it('non-ASCII and non-BMP characters are refused at their index', () => {
+      expect(() => hexToBytes('0x00é0')).toThrow(/invalid character "é" at index 4/)
+      expect(() => hexToBytes('0\u0130')).toThrow(/invalid character "İ" at index 1/)
+      expect(() => hexToBytes('00\ud83d\ude00')).toThrow(/at index 2/)
+    })
+  })
+  it('gives what @noble/hashes gives, and refuses what it refuses (property)', () => {
+    // The decoder this table replaced (with this module's prefix and error rules around it).
+    const previous = (text: string): Uint8Array | string => {
+      const digits = text.startsWith('0x') || text.startsWith('0X') ? text.slice(2) : text
+      if (digits.length % 2 !== 0) return 'bad-length'
+      try {
+        return nobleHexToBytes(digits)
+      } catch {
+        return 'bad-encoding'
+      }
+    }
+    const ours = (text: string): Uint8Array | string => {
+      try {
+        return hexToBytes(text)
+      } catch (e) {
+        return codeOf(() => {
+          throw e
+        })
+      }
+    }
+    const char = fc.constantFrom(...'0123456789abcdefABCDEFgGxX \n\u0000\u0080\u0130\uffff')
+    fc.assert(
+      fc.property(fc.constantFrom('', '0x', '0X'), fc.array(char, { maxLength: 40 }), (prefix, cs) => {
+        const text = prefix + cs.join('')
+        expect(ours(text)).toEqual(previous(text))
+      }),
+      { numRuns: 2000 },
+    )
   })
 })
 
