@@ -36,21 +36,45 @@ export interface VerifiedUpdate {
   readonly checks: readonly SignatureCheck[]
 }
 
-/** Finds the check of one signature of one action. */
+/** Finds the check of one signature of one action (the first, should two carry one place). */
 export function checkOf(v: VerifiedUpdate, actionIndex: number, role: SignatureRole): SignatureCheck {
+  const checks = v.checks
+  // A few checks (nearly every update) are scanned: cheaper than building and reading an index.
+  if (checks.length <= SCAN_LIMIT) {
+    for (const c of checks) if (c.actionIndex === actionIndex && c.role === role) return c
+    throw new SignatureNeeded(actionIndex, role)
+  }
   // Indexed once per update: a find per lookup was quadratic in the actions (issue #14).
-  let index = checkIndexes.get(v.checks)
+  // Keyed by a number (action index and role), not a string built per check and per lookup.
+  let index = checkIndexes.get(checks)
   if (!index) {
     index = new Map()
-    for (const c of v.checks) if (!index.has(`${c.actionIndex}:${c.role}`)) index.set(`${c.actionIndex}:${c.role}`, c)
-    checkIndexes.set(v.checks, index)
+    for (const c of checks) {
+      const key = placeKey(c.actionIndex, c.role)
+      if (!index.has(key)) index.set(key, c)
+    }
+    checkIndexes.set(checks, index)
   }
-  const c = index.get(`${actionIndex}:${role}`)
+  const c = index.get(placeKey(actionIndex, role))
   if (!c) throw new SignatureNeeded(actionIndex, role)
   return c
 }
 
-const checkIndexes = new WeakMap<readonly SignatureCheck[], Map<string, SignatureCheck>>()
+/** Up to this many checks, checkOf scans them instead of indexing. */
+const SCAN_LIMIT = 8
+
+const ROLE_NUMBER: Readonly<Record<SignatureRole, number>> = {
+  initial_identifier_signature: 0,
+  existing_member_signature: 1,
+  new_member_signature: 2,
+  recovery_identifier_signature: 3,
+  existing_recovery_identifier_signature: 4,
+  signature: 5,
+}
+
+const placeKey = (actionIndex: number, role: SignatureRole): number => actionIndex * 8 + ROLE_NUMBER[role]
+
+const checkIndexes = new WeakMap<readonly SignatureCheck[], Map<number, SignatureCheck>>()
 
 /**
  * A rule asked for a signature's check that the verified update does not hold. Thrown on
