@@ -119,6 +119,17 @@ describe('bytesToHex', () => {
   it('reads only the view of a subarray', () => {
     expect(bytesToHex(u8(1, 2, 3, 4).subarray(1, 3))).toBe('0203')
   })
+  it('agrees with Buffer past its scratch buffer, and after it, in any order of sizes (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.uint8Array({ maxLength: 6000 }), { maxLength: 6 }), (bs) => {
+        const all = bs.map(bytesToHex)
+        expect(all).toEqual(bs.map((b) => Buffer.from(b).toString('hex')))
+      }),
+      { numRuns: 60 },
+    )
+    const every = Uint8Array.from({ length: 256 }, (_, i) => i)
+    expect(bytesToHex(every)).toBe(Buffer.from(every).toString('hex'))
+  })
 })
 
 describe('utf8', () => {

@@ -3,16 +3,14 @@
  * (RFC 4648 §4 and §5), UTF-8 (via the host's TextEncoder), concatenation and equality.
  * Pure ES2022: no Buffer, no atob/btoa, no DOM or Node types.
  *
- * Hex encoding is @noble/hashes' byte-table coder: on Node 20, which has no Uint8Array.toHex, it
- * encodes 400 bytes 12.6-12.9× faster than @scure/base's radix conversion (load 0.8), and hex
- * is on the replay's hot path (identifiers, replay keys, every update_hex); decoding is a
- * table here (hexToBytes). Base64 decoding is @scure/base's (strict RFC 4648 coders); encoding
+ * Hex is on the replay's hot path (identifiers, replay keys, every update_hex): both
+ * directions are tables here (bytesToHex, hexToBytes; @scure/base's radix conversion was
+ * 12.6-12.9× slower than a table at 400 bytes on Node 20, which has no Uint8Array.toHex). Base64 decoding is @scure/base's (strict RFC 4648 coders); encoding
  * is a table here (see encode64: scure's radix conversion was slow on the hot path). Decoders are
  * strict: they throw CryptoError ('bad-encoding' or 'bad-length') with a message naming the offending
  * character and its position, never return a partial result. When a coder refuses input,
  * a scan of the text names what is wrong in the project's own words.
  */
-import { bytesToHex as nobleBytesToHex } from '@noble/hashes/utils.js'
 import { base64, base64nopad, base64url, base64urlnopad } from '@scure/base'
 import { CryptoError } from './errors'
 
@@ -61,12 +59,45 @@ export function hexToBytes(text: string): Uint8Array {
   return out
 }
 
-/** Bytes to lowercase hex, no prefix. */
+/** Byte → its two lowercase hex digits' char codes, at 2·byte and 2·byte + 1. */
+const HEX_DIGITS: Uint8Array = (() => {
+  const t = new Uint8Array(512)
+  const d = '0123456789abcdef'
+  for (let i = 0; i < 256; i++) {
+    t[2 * i] = d.charCodeAt(i >> 4)
+    t[2 * i + 1] = d.charCodeAt(i & 15)
+  }
+  return t
+})()
+
+/** The digits of bytesToHex are written here (for up to this many bytes) and read back as text. */
+const HEX_SCRATCH = 2048
+let hexScratch = new Uint8Array(0)
+
+/**
+ * Bytes to lowercase hex, no prefix. The digits are written as ASCII into a buffer and read
+ * back by TextDecoder, which makes one flat string. Noble's coder (`hex += pair` per byte)
+ * left a rope of one cell per byte: a 64-byte replay key held about 1,900 bytes of heap
+ * against 144, and the replay keeps every signature's hex (evidence, signers, replay keys),
+ * so the young generation's collections copied ropes; the first hash of a rope (the seen
+ * set's) flattened it again.
+ */
 export function bytesToHex(b: Uint8Array): string {
-  return nobleBytesToHex(b)
+  const n = b.length * 2
+  if (n > hexScratch.length) hexScratch = new Uint8Array(Math.max(n, HEX_SCRATCH * 2))
+  const out = hexScratch
+  for (let i = 0; i < b.length; i++) {
+    const v = b[i]! * 2
+    out[2 * i] = HEX_DIGITS[v]!
+    out[2 * i + 1] = HEX_DIGITS[v + 1]!
+  }
+  const text = decoder.decode(out.subarray(0, n))
+  if (out.length > HEX_SCRATCH * 2) hexScratch = new Uint8Array(0)
+  return text
 }
 
 const encoder = new TextEncoder()
+const decoder = new TextDecoder()
 
 /** The UTF-8 encoding of `s` (a lone surrogate becomes U+FFFD, as TextEncoder does). */
 export function utf8(s: string): Uint8Array {
