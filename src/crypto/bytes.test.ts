@@ -225,6 +225,21 @@ describe('base64urlNoPad', () => {
   it('uses - and _', () => {
     expect(base64urlNoPad(u8(0xfb, 0xff))).toBe('-_8')
   })
+  it('agrees with Buffer past its scratch buffer, after it and beside bytesToHex (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.uint8Array({ maxLength: 7000 }), { maxLength: 6 }), (bs) => {
+        const all = bs.map((b) => [base64urlNoPad(b), bytesToBase64(b), bytesToHex(b)])
+        expect(all).toEqual(
+          bs.map((b) => [
+            Buffer.from(b).toString('base64url'),
+            Buffer.from(b).toString('base64'),
+            Buffer.from(b).toString('hex'),
+          ]),
+        )
+      }),
+      { numRuns: 60 },
+    )
+  })
   it('agrees with Buffer base64url (property)', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 100 }), (b) => {

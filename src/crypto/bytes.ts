@@ -70,9 +70,10 @@ const HEX_DIGITS: Uint8Array = (() => {
   return t
 })()
 
-/** The digits of bytesToHex are written here (for up to this many bytes) and read back as text. */
-const HEX_SCRATCH = 2048
-let hexScratch = new Uint8Array(0)
+/** bytesToHex writes its digits here when they fit (a fresh array past it) and reads them back as one string. */
+const HEX_SCRATCH = 4096
+const hexScratch = new Uint8Array(HEX_SCRATCH)
+const decoder = new TextDecoder()
 
 /**
  * Bytes to lowercase hex, no prefix. The digits are written as ASCII into a buffer and read
@@ -84,20 +85,16 @@ let hexScratch = new Uint8Array(0)
  */
 export function bytesToHex(b: Uint8Array): string {
   const n = b.length * 2
-  if (n > hexScratch.length) hexScratch = new Uint8Array(Math.max(n, HEX_SCRATCH * 2))
-  const out = hexScratch
+  const out = n > HEX_SCRATCH ? new Uint8Array(n) : hexScratch
   for (let i = 0; i < b.length; i++) {
     const v = b[i]! * 2
     out[2 * i] = HEX_DIGITS[v]!
     out[2 * i + 1] = HEX_DIGITS[v + 1]!
   }
-  const text = decoder.decode(out.subarray(0, n))
-  if (out.length > HEX_SCRATCH * 2) hexScratch = new Uint8Array(0)
-  return text
+  return decoder.decode(out.subarray(0, n))
 }
 
 const encoder = new TextEncoder()
-const decoder = new TextDecoder()
 
 /** The UTF-8 encoding of `s` (a lone surrogate becomes U+FFFD, as TextEncoder does). */
 export function utf8(s: string): Uint8Array {
