@@ -73,7 +73,10 @@ describe('checkOf', () => {
     }
   })
 
-  it('no checks: every place is needed', () => {
-    expect(needed(verified([]), 0, 'initial_identifier_signature').role).toBe('initial_identifier_signature')
+  it('no checks: every place is needed, and the signal says so should it escape', () => {
+    const e = needed(verified([]), 0, 'initial_identifier_signature')
+    expect(e.role).toBe('initial_identifier_signature')
+    expect(e.name).toBe('SignatureNeeded')
+    expect(String(e)).toBe('SignatureNeeded: internal: no signature check for action 0 initial_identifier_signature')
   })
 })
