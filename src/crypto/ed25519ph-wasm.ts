@@ -46,6 +46,8 @@ export async function loadWasmEd25519Combine(module?: WasmModule): Promise<WasmC
   const e = instance.exports as unknown as Ed25519Exports
   const io = e.io()
   const stats: WasmCombineStats = { wasm: 0, declined: 0 }
+  // One view of the memory (made again should the memory ever grow: growing detaches the buffer).
+  let mem = new Uint8Array(e.memory.buffer)
   const combine: Ed25519phCombine = (sBytes, kBytes, publicKey) => {
     if (sBytes.length !== 32 || kBytes.length !== 32 || publicKey.length !== 32) {
       throw new Error(
@@ -53,7 +55,7 @@ export async function loadWasmEd25519Combine(module?: WasmModule): Promise<WasmC
       )
     }
     if ((sBytes[31]! | kBytes[31]!) & 0x80) throw new Error('ref10 combine: a scalar has bit 255 set (not below L)')
-    const mem = new Uint8Array(e.memory.buffer)
+    if (mem.byteLength === 0) mem = new Uint8Array(e.memory.buffer)
     mem.set(sBytes, io)
     mem.set(kBytes, io + 32)
     mem.set(publicKey, io + 64)

@@ -52,5 +52,10 @@ describe('loadWasmHashes, long messages', () => {
     expect(bytesToHex(wasm.keccak256(big))).toBe(bytesToHex(keccak256(big)))
     expect(bytesToHex(wasm.sha512(big))).toBe(bytesToHex(sha512(big)))
     expect(bytesToHex(wasm.sha256(utf8('abc')))).toBe(bytesToHex(sha256(utf8('abc'))))
+    // Grown again, from a view made after the first growth; a digest outlives the next call.
+    const bigger = new Uint8Array(7 * 65536 + 3).map((_, i) => i * 7)
+    const first = wasm.sha256(bigger)
+    expect(bytesToHex(wasm.keccak256(utf8('abc')))).toBe(bytesToHex(keccak256(utf8('abc'))))
+    expect(bytesToHex(first)).toBe(bytesToHex(sha256(bigger)))
   })
 })

@@ -35,15 +35,20 @@ export async function loadWasmHashes(module?: WasmModule): Promise<WasmHashes> {
   const instance = await instantiateWasm(module ?? (await wasmModule('hashes')))
   const e = instance.exports as unknown as HashExports
   const digest = e.digest()
-  const hash =
-    (name: 'keccak256' | 'sha256' | 'sha512', size: number) =>
-    (b: Uint8Array): Uint8Array => {
+  // One view of the memory, made again only when input() grew it (growing detaches the
+  // buffer, and a view of a detached buffer has no bytes): a view and an ArrayBuffer slice
+  // per call were most of this wrapper's cost on the replay's few thousand hashes.
+  let mem = new Uint8Array(e.memory.buffer)
+  const hash = (name: 'keccak256' | 'sha256' | 'sha512', size: number) => {
+    const run = e[name]
+    return (b: Uint8Array): Uint8Array => {
       const at = e.input(b.length)
       if (at === 0) throw new Error(`${name} (WASM): no memory for a ${b.length}-byte message`)
-      // A view made after input(): growing the memory detaches the previous buffer.
-      new Uint8Array(e.memory.buffer, at, b.length).set(b)
-      if (e[name](b.length) !== 1) throw new Error(`${name} (WASM): the ${b.length}-byte message was not hashed`)
-      return new Uint8Array(e.memory.buffer.slice(digest, digest + size))
+      if (mem.byteLength === 0) mem = new Uint8Array(e.memory.buffer)
+      mem.set(b, at)
+      if (run(b.length) !== 1) throw new Error(`${name} (WASM): the ${b.length}-byte message was not hashed`)
+      return mem.slice(digest, digest + size)
     }
+  }
   return { keccak256: hash('keccak256', 32), sha256: hash('sha256', 32), sha512: hash('sha512', 64) }
 }

@@ -133,7 +133,10 @@ function applyAdd(prev: AssociationState | null, a: Action<'add'>, i: number, ct
       },
     )
   }
-  const existingMember = state.members.get(memberKey(existing.signer))
+  // Each key built once: a fresh key string is flattened and hashed again at every lookup.
+  const existingKey = memberKey(existing.signer)
+  const key = memberKey(newId)
+  const existingMember = state.members.get(existingKey)
   const existingIsRecovery = sameMember(existing.signer, state.recovery.id)
   if (!existingMember && !existingIsRecovery) {
     throw new RuleViolation(
@@ -162,7 +165,7 @@ function applyAdd(prev: AssociationState | null, a: Action<'add'>, i: number, ct
       },
     )
   }
-  if (state.members.has(memberKey(newId))) {
+  if (state.members.has(key)) {
     throw new RuleViolation('IDENT-040', i, `new_member_identifier ${describeMember(newId)} is already a member`, {
       check: 'already-member',
       expected: 'an identifier that is not a member',
@@ -200,10 +203,9 @@ function applyAdd(prev: AssociationState | null, a: Action<'add'>, i: number, ct
     addedAt: ctx.sequenceId,
     ...(relyingParty !== undefined ? { relyingParty } : {}),
   }
-  const key = memberKey(newId)
   const installationsByAdder =
     newId.kind === 'installation'
-      ? state.installationsByAdder.update(memberKey(existing.signer), ISet<string>(), (set) => set.add(key))
+      ? state.installationsByAdder.update(existingKey, ISet<string>(), (set) => set.add(key))
       : state.installationsByAdder
   return { ...state, members: state.members.set(key, member), installationsByAdder }
 }

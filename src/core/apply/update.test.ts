@@ -1,8 +1,10 @@
+import fc from 'fast-check'
+import { Set as ISet } from 'immutable'
 import { describe, expect, it } from 'vitest'
 import { deriveInboxId } from '../inbox-id'
 import type { AssociationState, MemberId } from '../types'
 import { memberKey } from '../types'
-import { applyUpdate, PendingUpdate, RejectedUpdate } from './update'
+import { applyUpdate, PendingUpdate, RejectedUpdate, withKeys } from './update'
 import { add, build, by, claim, create, eth, inst, pk, recover, revoke } from './testkit'
 
 const A = eth(0xa)
@@ -384,5 +386,26 @@ describe('applyUpdate', () => {
 
   it('reports the first rule met, checking actions in order', () => {
     expect(rejects(created(), [add(B, by(C)), add(I2, by(I1))])).toMatchObject({ rule: 'IDENT-040', actionIndex: 0 })
+  })
+})
+
+describe('withKeys', () => {
+  it('IDENT-050: gives the set union gives, in the same iteration order (property)', () => {
+    // Few distinct keys, so duplicates, small (insertion-ordered) and large sets all occur.
+    const hex = (min: number, max: number) =>
+      fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: min, maxLength: max })
+    const key = fc.oneof(hex(1, 3), hex(100, 130))
+    fc.assert(
+      fc.property(fc.array(key, { maxLength: 60 }), fc.array(key, { maxLength: 4 }), (before, keys) => {
+        const seen = ISet(before)
+        const ours = withKeys(seen, keys)
+        const theirs = seen.union(keys)
+        expect(ours.equals(theirs)).toBe(true)
+        expect([...ours]).toEqual([...theirs])
+        expect([...seen]).toEqual([...ISet(before)]) // never mutated
+        if (keys.every((k) => seen.has(k))) expect(ours).toBe(seen)
+      }),
+      { numRuns: 500 },
+    )
   })
 })

@@ -34,6 +34,32 @@ describe('parseJson', () => {
     )
   })
 
+  it('names the path of a duplicate key through arrays and keys that need quoting', () => {
+    expect(() => parseJson('{"a b": [0, {"c": {"d": [[], [{"x": 1, "x": 2}]]}}]}')).toThrow(
+      /duplicate key "x" in the object at \$\["a b"\]\[1\]\.c\.d\[1\]\[0\] at line 1/,
+    )
+    expect(() => parseJson('{"k": 1, "k": 2}')).toThrow(/duplicate key "k" in the object at \$ at line 1 column 10/)
+    // A key equal to a property every object inherits is a key like any other.
+    expect(parseJson('{"toString": 1, "hasOwnProperty": 2}')).toEqual({ toString: 1, hasOwnProperty: 2 })
+    expect(() => parseJson('{"__proto__": 1, "__proto__": 2}')).toThrow(/duplicate key "__proto__"/)
+  })
+
+  it('reads long plain runs and stops at what ends or breaks them', () => {
+    const run = 'ab01'.repeat(5000)
+    expect(parseJson(`["${run}", "${run}\\n${run}", ""]`)).toEqual([run, `${run}\n${run}`, ''])
+    for (const [bad, detail] of [
+      [`"${run}\n"`, /unescaped control character U\+000A in a string at line 1 column 20002 \(character 20001\)/],
+      [`"${run}\u0001${run}"`, /unescaped control character U\+0001 in a string/],
+      [`["${run}`, /unterminated string at line 1 column 2 \(character 1\)/],
+      [`"${run}\\q"`, /invalid escape in a string/],
+    ] as const) {
+      expect(() => parseJson(bad)).toThrow(detail)
+    }
+    // Whitespace of every allowed kind between tokens, none inside a number.
+    expect(parseJson(' \t\r\n[ 1 ,\n\t2 ]\r\n ')).toEqual([1, 2])
+    expect(() => parseJson('[1\u000b]')).toThrow(JsonSyntaxError)
+  })
+
   it('stores "__proto__" as a plain key', () => {
     const v = parseJson('{"__proto__": {"x": 1}}') as Record<string, unknown>
     expect(Object.getPrototypeOf(v)).toBe(Object.prototype)

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import fc from 'fast-check'
 import { formatTimestamp, timestampSeconds } from './timestamp'
 import { actionLineRange, actionText, signatureText } from './signature-text'
 import { memberIdentifierText } from './identifier'
@@ -20,6 +21,44 @@ describe('formatTimestamp', () => {
     expect(formatTimestamp(2n ** 64n - 1_000_000_001n)).toBe('1969-12-31T23:59:58Z')
     expect(formatTimestamp(2n ** 63n)).toBe('1677-09-21T00:12:43Z') // int64 min
     expect(formatTimestamp(2n ** 63n - 1n)).toBe('2262-04-11T23:47:16Z') // int64 max
+  })
+  // The form through Date that the arithmetic replaced.
+  const viaDate = (ns: bigint): string => `${new Date(Number(timestampSeconds(ns)) * 1000).toISOString().slice(0, 19)}Z`
+  const MIN_S = -9223372037n // floor(int64 min / 10^9)
+  const MAX_S = 9223372036n // floor(int64 max / 10^9)
+  it('IDENT-020: equals the Date form at both ends of every day of years 1677..2262', () => {
+    const firstDay = MIN_S / 86400n - 1n
+    const lastDay = MAX_S / 86400n + 1n
+    for (let d = firstDay; d <= lastDay; d++) {
+      for (const s of [d * 86400n, d * 86400n + 86399n, d * 86400n + 43261n]) {
+        if (s < MIN_S || s > MAX_S) continue
+        const ns = BigInt.asUintN(64, s * 1_000_000_000n)
+        if (formatTimestamp(ns) !== viaDate(ns)) expect(formatTimestamp(ns)).toBe(viaDate(ns))
+      }
+    }
+  })
+  it('IDENT-020: equals the Date form for any 64-bit value (property)', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), (ns) => {
+        expect(formatTimestamp(ns)).toBe(viaDate(ns))
+      }),
+      { numRuns: 20000 },
+    )
+    for (const ns of [0n, 1n, 999_999_999n, 1_000_000_000n, 2n ** 63n, 2n ** 63n - 1n, 2n ** 63n + 1n, 2n ** 64n - 1n])
+      expect(formatTimestamp(ns)).toBe(viaDate(ns))
+    // Leap days, century rules and the year boundaries around them.
+    for (const iso of [
+      '1700-02-28T23:59:59Z',
+      '1700-03-01T00:00:00Z',
+      '2000-02-29T12:00:00Z',
+      '2100-02-28T23:59:59Z',
+      '1999-12-31T23:59:59Z',
+      '2000-01-01T00:00:00Z',
+      '1969-12-31T23:59:59Z',
+    ]) {
+      const ns = BigInt.asUintN(64, BigInt(Date.parse(iso) / 1000) * 1_000_000_000n)
+      expect(formatTimestamp(ns)).toBe(iso)
+    }
   })
 })
 

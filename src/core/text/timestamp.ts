@@ -14,9 +14,32 @@ export function timestampSeconds(clientTimestampNs: bigint): bigint {
   return signed < 0n && q * NS_PER_S !== signed ? q - 1n : q
 }
 
-/** 2024-04-10T12:00:00Z. Every signed 64-bit value lands in years 1677..2262. */
+/**
+ * 2024-04-10T12:00:00Z. Every signed 64-bit value lands in years 1677..2262. The civil date
+ * is computed from the day count (Hinnant's days-to-civil, proleptic Gregorian as Date's),
+ * not through a Date and toISOString per call: the text of every update is built with it.
+ * Equal to the Date form for every second of the range (./signature-text.test.ts).
+ */
 export function formatTimestamp(clientTimestampNs: bigint): string {
-  const seconds = timestampSeconds(clientTimestampNs)
-  const iso = new Date(Number(seconds) * 1000).toISOString() // YYYY-MM-DDTHH:MM:SS.000Z
-  return `${iso.slice(0, 19)}Z`
+  const seconds = Number(timestampSeconds(clientTimestampNs)) // |seconds| < 2^34: exact
+  const days = Math.floor(seconds / 86400)
+  const secondOfDay = seconds - days * 86400
+  // Days since 0000-03-01 in 400-year eras of 146,097 days (March first: the leap day is last).
+  const z = days + 719468
+  const era = Math.floor(z / 146097)
+  const dayOfEra = z - era * 146097
+  const yearOfEra = Math.floor(
+    (dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36524) - Math.floor(dayOfEra / 146096)) / 365,
+  )
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100))
+  const monthFromMarch = Math.floor((5 * dayOfYear + 2) / 153)
+  const day = dayOfYear - Math.floor((153 * monthFromMarch + 2) / 5) + 1
+  const month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+  const hour = Math.floor(secondOfDay / 3600)
+  const minute = Math.floor((secondOfDay % 3600) / 60)
+  const second = secondOfDay % 60
+  return `${year}-${two(month)}-${two(day)}T${two(hour)}:${two(minute)}:${two(second)}Z`
 }
+
+const two = (n: number): string => (n < 10 ? `0${n}` : `${n}`)

@@ -137,8 +137,9 @@ async function verifyInstallationKey(
 ): Promise<SignatureVerdict> {
   // The Ed25519ph prehash (SHA-512 of the text) is not repeated here: views derive it
   // from the text, so replay pays for no hash beyond the verification itself.
-  const evidence: Record<string, string> = { context: 'IDENTITY UPDATE SIGNATURE', 'public key': bytesToHex(publicKey) }
-  const signer: MemberId | null = publicKey.length === 32 ? { kind: 'installation', text: bytesToHex(publicKey) } : null
+  const keyHex = bytesToHex(publicKey) // one string for the evidence, the signer and the reason
+  const evidence: Record<string, string> = { context: 'IDENTITY UPDATE SIGNATURE', 'public key': keyHex }
+  const signer: MemberId | null = publicKey.length === 32 ? { kind: 'installation', text: keyHex } : null
   if (bytes.length !== 64) return invalid(`installation_key signature is ${bytes.length} bytes, expected 64`, evidence)
   if (publicKey.length !== 32)
     return invalid(`installation_key public_key is ${publicKey.length} bytes, expected 32`, evidence)
@@ -148,8 +149,7 @@ async function verifyInstallationKey(
   } catch (e) {
     return invalid(`installation_key signature does not verify: ${messageOf(e)}`, evidence)
   }
-  if (!ok)
-    return invalid(`installation_key signature does not verify under public key ${bytesToHex(publicKey)}`, evidence)
+  if (!ok) return invalid(`installation_key signature does not verify under public key ${keyHex}`, evidence)
   return { verdict: 'valid', signer, chainId: null, replayKey: bytesToHex(bytes), failRule: null, reason: '', evidence }
 }
 
@@ -167,7 +167,8 @@ async function verifyPasskey(
   backend: VerifyBackend,
 ): Promise<SignatureVerdict> {
   const expected = text.passkeyChallenge()
-  const evidence: Record<string, string> = { 'expected challenge': expected, 'public key': bytesToHex(sig.publicKey) }
+  const keyHex = bytesToHex(sig.publicKey) // one string for the evidence, the signer and the reason
+  const evidence: Record<string, string> = { 'expected challenge': expected, 'public key': keyHex }
   let clientData: unknown
   try {
     clientData = JSON.parse(fatalUtf8.decode(sig.clientDataJson))
@@ -192,11 +193,10 @@ async function verifyPasskey(
   try {
     const v = await backend.verifyP256Der(sig.signature, signed, sig.publicKey)
     if (v.highS) evidence.s = 'upper half (canonicalised to the lower half in the replay key)'
-    if (!v.valid)
-      return invalid(`passkey P-256 signature does not verify under key ${bytesToHex(sig.publicKey)}`, evidence)
+    if (!v.valid) return invalid(`passkey P-256 signature does not verify under key ${keyHex}`, evidence)
     return {
       verdict: 'valid',
-      signer: { kind: 'passkey', text: bytesToHex(sig.publicKey) },
+      signer: { kind: 'passkey', text: keyHex },
       chainId: null,
       replayKey: bytesToHex(v.lowS),
       failRule: null,

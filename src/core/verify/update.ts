@@ -36,43 +36,69 @@ export interface VerifiedUpdate {
   readonly checks: readonly SignatureCheck[]
 }
 
-/** Finds the check of one signature of one action. */
+/** Finds the check of one signature of one action (the first, should two carry one place). */
 export function checkOf(v: VerifiedUpdate, actionIndex: number, role: SignatureRole): SignatureCheck {
+  const checks = v.checks
+  // A few checks (nearly every update) are scanned: cheaper than building and reading an index.
+  if (checks.length <= SCAN_LIMIT) {
+    for (const c of checks) if (c.actionIndex === actionIndex && c.role === role) return c
+    throw new SignatureNeeded(actionIndex, role)
+  }
   // Indexed once per update: a find per lookup was quadratic in the actions (issue #14).
-  let index = checkIndexes.get(v.checks)
+  // Keyed by a number (action index and role), not a string built per check and per lookup.
+  let index = checkIndexes.get(checks)
   if (!index) {
     index = new Map()
-    for (const c of v.checks) if (!index.has(`${c.actionIndex}:${c.role}`)) index.set(`${c.actionIndex}:${c.role}`, c)
-    checkIndexes.set(v.checks, index)
+    for (const c of checks) {
+      const key = placeKey(c.actionIndex, c.role)
+      if (!index.has(key)) index.set(key, c)
+    }
+    checkIndexes.set(checks, index)
   }
-  const c = index.get(`${actionIndex}:${role}`)
+  const c = index.get(placeKey(actionIndex, role))
   if (!c) throw new SignatureNeeded(actionIndex, role)
   return c
 }
 
-const checkIndexes = new WeakMap<readonly SignatureCheck[], Map<string, SignatureCheck>>()
+/** Up to this many checks, checkOf scans them instead of indexing. */
+const SCAN_LIMIT = 8
+
+const ROLE_NUMBER: Readonly<Record<SignatureRole, number>> = {
+  initial_identifier_signature: 0,
+  existing_member_signature: 1,
+  new_member_signature: 2,
+  recovery_identifier_signature: 3,
+  existing_recovery_identifier_signature: 4,
+  signature: 5,
+}
+
+const placeKey = (actionIndex: number, role: SignatureRole): number => actionIndex * 8 + ROLE_NUMBER[role]
+
+const checkIndexes = new WeakMap<readonly SignatureCheck[], Map<number, SignatureCheck>>()
 
 /**
  * A rule asked for a signature's check that the verified update does not hold. Thrown on
- * purpose for every update by the signature-free pass (../judge-order.ts) and caught there,
- * so it captures no stack trace: V8's capture was most of its cost (about 25 ms of a
- * 1,024-update replay).
+ * purpose for every update by the signature-free pass (../judge-order.ts) and caught there.
+ * Not an Error: a signal caught by instanceof needs no stack, and building an Error cost
+ * about 4 ms of a 1,024-update command line replay even with no stack trace captured (an
+ * Error with V8's stack capture had cost about 25 ms). Should one escape, its message and
+ * its string say what it is.
  */
-export class SignatureNeeded extends Error {
-  override readonly name = 'SignatureNeeded'
+export class SignatureNeeded {
   constructor(
     readonly actionIndex: number,
     readonly role: SignatureRole,
-  ) {
-    const limit = V8_ERROR.stackTraceLimit
-    if (limit !== undefined) V8_ERROR.stackTraceLimit = 0
-    super(`internal: no signature check for action ${actionIndex} ${role}`)
-    if (limit !== undefined) V8_ERROR.stackTraceLimit = limit
+  ) {}
+  get name(): string {
+    return 'SignatureNeeded'
+  }
+  get message(): string {
+    return `internal: no signature check for action ${this.actionIndex} ${this.role}`
+  }
+  toString(): string {
+    return `${this.name}: ${this.message}`
   }
 }
-
-/** V8's (and JavaScriptCore's) stack depth setting; absent elsewhere, where nothing changes. */
-const V8_ERROR = Error as { stackTraceLimit?: number }
 
 function toCheck(actionIndex: number, role: SignatureRole, sig: WireSignature, v: SignatureVerdict): SignatureCheck {
   return { actionIndex, role, kind: sig.kind, ...v }
