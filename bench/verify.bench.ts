@@ -24,7 +24,7 @@ import type { InboxLog } from '../src/core/types'
 import { LruVerdictCache } from '../src/core/verify/cache'
 import { fastContext } from '../src/core/verify/fast'
 import { signaturesOf, verifyUpdate } from '../src/core/verify/update'
-import { fastReplayOptions, nodeVerifyPool, POOL_THRESHOLD } from '../src/cli/pool/node-pool'
+import { fastReplayOptions, nodeVerifyPool, POOL_MIN_CORES, POOL_THRESHOLD } from '../src/cli/pool/node-pool'
 import { syntheticBundle } from '../e2e/synthetic-log'
 
 const CACHE = 'node_modules/.cache/inspector-e2e/'
@@ -106,7 +106,7 @@ async function once(path: Path, log: InboxLog, warm: LruVerdictCache): Promise<R
         const s = f.pool?.stats()
         pool = s
           ? `${s.ready}/${s.size} workers ready, ${s.remote} remote, ${s.local} on the main thread`
-          : `no pool (< ${POOL_THRESHOLD} updates)`
+          : `no pool (< ${POOL_THRESHOLD} updates, or < ${POOL_MIN_CORES} cores)`
         f.close()
       }
     }

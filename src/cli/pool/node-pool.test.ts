@@ -5,7 +5,7 @@ import { syntheticBundle } from '../../../e2e/synthetic-log'
 import { comparableTrace, fixtureLogs } from '../../../test/verify/kit'
 import type { UnverifiedUpdate } from '../../core/types'
 import type { UpdateVerifyOptions } from '../../core/verify/update'
-import { fastReplayOptions, nodeVerifyPool, POOL_THRESHOLD, spawnNodeWorker } from './node-pool'
+import { fastReplayOptions, nodeVerifyPool, POOL_MIN_CORES, POOL_THRESHOLD, spawnNodeWorker } from './node-pool'
 
 describe('nodeVerifyPool (worker_threads under tsx)', () => {
   it('a worker thread starts, loads its backend and says so', async () => {
@@ -80,6 +80,18 @@ describe('fastReplayOptions', () => {
     void big.replay.verify!(log!.entries[0]!.update as UnverifiedUpdate, 0).catch(() => undefined)
     expect(big.pool).not.toBeNull()
     big.close()
+  })
+
+  it(`at POOL_THRESHOLD updates uses a pool only on ${POOL_MIN_CORES} cores or more (on two it measured slower)`, async () => {
+    const [log] = readLogs(await syntheticBundle(3))
+    const e = log!.entries[1]!
+    const big = { ...log!, entries: Array.from({ length: POOL_THRESHOLD }, () => e) }
+    const none = () => ({ post: () => undefined, terminate: () => undefined })
+    for (const cores of [1, 2, POOL_MIN_CORES, 8]) {
+      const f = fastReplayOptions([big], {}, { cores, size: 1, spawn: none })
+      expect(f.replay.verify !== undefined, `${cores} cores`).toBe(cores >= POOL_MIN_CORES)
+      f.close()
+    }
   })
 
   it('finding 8: a log that stops at its first update starts no worker thread', async () => {

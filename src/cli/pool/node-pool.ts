@@ -28,6 +28,13 @@ import { verifyUpdate, type UpdateVerifyOptions } from '../../core/verify/update
  * its share of the cores, so the pool waits for logs several times longer.
  */
 export const POOL_THRESHOLD = 4096
+/**
+ * Nor on fewer cores than this: with two, the pool is one worker beside the main thread, and
+ * a 10,000-update replay took ×1.18 the wall time with it than without (npm run bench
+ * figures in README "Native speed", farm-bench, 4 pairs, load 2.4-3.4): V8's own compiler
+ * and collector threads already use much of the second core.
+ */
+export const POOL_MIN_CORES = 3
 /** The most workers a pool starts, whatever the core count. */
 const POOL_CAP = 8
 
@@ -89,6 +96,8 @@ export interface NodePoolOptions {
   readonly verdicts?: VerdictCache
   /** How workers are started (tests inject failures). */
   readonly spawn?: SpawnVerifyWorker
+  /** The machine's cores (default availableParallelism(); tests give their own). */
+  readonly cores?: number
 }
 
 /** The pool's worker count: `size`, or one fewer than the cores (the main thread verifies too), at most POOL_CAP. */
@@ -131,14 +140,19 @@ function reportPool(pool: VerifyPool): void {
 
 /**
  * The replay options of the fast path for a set of logs: a pool when they hold at least
- * `threshold` updates in all, else main-thread verification. `close()` stops the pool.
+ * `threshold` updates in all (default: POOL_THRESHOLD on POOL_MIN_CORES cores or more,
+ * never on fewer), else main-thread verification. `close()` stops the pool.
  */
 export function fastReplayOptions(
   logs: readonly InboxLog[],
   ctx: UpdateVerifyOptions,
   options: NodePoolOptions & { readonly threshold?: number } = {},
 ): { readonly replay: ReplayOptions; readonly pool: VerifyPool | null; close(): void } {
-  if (decodedCount(logs) < (options.threshold ?? envThreshold() ?? POOL_THRESHOLD)) {
+  const threshold =
+    options.threshold ??
+    envThreshold() ??
+    ((options.cores ?? availableParallelism()) >= POOL_MIN_CORES ? POOL_THRESHOLD : Number.POSITIVE_INFINITY)
+  if (decodedCount(logs) < threshold) {
     return {
       replay: { ...ctx, ...(options.verdicts ? { verdicts: options.verdicts } : {}) },
       pool: null,
