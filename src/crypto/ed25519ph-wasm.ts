@@ -21,7 +21,7 @@
  * non-canonical keys and zero scalars.
  */
 import type { Ed25519phCombine } from './ed25519ph'
-import { instantiateWasm, wasmModule, type WasmModule } from './wasm-module'
+import { instantiateWasm, memoryView, wasmModule, type WasmModule } from './wasm-module'
 
 interface Ed25519Exports {
   readonly memory: { readonly buffer: ArrayBuffer }
@@ -46,8 +46,7 @@ export async function loadWasmEd25519Combine(module?: WasmModule): Promise<WasmC
   const e = instance.exports as unknown as Ed25519Exports
   const io = e.io()
   const stats: WasmCombineStats = { wasm: 0, declined: 0 }
-  // One view of the memory (made again should the memory ever grow: growing detaches the buffer).
-  let mem = new Uint8Array(e.memory.buffer)
+  const memory = memoryView(e.memory)
   const combine: Ed25519phCombine = (sBytes, kBytes, publicKey) => {
     if (sBytes.length !== 32 || kBytes.length !== 32 || publicKey.length !== 32) {
       throw new Error(
@@ -55,7 +54,7 @@ export async function loadWasmEd25519Combine(module?: WasmModule): Promise<WasmC
       )
     }
     if ((sBytes[31]! | kBytes[31]!) & 0x80) throw new Error('ref10 combine: a scalar has bit 255 set (not below L)')
-    if (mem.byteLength === 0) mem = new Uint8Array(e.memory.buffer)
+    const mem = memory()
     mem.set(sBytes, io)
     mem.set(kBytes, io + 32)
     mem.set(publicKey, io + 64)

@@ -15,7 +15,7 @@
  * same on both paths.
  */
 import type { Secp256k1Recover } from './eip191'
-import { instantiateWasm, wasmModule, type WasmModule } from './wasm-module'
+import { instantiateWasm, memoryView, wasmModule, type WasmModule } from './wasm-module'
 
 interface Secp256k1Exports {
   readonly memory: { readonly buffer: ArrayBuffer }
@@ -30,15 +30,14 @@ export async function loadWasmSecp256k1Recover(module?: WasmModule): Promise<Sec
   const e = instance.exports as unknown as Secp256k1Exports
   if (e.init() !== 1) throw new Error('libsecp256k1 (WASM): the verification context could not be built')
   const io = e.io()
-  // One view of the memory (made again should the memory ever grow: growing detaches the buffer).
-  let mem = new Uint8Array(e.memory.buffer)
+  const memory = memoryView(e.memory)
   return (rs, rec, digest) => {
     if (rs.length !== 64 || digest.length !== 32) {
       throw new Error(
         `libsecp256k1 recovery: expected a 64-byte r || s and a 32-byte digest, got ${rs.length} and ${digest.length}`,
       )
     }
-    if (mem.byteLength === 0) mem = new Uint8Array(e.memory.buffer)
+    const mem = memory()
     mem.set(rs, io)
     mem.set(digest, io + 64)
     if (e.recover(rec) !== 1) throw new Error('libsecp256k1 recovery: no public key recovers from this signature')

@@ -12,7 +12,7 @@
  */
 import type { Keccak256 } from './eip191'
 import type { Sha512 } from './ed25519ph'
-import { instantiateWasm, wasmModule, type WasmModule } from './wasm-module'
+import { instantiateWasm, memoryView, wasmModule, type WasmModule } from './wasm-module'
 
 export interface WasmHashes {
   readonly keccak256: Keccak256
@@ -35,16 +35,14 @@ export async function loadWasmHashes(module?: WasmModule): Promise<WasmHashes> {
   const instance = await instantiateWasm(module ?? (await wasmModule('hashes')))
   const e = instance.exports as unknown as HashExports
   const digest = e.digest()
-  // One view of the memory, made again only when input() grew it (growing detaches the
-  // buffer, and a view of a detached buffer has no bytes): a view and an ArrayBuffer slice
-  // per call were most of this wrapper's cost on the replay's few thousand hashes.
-  let mem = new Uint8Array(e.memory.buffer)
+  // input() may grow the memory: memoryView makes a new view only then.
+  const memory = memoryView(e.memory)
   const hash = (name: 'keccak256' | 'sha256' | 'sha512', size: number) => {
     const run = e[name]
     return (b: Uint8Array): Uint8Array => {
       const at = e.input(b.length)
       if (at === 0) throw new Error(`${name} (WASM): no memory for a ${b.length}-byte message`)
-      if (mem.byteLength === 0) mem = new Uint8Array(e.memory.buffer)
+      const mem = memory()
       mem.set(b, at)
       if (run(b.length) !== 1) throw new Error(`${name} (WASM): the ${b.length}-byte message was not hashed`)
       return mem.slice(digest, digest + size)

@@ -41,6 +41,19 @@ function wasmApi(): WasmApi {
   return api
 }
 
+/**
+ * The current bytes of an instance's memory: one view, made again only after the memory
+ * grew (growing detaches the buffer, and a view of a detached buffer has no bytes). A view
+ * per call was a large part of the wrappers' cost on the replay's few thousand calls.
+ */
+export function memoryView(memory: { readonly buffer: ArrayBuffer }): () => Uint8Array {
+  let view = new Uint8Array(memory.buffer)
+  return () => {
+    if (view.byteLength === 0) view = new Uint8Array(memory.buffer)
+    return view
+  }
+}
+
 /** Instantiates `module` with no imports (the primitives are freestanding). */
 export async function instantiateWasm(module: WasmModule): Promise<WasmInstance> {
   return wasmApi().instantiate(module, {})
