@@ -6,7 +6,7 @@
  * and the signers come from the providers layer (providers.tsx). Features never import
  * each other.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { EditedBadge } from './features/edit/components/EditedBadge'
 import { EditPanel } from './features/edit/components/EditPanel'
 import { useEditSession } from './features/edit/useEditSession'
@@ -319,30 +319,15 @@ export function App() {
         {busy && <BusyBar busy={busy} progress={ins.progress} onCancel={ins.cancel} />}
         {/* On a phone this is one row that scrolls sideways (styles.css), so the header keeps two rows. */}
         <div className="topbar-actions" role="group" aria-label="Inspector actions">
-          <button
-            type="button"
-            className={showPanel ? 'active' : ''}
-            aria-expanded={showPanel}
-            onClick={() => setPanelOpen(!panelOpen)}
-          >
+          <DrawerToggle open={showPanel} onClick={() => setPanelOpen(!panelOpen)}>
             Open log…
-          </button>
-          <button
-            type="button"
-            className={signersOpen ? 'active' : ''}
-            aria-expanded={signersOpen}
-            onClick={() => setSignersOpen(!signersOpen)}
-          >
+          </DrawerToggle>
+          <DrawerToggle open={signersOpen} onClick={() => setSignersOpen(!signersOpen)}>
             Signers…
-          </button>
-          <button
-            type="button"
-            className={playgroundOpen ? 'active' : ''}
-            aria-expanded={playgroundOpen}
-            onClick={() => setPlaygroundOpen(!playgroundOpen)}
-          >
+          </DrawerToggle>
+          <DrawerToggle open={playgroundOpen} onClick={() => setPlaygroundOpen(!playgroundOpen)}>
             Sign…
-          </button>
+          </DrawerToggle>
           {loaded && (
             <button
               type="button"
@@ -356,24 +341,14 @@ export function App() {
             </button>
           )}
           {loaded && (
-            <button
-              type="button"
-              className={editOpen ? 'active' : ''}
-              aria-expanded={editOpen}
-              onClick={() => setEditOpen(!editOpen)}
-            >
+            <DrawerToggle open={editOpen} onClick={() => setEditOpen(!editOpen)}>
               Edit…
-            </button>
+            </DrawerToggle>
           )}
           {loaded && (
-            <button
-              type="button"
-              className={flow !== null ? 'active' : ''}
-              aria-expanded={flow !== null}
-              onClick={() => setFlow(flow === null ? 'health' : null)}
-            >
+            <DrawerToggle open={flow !== null} onClick={() => setFlow(flow === null ? 'health' : null)}>
               Inbox tasks…
-            </button>
+            </DrawerToggle>
           )}
           {loaded &&
             fragment &&
@@ -551,5 +526,14 @@ export function App() {
         />
       )}
     </div>
+  )
+}
+
+/** A header button that opens and closes a drawer or panel: pressed-looking while it is open. */
+function DrawerToggle({ open, onClick, children }: { open: boolean; onClick: () => void; children: ReactNode }) {
+  return (
+    <button type="button" className={open ? 'active' : ''} aria-expanded={open} onClick={onClick}>
+      {children}
+    </button>
   )
 }
