@@ -127,23 +127,49 @@ test.describe('verification benchmark (npm run bench)', () => {
       expect(asset, `the built replay worker in ${OUT_DIR}/assets`).toBeDefined()
       await page.goto('/')
       await waitForLog(page)
+      // A replay worker with the log opened in it (the one before it ended). `settle`: first
+      // wait until its pool says every verification worker is ready and its own warm-up has
+      // ended (the 'pool' messages), and say when that was, from new Worker.
+      const startWorker = (name: string, settle: boolean) =>
+        page.evaluate(
+          async ({ url, text, name, settle }) => {
+            ;(globalThis as any).__bench?.terminate()
+            const t0 = performance.now()
+            const w = new Worker(url, { type: 'module', name })
+            ;(globalThis as any).__bench = w
+            const state = !settle
+              ? null
+              : await new Promise<any>((resolve, reject) => {
+                  const late = setTimeout(
+                    () => reject(new Error('the new replay worker never reported its pool ready and warm')),
+                    60_000,
+                  )
+                  let readyAt = 0
+                  w.onmessage = (ev: any) => {
+                    const m = ev.data
+                    if (m.type !== 'pool') return
+                    if (m.ready === m.workers && !readyAt) readyAt = performance.now() - t0
+                    if (readyAt && m.warmUp.includes('idle:')) {
+                      clearTimeout(late)
+                      resolve({ ...m, readyAt, settledAt: performance.now() - t0 })
+                    }
+                  }
+                })
+            await new Promise<void>((resolve, reject) => {
+              w.onmessage = (ev: any) =>
+                ev.data.type === 'opened'
+                  ? resolve()
+                  : ev.data.type === 'pool' // the pool's state, unasked (src/worker/protocol.ts)
+                    ? undefined
+                    : reject(new Error(JSON.stringify(ev.data)))
+              w.postMessage({ type: 'open', id: 1, input: text, name: 'bench.json' })
+            })
+            return state
+          },
+          { url: `/assets/${asset}`, text, name, settle },
+        )
       // One replay worker for the session, the log opened once; runs alternate.
-      await page.evaluate(
-        async ({ url, text }) => {
-          const w = new Worker(url, { type: 'module', name: 'bench-replay' })
-          ;(globalThis as any).__bench = w
-          await new Promise<void>((resolve, reject) => {
-            w.onmessage = (ev: any) =>
-              ev.data.type === 'opened'
-                ? resolve()
-                : ev.data.type === 'pool' // the pool's state, unasked (src/worker/protocol.ts)
-                  ? undefined
-                  : reject(new Error(JSON.stringify(ev.data)))
-            w.postMessage({ type: 'open', id: 1, input: text, name: 'bench.json' })
-          })
-        },
-        { url: `/assets/${asset}`, text },
-      )
+      await startWorker('bench-replay', false)
       // CPU time of the renderer process (the page and all its workers), by CDP: steadier
       // than wall time on a shared machine, though it sums the threads instead of overlapping them.
       const cdp = await page.context().browser()!.newBrowserCDPSession()
@@ -201,55 +227,18 @@ test.describe('verification benchmark (npm run bench)', () => {
         runs.push(await once('fast warm idb', id++))
       }
       // Cold after the start has settled, as in the app: it starts its replay worker when it
-      // loads, and a user opens a log later. A new replay worker each time (the last one
-      // ended); the clock starts when its pool says every verification worker is ready and
-      // its own warm-up has ended (the 'pool' messages), then the log is opened and replayed
-      // once: on the fast path ('fast first settled'), or on the plain path ('plain first
-      // settled': noble as cold as the fast path is, the fair baseline of a cold replay).
-      // In pairs, fast then plain, so each ratio compares two runs a few seconds apart.
-      const fresh = (name: string) =>
-        page.evaluate(
-          async ({ url, text, name }) => {
-            ;(globalThis as any).__bench.terminate()
-            const t0 = performance.now()
-            const w = new Worker(url, { type: 'module', name })
-            ;(globalThis as any).__bench = w
-            const state = await new Promise<any>((resolve, reject) => {
-              const late = setTimeout(
-                () => reject(new Error('the new replay worker never reported its pool ready and warm')),
-                60_000,
-              )
-              let readyAt = 0
-              w.onmessage = (ev: any) => {
-                const m = ev.data
-                if (m.type !== 'pool') return
-                if (m.ready === m.workers && !readyAt) readyAt = performance.now() - t0
-                if (readyAt && m.warmUp.includes('idle:')) {
-                  clearTimeout(late)
-                  resolve({ ...m, readyAt, settledAt: performance.now() - t0 })
-                }
-              }
-            })
-            await new Promise<void>((resolve, reject) => {
-              w.onmessage = (ev: any) =>
-                ev.data.type === 'opened'
-                  ? resolve()
-                  : ev.data.type === 'pool'
-                    ? undefined
-                    : reject(new Error(JSON.stringify(ev.data)))
-              w.postMessage({ type: 'open', id: 2, input: text, name: 'bench.json' })
-            })
-            return state
-          },
-          { url: `/assets/${asset}`, text, name },
-        )
+      // loads, and a user opens a log later. A new replay worker each time, settled before the
+      // log is opened, then replayed once: on the fast path ('fast first settled'), or on the
+      // plain path ('plain first settled': noble as cold as the fast path is, the fair
+      // baseline of a cold replay). In pairs, fast then plain, so each ratio compares two
+      // runs a few seconds apart.
       let settled: any
       const coldPairs: number[] = []
       for (let round = 0; round < rounds; round++) {
-        const s = await fresh(`bench-replay-fast-${round}`)
+        const s = await startWorker(`bench-replay-fast-${round}`, true)
         settled ??= s
         const fast = await once('fast first settled', id++)
-        await fresh(`bench-replay-plain-${round}`)
+        await startWorker(`bench-replay-plain-${round}`, true)
         const plainCold = await once('plain first settled', id++)
         runs.push(fast, plainCold)
         coldPairs.push(plainCold.replayMs / fast.replayMs)
