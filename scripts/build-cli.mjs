@@ -4,7 +4,9 @@
  * ../shared/contracts/cli.md allows this): esbuild bundles src/cli/bin.ts and the pool's
  * worker (src/cli/pool/verify-worker.ts) with every dependency into dist-cli/cli.mjs and
  * dist-cli/verify-worker.mjs, copies the fast backend's WebAssembly (src/crypto/wasm/*.wasm)
- * to dist-cli/wasm/, and writes dist-cli/inputs.json: the source files it read, which
+ * to dist-cli/wasm/, builds its native addon (src/crypto/native/build.mjs: when there is a C
+ * compiler; without one a note says so and the WebAssembly serves) and copies it to
+ * dist-cli/native/, and writes dist-cli/inputs.json: the source files it read, which
  * scripts/cli.cjs compares with the bundle's time to rebuild a stale bundle.
  *
  * Started from the command line it builds; scripts/cli.cjs imports `buildCli` to rebuild
@@ -12,9 +14,10 @@
  * process already running the old bundle, or starting meanwhile, never reads half a file.
  */
 import { spawnSync } from 'node:child_process'
-import { copyFileSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { buildNative } from '../src/crypto/native/build.mjs'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 export const OUT = join(ROOT, 'dist-cli')
@@ -38,9 +41,38 @@ function writeCodeCache(dir) {
   if (r.status !== 0) throw new Error(`the code cache's warm-up replay failed (${r.status ?? r.signal}): ${r.stderr}`)
 }
 
+/** The native addon's sources, which the stale check watches too (scripts/cli-stale.cjs). */
+const NATIVE_INPUTS = [
+  'src/crypto/native/build.mjs',
+  'src/crypto/native/inbox-crypto.c',
+  'src/crypto/native/secp256k1-native.c',
+  'src/crypto/native/ed25519-native.c',
+  'src/crypto/native/napi-bytes.h',
+]
+
+/**
+ * The native addon, built if it is not current (src/crypto/native/build.mjs), or null with a
+ * note on stderr when it cannot be: the command line then uses the WebAssembly modules.
+ * INBOX_NATIVE=0 leaves it out (the WebAssembly path, as on a machine without a compiler).
+ */
+function nativeAddon() {
+  if (process.env.INBOX_NATIVE === '0') return null
+  try {
+    const r = buildNative()
+    if (r.built) process.stderr.write(`build-cli: built the native addon in ${r.ms.toFixed(0)} ms\n`)
+    return existsSync(r.file) ? r.file : null
+  } catch (e) {
+    process.stderr.write(
+      `build-cli: no native addon (${e?.message ?? e}); the command line uses the WebAssembly modules\n`,
+    )
+    return null
+  }
+}
+
 /** Builds the bundle into dist-cli/; returns the milliseconds it took. */
 export async function buildCli(options = {}) {
   const t0 = performance.now()
+  const native = nativeAddon()
   const { build } = await import('esbuild')
   const tmp = `${OUT}.tmp-${process.pid}-${Date.now()}`
   rmSync(tmp, { recursive: true, force: true })
@@ -104,11 +136,15 @@ export async function buildCli(options = {}) {
   mkdirSync(join(tmp, 'wasm'), { recursive: true })
   const wasmDir = join(ROOT, 'src', 'crypto', 'wasm')
   for (const f of readdirSync(wasmDir)) if (f.endsWith('.wasm')) copyFileSync(join(wasmDir, f), join(tmp, 'wasm', f))
+  if (native) {
+    mkdirSync(join(tmp, 'native'), { recursive: true })
+    copyFileSync(native, join(tmp, 'native', 'inbox-crypto.node'))
+  }
   const read = new Set([...Object.keys(main.metafile.inputs), ...Object.keys(rest.metafile.inputs)])
   const inputs = [...read].filter((p) => !p.startsWith('node_modules/'))
   writeFileSync(
     join(tmp, 'inputs.json'),
-    `${JSON.stringify({ inputs: [...inputs, 'package-lock.json', 'scripts/cli-loader.cjs'], node: process.version })}\n`,
+    `${JSON.stringify({ inputs: [...inputs, 'package-lock.json', 'scripts/cli-loader.cjs', ...NATIVE_INPUTS], node: process.version })}\n`,
   )
   // Into place file by file: chunks first (content-hashed names, so an old bundle still
   // running keeps finding its own), then the wasm, the entries (each rename atomic), and
@@ -124,9 +160,14 @@ export async function buildCli(options = {}) {
     'bench-profile.mjs',
     'inputs.json',
   ])
-  const files = readdirSync(tmp).filter((f) => f !== 'wasm')
+  const files = readdirSync(tmp).filter((f) => f !== 'wasm' && f !== 'native')
   for (const f of files.filter((f) => !entries.has(f))) renameSync(join(tmp, f), join(OUT, f))
   for (const f of readdirSync(join(tmp, 'wasm'))) renameSync(join(tmp, 'wasm', f), join(OUT, 'wasm', f))
+  // The addon by a new name, never over the file a running process has mapped; an old one is
+  // removed, so a bundle built without a compiler does not keep a stale addon.
+  mkdirSync(join(OUT, 'native'), { recursive: true })
+  if (native) renameSync(join(tmp, 'native', 'inbox-crypto.node'), join(OUT, 'native', 'inbox-crypto.node'))
+  else rmSync(join(OUT, 'native', 'inbox-crypto.node'), { force: true })
   for (const f of files.filter((f) => entries.has(f) && f !== 'inputs.json')) renameSync(join(tmp, f), join(OUT, f))
   renameSync(join(tmp, 'inputs.json'), join(OUT, 'inputs.json'))
   rmSync(tmp, { recursive: true, force: true })

@@ -6,12 +6,15 @@ import {
   loadFastBackend,
   nobleBackend,
   type FastLoaders,
+  WASM_ED25519,
   WASM_HASHES,
+  WASM_SECP256K1,
   type VerifyBackend,
 } from './backend'
 import { personalMessageHash, signEip191 } from './eip191'
 import { ed25519PublicKey, IDENTITY_UPDATE_CONTEXT, signEd25519ph } from './ed25519ph'
 import { keccak256, sha256 } from './hash'
+import { loadNativeSecp256k1Recover, NATIVE_ED25519, NATIVE_SECP256K1 } from './native-crypto'
 import { p256PublicKey, signP256Der } from './p256'
 
 const MSG = utf8('backend switch')
@@ -56,12 +59,16 @@ describe('loadFastBackend', () => {
   it("in Node 20 every primitive has its fast path, and the results are noble's", async () => {
     const fast = await loadFastBackend()
     expect(fast.name).toBe('fast')
+    // The native addon where it is built (native-crypto.test.ts checks that it is, wherever a
+    // C compiler is), else the WebAssembly modules with the reason.
+    const native = await loadNativeSecp256k1Recover().then(
+      () => null,
+      (e: Error) => e.message,
+    )
     expect(fast.primitives).toEqual({
-      'secp256k1-recover': { impl: 'libsecp256k1 (WASM, built from secp256k1@5.0.2: src/crypto/wasm)' },
+      'secp256k1-recover': native === null ? { impl: NATIVE_SECP256K1 } : { impl: WASM_SECP256K1, fallback: native },
       'p256-verify': { impl: 'OpenSSL (node:crypto)' },
-      'ed25519ph-verify': {
-        impl: 'ref10 double-scalar multiplication (WASM, built from ed25519@0.0.5: src/crypto/wasm)',
-      },
+      'ed25519ph-verify': native === null ? { impl: NATIVE_ED25519 } : { impl: WASM_ED25519, fallback: native },
       keccak256: { impl: WASM_HASHES },
       sha256: { impl: WASM_HASHES },
     })

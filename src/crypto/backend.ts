@@ -8,9 +8,11 @@
  * - `loadFastBackend()`: native or WebAssembly paths, each measured against noble first
  *   (bench/primitives.bench.ts) and kept only where it wins:
  *     P-256 verify        WebCrypto `crypto.subtle.verify` (./p256-webcrypto)
- *     secp256k1 recovery  libsecp256k1 in WASM, built here (./secp256k1-wasm, ./wasm)
+ *     secp256k1 recovery  libsecp256k1 in WASM, built here (./secp256k1-wasm, ./wasm); in
+ *                         Node the native addon's build of it first (./native-crypto, ./native)
  *     Ed25519ph [S]B-[k]A ref10's double-scalar multiplication in WASM, built here
- *                         (./ed25519ph-wasm, ./wasm); hashing and checks stay noble's code
+ *                         (./ed25519ph-wasm, ./wasm); in Node libsodium's on 51-bit limbs in
+ *                         the native addon first; hashing and checks stay noble's code
  *     Keccak-256, SHA-256, SHA-512  XKCP, libsecp256k1's and orlp's, in WASM built here
  *                         (./wasm-hashes, ./wasm)
  *   Measured per CPU-second in Node 20 (V8 11): secp256k1 recovery 5×, Ed25519ph 5×,
@@ -102,11 +104,25 @@ export const nobleBackend: VerifyBackend = {
   sha512: nobleSha512,
 }
 
-/** The loaders of the fast paths (replaceable in tests to exercise the fallbacks). */
+/**
+ * What a loader that chooses between implementations loaded: the function, the name of the
+ * implementation, and why a faster one was not used (absent when the first choice loaded).
+ */
+export interface Chosen<T> {
+  readonly fn: T
+  readonly impl: string
+  readonly fallback?: string
+}
+
+/**
+ * The loaders of the fast paths (replaceable in tests to exercise the fallbacks). A loader
+ * returns its function, or a `Chosen` one when it picks between implementations, so
+ * `primitives` names the one in use.
+ */
 export interface FastLoaders {
-  p256(): Promise<VerifyBackend['verifyP256Der']>
-  secp256k1(): Promise<Secp256k1Recover>
-  ed25519(): Promise<Ed25519phCombine>
+  p256(): Promise<VerifyBackend['verifyP256Der'] | Chosen<VerifyBackend['verifyP256Der']>>
+  secp256k1(): Promise<Secp256k1Recover | Chosen<Secp256k1Recover>>
+  ed25519(): Promise<Ed25519phCombine | Chosen<Ed25519phCombine>>
   hashes(): Promise<{
     readonly keccak256: Keccak256
     readonly sha256: (b: Uint8Array) => Uint8Array
@@ -120,26 +136,55 @@ export function isNode(): boolean {
   return typeof host.process?.versions?.node === 'string'
 }
 
+export const WASM_SECP256K1 = 'libsecp256k1 (WASM, built from secp256k1@5.0.2: src/crypto/wasm)'
+export const WASM_ED25519 = 'ref10 double-scalar multiplication (WASM, built from ed25519@0.0.5: src/crypto/wasm)'
+
+/** The native addon's loaders (./native-crypto), Node only: imported once for both curves. */
+let nativeModule: Promise<typeof import('./native-crypto')> | undefined
+const nativeCrypto = () => (nativeModule ??= import('./native-crypto'))
+
+/** In Node, `native` unless it fails to load, then `wasm` with the reason; elsewhere `wasm`. */
+async function nativeFirst<T>(
+  native: () => Promise<Chosen<T>>,
+  wasm: () => Promise<T>,
+  wasmImpl: string,
+): Promise<Chosen<T>> {
+  if (!isNode()) return { fn: await wasm(), impl: wasmImpl }
+  const n = await attempt(native)
+  if ('ok' in n) return n.ok
+  return { fn: await wasm(), impl: wasmImpl, fallback: n.reason }
+}
+
 export const defaultFastLoaders: FastLoaders = {
   async p256() {
     // Node: node:crypto's synchronous verify (./p256-node: WebCrypto there is a thread-pool job per call).
     if (isNode()) {
       const { loadNodeCrypto, nodeP256Verifier } = await import('./p256-node')
-      return nodeP256Verifier(await loadNodeCrypto())
+      return { fn: nodeP256Verifier(await loadNodeCrypto()), impl: 'OpenSSL (node:crypto)' }
     }
     const { hostSubtle, webCryptoP256Verifier } = await import('./p256-webcrypto')
     const subtle = hostSubtle()
     if (!subtle) throw new Error('this runtime has no globalThis.crypto.subtle')
-    return webCryptoP256Verifier(subtle)
+    return { fn: webCryptoP256Verifier(subtle), impl: 'WebCrypto' }
   },
-  async secp256k1() {
-    const { loadWasmSecp256k1Recover } = await import('./secp256k1-wasm')
-    return loadWasmSecp256k1Recover()
-  },
-  async ed25519() {
-    const { loadWasmEd25519Combine } = await import('./ed25519ph-wasm')
-    return (await loadWasmEd25519Combine()).combine
-  },
+  secp256k1: () =>
+    nativeFirst(
+      async () => {
+        const { loadNativeSecp256k1Recover, NATIVE_SECP256K1 } = await nativeCrypto()
+        return { fn: await loadNativeSecp256k1Recover(), impl: NATIVE_SECP256K1 }
+      },
+      async () => (await import('./secp256k1-wasm')).loadWasmSecp256k1Recover(),
+      WASM_SECP256K1,
+    ),
+  ed25519: () =>
+    nativeFirst(
+      async () => {
+        const { loadNativeEd25519Combine, NATIVE_ED25519 } = await nativeCrypto()
+        return { fn: await loadNativeEd25519Combine(), impl: NATIVE_ED25519 }
+      },
+      async () => (await (await import('./ed25519ph-wasm')).loadWasmEd25519Combine()).combine,
+      WASM_ED25519,
+    ),
   async hashes() {
     const { loadWasmHashes } = await import('./wasm-hashes')
     return loadWasmHashes()
@@ -154,6 +199,21 @@ async function attempt<T>(load: () => Promise<T>): Promise<{ ok: T } | { reason:
   }
 }
 
+/** A loader's result as a `Chosen` (a bare function: its implementation is named by the caller). */
+function chosen<T extends (...args: never[]) => unknown>(r: T | Chosen<T>): Chosen<T> | { fn: T; impl?: undefined } {
+  return typeof r === 'function' ? { fn: r } : r
+}
+
+/** What `primitives` says of a curve loader's result: its implementation (or `named`), or noble's and why. */
+function chosenImpl(
+  r: { ok: { impl?: string; fallback?: string } } | { reason: string },
+  named: string,
+): PrimitiveImpl {
+  if (!('ok' in r)) return { impl: '@noble/curves', fallback: `${named} unavailable: ${r.reason}` }
+  const { impl = named, fallback } = r.ok
+  return fallback ? { impl, fallback } : { impl }
+}
+
 /**
  * Builds a fast backend from `loaders`, each primitive falling back to noble (with the
  * reason recorded in `primitives`) when its loader fails. Never throws.
@@ -165,9 +225,9 @@ async function attempt<T>(load: () => Promise<T>): Promise<{ ok: T } | { reason:
  */
 export async function buildFastBackend(loaders: FastLoaders = defaultFastLoaders): Promise<VerifyBackend> {
   const [p256, secp, ed, hashes] = await Promise.all([
-    attempt(loaders.p256),
-    attempt(loaders.secp256k1),
-    attempt(loaders.ed25519),
+    attempt(async () => chosen(await loaders.p256())),
+    attempt(async () => chosen(await loaders.secp256k1())),
+    attempt(async () => chosen(await loaders.ed25519())),
     attempt(loaders.hashes),
   ])
   const used = (fast: string, r: { ok: unknown } | { reason: string }, noble = '@noble/curves'): PrimitiveImpl =>
@@ -175,15 +235,12 @@ export async function buildFastBackend(loaders: FastLoaders = defaultFastLoaders
   const { keccak256, sha512, sha256 } =
     'ok' in hashes ? hashes.ok : { keccak256: nobleKeccak256, sha512: nobleSha512, sha256: nobleSha256 }
   const hashImpl = used(WASM_HASHES, hashes, '@noble/hashes')
-  const recover = 'ok' in secp ? secp.ok : undefined
-  const combine = 'ok' in ed ? ed.ok : undefined
+  const recover = 'ok' in secp ? secp.ok.fn : undefined
+  const combine = 'ok' in ed ? ed.ok.fn : undefined
   const primitives = {
-    'secp256k1-recover': used('libsecp256k1 (WASM, built from secp256k1@5.0.2: src/crypto/wasm)', secp),
-    'p256-verify': used(isNode() ? 'OpenSSL (node:crypto)' : 'WebCrypto', p256),
-    'ed25519ph-verify': used(
-      'ref10 double-scalar multiplication (WASM, built from ed25519@0.0.5: src/crypto/wasm)',
-      ed,
-    ),
+    'secp256k1-recover': chosenImpl(secp, WASM_SECP256K1),
+    'p256-verify': chosenImpl(p256, isNode() ? 'OpenSSL (node:crypto)' : 'WebCrypto'),
+    'ed25519ph-verify': chosenImpl(ed, WASM_ED25519),
     keccak256: hashImpl,
     sha256: hashImpl,
   }
@@ -192,7 +249,7 @@ export async function buildFastBackend(loaders: FastLoaders = defaultFastLoaders
     primitives,
     recoverEip191: async (sig, digest) =>
       recoverEip191Digest(sig, digest, { keccak: keccak256, ...(recover ? { recover } : {}) }),
-    verifyP256Der: 'ok' in p256 ? p256.ok : nobleBackend.verifyP256Der,
+    verifyP256Der: 'ok' in p256 ? p256.ok.fn : nobleBackend.verifyP256Der,
     verifyEd25519ph: combine
       ? async (sig, message, key, context) => verifyEd25519phWith(combine, sig, message, key, context, sha512)
       : async (sig, message, key, context) => verifyEd25519ph(sig, message, key, context, sha512),

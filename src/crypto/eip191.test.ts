@@ -114,16 +114,18 @@ describe('signEip191', () => {
 })
 
 // The edge vectors of recoverEip191 run against noble and against the fast backend's parts
-// (libsecp256k1 WASM recovery, the WASM Keccak of ./wasm-hashes), composed as ./backend composes them.
-const wasmRecover = await defaultFastLoaders.secp256k1()
+// (libsecp256k1 recovery: the native addon in Node where it is built, else WASM; the WASM
+// Keccak of ./wasm-hashes), composed as ./backend composes them.
+const chosen = await defaultFastLoaders.secp256k1()
+const fastRecover = typeof chosen === 'function' ? chosen : chosen.fn
 const wasmHashes = await defaultFastLoaders.hashes()
 const RECOVERERS = [
   ['noble', recoverEip191],
   [
-    'fast (libsecp256k1 WASM + WASM Keccak)',
+    `fast (${typeof chosen === 'function' ? 'libsecp256k1' : chosen.impl} + WASM Keccak)`,
     (sig: Uint8Array, m: Uint8Array) =>
       recoverEip191Digest(sig, personalMessageHash(m, wasmHashes.keccak256), {
-        recover: wasmRecover,
+        recover: fastRecover,
         keccak: wasmHashes.keccak256,
       }),
   ],

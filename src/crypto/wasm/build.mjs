@@ -21,7 +21,7 @@
  * (./build.test.ts) rebuilds into a temporary directory and compares the bytes.
  *
  * Sources: `npm pack NAME@VERSION` (the ordinary client, the registry), checked against the
- * pinned sha512 integrity below, unpacked into node_modules/.cache/inbox-wasm-src (kept, so
+ * pinned sha512 integrity below (also the native addon's: ../native/build.mjs), unpacked into node_modules/.cache/inbox-wasm-src (kept, so
  * a rebuild needs no network).
  *
  *   node src/crypto/wasm/build.mjs            rebuild the committed .wasm files
@@ -49,6 +49,11 @@ export const SOURCES = {
   keccak: {
     spec: 'keccak@3.0.4',
     integrity: 'sha512-3vKuW0jV8J3XNTzvfyicFR5qvxrSAGl7KIhvgOu5cmWwM7tZRj3fMbj/pfIf4be7aznbc+prBWGjywox/g2Y6Q==',
+  },
+  // libsodium 1.0.16 in deps/libsodium: the native addon's Ed25519 (../native/build.mjs), not WebAssembly.
+  sodium: {
+    spec: 'sodium@3.0.2',
+    integrity: 'sha512-IsTwTJeoNBU97km3XkrbCGC/n/9aUQejgD3QPr2YY2gtbSPru3TI6nhCqgoez9Mv88frF9oVZS/jrXFbd6WXyA==',
   },
 }
 
