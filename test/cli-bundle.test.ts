@@ -4,7 +4,7 @@
  * threads load the bundled worker (dist-cli/verify-worker.mjs), not TypeScript.
  */
 import { spawnSync } from 'node:child_process'
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, sep } from 'node:path'
 import { Worker } from 'node:worker_threads'
@@ -86,8 +86,14 @@ describe('the bundled command line', () => {
       expect([...ran].filter(lazy)).toEqual([])
       // And it verified on the fast backend: a loader that fails falls back to noble silently.
       const calls = new Set(cli!.functions.filter((f) => f.ranges[0]!.count > 0).map((f) => f.functionName))
-      for (const f of ['loadWasmSecp256k1Recover', 'loadWasmEd25519Combine', 'loadWasmHashes', 'nodeP256Verifier'])
-        expect(calls, f).toContain(f)
+      // The curves on the native addon where the build made one (src/crypto/native-crypto.test.ts
+      // checks that it does wherever a C compiler is), else on the WebAssembly modules.
+      const native = existsSync(join(ROOT, 'dist-cli', 'native', 'inbox-crypto.node'))
+      const curves = native
+        ? ['loadNativeSecp256k1Recover', 'loadNativeEd25519Combine']
+        : ['loadWasmSecp256k1Recover', 'loadWasmEd25519Combine']
+      for (const f of [...curves, 'loadWasmHashes', 'nodeP256Verifier']) expect(calls, f).toContain(f)
+      if (native) expect(calls).not.toContain('loadWasmSecp256k1Recover')
       expect(calls).toContain('verifyEd25519phWith')
       expect(calls).not.toContain('nobleSecp256k1Recover')
     } finally {
