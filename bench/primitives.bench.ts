@@ -15,7 +15,7 @@
  */
 // The base-point table candidate needs noble's Point itself (the only bench import of @noble).
 import { ed25519 } from '@noble/curves/ed25519.js'
-import { buildFastBackend, defaultFastLoaders } from '../src/crypto/backend'
+import { buildFastBackend, defaultFastLoaders, isNode } from '../src/crypto/backend'
 import { bytesToHex, concatBytes, utf8 } from '../src/crypto/bytes'
 import { nobleSecp256k1Recover, personalMessageHash, recoverEip191Digest, signEip191 } from '../src/crypto/eip191'
 import {
@@ -151,6 +151,20 @@ export async function runPrimitivesBench(ms = 300, runtime = 'unknown'): Promise
   const hashWasm = await timed('hash-wasm (before)', loadHashWasm)
   const subtle = hostSubtle()
   const webCrypto = subtle ? webCryptoP256Verifier(subtle) : null
+  // Node only: the native addon (src/crypto/native, built at npm ci) and node:crypto's P-256,
+  // the command line's paths. Absent in a browser, or where no compiler built the addon.
+  const native = isNode()
+    ? await timed('native addon (built here)', async () => {
+        const m = await import('../src/crypto/native-crypto')
+        return { recover: await m.loadNativeSecp256k1Recover(), combine: await m.loadNativeEd25519Combine() }
+      }).catch(() => null)
+    : null
+  const openSsl = isNode()
+    ? await (async () => {
+        const { loadNodeCrypto, nodeP256Verifier } = await import('../src/crypto/p256-node')
+        return nodeP256Verifier(await loadNodeCrypto())
+      })()
+    : null
   const fast = await timed('fast backend (all)', () => buildFastBackend(defaultFastLoaders))
 
   const results: CaseResult[] = []
@@ -195,6 +209,12 @@ export async function runPrimitivesBench(ms = 300, runtime = 'unknown'): Promise
       recoverEip191Digest(ethSigs[i]!, digests[i]!, { recover: wasmRecover }),
       recoverEip191Digest(ethSigs[i]!, digests[i]!),
     )
+    if (native)
+      expectSame(
+        'native libsecp256k1 recovery',
+        recoverEip191Digest(ethSigs[i]!, digests[i]!, { recover: native.recover }),
+        recoverEip191Digest(ethSigs[i]!, digests[i]!),
+      )
   }
   await group('secp256k1 recovery (erc_191)', [
     ['noble (@noble/curves)', (i) => recoverEip191Digest(ethSigs[at(i)]!, digests[at(i)]!)],
@@ -210,6 +230,18 @@ export async function runPrimitivesBench(ms = 300, runtime = 'unknown'): Promise
       'libsecp256k1 WASM (built here) + WASM Keccak (built here)',
       (i) => recoverEip191Digest(ethSigs[at(i)]!, digests[at(i)]!, { recover: wasmRecover, keccak: hashes.keccak256 }),
     ],
+    ...(native
+      ? [
+          [
+            'libsecp256k1 native addon + WASM Keccak (Node: now)',
+            (i: number) =>
+              recoverEip191Digest(ethSigs[at(i)]!, digests[at(i)]!, {
+                recover: native.recover,
+                keccak: hashes.keccak256,
+              }),
+          ] as const,
+        ]
+      : []),
   ])
   const rs = ethSigs.map((s) => s.subarray(0, 64))
   const recs = ethSigs.map((s) => (s[64]! - 27) as 0 | 1)
@@ -217,6 +249,14 @@ export async function runPrimitivesBench(ms = 300, runtime = 'unknown'): Promise
     ['noble (@noble/curves)', (i) => nobleSecp256k1Recover(rs[at(i)]!, recs[at(i)]!, digests[at(i)]!)],
     ['libsecp256k1 WASM (@solar-republic, before)', (i) => solarRecover(rs[at(i)]!, recs[at(i)]!, digests[at(i)]!)],
     ['libsecp256k1 WASM (built here)', (i) => wasmRecover(rs[at(i)]!, recs[at(i)]!, digests[at(i)]!)],
+    ...(native
+      ? [
+          [
+            'libsecp256k1 native addon',
+            (i: number) => native.recover(rs[at(i)]!, recs[at(i)]!, digests[at(i)]!),
+          ] as const,
+        ]
+      : []),
   ])
 
   // P-256 (passkey): DER parse, key check, verify over SHA-256(message).
@@ -232,6 +272,11 @@ export async function runPrimitivesBench(ms = 300, runtime = 'unknown'): Promise
       )
     p256Cases.push(['WebCrypto, one at a time', (i) => webCrypto(pSigs[at(i)]!, pMsgs[at(i)]!, pPub)])
     p256Cases.push(['WebCrypto, 8 in flight', inFlight(8, (i) => webCrypto(pSigs[at(i)]!, pMsgs[at(i)]!, pPub)), 8])
+  }
+  if (openSsl) {
+    for (let i = 0; i < 16; i++)
+      expectSame('OpenSSL P-256', await openSsl(pSigs[i]!, pMsgs[i]!, pPub), verifyP256Der(pSigs[i]!, pMsgs[i]!, pPub))
+    p256Cases.push(['OpenSSL (node:crypto; Node: now)', (i) => openSsl(pSigs[at(i)]!, pMsgs[at(i)]!, pPub)])
   }
   await group('P-256 verify (passkey)', p256Cases)
 
@@ -263,6 +308,12 @@ export async function runPrimitivesBench(ms = 300, runtime = 'unknown'): Promise
       verifyEd25519phWith(nobleWide, edSigs[i]!, m, edPub, IDENTITY_UPDATE_CONTEXT),
       want,
     )
+    if (native)
+      expectSame(
+        'native Ed25519ph',
+        verifyEd25519phWith(native.combine, edSigs[i]!, m, edPub, IDENTITY_UPDATE_CONTEXT),
+        want,
+      )
   }
   await group('Ed25519ph verify (installation_key)', [
     [
@@ -301,6 +352,22 @@ export async function runPrimitivesBench(ms = 300, runtime = 'unknown'): Promise
           hashes.sha512,
         ),
     ],
+    ...(native
+      ? [
+          [
+            'libsodium double-scalar native addon + WASM SHA-512 (Node: now)',
+            (i: number) =>
+              verifyEd25519phWith(
+                native.combine,
+                edSigs[at(i)]!,
+                texts[at(i)]!,
+                edPub,
+                IDENTITY_UPDATE_CONTEXT,
+                hashes.sha512,
+              ),
+          ] as const,
+        ]
+      : []),
   ])
 
   // Hashes, on the ~400-byte signature text.
