@@ -315,6 +315,11 @@ export async function runPrimitivesBench(ms = 300, runtime = 'unknown'): Promise
         want,
       )
   }
+  /** Ed25519ph verification of the bench's texts with a combine step and a SHA-512. */
+  const edWith =
+    (combine: Ed25519phCombine, hash?: (b: Uint8Array) => Uint8Array): Op =>
+    (i) =>
+      verifyEd25519phWith(combine, edSigs[at(i)]!, texts[at(i)]!, edPub, IDENTITY_UPDATE_CONTEXT, hash)
   await group('Ed25519ph verify (installation_key)', [
     [
       'noble (@noble/curves, base table W=6)',
@@ -328,43 +333,13 @@ export async function runPrimitivesBench(ms = 300, runtime = 'unknown'): Promise
       'libsodium WASM point arithmetic',
       (i) => verifyEd25519phWith(sodium.combine, edSigs[at(i)]!, texts[at(i)]!, edPub, IDENTITY_UPDATE_CONTEXT),
     ],
-    [
-      'libsodium WASM + hash-wasm SHA-512 (before)',
-      (i) =>
-        verifyEd25519phWith(
-          sodium.combine,
-          edSigs[at(i)]!,
-          texts[at(i)]!,
-          edPub,
-          IDENTITY_UPDATE_CONTEXT,
-          hashWasm.sha512,
-        ),
-    ],
-    [
-      'ref10 double-scalar WASM + WASM SHA-512 (now)',
-      (i) =>
-        verifyEd25519phWith(
-          ref10.combine,
-          edSigs[at(i)]!,
-          texts[at(i)]!,
-          edPub,
-          IDENTITY_UPDATE_CONTEXT,
-          hashes.sha512,
-        ),
-    ],
+    ['libsodium WASM + hash-wasm SHA-512 (before)', edWith(sodium.combine, hashWasm.sha512)],
+    ['ref10 double-scalar WASM + WASM SHA-512 (now)', edWith(ref10.combine, hashes.sha512)],
     ...(native
       ? [
           [
             'libsodium double-scalar native addon + WASM SHA-512 (Node: now)',
-            (i: number) =>
-              verifyEd25519phWith(
-                native.combine,
-                edSigs[at(i)]!,
-                texts[at(i)]!,
-                edPub,
-                IDENTITY_UPDATE_CONTEXT,
-                hashes.sha512,
-              ),
+            edWith(native.combine, hashes.sha512),
           ] as const,
         ]
       : []),

@@ -27,7 +27,7 @@ import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSyn
 import { arch, endianness, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { SOURCES, sources } from '../wasm/build.mjs'
+import { SECP256K1_DEFINES, SOURCES, sources } from '../wasm/build.mjs'
 
 const HERE = dirname(fileURLToPath(import.meta.url))
 export const NATIVE_FILE = join(HERE, 'inbox-crypto.node')
@@ -66,13 +66,7 @@ export function buildNative({ force = false } = {}) {
   // 128-bit products on 64-bit hosts; elsewhere the 32-bit-limb fields (as in WebAssembly).
   const wide = ['x64', 'arm64', 'ppc64', 's390x', 'riscv64', 'loong64'].includes(arch())
   const secpDefines = [
-    '-DUSE_NUM_NONE=1',
-    '-DUSE_FIELD_INV_BUILTIN=1',
-    '-DUSE_SCALAR_INV_BUILTIN=1',
-    '-DECMULT_WINDOW_SIZE=12',
-    '-DECMULT_GEN_PREC_BITS=4',
-    '-DUSE_ENDOMORPHISM=1',
-    '-DENABLE_MODULE_RECOVERY=1',
+    ...SECP256K1_DEFINES,
     ...(wide
       ? ['-DHAVE___INT128=1', '-DUSE_FIELD_5X52=1', '-DUSE_SCALAR_4X64=1']
       : ['-DUSE_FIELD_10X26=1', '-DUSE_SCALAR_8X32=1']),

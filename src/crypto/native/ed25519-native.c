@@ -19,9 +19,8 @@ int sodium_is_zero(const unsigned char *n, const size_t nlen) {
 
 /* combine(S, k, key: 32 bytes each; S, k < 2^255): the encoding of [S]B - [k]A, or null when the key decodes to no point. */
 static napi_value inbox_combine(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
-  napi_value argv[3] = {NULL, NULL, NULL};
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return NULL;
+  napi_value argv[3];
+  if (!inbox_args(env, info, argv, 3)) return NULL;
   const unsigned char *S = inbox_bytes(env, argv[0], 32, "combine: S");
   if (!S) return NULL;
   const unsigned char *k = inbox_bytes(env, argv[1], 32, "combine: k");

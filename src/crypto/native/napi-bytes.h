@@ -8,6 +8,13 @@
 #include <node_api.h>
 #include <stdio.h>
 
+/* The call's first `n` arguments, NULL where missing; false when they cannot be read. */
+static bool inbox_args(napi_env env, napi_callback_info info, napi_value *argv, size_t n) {
+  size_t argc = n;
+  for (size_t i = 0; i < n; i++) argv[i] = NULL;
+  return napi_get_cb_info(env, info, &argc, argv, NULL, NULL) == napi_ok;
+}
+
 /* The bytes of `value` when it is a Uint8Array of exactly `len` bytes; else a thrown TypeError and NULL. */
 static const unsigned char *inbox_bytes(napi_env env, napi_value value, size_t len, const char *name) {
   bool is = false;

@@ -16,9 +16,8 @@ static void ctx_build(void) { ctx = secp256k1_context_create(SECP256K1_CONTEXT_V
 
 /* recover(rs: 64 bytes, digest: 32 bytes, recid: 0..3): the 65-byte uncompressed key, or null when none recovers. */
 static napi_value inbox_recover(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
-  napi_value argv[3] = {NULL, NULL, NULL};
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return NULL;
+  napi_value argv[3];
+  if (!inbox_args(env, info, argv, 3)) return NULL;
   const unsigned char *rs = inbox_bytes(env, argv[0], 64, "recover: r || s");
   if (!rs) return NULL;
   const unsigned char *digest = inbox_bytes(env, argv[1], 32, "recover: digest");

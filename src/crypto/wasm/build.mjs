@@ -57,6 +57,20 @@ export const SOURCES = {
   },
 }
 
+/**
+ * libsecp256k1's configuration in both builds (this one and ../native/build.mjs), less the
+ * field and scalar representation, which each picks for its target.
+ */
+export const SECP256K1_DEFINES = [
+  '-DUSE_NUM_NONE=1',
+  '-DUSE_FIELD_INV_BUILTIN=1',
+  '-DUSE_SCALAR_INV_BUILTIN=1',
+  '-DECMULT_WINDOW_SIZE=12',
+  '-DECMULT_GEN_PREC_BITS=4',
+  '-DUSE_ENDOMORPHISM=1',
+  '-DENABLE_MODULE_RECOVERY=1',
+]
+
 const COMMON = [
   '--target=wasm32',
   '-O3',
@@ -140,15 +154,9 @@ export function build(out = HERE) {
       '-I.',
       '-Isrc',
       '-Iinclude',
-      '-DUSE_NUM_NONE=1',
+      ...SECP256K1_DEFINES,
       '-DUSE_FIELD_10X26=1',
       '-DUSE_SCALAR_8X32=1',
-      '-DUSE_FIELD_INV_BUILTIN=1',
-      '-DUSE_SCALAR_INV_BUILTIN=1',
-      '-DECMULT_WINDOW_SIZE=12',
-      '-DECMULT_GEN_PREC_BITS=4',
-      '-DUSE_ENDOMORPHISM=1',
-      '-DENABLE_MODULE_RECOVERY=1',
       '-Wl,-z,stack-size=262144',
       '-o',
       secpOut,
