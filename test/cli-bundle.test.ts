@@ -86,13 +86,13 @@ describe('the bundled command line', () => {
       expect([...ran].filter(lazy)).toEqual([])
       // And it verified on the fast backend: a loader that fails falls back to noble silently.
       const calls = new Set(cli!.functions.filter((f) => f.ranges[0]!.count > 0).map((f) => f.functionName))
-      // The curves on the native addon where the build made one (src/crypto/native-crypto.test.ts
+      // The curves (and P-256's OpenSSL calls) on the native addon where the build made one (src/crypto/native-crypto.test.ts
       // checks that it does wherever a C compiler is), else on the WebAssembly modules.
       const native = existsSync(join(ROOT, 'dist-cli', 'native', 'inbox-crypto.node'))
       const curves = native
-        ? ['loadNativeSecp256k1Recover', 'loadNativeEd25519Combine']
-        : ['loadWasmSecp256k1Recover', 'loadWasmEd25519Combine']
-      for (const f of [...curves, 'loadWasmHashes', 'nodeP256Verifier']) expect(calls, f).toContain(f)
+        ? ['loadNativeSecp256k1Recover', 'loadNativeEd25519Combine', 'loadNativeP256Verify']
+        : ['loadWasmSecp256k1Recover', 'loadWasmEd25519Combine', 'nodeP256Verifier']
+      for (const f of [...curves, 'loadWasmHashes', 'openSslP256Verifier']) expect(calls, f).toContain(f)
       if (native) expect(calls).not.toContain('loadWasmSecp256k1Recover')
       expect(calls).toContain('verifyEd25519phWith')
       expect(calls).not.toContain('nobleSecp256k1Recover')

@@ -4,6 +4,7 @@ import {
   buildFastBackend,
   defaultFastLoaders,
   loadFastBackend,
+  NODE_P256,
   nobleBackend,
   type FastLoaders,
   WASM_ED25519,
@@ -14,7 +15,7 @@ import {
 import { personalMessageHash, signEip191 } from './eip191'
 import { ed25519PublicKey, IDENTITY_UPDATE_CONTEXT, signEd25519ph } from './ed25519ph'
 import { keccak256, sha256 } from './hash'
-import { loadNativeSecp256k1Recover, NATIVE_ED25519, NATIVE_SECP256K1 } from './native-crypto'
+import { loadNativeSecp256k1Recover, NATIVE_ED25519, NATIVE_P256, NATIVE_SECP256K1 } from './native-crypto'
 import { p256PublicKey, signP256Der } from './p256'
 
 const MSG = utf8('backend switch')
@@ -67,7 +68,7 @@ describe('loadFastBackend', () => {
     )
     expect(fast.primitives).toEqual({
       'secp256k1-recover': native === null ? { impl: NATIVE_SECP256K1 } : { impl: WASM_SECP256K1, fallback: native },
-      'p256-verify': { impl: 'OpenSSL (node:crypto)' },
+      'p256-verify': native === null ? { impl: NATIVE_P256 } : { impl: NODE_P256, fallback: native },
       'ed25519ph-verify': native === null ? { impl: NATIVE_ED25519 } : { impl: WASM_ED25519, fallback: native },
       keccak256: { impl: WASM_HASHES },
       sha256: { impl: WASM_HASHES },

@@ -7,7 +7,8 @@
  * - `nobleBackend`: today's code (@noble/curves and @noble/hashes), the reference.
  * - `loadFastBackend()`: native or WebAssembly paths, each measured against noble first
  *   (bench/primitives.bench.ts) and kept only where it wins:
- *     P-256 verify        WebCrypto `crypto.subtle.verify` (./p256-webcrypto)
+ *     P-256 verify        WebCrypto `crypto.subtle.verify` (./p256-webcrypto); in Node
+ *                         OpenSSL, through the native addon first, else node:crypto (./p256-node)
  *     secp256k1 recovery  libsecp256k1 in WASM, built here (./secp256k1-wasm, ./wasm); in
  *                         Node the native addon's build of it first (./native-crypto, ./native)
  *     Ed25519ph [S]B-[k]A ref10's double-scalar multiplication in WASM, built here
@@ -136,6 +137,7 @@ export function isNode(): boolean {
   return typeof host.process?.versions?.node === 'string'
 }
 
+export const NODE_P256 = 'OpenSSL (node:crypto)'
 export const WASM_SECP256K1 = 'libsecp256k1 (WASM, built from secp256k1@5.0.2: src/crypto/wasm)'
 export const WASM_ED25519 = 'ref10 double-scalar multiplication (WASM, built from ed25519@0.0.5: src/crypto/wasm)'
 
@@ -143,24 +145,33 @@ export const WASM_ED25519 = 'ref10 double-scalar multiplication (WASM, built fro
 let nativeModule: Promise<typeof import('./native-crypto')> | undefined
 const nativeCrypto = () => (nativeModule ??= import('./native-crypto'))
 
-/** In Node, `native` unless it fails to load, then `wasm` with the reason; elsewhere `wasm`. */
+/** In Node, `native` unless it fails to load, then `other` with the reason; elsewhere `other`. */
 async function nativeFirst<T>(
   native: () => Promise<Chosen<T>>,
-  wasm: () => Promise<T>,
-  wasmImpl: string,
+  other: () => Promise<T>,
+  otherImpl: string,
 ): Promise<Chosen<T>> {
-  if (!isNode()) return { fn: await wasm(), impl: wasmImpl }
+  if (!isNode()) return { fn: await other(), impl: otherImpl }
   const n = await attempt(native)
   if ('ok' in n) return n.ok
-  return { fn: await wasm(), impl: wasmImpl, fallback: n.reason }
+  return { fn: await other(), impl: otherImpl, fallback: n.reason }
 }
 
 export const defaultFastLoaders: FastLoaders = {
   async p256() {
     // Node: node:crypto's synchronous verify (./p256-node: WebCrypto there is a thread-pool job per call).
     if (isNode()) {
-      const { loadNodeCrypto, nodeP256Verifier } = await import('./p256-node')
-      return { fn: nodeP256Verifier(await loadNodeCrypto()), impl: 'OpenSSL (node:crypto)' }
+      return nativeFirst(
+        async () => {
+          const { loadNativeP256Verify, NATIVE_P256 } = await nativeCrypto()
+          return { fn: await loadNativeP256Verify(), impl: NATIVE_P256 }
+        },
+        async () => {
+          const { loadNodeCrypto, nodeP256Verifier } = await import('./p256-node')
+          return nodeP256Verifier(await loadNodeCrypto())
+        },
+        NODE_P256,
+      )
     }
     const { hostSubtle, webCryptoP256Verifier } = await import('./p256-webcrypto')
     const subtle = hostSubtle()
@@ -239,7 +250,7 @@ export async function buildFastBackend(loaders: FastLoaders = defaultFastLoaders
   const combine = 'ok' in ed ? ed.ok.fn : undefined
   const primitives = {
     'secp256k1-recover': chosenImpl(secp, WASM_SECP256K1),
-    'p256-verify': chosenImpl(p256, isNode() ? 'OpenSSL (node:crypto)' : 'WebCrypto'),
+    'p256-verify': chosenImpl(p256, isNode() ? NODE_P256 : 'WebCrypto'),
     'ed25519ph-verify': chosenImpl(ed, WASM_ED25519),
     keccak256: hashImpl,
     sha256: hashImpl,

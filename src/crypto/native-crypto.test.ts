@@ -3,10 +3,18 @@ import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { buildFastBackend, defaultFastLoaders } from './backend'
-import { bytesToHex, concatBytes } from './bytes'
+import { bytesToHex, concatBytes, utf8 } from './bytes'
+import { p256PublicKey, p256UncompressedKey, parseP256Signature, signP256Der } from './p256'
 import { nobleSecp256k1Recover } from './eip191'
 import { le32, P } from './ed25519ph-equivalence.testkit'
-import { loadNativeEd25519Combine, loadNativeSecp256k1Recover, NATIVE_ED25519, NATIVE_SECP256K1 } from './native-crypto'
+import {
+  loadNativeEd25519Combine,
+  loadNativeP256Verify,
+  loadNativeSecp256k1Recover,
+  NATIVE_ED25519,
+  NATIVE_P256,
+  NATIVE_SECP256K1,
+} from './native-crypto'
 // @ts-expect-error: a JavaScript build script without declarations
 import { buildNative, NATIVE_FILE } from './native/build.mjs'
 
@@ -18,6 +26,8 @@ const hasCompiler = [process.env.CC, 'clang', 'cc'].some((cc) => cc && spawnSync
 interface Addon {
   recover(...args: unknown[]): Uint8Array | null
   combine(...args: unknown[]): Uint8Array | null
+  p256Key(...args: unknown[]): unknown
+  p256Verify(...args: unknown[]): boolean
 }
 
 describe('the native addon (src/crypto/native)', () => {
@@ -27,12 +37,13 @@ describe('the native addon (src/crypto/native)', () => {
     expect(r.built, 'npm ci (scripts/build-cli.mjs) should have built it already').toBe(false)
     await expect(loadNativeSecp256k1Recover()).resolves.toBeTypeOf('function')
     await expect(loadNativeEd25519Combine()).resolves.toBeTypeOf('function')
+    await expect(loadNativeP256Verify()).resolves.toBeTypeOf('function')
   })
   it.skipIf(!hasCompiler)('is what the fast backend uses in Node', async () => {
     const b = await buildFastBackend(defaultFastLoaders)
     expect(b.primitives['secp256k1-recover']).toEqual({ impl: NATIVE_SECP256K1 })
     expect(b.primitives['ed25519ph-verify']).toEqual({ impl: NATIVE_ED25519 })
-    expect(b.primitives['p256-verify']).toEqual({ impl: 'OpenSSL (node:crypto)' })
+    expect(b.primitives['p256-verify']).toEqual({ impl: NATIVE_P256 })
   })
 })
 
@@ -73,5 +84,26 @@ describe.skipIf(!hasCompiler)('the addon entry points (C argument checks)', () =
     expect(() => addon.combine(le32(2n ** 255n), le32(3n), A.toBytes())).toThrow(/bit 255/)
     expect(() => addon.combine(le32(5n), le32(2n ** 255n + 1n), A.toBytes())).toThrow(RangeError)
     expect(() => addon.combine()).toThrow(/S: expected a Uint8Array of 32 bytes/)
+  })
+  it("p256Key and p256Verify: OpenSSL's verdict over SHA-256, null for a point off the curve, no foreign handles", () => {
+    const pSk = new Uint8Array(32).fill(9)
+    const key = addon.p256Key(p256UncompressedKey(p256PublicKey(pSk)))
+    expect(key).not.toBeNull()
+    const m = utf8('message')
+    const pRs = parseP256Signature(signP256Der(pSk, m)).lowS
+    const big = concatBytes(new Uint8Array(7), m, pRs) // views at an offset
+    expect(addon.p256Verify(key, big.subarray(7, 7 + m.length), big.subarray(7 + m.length))).toBe(true)
+    expect(addon.p256Verify(key, utf8('messagf'), pRs)).toBe(false)
+    expect(addon.p256Verify(key, new Uint8Array(0), pRs)).toBe(false)
+    const flipped = pRs.slice()
+    flipped[40]! ^= 1
+    expect(addon.p256Verify(key, m, flipped)).toBe(false)
+    expect(addon.p256Key(concatBytes(Uint8Array.of(4), new Uint8Array(64).fill(1)))).toBeNull()
+    expect(addon.p256Key(concatBytes(Uint8Array.of(3), new Uint8Array(64).fill(1)))).toBeNull()
+    expect(() => addon.p256Key(new Uint8Array(33))).toThrow(/key: expected a Uint8Array of 65 bytes/)
+    expect(() => addon.p256Verify({}, m, pRs)).toThrow(/expected a key made by p256Key/)
+    expect(() => addon.p256Verify(null, m, pRs)).toThrow(TypeError)
+    expect(() => addon.p256Verify(key, 'message', pRs)).toThrow(/message: expected a Uint8Array/)
+    expect(() => addon.p256Verify(key, m, pRs.subarray(1))).toThrow(/r \|\| s: expected a Uint8Array of 64 bytes/)
   })
 })

@@ -14,11 +14,16 @@ import type { Ed25519phCombine } from './ed25519ph'
 import type { Secp256k1Recover } from './eip191'
 import { errorMessage } from './errors'
 import { nodeBuiltin } from './node-builtin'
+import { openSslP256Verifier } from './p256-node'
+import type { P256Verify } from './p256-webcrypto'
 
 /** The addon's exports (./native/inbox-crypto.c). */
 interface InboxCryptoAddon {
   recover(rs: Uint8Array, digest: Uint8Array, recid: number): Uint8Array | null
   combine(S: Uint8Array, k: Uint8Array, key: Uint8Array): Uint8Array | null
+  /** Present when the build found Node's OpenSSL headers (./native/p256-native.c). */
+  p256Key?(uncompressed: Uint8Array): unknown
+  p256Verify?(key: unknown, message: Uint8Array, rs: Uint8Array): boolean
 }
 
 /** Where the addon is, relative to this module (a variable: browser bundlers must not treat it as an asset). */
@@ -26,6 +31,7 @@ const ADDON = './native/inbox-crypto.node'
 
 export const NATIVE_SECP256K1 = 'libsecp256k1 (native addon, built from secp256k1@5.0.2: src/crypto/native)'
 export const NATIVE_ED25519 = 'libsodium 1.0.16 double-scalar multiplication (native addon: src/crypto/native)'
+export const NATIVE_P256 = "OpenSSL (Node's, through the native addon: src/crypto/native)"
 
 let addon: Promise<InboxCryptoAddon> | undefined
 
@@ -78,4 +84,14 @@ export async function loadNativeEd25519Combine(): Promise<Ed25519phCombine> {
     }
     return combine(sBytes, kBytes, publicKey)
   }
+}
+
+/**
+ * P-256 verification through the addon's OpenSSL calls, with ./p256-node's checks and key
+ * cache (`openSslP256Verifier`); rejects when the addon was built without OpenSSL.
+ */
+export async function loadNativeP256Verify(): Promise<P256Verify> {
+  const { p256Key, p256Verify } = await loadAddon()
+  if (!p256Key || !p256Verify) throw new Error("the native addon was built without OpenSSL (Node's headers had none)")
+  return openSslP256Verifier({ importKey: p256Key, verify: p256Verify })
 }

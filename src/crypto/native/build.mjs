@@ -6,9 +6,10 @@
  *
  *   secp256k1 recovery  libsecp256k1 from secp256k1@5.0.2 (the WebAssembly module's sources),
  *                       5x52 field on 128-bit products and 4x64 scalars;
- *   Ed25519ph's [S]B - [k]A  libsodium 1.0.16 from sodium@3.0.2, its 51-bit-limb field.
+ *   Ed25519ph's [S]B - [k]A  libsodium 1.0.16 from sodium@3.0.2, its 51-bit-limb field;
+ *   P-256 verification  the OpenSSL inside Node (when Node's headers include it).
  *
- * Both are about twice the WebAssembly builds' speed here (`npm run bench`, primitives). The
+ * The curves are about twice the WebAssembly builds' speed here (`npm run bench`, primitives). The
  * sources come from the registry through ../wasm/build.mjs `sources` (pinned sha512,
  * cached in node_modules/.cache/inbox-wasm-src). Needs a C compiler (clang, or $CC, or cc)
  * and the running Node's headers (<prefix>/include/node, node_api.h); without them the build
@@ -32,7 +33,7 @@ import { SECP256K1_DEFINES, SOURCES, sources } from '../wasm/build.mjs'
 const HERE = dirname(fileURLToPath(import.meta.url))
 export const NATIVE_FILE = join(HERE, 'inbox-crypto.node')
 const STAMP = `${NATIVE_FILE}.json`
-const GLUE = ['inbox-crypto.c', 'secp256k1-native.c', 'ed25519-native.c', 'napi-bytes.h']
+const GLUE = ['inbox-crypto.c', 'secp256k1-native.c', 'ed25519-native.c', 'p256-native.c', 'napi-bytes.h']
 
 /** The first C compiler that answers --version: $CC, clang, cc. */
 function compiler() {
@@ -75,6 +76,9 @@ export function buildNative({ force = false } = {}) {
     ...(wide ? ['-DHAVE_TI_MODE'] : []),
     ...(endianness() === 'LE' ? ['-DNATIVE_LITTLE_ENDIAN'] : []),
   ]
+  // P-256 through Node's own OpenSSL (its headers ship with Node's; a Node built against a
+  // system OpenSSL may have none, and then node:crypto serves P-256).
+  const openssl = existsSync(join(headers, 'openssl', 'ecdsa.h'))
   const common = ['-O3', '-fPIC', '-fvisibility=hidden', '-w', `-I${headers}`, `-I${HERE}`]
   const key = createHash('sha256').update(
     JSON.stringify({ cc: cc.version, secpDefines, sodiumDefines, common, specs: SOURCES, headers }),
@@ -98,6 +102,7 @@ export function buildNative({ force = false } = {}) {
       ed: join(tmp, 'ed25519.o'),
       ref10: join(tmp, 'ed25519_ref10.o'),
       glue: join(tmp, 'inbox-crypto.o'),
+      ...(openssl ? { p256: join(tmp, 'p256.o') } : {}),
     }
     c([
       ...common,
@@ -116,7 +121,8 @@ export function buildNative({ force = false } = {}) {
     c([...common, ...sodiumDefines, ...sodiumIncludes, '-c', join(HERE, 'ed25519-native.c'), '-o', objects.ed])
     const ref10 = join(sodium, 'crypto_core', 'ed25519', 'ref10', 'ed25519_ref10.c')
     c([...common, ...sodiumDefines, ...sodiumIncludes, '-c', ref10, '-o', objects.ref10])
-    c([...common, '-c', join(HERE, 'inbox-crypto.c'), '-o', objects.glue])
+    c([...common, ...(openssl ? ['-DINBOX_WITH_OPENSSL'] : []), '-c', join(HERE, 'inbox-crypto.c'), '-o', objects.glue])
+    if (objects.p256) c([...common, '-c', join(HERE, 'p256-native.c'), '-o', objects.p256])
     const out = join(tmp, 'inbox-crypto.node')
     c(['-shared', '-o', out, ...Object.values(objects), '-lpthread'])
     renameSync(out, NATIVE_FILE)
