@@ -105,10 +105,10 @@ describe('hexToBytes', () => {
 })
 
 describe('hexToBytes: the host decoder (Node Buffer) and the table agree', () => {
-  /** The module as a browser loads it: no Buffer on globalThis, so the table reads everything. */
-  async function tableOnly(): Promise<typeof import('./bytes')> {
+  /** The module as a browser loads it: no Buffer on globalThis (or `buffer`), so the table reads everything. */
+  async function tableOnly(buffer: unknown = undefined): Promise<typeof import('./bytes')> {
     vi.resetModules()
-    vi.stubGlobal('Buffer', undefined)
+    vi.stubGlobal('Buffer', buffer)
     try {
       return await import('./bytes')
     } finally {
@@ -127,6 +127,7 @@ describe('hexToBytes: the host decoder (Node Buffer) and the table agree', () =>
   }
 
   it('the module without Buffer really decodes by the table (no Buffer call)', async () => {
+    hexToBytes('ab'.repeat(32)) // the first use checks the host's decoder (strictHostHex)
     const write = vi.spyOn(Buffer.prototype, 'write')
     try {
       const m = await tableOnly()
@@ -167,6 +168,33 @@ describe('hexToBytes: the host decoder (Node Buffer) and the table agree', () =>
         if (typeof ours !== 'string') expect(ours).toEqual(new Uint8Array(Buffer.from(t.replace(/^0x/i, ''), 'hex')))
       }),
       { numRuns: 3000 },
+    )
+  })
+
+  it('never uses a Buffer whose hex decoder reads pairs with parseInt (a browser polyfill)', async () => {
+    // As the npm "buffer" package decodes: parseInt of each pair, stopping only at NaN.
+    class LooseBuffer extends Uint8Array {
+      static allocUnsafeSlow(n: number): LooseBuffer {
+        return new LooseBuffer(n)
+      }
+      static byteLength(text: string): number {
+        return new TextEncoder().encode(text).length
+      }
+      write(text: string, offset: number, length: number): number {
+        let i = 0
+        for (; i < Math.min(length, text.length >> 1); i++) {
+          const v = Number.parseInt(text.substring(2 * i, 2 * i + 2), 16)
+          if (Number.isNaN(v)) break
+          this[offset + i] = v
+        }
+        return i
+      }
+    }
+    const m = await tableOnly(LooseBuffer)
+    const text = `0g${'ab'.repeat(40)}`
+    expect(() => m.hexToBytes(text)).toThrow('hex: invalid character "g" at index 1')
+    expect(m.hexToBytes(`+1${'ab'.repeat(40)}`.replace('+1', '01'))).toEqual(
+      Uint8Array.from([1, ...new Array(40).fill(0xab)]),
     )
   })
 

@@ -45,7 +45,17 @@ const HostBuffer = (
     Buffer?: { allocUnsafeSlow(size: number): HexWriter; byteLength(text: string, encoding: 'utf8'): number }
   }
 ).Buffer
-const hasHostHex = typeof HostBuffer?.allocUnsafeSlow === 'function' && typeof HostBuffer.byteLength === 'function'
+let hasHostHex = typeof HostBuffer?.allocUnsafeSlow === 'function' && typeof HostBuffer.byteLength === 'function'
+
+/**
+ * True when the host's Buffer decodes hex as Node's does: a pair with anything but two hex
+ * digits stops it. A Buffer put on globalThis by a browser polyfill may read pairs with
+ * parseInt, which takes "0g" as 0, " 1" and "+1" as 1: such a Buffer is never used.
+ */
+function strictHostHex(b: HexWriter): boolean {
+  for (const bad of ['0g', 'g0', ' 1', '1 ', '+1', '-1', '0x']) if (b.write(bad, 0, 1, 'hex') !== 0) return false
+  return b.write('aF', 0, 1, 'hex') === 1 && b[0] === 0xaf
+}
 
 /** Hex text of at least this many digits goes to the host's decoder (a shorter one is not worth the call). */
 const HOST_HEX_MIN = 64
@@ -66,7 +76,12 @@ function hostHexToBytes(text: string, offset: number, digits: number): Uint8Arra
   if (!hasHostHex || digits < HOST_HEX_MIN || HostBuffer!.byteLength(text, 'utf8') !== text.length) return null
   const n = digits >> 1
   if (hostScratch === null || hostScratch.length < n) {
-    hostScratch = HostBuffer!.allocUnsafeSlow(Math.max(n, 2 * (hostScratch?.length ?? 2048)))
+    const scratch = HostBuffer!.allocUnsafeSlow(Math.max(n, 2 * (hostScratch?.length ?? 2048)))
+    if (hostScratch === null && !strictHostHex(scratch)) {
+      hasHostHex = false
+      return null
+    }
+    hostScratch = scratch
     hostView = new Uint8Array(hostScratch.buffer, hostScratch.byteOffset, hostScratch.length)
   }
   const written = hostScratch.write(offset === 0 ? text : text.slice(offset), 0, n, 'hex')
