@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import fc from 'fast-check'
 import { Buffer } from 'node:buffer'
 import { hexToBytes as nobleHexToBytes } from '@noble/hashes/utils.js'
@@ -100,6 +100,122 @@ describe('hexToBytes', () => {
         expect(ours(text)).toEqual(previous(text))
       }),
       { numRuns: 2000 },
+    )
+  })
+})
+
+describe('hexToBytes: the host decoder (Node Buffer) and the table agree', () => {
+  /** The module as a browser loads it: no Buffer on globalThis (or `buffer`), so the table reads everything. */
+  async function tableOnly(buffer: unknown = undefined): Promise<typeof import('./bytes')> {
+    vi.resetModules()
+    vi.stubGlobal('Buffer', buffer)
+    try {
+      return await import('./bytes')
+    } finally {
+      vi.unstubAllGlobals()
+      vi.resetModules()
+    }
+  }
+  const outcome = (f: (t: string) => Uint8Array, text: string): Uint8Array | string => {
+    try {
+      return f(text)
+    } catch (e) {
+      // The reloaded module has its own CryptoError class: told apart by its name.
+      if (!(e instanceof Error) || e.name !== 'CryptoError') throw e
+      return `${(e as CryptoError).code}: ${e.message}`
+    }
+  }
+
+  it('the module without Buffer really decodes by the table (no Buffer call)', async () => {
+    hexToBytes('ab'.repeat(32)) // the first use checks the host's decoder (strictHostHex)
+    const write = vi.spyOn(Buffer.prototype, 'write')
+    try {
+      const m = await tableOnly()
+      expect(m.hexToBytes('ab'.repeat(100))).toEqual(new Uint8Array(100).fill(0xab))
+      expect(write).not.toHaveBeenCalled()
+      // With Buffer, a text of 64 digits or more goes to it, a shorter one does not.
+      hexToBytes('ab'.repeat(31))
+      expect(write).not.toHaveBeenCalled()
+      hexToBytes('ab'.repeat(32))
+      expect(write).toHaveBeenCalledTimes(1)
+    } finally {
+      write.mockRestore()
+    }
+  })
+
+  it('gives the same bytes or the same error as the table, on long texts with stray characters (property)', async () => {
+    const table = (await tableOnly()).hexToBytes
+    // Mostly hex digits; sometimes a character Buffer's decoder would misread (İ is U+0130,
+    // whose low byte is "0"; š is U+0161, low byte "a") or stop at.
+    const stray = fc.constantFrom(...'gGxX \n\u0000\u007f\u0080\u00ff\u0130\u0161\u3130\uffff\ud83d')
+    const text = fc
+      .tuple(
+        fc.constantFrom('', '0x', '0X'),
+        fc.uint8Array({ minLength: 28, maxLength: 200 }),
+        fc.boolean(),
+        fc.array(fc.tuple(fc.nat(), stray), { maxLength: 2 }),
+        fc.nat({ max: 1 }),
+      )
+      .map(([prefix, b, upper, strays, odd]) => {
+        const cs = [...(upper ? bytesToHex(b).toUpperCase() : bytesToHex(b))]
+        for (const [at, c] of strays) cs[at % cs.length] = c
+        return prefix + cs.join('') + (odd ? 'a' : '')
+      })
+    fc.assert(
+      fc.property(text, (t) => {
+        const ours = outcome(hexToBytes, t)
+        expect(ours).toEqual(outcome(table, t))
+        if (typeof ours !== 'string') expect(ours).toEqual(new Uint8Array(Buffer.from(t.replace(/^0x/i, ''), 'hex')))
+      }),
+      { numRuns: 3000 },
+    )
+  })
+
+  it('never uses a Buffer whose hex decoder reads pairs with parseInt (a browser polyfill)', async () => {
+    // As the npm "buffer" package decodes: parseInt of each pair, stopping only at NaN.
+    class LooseBuffer extends Uint8Array {
+      static allocUnsafeSlow(n: number): LooseBuffer {
+        return new LooseBuffer(n)
+      }
+      static byteLength(text: string): number {
+        return new TextEncoder().encode(text).length
+      }
+      write(text: string, offset: number, length: number): number {
+        let i = 0
+        for (; i < Math.min(length, text.length >> 1); i++) {
+          const v = Number.parseInt(text.substring(2 * i, 2 * i + 2), 16)
+          if (Number.isNaN(v)) break
+          this[offset + i] = v
+        }
+        return i
+      }
+    }
+    const m = await tableOnly(LooseBuffer)
+    const text = `0g${'ab'.repeat(40)}`
+    expect(() => m.hexToBytes(text)).toThrow('hex: invalid character "g" at index 1')
+    expect(m.hexToBytes(`+1${'ab'.repeat(40)}`.replace('+1', '01'))).toEqual(
+      Uint8Array.from([1, ...new Array(40).fill(0xab)]),
+    )
+  })
+
+  it('refuses a character above U+00FF whose low byte is a hex digit, at its index', () => {
+    const t = `${'ab'.repeat(40)}\u0130\u0161`
+    expect(() => hexToBytes(t)).toThrow('hex: invalid character "İ" at index 80')
+    expect(Buffer.from(t, 'hex').length).toBe(41) // what Buffer alone would have read
+  })
+
+  it('returns plain Uint8Arrays with their own memory, of any size in any order (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.uint8Array({ minLength: 32, maxLength: 12_000 }), { maxLength: 5 }), (bs) => {
+        const got = bs.map((b) => hexToBytes(bytesToHex(b)))
+        expect(got).toEqual(bs)
+        for (const g of got) {
+          expect(Object.getPrototypeOf(g)).toBe(Uint8Array.prototype)
+          expect(g.byteOffset).toBe(0)
+          expect(g.buffer.byteLength).toBe(g.length)
+        }
+      }),
+      { numRuns: 40 },
     )
   })
 })

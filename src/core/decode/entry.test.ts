@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { LogInputError } from '../errors'
 import type { InboxLog } from '../types'
@@ -67,6 +68,31 @@ describe('assertUniqueSequenceIds', () => {
         /sequence id 1 appears twice in the log of inbox abc \(also at \$\.updates\[0\]\)/,
       )
     }
+  })
+})
+
+describe('assertUniqueSequenceIds (property)', () => {
+  const ok = { error: 'IDENT-001: x' }
+  it('IDENT-004: refuses exactly the logs with a repeated id, naming the first repeat, sorted or not', () => {
+    fc.assert(
+      fc.property(fc.array(fc.bigInt({ min: 0n, max: 12n }), { maxLength: 12 }), fc.boolean(), (ids, sort) => {
+        const seqs = sort ? [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)) : ids
+        const log: InboxLog = { entries: seqs.map((s) => entry(s, ok)), format: 'bundle-json' }
+        const repeat = seqs.findIndex((s, i) => seqs.indexOf(s) < i)
+        if (repeat < 0) {
+          expect(() => assertUniqueSequenceIds(log, (i) => `#${i}`)).not.toThrow()
+          return
+        }
+        expect(() => assertUniqueSequenceIds(log, (i) => `#${i}`)).toThrow(
+          new LogInputError(
+            'bundle-json',
+            `#${repeat}`,
+            `sequence id ${seqs[repeat]} appears twice in the log (also at #${seqs.indexOf(seqs[repeat]!)})`,
+          ),
+        )
+      }),
+      { numRuns: 500 },
+    )
   })
 })
 

@@ -93,6 +93,11 @@ function errMsg(e: unknown): string {
 
 const BUNDLE = 'bundle-json'
 
+/** The JSON path of a bundle's update `i`, made only for a message. */
+function updatePath(i: number): string {
+  return `$.updates[${i}]`
+}
+
 /**
  * Reads a parsed log bundle. Structure errors (not an object, no `updates` array, a
  * missing or invalid `sequence_id`, an entry with neither or both of `update_hex` and
@@ -118,25 +123,28 @@ export function readBundleJson(json: unknown): InboxLog {
     )
   }
   const entries = updates.map((u, i): LogEntry => {
-    const p = `$.updates[${i}]`
-    if (!isObject(u)) throw new LogInputError(BUNDLE, p, `expected an object, found ${describeJson(u)}`)
-    if (!has(u, 'sequence_id')) throw new LogInputError(BUNDLE, `${p}.sequence_id`, 'missing')
+    if (!isObject(u)) throw new LogInputError(BUNDLE, updatePath(i), `expected an object, found ${describeJson(u)}`)
+    if (!has(u, 'sequence_id')) throw new LogInputError(BUNDLE, `${updatePath(i)}.sequence_id`, 'missing')
     const seq = uint64FromJson(u.sequence_id)
-    if (typeof seq !== 'bigint') throw new LogInputError(BUNDLE, `${p}.sequence_id`, seq.reason)
+    if (typeof seq !== 'bigint') throw new LogInputError(BUNDLE, `${updatePath(i)}.sequence_id`, seq.reason)
     const hasHex = has(u, 'update_hex')
     const hasB64 = has(u, 'update_base64')
-    if (hasHex && hasB64) throw new LogInputError(BUNDLE, p, 'has both update_hex and update_base64; give one')
-    if (!hasHex && !hasB64) throw new LogInputError(BUNDLE, p, 'has neither update_hex nor update_base64')
+    if (hasHex && hasB64)
+      throw new LogInputError(BUNDLE, updatePath(i), 'has both update_hex and update_base64; give one')
+    if (!hasHex && !hasB64) throw new LogInputError(BUNDLE, updatePath(i), 'has neither update_hex nor update_base64')
     const key = hasHex ? 'update_hex' : 'update_base64'
     const text = u[key]
     if (typeof text !== 'string')
-      throw new LogInputError(BUNDLE, `${p}.${key}`, `expected a string, found ${describeJson(text)}`)
+      throw new LogInputError(BUNDLE, `${updatePath(i)}.${key}`, `expected a string, found ${describeJson(text)}`)
     let bytes: Uint8Array
     try {
       bytes = hasHex ? hexToBytes(text) : base64Bytes(text)
     } catch (e) {
       // Not an unreadable file: the update is rejected under IDENT-001 (cli.md, replay).
-      return entry(seq, undecodable(`${p}.${key} is not valid ${hasHex ? 'hex' : 'base64'}: ${errMsg(e)}`, null))
+      return entry(
+        seq,
+        undecodable(`${updatePath(i)}.${key} is not valid ${hasHex ? 'hex' : 'base64'}: ${errMsg(e)}`, null),
+      )
     }
     return entry(seq, decodeOrError(bytes))
   })

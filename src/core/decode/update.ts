@@ -39,6 +39,8 @@ import { RuleViolation } from '../errors'
 import type { UnverifiedUpdate, WireAction, WireMemberIdentifier, WireSignature } from '../types'
 import { bounded } from '../text/quote'
 import { checkWireCounted } from './wire'
+import { shared } from './intern'
+import { decodeDirect } from './direct'
 import { JsonBigInt } from './json'
 
 function violation(actionIndex: number | null, message: string): RuleViolation {
@@ -53,25 +55,6 @@ function violation(actionIndex: number | null, message: string): RuleViolation {
  * message that would list their numbers says how many the update carries instead.
  */
 export const UNKNOWN_FIELDS_READ = 1024
-/**
- * One copy of each short string the updates of a log repeat (issue #14, finding 8): every
- * update of an inbox carries its inbox id, and identifiers and handles recur; decoding
- * makes a new string each time, about 40 to 90 bytes apiece, kept by every update of a
- * million-update log. Bounded: the table is emptied when it fills.
- */
-const SHARED = new Map<string, string>()
-const SHARED_MAX = 4096
-const SHARED_LENGTH = 128
-
-function shared(s: string): string {
-  if (s.length > SHARED_LENGTH) return s
-  const known = SHARED.get(s)
-  if (known !== undefined) return known
-  if (SHARED.size >= SHARED_MAX) SHARED.clear()
-  SHARED.set(s, s)
-  return s
-}
-
 /** How many field numbers a message lists at most. */
 const LISTED_NUMBERS = 8
 
@@ -287,6 +270,16 @@ function toDomain(
  * @throws RuleViolation('IDENT-001', actionIndex | null, message)
  */
 export function decodeUpdate(bytes: Uint8Array): UnverifiedUpdate {
+  return decodeDirect(bytes) ?? decodeUpdateOfRecord(bytes)
+}
+
+/**
+ * decodeUpdate without the one-pass reader of the common form (./direct.ts): the strict
+ * wire pass, `fromBinary` and the IDENT-001 checks, for every input. Exported for the
+ * tests that hold the two to the same result.
+ * @throws RuleViolation('IDENT-001', actionIndex | null, message)
+ */
+export function decodeUpdateOfRecord(bytes: Uint8Array): UnverifiedUpdate {
   // IDENT-001: the field numbers and types shown. protobuf-es does not check wire types.
   const { problem, unknownFields } = checkWireCounted(IdentityUpdateSchema, bytes)
   if (problem) {
