@@ -229,7 +229,7 @@ export async function replay(log: InboxLog, opts: ReplayOptions = {}): Promise<T
       if (!opts.verifyAfterStop) prefetch.drop()
     } else {
       // Issue #14, finding 1: a rule that needs no signature refuses before any is verified.
-      const refusal = opts.verifyAfterStop ? null : signatureFreeRefusal(state, u, entry.sequenceId)
+      const refusal = opts.verifyAfterStop ? null : signatureFreeRefusal(state, u)
       if (refusal) {
         const v = refusedUnverified(u, refusal)
         steps.push(decodedStep(entry, v, state, state, rejectedFields(refusal.violation), refusal.actions))
