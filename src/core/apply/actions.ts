@@ -17,6 +17,8 @@ import { quote } from '../text/quote'
 
 type Action<K extends WireAction['kind']> = Extract<WireAction, { kind: K }>
 
+const NO_KEYS: ISet<string> = ISet()
+
 /** The member set and recovery identifier a signer was checked against, for a violation's details. */
 function checkedAgainst(
   state: AssociationState,
@@ -245,7 +247,20 @@ function applyAdd(prev: AssociationState | null, a: Action<'add'>, i: number, ct
       },
     )
   }
-  if (state.members.has(key)) {
+  // IDENT-042: the new member with its adder, time and chain id. Set here, where the rule
+  // asks whether it is a member already: the size says so, and the key is looked up once.
+  const relyingParty =
+    a.newMemberIdentifier.kind === 'passkey' ? (a.newMemberIdentifier.relyingParty ?? a.relyingParty) : undefined
+  const member: Member = {
+    id: newId,
+    adder: existing.signer,
+    clientTimestampNs: ctx.clientTimestampNs,
+    chainId: added.chainId,
+    addedAt: ctx.sequenceId,
+    ...(relyingParty !== undefined ? { relyingParty } : {}),
+  }
+  const members = state.members.set(key, member)
+  if (members.size === state.members.size) {
     throw new RuleViolation('IDENT-040', i, `new_member_identifier ${describeMember(newId)} is already a member`, {
       check: 'already-member',
       expected: 'an identifier that is not a member',
@@ -272,22 +287,12 @@ function applyAdd(prev: AssociationState | null, a: Action<'add'>, i: number, ct
   if (existingIsRecovery) requireRecoveryChain(state, existing, i)
   requireFresh(ctx, existing, i)
   requireFresh(ctx, added, i)
-  const relyingParty =
-    a.newMemberIdentifier.kind === 'passkey' ? (a.newMemberIdentifier.relyingParty ?? a.relyingParty) : undefined
-  // IDENT-042: the new member with its adder, time and chain id.
-  const member: Member = {
-    id: newId,
-    adder: existing.signer,
-    clientTimestampNs: ctx.clientTimestampNs,
-    chainId: added.chainId,
-    addedAt: ctx.sequenceId,
-    ...(relyingParty !== undefined ? { relyingParty } : {}),
-  }
+  // A get and a set: Map.update's key path machinery is most of its cost for one key.
   const installationsByAdder =
     newId.kind === 'installation'
-      ? state.installationsByAdder.update(existingKey, ISet<string>(), (set) => set.add(key))
+      ? state.installationsByAdder.set(existingKey, (state.installationsByAdder.get(existingKey) ?? NO_KEYS).add(key))
       : state.installationsByAdder
-  return { ...state, members: state.members.set(key, member), installationsByAdder }
+  return { ...state, members, installationsByAdder }
 }
 
 /** IDENT-013, IDENT-031, IDENT-043, IDENT-044, IDENT-046, IDENT-050. */
@@ -323,11 +328,16 @@ function applyRevoke(
   // installations go too, and the recovery identifier keeps its role and chain.
   // Deleting keys (not filtering into a new map) keeps consecutive states sharing structure.
   const targetKey = memberKey(target)
-  const cascade = state.installationsByAdder.get(targetKey) ?? ISet<string>()
+  const cascade = state.installationsByAdder.get(targetKey) ?? NO_KEYS
   let installationsByAdder = state.installationsByAdder.delete(targetKey)
   const adder = state.members.get(targetKey)?.adder
   if (target.kind === 'installation' && adder) {
-    installationsByAdder = installationsByAdder.update(memberKey(adder), ISet<string>(), (set) => set.delete(targetKey))
+    // What update(adderKey, ISet(), (set) => set.delete(targetKey)) gives: an adder with no
+    // entry, or an entry without the target, leaves the index as it is.
+    const adderKey = memberKey(adder)
+    const added = installationsByAdder.get(adderKey)
+    const rest = added?.delete(targetKey)
+    if (added && rest !== added) installationsByAdder = installationsByAdder.set(adderKey, rest!)
   }
   return { ...state, members: state.members.deleteAll([targetKey, ...cascade]), installationsByAdder }
 }

@@ -64,11 +64,13 @@ export function applyUpdate(
   try {
     updateForm(update)
     let current = state
-    update.actions.forEach((action, i) => {
+    const actions = update.actions
+    for (let i = 0; i < actions.length; i++) {
+      const action = actions[i]!
       const before = current
       current = applyAction(current, action, i, ctx)
       steps.push({ index: i, kind: action.kind, before, after: current })
-    })
+    }
     const after = current!
     // IDENT-003: the state's inbox id is the update's inbox_id.
     if (after.inboxId !== update.inboxId) {
