@@ -136,6 +136,35 @@ function decodedStep(
   }
 }
 
+/**
+ * decodedStep of an applied update, written out: the same fields in the same order, with no
+ * object spread (a spread object literal is built by a runtime call, for every update).
+ */
+function appliedStep(
+  entry: LogEntry,
+  v: VerifiedUpdate,
+  before: AssociationState | null,
+  after: AssociationState,
+  actions: readonly ActionStep[],
+): TraceStep {
+  const step: { -readonly [K in keyof TraceStep]: TraceStep[K] } = {
+    sequenceId: entry.sequenceId,
+    status: 'applied',
+    rule: null,
+    actionIndex: null,
+    message: '',
+    update: v.update,
+    bytes: v.update.bytes,
+    signatureText: v.text,
+    signatures: v.checks,
+    actions,
+    stateBefore: before,
+    stateAfter: after,
+  }
+  if (entry.serverTimestampNs !== undefined) step.serverTimestampNs = entry.serverTimestampNs
+  return step
+}
+
 /** A rejected step's fields from the violation, with its details when it has them. */
 function rejectedFields(v: RuleViolation): Pick<TraceStep, 'status' | 'rule' | 'actionIndex' | 'message' | 'details'> {
   const { rule, actionIndex, message, details } = v
@@ -246,16 +275,7 @@ export async function replay(log: InboxLog, opts: ReplayOptions = {}): Promise<T
           : await verifyUntilDecided(state, u, entry.sequenceId, opts, undefined, true)
       try {
         const applied = applyUpdate(state, v, entry.sequenceId)
-        steps.push(
-          decodedStep(
-            entry,
-            v,
-            state,
-            applied.state,
-            { status: 'applied', rule: null, actionIndex: null, message: '' },
-            applied.actions,
-          ),
-        )
+        steps.push(appliedStep(entry, v, state, applied.state, applied.actions))
         state = applied.state
       } catch (e) {
         if (e instanceof RejectedUpdate) {
