@@ -57,6 +57,7 @@ export function applyUpdate(
     clientTimestampNs: update.clientTimestampNs,
     seenBefore: state?.seen ?? EMPTY_SEEN,
     replayKeys: [],
+    seen: state?.seen ?? EMPTY_SEEN,
     unreachable: [],
     check: (i, role) => checkOf(verified, i, role),
   }
@@ -83,7 +84,7 @@ export function applyUpdate(
     }
     if (ctx.unreachable.length > 0) throw new PendingUpdate(ctx.unreachable, steps)
     // IDENT-050: record the replay key of every signature the update carried.
-    const finalState: AssociationState = { ...after, seen: withKeys(ctx.seenBefore, ctx.replayKeys), sequenceId }
+    const finalState: AssociationState = { ...after, seen: ctx.seen, sequenceId }
     return { state: finalState, actions: steps }
   } catch (e) {
     if (e instanceof RuleViolation) throw rejection(e, update, steps, state)
@@ -134,18 +135,6 @@ export function rejection(
     })
   }
   return new RejectedUpdate(e, done)
-}
-
-/**
- * `seen` with `keys` added in order: the set `seen.union(keys)` gives, element for element
- * and in the same iteration order (the same adds in the same order), without union's
- * wrapping of the array in a sequence (most of its cost for the one or two keys of an update).
- */
-export function withKeys(seen: ISet<string>, keys: readonly string[]): ISet<string> {
-  if (keys.length === 0) return seen
-  return seen.withMutations((s) => {
-    for (const k of keys) s.add(k)
-  })
 }
 
 function current_(
