@@ -239,7 +239,8 @@ export async function replay(log: InboxLog, opts: ReplayOptions = {}): Promise<T
   let pastStop = ''
   const stage: VerifyStage = opts.verify ?? ((u) => verifyUpdate(u, opts))
   const prefetch = new Prefetch(entries, stage, opts.verify ? Math.max(0, opts.verifyAhead ?? 0) : 0)
-  for (const [n, entry] of entries.entries()) {
+  for (let n = 0; n < entries.length; n++) {
+    const entry = entries[n]!
     opts.signal?.throwIfAborted()
     const u = entry.update
     if (stoppedAt !== null) {
