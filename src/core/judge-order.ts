@@ -108,6 +108,7 @@ export async function verifyUntilDecided(
         if (!(e instanceof SignatureNeeded || e instanceof PendingUpdate)) throw e
       }
     const to = Math.min(n, Math.max(firstPrefix, checks.length * 2))
-    for (const c of await s.verify(checks.length, to)) checks.push(c)
+    const verified = await s.verify(checks.length, to)
+    for (let k = 0; k < verified.length; k++) checks.push(verified[k]!)
   }
 }

@@ -251,14 +251,15 @@ function applyAdd(prev: AssociationState | null, a: Action<'add'>, i: number, ct
   // asks whether it is a member already: the size says so, and the key is looked up once.
   const relyingParty =
     a.newMemberIdentifier.kind === 'passkey' ? (a.newMemberIdentifier.relyingParty ?? a.relyingParty) : undefined
-  const member: Member = {
+  // The relying party assigned, not spread in: a spread literal is built by a runtime call.
+  const member: { -readonly [K in keyof Member]: Member[K] } = {
     id: newId,
     adder: existing.signer,
     clientTimestampNs: ctx.clientTimestampNs,
     chainId: added.chainId,
     addedAt: ctx.sequenceId,
-    ...(relyingParty !== undefined ? { relyingParty } : {}),
   }
+  if (relyingParty !== undefined) member.relyingParty = relyingParty
   const members = state.members.set(key, member)
   if (members.size === state.members.size) {
     throw new RuleViolation('IDENT-040', i, `new_member_identifier ${describeMember(newId)} is already a member`, {
