@@ -63,7 +63,7 @@ async function compareLog(log: InboxLog, ctx: UpdateVerifyOptions): Promise<numb
     expect(verdict(state, await verifyUntilDecided(state, u, e.sequenceId, ctx, 1), e.sequenceId)).toEqual(full)
     expect(verdict(state, await verifyUntilDecided(state, u, e.sequenceId, ctx), e.sequenceId)).toEqual(full)
     // As replay calls it: after signatureFreeRefusal found no refusal, its first apply skipped.
-    if (!signatureFreeRefusal(state, u, e.sequenceId)) {
+    if (!signatureFreeRefusal(state, u)) {
       const skipped = await verifyUntilDecided(state, u, e.sequenceId, ctx, undefined, true)
       expect(verdict(state, skipped, e.sequenceId)).toEqual(full)
     }

@@ -14,7 +14,9 @@
  * verifyUntilDecided verifies a growing prefix and stops there; a pending (IDENT-061) or
  * applying update is always verified whole (a later rule may still refuse it).
  */
-import { applyUpdate, PendingUpdate, RejectedUpdate } from './apply/update'
+import { signatureFreeChecks } from './apply/actions'
+import { applyUpdate, PendingUpdate, RejectedUpdate, rejection, updateForm } from './apply/update'
+import { RuleViolation } from './errors'
 import type { SignatureCheck } from './trace'
 import type { AssociationState, UnverifiedUpdate } from './types'
 import { signatureText } from './text/signature-text'
@@ -28,19 +30,19 @@ import {
 
 /**
  * The refusal of `update` on `state` by a rule judged before any signature is read, or
- * null when judging it needs a signature (or it would apply).
+ * null when judging it needs a signature (or it would apply): what applyUpdate with no
+ * signature check gives. Only the update's own checks and the first action's checks before
+ * its first read of a check are met (every reducer reads one after them), so they are run
+ * alone and nothing is thrown when nothing refuses: applyUpdate with no checks threw a
+ * SignatureNeeded through every frame, and rethrew it, for every update of a replay.
  */
-export function signatureFreeRefusal(
-  state: AssociationState | null,
-  update: UnverifiedUpdate,
-  sequenceId: bigint,
-): RejectedUpdate | null {
+export function signatureFreeRefusal(state: AssociationState | null, update: UnverifiedUpdate): RejectedUpdate | null {
   try {
-    applyUpdate(state, { update, text: '', checks: [] }, sequenceId)
+    updateForm(update)
+    signatureFreeChecks(state, update.actions[0]!, 0)
     return null
   } catch (e) {
-    if (e instanceof RejectedUpdate) return e
-    if (e instanceof SignatureNeeded || e instanceof PendingUpdate) return null
+    if (e instanceof RuleViolation) return rejection(e, update, [], state)
     throw e
   }
 }
@@ -106,6 +108,7 @@ export async function verifyUntilDecided(
         if (!(e instanceof SignatureNeeded || e instanceof PendingUpdate)) throw e
       }
     const to = Math.min(n, Math.max(firstPrefix, checks.length * 2))
-    for (const c of await s.verify(checks.length, to)) checks.push(c)
+    const verified = await s.verify(checks.length, to)
+    for (let k = 0; k < verified.length; k++) checks.push(verified[k]!)
   }
 }

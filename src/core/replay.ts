@@ -136,6 +136,35 @@ function decodedStep(
   }
 }
 
+/**
+ * decodedStep of an applied update, written out: the same fields in the same order, with no
+ * object spread (a spread object literal is built by a runtime call, for every update).
+ */
+function appliedStep(
+  entry: LogEntry,
+  v: VerifiedUpdate,
+  before: AssociationState | null,
+  after: AssociationState,
+  actions: readonly ActionStep[],
+): TraceStep {
+  const step: { -readonly [K in keyof TraceStep]: TraceStep[K] } = {
+    sequenceId: entry.sequenceId,
+    status: 'applied',
+    rule: null,
+    actionIndex: null,
+    message: '',
+    update: v.update,
+    bytes: v.update.bytes,
+    signatureText: v.text,
+    signatures: v.checks,
+    actions,
+    stateBefore: before,
+    stateAfter: after,
+  }
+  if (entry.serverTimestampNs !== undefined) step.serverTimestampNs = entry.serverTimestampNs
+  return step
+}
+
 /** A rejected step's fields from the violation, with its details when it has them. */
 function rejectedFields(v: RuleViolation): Pick<TraceStep, 'status' | 'rule' | 'actionIndex' | 'message' | 'details'> {
   const { rule, actionIndex, message, details } = v
@@ -210,7 +239,8 @@ export async function replay(log: InboxLog, opts: ReplayOptions = {}): Promise<T
   let pastStop = ''
   const stage: VerifyStage = opts.verify ?? ((u) => verifyUpdate(u, opts))
   const prefetch = new Prefetch(entries, stage, opts.verify ? Math.max(0, opts.verifyAhead ?? 0) : 0)
-  for (const [n, entry] of entries.entries()) {
+  for (let n = 0; n < entries.length; n++) {
+    const entry = entries[n]!
     opts.signal?.throwIfAborted()
     const u = entry.update
     if (stoppedAt !== null) {
@@ -229,7 +259,7 @@ export async function replay(log: InboxLog, opts: ReplayOptions = {}): Promise<T
       if (!opts.verifyAfterStop) prefetch.drop()
     } else {
       // Issue #14, finding 1: a rule that needs no signature refuses before any is verified.
-      const refusal = opts.verifyAfterStop ? null : signatureFreeRefusal(state, u, entry.sequenceId)
+      const refusal = opts.verifyAfterStop ? null : signatureFreeRefusal(state, u)
       if (refusal) {
         const v = refusedUnverified(u, refusal)
         steps.push(decodedStep(entry, v, state, state, rejectedFields(refusal.violation), refusal.actions))
@@ -246,16 +276,7 @@ export async function replay(log: InboxLog, opts: ReplayOptions = {}): Promise<T
           : await verifyUntilDecided(state, u, entry.sequenceId, opts, undefined, true)
       try {
         const applied = applyUpdate(state, v, entry.sequenceId)
-        steps.push(
-          decodedStep(
-            entry,
-            v,
-            state,
-            applied.state,
-            { status: 'applied', rule: null, actionIndex: null, message: '' },
-            applied.actions,
-          ),
-        )
+        steps.push(appliedStep(entry, v, state, applied.state, applied.actions))
         state = applied.state
       } catch (e) {
         if (e instanceof RejectedUpdate) {

@@ -191,7 +191,7 @@ export class Admission {
     // current head; the judgement under the lock below gives the same answer or a later one.
     const head = await this.heads.get(update.inboxId)
     if (head.kind === 'ok') {
-      const refusal = signatureFreeRefusal(head.state, update, (head.newest ?? 0n) + 1n)
+      const refusal = signatureFreeRefusal(head.state, update)
       if (refusal) throw ruleViolation(update.inboxId, refusal.violation)
     }
     // Signatures do not depend on the state: verify before taking the inbox's lock, off the

@@ -17,6 +17,8 @@ import { quote } from '../text/quote'
 
 type Action<K extends WireAction['kind']> = Extract<WireAction, { kind: K }>
 
+const NO_KEYS: ISet<string> = ISet()
+
 /** The member set and recovery identifier a signer was checked against, for a violation's details. */
 function checkedAgainst(
   state: AssociationState,
@@ -57,13 +59,15 @@ function requireRecoveryChain(state: AssociationState, s: Signed, i: number): vo
   requireChain(s, state.recovery.chainId, `the recovery identifier ${describeMember(state.recovery.id)}`, i)
 }
 
-/** IDENT-010, IDENT-011, IDENT-012, IDENT-013, IDENT-077. */
-function applyCreateInbox(
-  state: AssociationState | null,
-  a: Action<'create_inbox'>,
-  i: number,
-  ctx: ApplyContext,
-): AssociationState {
+/*
+ * Each reducer's checks before it first reads a signature's check, in its order, as one
+ * function the reducer and signatureFreeChecks share (issue #14, finding 1): what they
+ * refuse is refused with no signature verified, and without the thrown SignatureNeeded
+ * a read of an absent check costs (replay asks this of every update).
+ */
+
+/** IDENT-011, IDENT-077, IDENT-013: the initial identifier of a CreateInbox. */
+function createInboxForm(state: AssociationState | null, a: Action<'create_inbox'>, i: number): MemberId {
   // IDENT-011: a CreateInbox is never applied to an inbox that has association state.
   if (state)
     throw new RuleViolation(
@@ -73,8 +77,87 @@ function applyCreateInbox(
       { check: 'state-exists', expected: 'an inbox with no association state', found: `inbox ${state.inboxId}` },
     )
   const kind = signingKind(a.initialIdentifierKind, 'initial_identifier_kind', i)
-  const initial = identifierOf(a.initialIdentifier, kind, 'initial_identifier', i)
-  requireKindFor(ctx.check(i, 'initial_identifier_signature'), kind, 'initial identifier', i)
+  return identifierOf(a.initialIdentifier, kind, 'initial_identifier', i)
+}
+
+/** IDENT-011, IDENT-013: the state an Add applies to. */
+function addForm(prev: AssociationState | null, a: Action<'add'>, i: number): AssociationState {
+  const state = requireState(prev, a, i)
+  requireMemberForm(a.newMemberIdentifier, 'new_member_identifier', i)
+  return state
+}
+
+/** IDENT-011, IDENT-013: the state a Revoke applies to. */
+function revokeForm(prev: AssociationState | null, a: Action<'revoke'>, i: number): AssociationState {
+  const state = requireState(prev, a, i)
+  requireMemberForm(a.memberToRevoke, 'member_to_revoke', i)
+  return state
+}
+
+/** IDENT-011, IDENT-077, IDENT-013: the new recovery identifier of a ChangeRecoveryAddress. */
+function changeRecoveryForm(prev: AssociationState | null, a: Action<'change_recovery_address'>, i: number): MemberId {
+  requireState(prev, a, i)
+  const kind = signingKind(a.newRecoveryIdentifierKind, 'new_recovery_identifier_kind', i)
+  return identifierOf(a.newRecoveryIdentifier, kind, 'new_recovery_identifier', i)
+}
+
+/** IDENT-011, IDENT-078, IDENT-080: the state a ClaimHandle applies to. */
+function claimForm(prev: AssociationState | null, a: Action<'claim_handle'>, i: number): AssociationState {
+  const state = requireState(prev, a, i)
+  // IDENT-078: the handle grammar, matched in full; never rewritten.
+  if (!isValidHandle(a.handle))
+    throw new RuleViolation('IDENT-078', i, `handle ${quote(a.handle)} ${handleProblem(a.handle)}`, {
+      check: 'handle-grammar',
+      expected: HANDLE_PATTERN.source,
+      found: a.handle,
+      position: handleProblemPosition(a.handle),
+    })
+  // IDENT-080: at most 64 claims in one log.
+  if (state.claimCount >= MAX_CLAIMS) {
+    throw new RuleViolation(
+      'IDENT-080',
+      i,
+      `the inbox has made ${state.claimCount} claims; a log holds at most ${MAX_CLAIMS}`,
+      { check: 'claim-limit', expected: `at most ${MAX_CLAIMS} claims`, found: `${state.claimCount} claims made` },
+    )
+  }
+  return state
+}
+
+/**
+ * The checks the action meets before it first reads a signature's check: throws the
+ * RuleViolation its reducer would throw there, else returns (every reducer's next step
+ * reads a check).
+ */
+export function signatureFreeChecks(state: AssociationState | null, action: WireAction, i: number): void {
+  switch (action.kind) {
+    case 'create_inbox':
+      createInboxForm(state, action, i)
+      return
+    case 'add':
+      addForm(state, action, i)
+      return
+    case 'revoke':
+      revokeForm(state, action, i)
+      return
+    case 'change_recovery_address':
+      changeRecoveryForm(state, action, i)
+      return
+    case 'claim_handle':
+      claimForm(state, action, i)
+      return
+  }
+}
+
+/** IDENT-010, IDENT-011, IDENT-012, IDENT-013, IDENT-077. */
+function applyCreateInbox(
+  state: AssociationState | null,
+  a: Action<'create_inbox'>,
+  i: number,
+  ctx: ApplyContext,
+): AssociationState {
+  const initial = createInboxForm(state, a, i)
+  requireKindFor(ctx.check(i, 'initial_identifier_signature'), initial.kind, 'initial identifier', i)
   const s = requireSigned(ctx, i, 'initial_identifier_signature')
   // IDENT-012: the creator's signature names the initial identifier.
   if (!sameMember(s.signer, initial)) {
@@ -113,8 +196,7 @@ function applyCreateInbox(
 
 /** IDENT-013, IDENT-031, IDENT-040, IDENT-041, IDENT-042, IDENT-046, IDENT-050. */
 function applyAdd(prev: AssociationState | null, a: Action<'add'>, i: number, ctx: ApplyContext): AssociationState {
-  const state = requireState(prev, a, i)
-  requireMemberForm(a.newMemberIdentifier, 'new_member_identifier', i)
+  const state = addForm(prev, a, i)
   const newId = memberIdOf(a.newMemberIdentifier)
   requireKindFor(ctx.check(i, 'new_member_signature'), newId.kind, 'new member', i)
   const existing = requireSigned(ctx, i, 'existing_member_signature')
@@ -165,7 +247,21 @@ function applyAdd(prev: AssociationState | null, a: Action<'add'>, i: number, ct
       },
     )
   }
-  if (state.members.has(key)) {
+  // IDENT-042: the new member with its adder, time and chain id. Set here, where the rule
+  // asks whether it is a member already: the size says so, and the key is looked up once.
+  const relyingParty =
+    a.newMemberIdentifier.kind === 'passkey' ? (a.newMemberIdentifier.relyingParty ?? a.relyingParty) : undefined
+  // The relying party assigned, not spread in: a spread literal is built by a runtime call.
+  const member: { -readonly [K in keyof Member]: Member[K] } = {
+    id: newId,
+    adder: existing.signer,
+    clientTimestampNs: ctx.clientTimestampNs,
+    chainId: added.chainId,
+    addedAt: ctx.sequenceId,
+  }
+  if (relyingParty !== undefined) member.relyingParty = relyingParty
+  const members = state.members.set(key, member)
+  if (members.size === state.members.size) {
     throw new RuleViolation('IDENT-040', i, `new_member_identifier ${describeMember(newId)} is already a member`, {
       check: 'already-member',
       expected: 'an identifier that is not a member',
@@ -192,22 +288,12 @@ function applyAdd(prev: AssociationState | null, a: Action<'add'>, i: number, ct
   if (existingIsRecovery) requireRecoveryChain(state, existing, i)
   requireFresh(ctx, existing, i)
   requireFresh(ctx, added, i)
-  const relyingParty =
-    a.newMemberIdentifier.kind === 'passkey' ? (a.newMemberIdentifier.relyingParty ?? a.relyingParty) : undefined
-  // IDENT-042: the new member with its adder, time and chain id.
-  const member: Member = {
-    id: newId,
-    adder: existing.signer,
-    clientTimestampNs: ctx.clientTimestampNs,
-    chainId: added.chainId,
-    addedAt: ctx.sequenceId,
-    ...(relyingParty !== undefined ? { relyingParty } : {}),
-  }
+  // A get and a set: Map.update's key path machinery is most of its cost for one key.
   const installationsByAdder =
     newId.kind === 'installation'
-      ? state.installationsByAdder.update(existingKey, ISet<string>(), (set) => set.add(key))
+      ? state.installationsByAdder.set(existingKey, (state.installationsByAdder.get(existingKey) ?? NO_KEYS).add(key))
       : state.installationsByAdder
-  return { ...state, members: state.members.set(key, member), installationsByAdder }
+  return { ...state, members, installationsByAdder }
 }
 
 /** IDENT-013, IDENT-031, IDENT-043, IDENT-044, IDENT-046, IDENT-050. */
@@ -217,8 +303,7 @@ function applyRevoke(
   i: number,
   ctx: ApplyContext,
 ): AssociationState {
-  const state = requireState(prev, a, i)
-  requireMemberForm(a.memberToRevoke, 'member_to_revoke', i)
+  const state = revokeForm(prev, a, i)
   const target = memberIdOf(a.memberToRevoke)
   requireKindFor(ctx.check(i, 'recovery_identifier_signature'), state.recovery.id.kind, 'recovery identifier', i)
   const s = requireSigned(ctx, i, 'recovery_identifier_signature')
@@ -244,11 +329,16 @@ function applyRevoke(
   // installations go too, and the recovery identifier keeps its role and chain.
   // Deleting keys (not filtering into a new map) keeps consecutive states sharing structure.
   const targetKey = memberKey(target)
-  const cascade = state.installationsByAdder.get(targetKey) ?? ISet<string>()
+  const cascade = state.installationsByAdder.get(targetKey) ?? NO_KEYS
   let installationsByAdder = state.installationsByAdder.delete(targetKey)
   const adder = state.members.get(targetKey)?.adder
   if (target.kind === 'installation' && adder) {
-    installationsByAdder = installationsByAdder.update(memberKey(adder), ISet<string>(), (set) => set.delete(targetKey))
+    // What update(adderKey, ISet(), (set) => set.delete(targetKey)) gives: an adder with no
+    // entry, or an entry without the target, leaves the index as it is.
+    const adderKey = memberKey(adder)
+    const added = installationsByAdder.get(adderKey)
+    const rest = added?.delete(targetKey)
+    if (added && rest !== added) installationsByAdder = installationsByAdder.set(adderKey, rest!)
   }
   return { ...state, members: state.members.deleteAll([targetKey, ...cascade]), installationsByAdder }
 }
@@ -260,9 +350,8 @@ function applyChangeRecovery(
   i: number,
   ctx: ApplyContext,
 ): AssociationState {
-  const state = requireState(prev, a, i)
-  const kind = signingKind(a.newRecoveryIdentifierKind, 'new_recovery_identifier_kind', i)
-  const next: MemberId = identifierOf(a.newRecoveryIdentifier, kind, 'new_recovery_identifier', i)
+  const next = changeRecoveryForm(prev, a, i)
+  const state = prev! // changeRecoveryForm refused a null one (IDENT-011)
   requireKindFor(
     ctx.check(i, 'existing_recovery_identifier_signature'),
     state.recovery.id.kind,
@@ -300,24 +389,7 @@ function applyClaimHandle(
   i: number,
   ctx: ApplyContext,
 ): AssociationState {
-  const state = requireState(prev, a, i)
-  // IDENT-078: the handle grammar, matched in full; never rewritten.
-  if (!isValidHandle(a.handle))
-    throw new RuleViolation('IDENT-078', i, `handle ${quote(a.handle)} ${handleProblem(a.handle)}`, {
-      check: 'handle-grammar',
-      expected: HANDLE_PATTERN.source,
-      found: a.handle,
-      position: handleProblemPosition(a.handle),
-    })
-  // IDENT-080: at most 64 claims in one log.
-  if (state.claimCount >= MAX_CLAIMS) {
-    throw new RuleViolation(
-      'IDENT-080',
-      i,
-      `the inbox has made ${state.claimCount} claims; a log holds at most ${MAX_CLAIMS}`,
-      { check: 'claim-limit', expected: `at most ${MAX_CLAIMS} claims`, found: `${state.claimCount} claims made` },
-    )
-  }
+  const state = claimForm(prev, a, i)
   const s = requireSigned(ctx, i, 'signature')
   // IDENT-081: a current member signs a claim.
   const member = state.members.get(memberKey(s.signer))

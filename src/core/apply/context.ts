@@ -15,8 +15,13 @@ export interface ApplyContext {
   readonly clientTimestampNs: bigint
   /** Seen keys of the state the update is applied to: IDENT-050 checks against these. */
   readonly seenBefore: ISet<string>
-  /** Replay keys of this update's signatures, added when the whole update applies. */
+  /** Replay keys of this update's signatures, in order. */
   readonly replayKeys: string[]
+  /**
+   * The seen keys with `replayKeys` added in order (the set `seenBefore.union(replayKeys)`
+   * gives, in its iteration order): the state's seen keys when the whole update applies.
+   */
+  seen: ISet<string>
   /** Signatures that could not be judged (IDENT-061). */
   readonly unreachable: SignatureCheck[]
   check(actionIndex: number, role: SignatureCheck['role']): SignatureCheck
@@ -91,7 +96,11 @@ export function requireFresh(ctx: ApplyContext, s: Signed, actionIndex: number):
       role: s.check.role,
       found: describeMember(s.signer),
     })
-  if (ctx.seenBefore.has(key)) {
+  // One add asks and records: an unchanged set holds the key already, from before the
+  // update or from an earlier signature of it (not a replay: had that key been seen before,
+  // that signature would have been refused).
+  const seen = ctx.seen.add(key)
+  if (seen === ctx.seen && !ctx.replayKeys.includes(key)) {
     throw new RuleViolation(
       'IDENT-050',
       actionIndex,
@@ -105,5 +114,6 @@ export function requireFresh(ctx: ApplyContext, s: Signed, actionIndex: number):
       },
     )
   }
+  ctx.seen = seen
   ctx.replayKeys.push(key)
 }

@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest'
 import { deriveInboxId } from '../inbox-id'
 import type { AssociationState, MemberId } from '../types'
 import { memberKey } from '../types'
-import { applyUpdate, PendingUpdate, RejectedUpdate, withKeys } from './update'
+import type { SignatureCheck } from '../trace'
+import { type ApplyContext, requireFresh } from './context'
+import { applyUpdate, PendingUpdate, RejectedUpdate } from './update'
 import { add, build, by, claim, create, eth, inst, pk, recover, revoke } from './testkit'
 
 const A = eth(0xa)
@@ -389,8 +391,8 @@ describe('applyUpdate', () => {
   })
 })
 
-describe('withKeys', () => {
-  it('IDENT-050: gives the set union gives, in the same iteration order (property)', () => {
+describe('requireFresh', () => {
+  it('IDENT-050: refuses exactly the keys seen before, and records the set union gives, in its iteration order (property)', () => {
     // Few distinct keys, so duplicates, small (insertion-ordered) and large sets all occur.
     const hex = (min: number, max: number) =>
       fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: min, maxLength: max })
@@ -398,12 +400,37 @@ describe('withKeys', () => {
     fc.assert(
       fc.property(fc.array(key, { maxLength: 60 }), fc.array(key, { maxLength: 4 }), (before, keys) => {
         const seen = ISet(before)
-        const ours = withKeys(seen, keys)
-        const theirs = seen.union(keys)
-        expect(ours.equals(theirs)).toBe(true)
-        expect([...ours]).toEqual([...theirs])
+        const ctx: ApplyContext = {
+          sequenceId: 1n,
+          clientTimestampNs: 0n,
+          seenBefore: seen,
+          replayKeys: [],
+          seen,
+          unreachable: [],
+          check: () => {
+            throw new Error('not read')
+          },
+        }
+        const fresh: string[] = []
+        for (const k of keys) {
+          const check = { role: 'signature', replayKey: k } as SignatureCheck
+          let refused: unknown = null
+          try {
+            requireFresh(ctx, { signer: A, chainId: null, check }, 0)
+          } catch (e) {
+            refused = e
+          }
+          if (seen.has(k)) expect(refused).toMatchObject({ rule: 'IDENT-050' })
+          else {
+            expect(refused).toBeNull()
+            fresh.push(k)
+          }
+        }
+        const theirs = seen.union(fresh)
+        expect(ctx.seen.equals(theirs)).toBe(true)
+        expect([...ctx.seen]).toEqual([...theirs])
         expect([...seen]).toEqual([...ISet(before)]) // never mutated
-        if (keys.every((k) => seen.has(k))) expect(ours).toBe(seen)
+        if (fresh.length === 0) expect(ctx.seen).toBe(seen)
       }),
       { numRuns: 500 },
     )

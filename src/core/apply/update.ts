@@ -7,7 +7,7 @@
 import { Set as ISet } from 'immutable'
 import { RuleViolation } from '../errors'
 import type { ActionStep, SignatureCheck } from '../trace'
-import type { AssociationState } from '../types'
+import type { AssociationState, UnverifiedUpdate } from '../types'
 import { checkOf, type VerifiedUpdate } from '../verify/update'
 import { applyAction } from './actions'
 import type { ApplyContext } from './context'
@@ -57,38 +57,21 @@ export function applyUpdate(
     clientTimestampNs: update.clientTimestampNs,
     seenBefore: state?.seen ?? EMPTY_SEEN,
     replayKeys: [],
+    seen: state?.seen ?? EMPTY_SEEN,
     unreachable: [],
     check: (i, role) => checkOf(verified, i, role),
   }
   const steps: ActionStep[] = []
   try {
-    // IDENT-001: an update with no actions is refused (decode refuses it too).
-    if (update.actions.length === 0)
-      throw new RuleViolation('IDENT-001', null, 'the update has no actions', {
-        check: 'empty',
-        expected: 'at least one action',
-        found: 'no actions',
-      })
-    // IDENT-079: an update that carries a claim carries no other action.
-    if (update.actions.length > 1 && update.actions.some((a) => a.kind === 'claim_handle')) {
-      const at = update.actions.findIndex((a) => a.kind === 'claim_handle')
-      throw new RuleViolation(
-        'IDENT-079',
-        null,
-        `the update carries a ClaimHandle (action ${at}) and ${update.actions.length - 1} other action(s); a claim stands alone`,
-        {
-          check: 'claim-not-alone',
-          expected: 'a ClaimHandle as the only action',
-          found: update.actions.map((a) => a.kind).join(', '),
-        },
-      )
-    }
+    updateForm(update)
     let current = state
-    update.actions.forEach((action, i) => {
+    const actions = update.actions
+    for (let i = 0; i < actions.length; i++) {
+      const action = actions[i]!
       const before = current
       current = applyAction(current, action, i, ctx)
       steps.push({ index: i, kind: action.kind, before, after: current })
-    })
+    }
     const after = current!
     // IDENT-003: the state's inbox id is the update's inbox_id.
     if (after.inboxId !== update.inboxId) {
@@ -101,36 +84,57 @@ export function applyUpdate(
     }
     if (ctx.unreachable.length > 0) throw new PendingUpdate(ctx.unreachable, steps)
     // IDENT-050: record the replay key of every signature the update carried.
-    const finalState: AssociationState = { ...after, seen: withKeys(ctx.seenBefore, ctx.replayKeys), sequenceId }
+    const finalState: AssociationState = { ...after, seen: ctx.seen, sequenceId }
     return { state: finalState, actions: steps }
   } catch (e) {
-    if (e instanceof RuleViolation) {
-      const failedAt = e.actionIndex ?? update.actions.length
-      const done = steps.filter((s) => s.index < failedAt)
-      if (e.actionIndex !== null && update.actions[e.actionIndex]) {
-        done.push({
-          index: e.actionIndex,
-          kind: update.actions[e.actionIndex]!.kind,
-          before: current_(steps, state, e.actionIndex),
-          after: null,
-        })
-      }
-      throw new RejectedUpdate(e, done)
-    }
+    if (e instanceof RuleViolation) throw rejection(e, update, steps, state)
     throw e
   }
 }
 
-/**
- * `seen` with `keys` added in order: the set `seen.union(keys)` gives, element for element
- * and in the same iteration order (the same adds in the same order), without union's
- * wrapping of the array in a sequence (most of its cost for the one or two keys of an update).
- */
-export function withKeys(seen: ISet<string>, keys: readonly string[]): ISet<string> {
-  if (keys.length === 0) return seen
-  return seen.withMutations((s) => {
-    for (const k of keys) s.add(k)
-  })
+/** The checks of the update as a whole, before its first action: IDENT-001, IDENT-079. */
+export function updateForm(update: UnverifiedUpdate): void {
+  // IDENT-001: an update with no actions is refused (decode refuses it too).
+  if (update.actions.length === 0)
+    throw new RuleViolation('IDENT-001', null, 'the update has no actions', {
+      check: 'empty',
+      expected: 'at least one action',
+      found: 'no actions',
+    })
+  // IDENT-079: an update that carries a claim carries no other action.
+  if (update.actions.length > 1 && update.actions.some((a) => a.kind === 'claim_handle')) {
+    const at = update.actions.findIndex((a) => a.kind === 'claim_handle')
+    throw new RuleViolation(
+      'IDENT-079',
+      null,
+      `the update carries a ClaimHandle (action ${at}) and ${update.actions.length - 1} other action(s); a claim stands alone`,
+      {
+        check: 'claim-not-alone',
+        expected: 'a ClaimHandle as the only action',
+        found: update.actions.map((a) => a.kind).join(', '),
+      },
+    )
+  }
+}
+
+/** The refusal of `update` under `e`, with the actions that applied before it and the failed one. */
+export function rejection(
+  e: RuleViolation,
+  update: UnverifiedUpdate,
+  steps: readonly ActionStep[],
+  state: AssociationState | null,
+): RejectedUpdate {
+  const failedAt = e.actionIndex ?? update.actions.length
+  const done = steps.filter((s) => s.index < failedAt)
+  if (e.actionIndex !== null && update.actions[e.actionIndex]) {
+    done.push({
+      index: e.actionIndex,
+      kind: update.actions[e.actionIndex]!.kind,
+      before: current_(steps, state, e.actionIndex),
+      after: null,
+    })
+  }
+  return new RejectedUpdate(e, done)
 }
 
 function current_(

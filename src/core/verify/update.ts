@@ -41,7 +41,11 @@ export function checkOf(v: VerifiedUpdate, actionIndex: number, role: SignatureR
   const checks = v.checks
   // A few checks (nearly every update) are scanned: cheaper than building and reading an index.
   if (checks.length <= SCAN_LIMIT) {
-    for (const c of checks) if (c.actionIndex === actionIndex && c.role === role) return c
+    // An index, not for-of: until it is optimized, for-of steps an iterator object per call.
+    for (let k = 0; k < checks.length; k++) {
+      const c = checks[k]!
+      if (c.actionIndex === actionIndex && c.role === role) return c
+    }
     throw new SignatureNeeded(actionIndex, role)
   }
   // Indexed once per update: a find per lookup was quadratic in the actions (issue #14).
