@@ -19,10 +19,9 @@ import { applyUpdate, PendingUpdate, RejectedUpdate, rejection, updateForm } fro
 import { RuleViolation } from './errors'
 import type { SignatureCheck } from './trace'
 import type { AssociationState, UnverifiedUpdate } from './types'
-import { signatureText } from './text/signature-text'
 import {
+  describeUnverified,
   SignatureNeeded,
-  signaturesOf,
   UpdateSignatures,
   type UpdateVerifyOptions,
   type VerifiedUpdate,
@@ -49,25 +48,10 @@ export function signatureFreeRefusal(state: AssociationState | null, update: Unv
 
 /** The verified update of a refused one: its text, and every signature marked not verified. */
 export function refusedUnverified(update: UnverifiedUpdate, refusal: RejectedUpdate): VerifiedUpdate {
-  const reason = `not verified: ${refusal.violation.rule} refuses the update before any signature is needed`
-  const checks: SignatureCheck[] = []
-  update.actions.forEach((action, i) => {
-    for (const [role, sig] of signaturesOf(action)) {
-      checks.push({
-        actionIndex: i,
-        role,
-        kind: sig.kind,
-        verdict: 'unchecked',
-        signer: null,
-        chainId: null,
-        replayKey: null,
-        failRule: null,
-        reason,
-        evidence: {},
-      })
-    }
-  })
-  return { update, text: signatureText(update), checks }
+  return describeUnverified(
+    update,
+    `not verified: ${refusal.violation.rule} refuses the update before any signature is needed`,
+  )
 }
 
 /** Signatures verified before the first look at apply's verdict, then doubled each round. */

@@ -108,8 +108,16 @@ function toCheck(actionIndex: number, role: SignatureRole, sig: WireSignature, v
   return { actionIndex, role, kind: sig.kind, ...v }
 }
 
-/** A check that was not run (the log stopped before this update). */
-function unchecked(actionIndex: number, role: SignatureRole, sig: WireSignature): SignatureCheck {
+/** Why a signature of an update replay did not reach was not verified. */
+const PAST_THE_STOP = 'not verified: the log stops before this update'
+
+/** A check that was not run, and why (by default: the log stopped before this update). */
+function unchecked(
+  actionIndex: number,
+  role: SignatureRole,
+  sig: WireSignature,
+  reason = PAST_THE_STOP,
+): SignatureCheck {
   return {
     actionIndex,
     role,
@@ -119,7 +127,7 @@ function unchecked(actionIndex: number, role: SignatureRole, sig: WireSignature)
     chainId: null,
     replayKey: null,
     failRule: null,
-    reason: 'not verified: the log stops before this update',
+    reason,
     evidence: {},
   }
 }
@@ -210,7 +218,7 @@ export class UpdateSignatures {
   /** The check of signature `n` when it was not verified, with the reason. */
   unchecked(n: number, reason: string): SignatureCheck {
     const s = this.all[n]!
-    return { ...unchecked(s.actionIndex, s.role, s.sig), reason }
+    return unchecked(s.actionIndex, s.role, s.sig, reason)
   }
 }
 
@@ -250,11 +258,14 @@ export function rememberVerdicts(v: VerifiedUpdate, cache: VerdictCache): void {
   }
 }
 
-/** The signature text and unchecked signatures of an update replay did not reach. */
-export function describeUnverified(update: UnverifiedUpdate): VerifiedUpdate {
+/**
+ * The signature text and unchecked signatures of an update none of whose signatures was
+ * verified, with the reason (by default: replay did not reach it).
+ */
+export function describeUnverified(update: UnverifiedUpdate, reason = PAST_THE_STOP): VerifiedUpdate {
   const checks: SignatureCheck[] = []
   update.actions.forEach((action, i) => {
-    for (const [role, sig] of signaturesOf(action)) checks.push(unchecked(i, role, sig))
+    for (const [role, sig] of signaturesOf(action)) checks.push(unchecked(i, role, sig, reason))
   })
   return { update, text: signatureText(update), checks }
 }
