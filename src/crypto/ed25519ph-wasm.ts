@@ -20,7 +20,7 @@
  * subtraction, which refused (and sent to noble) the small-order, mixed-order and
  * non-canonical keys and zero scalars.
  */
-import type { Ed25519phCombine } from './ed25519ph'
+import { checkCombineInputs, type Ed25519phCombine } from './ed25519ph'
 import { instantiateWasm, memoryView, wasmModule, type WasmModule } from './wasm-module'
 
 interface Ed25519Exports {
@@ -48,11 +48,7 @@ export async function loadWasmEd25519Combine(module?: WasmModule): Promise<WasmC
   const stats: WasmCombineStats = { wasm: 0, declined: 0 }
   const memory = memoryView(e.memory)
   const combine: Ed25519phCombine = (sBytes, kBytes, publicKey) => {
-    if (sBytes.length !== 32 || kBytes.length !== 32 || publicKey.length !== 32) {
-      throw new Error(
-        `ref10 combine: expected 32-byte S, k and key, got ${sBytes.length}, ${kBytes.length}, ${publicKey.length}`,
-      )
-    }
+    checkCombineInputs('ref10', sBytes, kBytes, publicKey)
     if ((sBytes[31]! | kBytes[31]!) & 0x80) throw new Error('ref10 combine: a scalar has bit 255 set (not below L)')
     const mem = memory()
     mem.set(sBytes, io)

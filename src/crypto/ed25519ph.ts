@@ -71,6 +71,15 @@ export type Sha512 = (b: Uint8Array) => Uint8Array
  */
 export type Ed25519phCombine = (sBytes: Uint8Array, kBytes: Uint8Array, publicKey: Uint8Array) => Uint8Array | null
 
+/** The lengths a faster combine step (`step` names it in the error) reads: 32-byte S, k and key. */
+export function checkCombineInputs(step: string, sBytes: Uint8Array, kBytes: Uint8Array, publicKey: Uint8Array): void {
+  if (sBytes.length !== 32 || kBytes.length !== 32 || publicKey.length !== 32) {
+    throw new Error(
+      `${step} combine: expected 32-byte S, k and key, got ${sBytes.length}, ${kBytes.length}, ${publicKey.length}`,
+    )
+  }
+}
+
 /** The length and context checks shared by every verifier (step 0 of the module comment). */
 function checkInputs(signature: Uint8Array, publicKey: Uint8Array, context: Uint8Array): void {
   checkLength('signature', signature, 64)

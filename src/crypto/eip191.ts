@@ -44,6 +44,15 @@ export type Keccak256 = (b: Uint8Array) => Uint8Array
  */
 export type Secp256k1Recover = (rs: Uint8Array, rec: 0 | 1, digest: Uint8Array) => Uint8Array
 
+/** The lengths a faster recovery step reads (64-byte r || s, 32-byte digest): it throws rather than read past them. */
+export function checkRecoverInputs(rs: Uint8Array, digest: Uint8Array): void {
+  if (rs.length !== 64 || digest.length !== 32) {
+    throw new Error(
+      `libsecp256k1 recovery: expected a 64-byte r || s and a 32-byte digest, got ${rs.length} and ${digest.length}`,
+    )
+  }
+}
+
 /** keccak256("\x19Ethereum Signed Message:\n" || decimal byte length of message || message). */
 export function personalMessageHash(message: Uint8Array, keccak: Keccak256 = keccak256): Uint8Array {
   return keccak(concatBytes(utf8(`\x19Ethereum Signed Message:\n${message.length}`), message))

@@ -10,8 +10,8 @@
  * require. A missing or unloadable addon rejects with the reason, and ./backend uses the
  * WebAssembly modules instead.
  */
-import type { Ed25519phCombine } from './ed25519ph'
-import type { Secp256k1Recover } from './eip191'
+import { checkCombineInputs, type Ed25519phCombine } from './ed25519ph'
+import { checkRecoverInputs, type Secp256k1Recover } from './eip191'
 import { errorMessage } from './errors'
 import { nodeBuiltin } from './node-builtin'
 import { openSslP256Verifier } from './p256-node'
@@ -62,11 +62,7 @@ function loadAddon(): Promise<InboxCryptoAddon> {
 export async function loadNativeSecp256k1Recover(): Promise<Secp256k1Recover> {
   const { recover } = await loadAddon()
   return (rs, rec, digest) => {
-    if (rs.length !== 64 || digest.length !== 32) {
-      throw new Error(
-        `libsecp256k1 recovery: expected a 64-byte r || s and a 32-byte digest, got ${rs.length} and ${digest.length}`,
-      )
-    }
+    checkRecoverInputs(rs, digest)
     const key = recover(rs, digest, rec)
     if (key === null) throw new Error('libsecp256k1 recovery: no public key recovers from this signature')
     return key
@@ -77,11 +73,7 @@ export async function loadNativeSecp256k1Recover(): Promise<Secp256k1Recover> {
 export async function loadNativeEd25519Combine(): Promise<Ed25519phCombine> {
   const { combine } = await loadAddon()
   return (sBytes, kBytes, publicKey) => {
-    if (sBytes.length !== 32 || kBytes.length !== 32 || publicKey.length !== 32) {
-      throw new Error(
-        `native combine: expected 32-byte S, k and key, got ${sBytes.length}, ${kBytes.length}, ${publicKey.length}`,
-      )
-    }
+    checkCombineInputs('native', sBytes, kBytes, publicKey)
     return combine(sBytes, kBytes, publicKey)
   }
 }

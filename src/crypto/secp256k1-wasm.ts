@@ -14,7 +14,7 @@
  * `recoverEip191Digest` asks noble for the verdict and the message, so a failure reads the
  * same on both paths.
  */
-import type { Secp256k1Recover } from './eip191'
+import { checkRecoverInputs, type Secp256k1Recover } from './eip191'
 import { instantiateWasm, memoryView, wasmModule, type WasmModule } from './wasm-module'
 
 interface Secp256k1Exports {
@@ -32,11 +32,7 @@ export async function loadWasmSecp256k1Recover(module?: WasmModule): Promise<Sec
   const io = e.io()
   const memory = memoryView(e.memory)
   return (rs, rec, digest) => {
-    if (rs.length !== 64 || digest.length !== 32) {
-      throw new Error(
-        `libsecp256k1 recovery: expected a 64-byte r || s and a 32-byte digest, got ${rs.length} and ${digest.length}`,
-      )
-    }
+    checkRecoverInputs(rs, digest)
     const mem = memory()
     mem.set(rs, io)
     mem.set(digest, io + 64)
