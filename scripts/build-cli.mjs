@@ -17,7 +17,7 @@ import { spawnSync } from 'node:child_process'
 import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { buildNative } from '../src/crypto/native/build.mjs'
+import { buildNative, NATIVE_INPUTS } from '../src/crypto/native/build.mjs'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 export const OUT = join(ROOT, 'dist-cli')
@@ -40,15 +40,6 @@ function writeCodeCache(dir) {
   })
   if (r.status !== 0) throw new Error(`the code cache's warm-up replay failed (${r.status ?? r.signal}): ${r.stderr}`)
 }
-
-/** The native addon's sources, which the stale check watches too (scripts/cli-stale.cjs). */
-const NATIVE_INPUTS = [
-  'src/crypto/native/build.mjs',
-  'src/crypto/native/inbox-crypto.c',
-  'src/crypto/native/secp256k1-native.c',
-  'src/crypto/native/ed25519-native.c',
-  'src/crypto/native/napi-bytes.h',
-]
 
 /**
  * The native addon, built if it is not current (src/crypto/native/build.mjs), or null with a

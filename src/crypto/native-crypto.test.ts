@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
@@ -16,12 +15,12 @@ import {
   NATIVE_SECP256K1,
 } from './native-crypto'
 // @ts-expect-error: a JavaScript build script without declarations
-import { buildNative, NATIVE_FILE } from './native/build.mjs'
+import { buildNative, compiler, NATIVE_FILE } from './native/build.mjs'
 
 // The equivalence with noble (properties and edge vectors) is in secp256k1-wasm.test.ts and
 // ed25519ph-wasm.test.ts, which run every step they can load. Here: that the addon is there
 // where it can be built, and that its C entry points check what they are given.
-const hasCompiler = [process.env.CC, 'clang', 'cc'].some((cc) => cc && spawnSync(cc, ['--version']).status === 0)
+const hasCompiler = (compiler as () => unknown)() !== null
 
 interface Addon {
   recover(...args: unknown[]): Uint8Array | null

@@ -34,9 +34,19 @@ const HERE = dirname(fileURLToPath(import.meta.url))
 export const NATIVE_FILE = join(HERE, 'inbox-crypto.node')
 const STAMP = `${NATIVE_FILE}.json`
 const GLUE = ['inbox-crypto.c', 'secp256k1-native.c', 'ed25519-native.c', 'p256-native.c', 'napi-bytes.h']
+/**
+ * What the addon is built from, relative to the repository (scripts/build-cli.mjs lists these
+ * for the command line's stale check): this script, the glue, and the WASM build's script,
+ * which pins the sources and libsecp256k1's configuration.
+ */
+export const NATIVE_INPUTS = [
+  'src/crypto/native/build.mjs',
+  'src/crypto/wasm/build.mjs',
+  ...GLUE.map((f) => `src/crypto/native/${f}`),
+]
 
-/** The first C compiler that answers --version: $CC, clang, cc. */
-function compiler() {
+/** The first C compiler that answers --version: $CC, clang, cc; null when none does. */
+export function compiler() {
   for (const cc of [process.env.CC, 'clang', 'cc'].filter(Boolean)) {
     const r = spawnSync(cc, ['--version'], { encoding: 'utf8' })
     if (r.status === 0) return { cc, version: r.stdout.split('\n')[0] }
