@@ -93,6 +93,18 @@ test(`a ${N.toLocaleString('en')}-update log replays in the worker with a progre
   await waitForLog(page)
   await expect(page.getByText('every update applies')).toBeVisible()
   await expect(page.locator('.timeline-head')).toContainText(`${N.toLocaleString('en')} updates`)
+  // The replay's user-timing measure (src/app/trace/replay-client.ts REPLAY_MEASURE): the
+  // latest replay only, with the worker's replay time and how its updates were verified.
+  const measures = await page.evaluate(() =>
+    performance
+      .getEntriesByName('inspector: replay', 'measure')
+      .map((e: any) => ({ duration: e.duration as number, detail: e.detail })),
+  )
+  expect(measures, 'one measure: the latest replay').toHaveLength(1)
+  const [measure] = measures
+  expect(measure!.detail).toMatchObject({ file: `synthetic-${N}.json`, updates: N, engine: 'fast' })
+  expect(measure!.detail.replayMs).toBeCloseTo(measure!.duration, 1)
+  expect(measure!.detail.remote + measure!.detail.local + measure!.detail.cached, 'every update verified once').toBe(N)
   const long = await page.evaluate(
     ([a, b]) =>
       (window as unknown as { __long: { start: number; duration: number }[] }).__long.filter(

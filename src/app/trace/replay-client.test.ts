@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ReplayCancelled, ReplayClient } from './replay-client'
+import { REPLAY_MEASURE, ReplayCancelled, ReplayClient } from './replay-client'
 
 /** A stand-in for the browser's Worker: records what the client does with it. */
 class FakeWorker {
@@ -60,5 +60,49 @@ describe('ReplayClient warm worker (issue #13)', () => {
     w.onmessage!({ data: { type: 'opened', id, logs: [] } } as MessageEvent)
     await expect(pending).resolves.toEqual({ logs: [] })
     expect(w.terminated).toBe(false)
+  })
+  it("a replay leaves one user-timing measure: the worker's replay time, the log and how it was verified", async () => {
+    vi.stubGlobal('Worker', FakeWorker)
+    const c = new ReplayClient()
+    const run = async (replayMs: number, remote: number) => {
+      const pending = c.replay(0, 'big.json', 'none', () => {})
+      const w = FakeWorker.made[0]!
+      const { id } = w.posted.at(-1) as { id: number }
+      const verify = {
+        engine: 'fast',
+        workers: 1,
+        live: 1,
+        ready: 1,
+        backends: ['fast', 'fast'],
+        failures: [],
+        remote,
+        local: 256 - remote,
+        cached: 0,
+        workerMs: 50,
+        startupMs: [70],
+        cache: true,
+        waitMs: 40,
+      }
+      const done = { type: 'done', id, inboxId: null, ok: true, stepCount: 256, report: '{}', replayMs, verify }
+      w.onmessage!({ data: done } as MessageEvent)
+      await pending
+    }
+    await run(84.5, 150)
+    await run(61.25, 170)
+    const entries = performance.getEntriesByName(REPLAY_MEASURE, 'measure') as PerformanceMeasure[]
+    expect(entries).toHaveLength(1)
+    expect(entries[0]!.duration).toBeCloseTo(61.25, 3)
+    expect(entries[0]!.detail).toEqual({
+      file: 'big.json',
+      updates: 256,
+      replayMs: 61.25,
+      engine: 'fast',
+      workers: 1,
+      ready: 1,
+      remote: 170,
+      local: 86,
+      cached: 0,
+      backends: ['fast'],
+    })
   })
 })

@@ -27,6 +27,37 @@ export interface ReplayDone {
   readonly steps: TransferStep[]
 }
 
+/**
+ * The user-timing measure of the latest replay (DevTools' Performance panel shows it; the
+ * benchmark reads the app's first replay after load from it: e2e/verify-bench.spec.ts).
+ * It ends when the answer came and lasts the replay worker's own replayMs; its detail
+ * names the log, its updates and how verification went.
+ */
+export const REPLAY_MEASURE = 'inspector: replay'
+
+function measureReplay(m: Extract<FromWorker, { type: 'done' }>, file: string): void {
+  const perf = globalThis.performance
+  if (typeof perf?.measure !== 'function') return
+  const v = m.verify
+  perf.clearMeasures(REPLAY_MEASURE)
+  perf.measure(REPLAY_MEASURE, {
+    end: perf.now(),
+    duration: m.replayMs,
+    detail: {
+      file,
+      updates: m.stepCount,
+      replayMs: m.replayMs,
+      engine: v.engine,
+      workers: v.workers,
+      ready: v.ready,
+      remote: v.remote,
+      local: v.local,
+      cached: v.cached,
+      backends: [...new Set(v.backends)],
+    },
+  })
+}
+
 type Request = ToWorker extends infer T ? (T extends { id: number } ? Omit<T, 'id'> : never) : never
 
 interface Pending {
@@ -98,7 +129,8 @@ export class ReplayClient {
   ): Promise<ReplayDone | { problem: InputProblem }> {
     const steps: TransferStep[] = []
     const m = await this.request({ type: 'replay', logIndex, file, verifier }, { onProgress, steps })
-    if (m.type === 'done')
+    if (m.type === 'done') {
+      measureReplay(m, file)
       return {
         inboxId: m.inboxId,
         ok: m.ok,
@@ -108,6 +140,7 @@ export class ReplayClient {
         verify: m.verify,
         steps,
       }
+    }
     if (m.type === 'input-error') return { problem: m.problem }
     throw new Error(m.type === 'failed' ? m.message : `unexpected answer ${m.type}`)
   }
