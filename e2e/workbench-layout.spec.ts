@@ -58,3 +58,22 @@ for (const [width, height] of SIZES) {
     if (width === 1440) await expectNoA11yViolations(page)
   })
 }
+
+test("an edited copy's name stays readable where the actions wrap under it (800 px)", async ({ page }) => {
+  await page.setViewportSize({ width: 800, height: 900 })
+  await page.goto('/')
+  await waitForLog(page)
+  await page.getByRole('button', { name: 'Edit…' }).click()
+  await page
+    .locator('[data-drawer="edit"]')
+    .getByRole('button', { name: 'Replay an old add after its revocation', exact: true })
+    .click()
+  await expect(page.locator('.source.edited .edited-badge')).toHaveText('edited')
+  // The log's row is the log's: the app's name is kept for screen readers only.
+  await expect(page.getByRole('heading', { name: 'Inbox Inspector', level: 1 })).toHaveCount(1)
+  const label = page.locator('.source.edited .source-label')
+  await expect(label).toContainText('edited copy of')
+  const width = await label.evaluate((e) => e.getBoundingClientRect().width)
+  expect(width, 'the label shows more than a few letters').toBeGreaterThan(150)
+  expect((await page.locator('header.topbar').boundingBox())!.height).toBeLessThanOrEqual(80)
+})
