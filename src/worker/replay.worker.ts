@@ -266,7 +266,11 @@ async function handle(m: ToWorker): Promise<void> {
       const seen = cache ? (await prefetchLog(cache, updates, 1)).seen : false
       if (decoded >= POOL_THRESHOLD) {
         pool = sharedPool()
-        pool.configure({ local: (u) => verifyUpdate(u, local), ...(cache ? { verdicts: cache, lookups: seen } : {}) })
+        // The verdicts found are kept after the answer (keepFound below), off the replay's path.
+        pool.configure({
+          local: (u) => verifyUpdate(u, local),
+          ...(cache ? { verdicts: cache, lookups: seen, keepLater: true } : {}),
+        })
         stage = { verify: timing.stage(pool.verify), verifyAhead: pool.ahead }
       } else {
         const opts = { ...local, ...(cache ? { verdicts: cache } : {}) }
@@ -334,7 +338,8 @@ async function handle(m: ToWorker): Promise<void> {
     replayMs,
     verify,
   })
-  // The verdicts found are written after the answer (a reopened log reads them).
+  // The verdicts found are kept and written after the answer (a reopened log reads them).
+  pool?.keepFound()
   await cache?.flush()
 }
 

@@ -218,4 +218,31 @@ describe('VerifyPool: scheduling and fallback', () => {
     expect(comparableTrace(cold)).toEqual(comparableTrace(await replay(l!)))
     pool.close()
   })
+
+  it('configure({ keepLater: true }) keeps nothing during the replay, then every verdict at keepFound()', async () => {
+    const [l] = readLogs(await syntheticBundle(40))
+    const cache = new LruVerdictCache()
+    const { pool } = poolFor({}, { verdicts: cache })
+    // Some verified by the workers, some on this thread (the helper): both kinds are deferred.
+    pool.configure({ local: (u) => verifyUpdate(u), verdicts: cache, lookups: false, keepLater: true })
+    const cold = await replay(l!, { verify: pool.verify, verifyAhead: pool.ahead })
+    expect(cache.size, 'nothing kept before keepFound').toBe(0)
+    expect(pool.keepFound()).toBe(40)
+    const kept = cache.size
+    expect(kept).toBeGreaterThan(0)
+    expect(pool.keepFound(), 'once').toBe(0)
+    expect(cache.size).toBe(kept)
+    pool.configure({ local: (u) => verifyUpdate(u), verdicts: cache })
+    const warm = await replay(l!, { verify: pool.verify, verifyAhead: pool.ahead })
+    expect(pool.stats().cached).toBe(40)
+    expect(comparableTrace(warm)).toEqual(comparableTrace(cold))
+    expect(comparableTrace(cold)).toEqual(comparableTrace(await replay(l!)))
+    // Without keepLater the verdicts are kept at once, as before.
+    const fresh = new LruVerdictCache()
+    pool.configure({ local: (u) => verifyUpdate(u), verdicts: fresh, lookups: false })
+    await replay(l!, { verify: pool.verify, verifyAhead: pool.ahead })
+    expect(fresh.size).toBe(kept)
+    expect(pool.keepFound()).toBe(0)
+    pool.close()
+  })
 })

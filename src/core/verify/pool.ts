@@ -131,6 +131,8 @@ export class VerifyPool {
   private readonly startups: number[] = []
   private counts = { remote: 0, local: 0, cached: 0, batches: 0, workerMs: 0 }
   private missStreak = 0
+  /** Updates verified since configure({ keepLater: true }), their verdicts not yet kept. */
+  private found: VerifiedUpdate[] | null = null
 
   private options: VerifyPoolOptions
 
@@ -156,14 +158,36 @@ export class VerifyPool {
    * Sets the caller-side verification and the cache for the next replay, and starts its
    * counts afresh: a long-lived pool keeps its workers warm across replays. With
    * `lookups: false` the cache only keeps the verdicts found (no lookup delays dispatch).
+   * With `keepLater`, the verdicts found are kept only when the caller asks
+   * (`keepFound`, after the replay's answer): making their keys (a hash of each signature
+   * text, the hex of each signature) and storing them is then off the replay's path.
    */
-  configure(next: Pick<VerifyPoolOptions, 'local' | 'verdicts'> & { readonly lookups?: boolean }): void {
+  configure(
+    next: Pick<VerifyPoolOptions, 'local' | 'verdicts'> & { readonly lookups?: boolean; readonly keepLater?: boolean },
+  ): void {
     const { verdicts: _old, ...rest } = this.options
     this.options = { ...rest, local: next.local, ...(next.verdicts ? { verdicts: next.verdicts } : {}) }
     this.counts = { remote: 0, local: 0, cached: 0, batches: 0, workerMs: 0 }
     // lookups: false (the caller knows the cache has not seen the log): keep verdicts only.
     this.missStreak = next.lookups === false ? MISS_STREAK : 0
     this.failures.length = 0
+    this.found = next.keepLater ? [] : null
+  }
+
+  /** Keeps the verdicts found since configure({ keepLater: true }) in the cache; returns how many updates' verdicts. */
+  keepFound(): number {
+    const found = this.found ?? []
+    const cache = this.options.verdicts
+    this.found = null
+    if (cache) for (const v of found) rememberVerdicts(v, cache)
+    return found.length
+  }
+
+  /** The verdicts of `v` go to the cache now, or with keepFound. */
+  private keep(v: VerifiedUpdate): void {
+    if (!this.options.verdicts) return
+    if (this.found) this.found.push(v)
+    else rememberVerdicts(v, this.options.verdicts)
   }
 
   /** How far ahead of application replay should ask (ReplayOptions.verifyAhead). */
@@ -222,7 +246,7 @@ export class VerifyPool {
   private async runLocal(update: UnverifiedUpdate): Promise<VerifiedUpdate> {
     const v = await this.options.local(update)
     this.counts.local++
-    if (this.options.verdicts) rememberVerdicts(v, this.options.verdicts)
+    this.keep(v)
     return v
   }
 
@@ -318,7 +342,7 @@ export class VerifyPool {
         }
         const v = fromResult(j.update, r)
         this.counts.remote++
-        if (this.options.verdicts) rememberVerdicts(v, this.options.verdicts)
+        this.keep(v)
         j.resolve(v)
       }
     }
