@@ -297,6 +297,8 @@ async function handle(m: ToWorker): Promise<void> {
     cache?.dropPrefetched()
     if (e instanceof LogInputError) post({ type: 'input-error', id: m.id, problem: problemOf(e) })
     else post({ type: 'failed', id: m.id, message: `replay failed: ${e instanceof Error ? e.message : String(e)}` })
+    // The verdicts found before the failure are kept, as they were before keepLater.
+    pool?.keepFound()
     return
   }
   const replayMs = performance.now() - t0
