@@ -85,16 +85,22 @@ const sameHandles = (a: readonly string[], b: readonly string[]): boolean =>
   a === b || (a.length === b.length && a.every((h, i) => h === b[i]))
 
 /**
- * The delta from `before` to `after`. `hints` make the common cases O(1) instead of
- * O(members): the member key an AddAssociation adds (the add reducer sets exactly that
- * key, IDENT-042) and the replay keys the update's signatures carry (IDENT-050 adds
- * exactly those). A hint that does not account for the whole change falls back to a
- * full comparison, so a delta is always exact.
+ * The delta from `before` to `after`. `hints` make the common cases cost the change
+ * instead of O(members): the member key an AddAssociation adds (the add reducer sets
+ * exactly that key, IDENT-042), the member keys a RevokeAssociation may remove (the
+ * revoke reducer deletes the target and the installations it added, IDENT-044, and
+ * nothing else) and the replay keys the update's signatures carry (IDENT-050 adds
+ * exactly those). A hint that does not account for the whole change in size falls back
+ * to a full comparison.
  */
 export function stateDelta(
   before: AssociationState | null,
   after: AssociationState,
-  hints: { readonly addedKey?: string; readonly replayKeys?: readonly (string | null)[] } = {},
+  hints: {
+    readonly addedKey?: string
+    readonly removedKeys?: readonly string[]
+    readonly replayKeys?: readonly (string | null)[]
+  } = {},
 ): StateDelta {
   const d: {
     -readonly [K in keyof StateDelta]: StateDelta[K]
@@ -107,8 +113,11 @@ export function stateDelta(
   } else if (bm !== after.members) {
     const k = hints.addedKey
     const added = k !== undefined ? after.members.get(k) : undefined
-    if (added && !bm.has(k!) && after.members.size === bm.size + 1 && after.members.remove(k!).size === bm.size) {
+    const removed = hints.removedKeys?.filter((key) => bm.has(key) && !after.members.has(key))
+    if (added && !bm.has(k!) && after.members.size === bm.size + 1) {
       d.put = [added]
+    } else if (removed && removed.length > 0 && after.members.size === bm.size - removed.length) {
+      d.del = removed
     } else {
       const put: Member[] = []
       const del: string[] = []
@@ -259,14 +268,26 @@ function addedKeyOf(action: WireAction | undefined): string | undefined {
   return action?.kind === 'add' ? memberKey(memberIdOf(action.newMemberIdentifier)) : undefined
 }
 
+/** The keys a revoke may remove from `before` (IDENT-044): its target and the installations the target added. */
+function removedKeysOf(action: WireAction | undefined, before: AssociationState | null): string[] | undefined {
+  if (action?.kind !== 'revoke' || !before) return undefined
+  const target = memberKey(memberIdOf(action.memberToRevoke))
+  return [target, ...(before.installationsByAdder.get(target) ?? [])]
+}
+
 /** A TraceStep as it travels to the app. */
 export function toTransferStep(step: TraceStep): TransferStep {
   const replayKeys = step.signatures.map((s) => s.replayKey)
-  const actions: TransferAction[] = step.actions.map((a) => ({
-    index: a.index,
-    kind: a.kind,
-    delta: a.after ? stateDelta(a.before, a.after, { addedKey: addedKeyOf(step.update?.actions[a.index]) }) : null,
-  }))
+  const actions: TransferAction[] = step.actions.map((a) => {
+    const wire = step.update?.actions[a.index]
+    return {
+      index: a.index,
+      kind: a.kind,
+      delta: a.after
+        ? stateDelta(a.before, a.after, { addedKey: addedKeyOf(wire), removedKeys: removedKeysOf(wire, a.before) })
+        : null,
+    }
+  })
   const u = step.update
   const update: UpdateSummary | null = u
     ? {
