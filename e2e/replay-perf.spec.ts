@@ -105,6 +105,7 @@ test(`a ${N.toLocaleString('en')}-update log replays in the worker with a progre
   expect(measure!.detail).toMatchObject({ file: `synthetic-${N}.json`, updates: N, engine: 'fast' })
   expect(measure!.detail.replayMs).toBeCloseTo(measure!.duration, 1)
   expect(measure!.detail.remote + measure!.detail.local + measure!.detail.cached, 'every update verified once').toBe(N)
+  expect(measure!.detail.stepsMs, "the steps' conversion and posting after the replay").toBeGreaterThan(0)
   const long = await page.evaluate(
     ([a, b]) =>
       (window as unknown as { __long: { start: number; duration: number }[] }).__long.filter(

@@ -320,6 +320,8 @@ test.describe('verification benchmark (npm run bench)', () => {
           ms: Math.round(a.replayMs),
           ratio: +(plain.replayMs / a.replayMs).toFixed(2),
           ended_after_navigation_ms: Math.round(a.endedAfterLoadMs),
+          // After the replay: the steps converted and posted to the page, which the answer waits for.
+          steps_ms: Math.round(a.detail.stepsMs),
           workers_ready: `${a.detail.ready}/${a.detail.workers}`,
           remote: a.detail.remote,
           local: a.detail.local,

@@ -121,6 +121,8 @@ export type FromWorker =
       /** The command line's report (`replay --json`), as JSON text. */
       readonly report: string
       readonly replayMs: number
+      /** After replayMs: converting the steps to the transfer format and posting them (the app waits for it too). */
+      readonly stepsMs: number
       readonly verify: VerifyStats
     }
   | { readonly type: 'failed'; readonly id: number; readonly message: string }

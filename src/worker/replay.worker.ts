@@ -327,6 +327,7 @@ async function handle(m: ToWorker): Promise<void> {
         }
       : {}),
   }
+  const stepsFrom = performance.now()
   for (let from = 0; from < trace.steps.length; from += STEP_CHUNK) {
     post({ type: 'steps', id: m.id, from, steps: trace.steps.slice(from, from + STEP_CHUNK).map(toTransferStep) })
   }
@@ -338,6 +339,7 @@ async function handle(m: ToWorker): Promise<void> {
     stepCount: trace.steps.length,
     report: `${JSON.stringify(toReport(trace, m.file), null, 2)}\n`,
     replayMs,
+    stepsMs: performance.now() - stepsFrom,
     verify,
   })
   // The verdicts found are kept and written after the answer (a reopened log reads them).

@@ -83,7 +83,17 @@ describe('ReplayClient warm worker (issue #13)', () => {
         cache: true,
         waitMs: 40,
       }
-      const done = { type: 'done', id, inboxId: null, ok: true, stepCount: 256, report: '{}', replayMs, verify }
+      const done = {
+        type: 'done',
+        id,
+        inboxId: null,
+        ok: true,
+        stepCount: 256,
+        report: '{}',
+        replayMs,
+        stepsMs: 7,
+        verify,
+      }
       w.onmessage!({ data: done } as MessageEvent)
       await pending
     }
@@ -96,6 +106,7 @@ describe('ReplayClient warm worker (issue #13)', () => {
       file: 'big.json',
       updates: 256,
       replayMs: 61.25,
+      stepsMs: 7,
       engine: 'fast',
       workers: 1,
       ready: 1,

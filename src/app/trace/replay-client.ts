@@ -31,7 +31,8 @@ export interface ReplayDone {
  * The user-timing measure of the latest replay (DevTools' Performance panel shows it; the
  * benchmark reads the app's first replay after load from it: e2e/verify-bench.spec.ts).
  * It ends when the answer came and lasts the replay worker's own replayMs; its detail
- * names the log, its updates and how verification went.
+ * names the log, its updates, how verification went, and stepsMs: the worker's time after
+ * the replay to send the steps, which the answer waited for as well.
  */
 export const REPLAY_MEASURE = 'inspector: replay'
 
@@ -47,6 +48,7 @@ function measureReplay(m: Extract<FromWorker, { type: 'done' }>, file: string): 
       file,
       updates: m.stepCount,
       replayMs: m.replayMs,
+      stepsMs: m.stepsMs,
       engine: v.engine,
       workers: v.workers,
       ready: v.ready,
@@ -145,7 +147,6 @@ export class ReplayClient {
     throw new Error(m.type === 'failed' ? m.message : `unexpected answer ${m.type}`)
   }
 
-  /** Stops whatever the worker is doing; pending requests reject with ReplayCancelled. */
   /**
    * Starts the replay worker now (the app calls this when it loads), so its verification
    * pool and crypto backends are loaded before the first log is opened.
