@@ -3,6 +3,7 @@ import { IDBFactory } from 'fake-indexeddb'
 import { describe, expect, it, vi } from 'vitest'
 import { fixtureLogs } from '../../test/verify/kit'
 import type { UnverifiedUpdate } from '../core/types'
+import type { VerdictEntry } from '../core/verify/cache'
 import { verifyFromCache, verifyUpdate } from '../core/verify/update'
 import type { IdbFactoryLike } from '../storage/idb'
 import { IdbVerdictCache, prefetchLog, verdictKeysOf } from './verdict-cache'
@@ -107,5 +108,67 @@ describe('IdbVerdictCache', () => {
     await c.clear()
     expect(await verifyFromCache(updates[0]!, c)).toBeNull()
     c.close()
+  })
+
+  /** A store with the fixture updates' verdicts and `fillers` more entries (copies of one under other keys). */
+  async function storeWith(idb: IdbFactoryLike, fillers: number) {
+    const a = (await IdbVerdictCache.open('verdicts', idb))!
+    await Promise.all(updates.map((u) => verifyUpdate(u, { verdicts: a })))
+    const keys = [...new Set(updates.flatMap(verdictKeysOf))]
+    const one = (await a.get(keys[0]!)) as { verdict: VerdictEntry['verdict'] }
+    const filler = Array.from({ length: fillers }, (_, i) => `filler-${i}`)
+    for (const key of filler) a.put({ key, verdict: one.verdict })
+    await a.flush()
+    // A damaged entry: stored under one key, naming another.
+    await a.putRaw('filler-0', { key: 'filler-1', verdict: one.verdict })
+    a.close()
+    return { keys, filler }
+  }
+
+  it('a large prefetch reads the store in two bulk requests, with the answers of a get per key', async () => {
+    const idb = factory()
+    const { keys, filler } = await storeWith(idb, 600)
+    const plain = await Promise.all(updates.map((u) => verifyUpdate(u)))
+    const asked = [...keys, ...filler, 'missing-1', 'missing-2']
+    // The answers of a get per key, from an instance that reads the store only.
+    const ref = (await IdbVerdictCache.open('verdicts', idb))!
+    ref.memory = false
+    const want = await Promise.all(asked.map((k) => ref.get(k)))
+    ref.close()
+    const b = (await IdbVerdictCache.open('verdicts', idb))!
+    const gets = vi.spyOn(IDBObjectStore.prototype, 'get')
+    try {
+      expect(await b.prefetch(asked)).toBe(keys.length + filler.length)
+      expect(gets, 'no get per key').not.toHaveBeenCalled()
+      expect(b.hits).toBe(keys.length + filler.length)
+      expect(b.misses).toBe(2)
+      expect(await Promise.all(asked.map((k) => b.get(k)))).toEqual(want)
+      expect(await Promise.all(updates.map((u) => verifyFromCache(u, b)))).toEqual(plain)
+      expect(gets, 'every answer came from the bulk read').not.toHaveBeenCalled()
+    } finally {
+      gets.mockRestore()
+      b.close()
+    }
+  })
+
+  it('a store far larger than the prefetch is read a key at a time, with the same answers', async () => {
+    const idb = factory()
+    const { keys, filler } = await storeWith(idb, 2600)
+    const asked = [...keys, ...filler.slice(0, 600), 'missing-1']
+    const ref = (await IdbVerdictCache.open('verdicts', idb))!
+    ref.memory = false
+    const want = await Promise.all(asked.map((k) => ref.get(k)))
+    ref.close()
+    const b = (await IdbVerdictCache.open('verdicts', idb))!
+    const all = vi.spyOn(IDBObjectStore.prototype, 'getAll')
+    try {
+      expect(await b.prefetch(asked)).toBe(keys.length + 600)
+      expect(all, 'no bulk read of a store over four entries per key asked').not.toHaveBeenCalled()
+      expect(b.misses).toBe(1)
+      expect(await Promise.all(asked.map((k) => b.get(k)))).toEqual(want)
+    } finally {
+      all.mockRestore()
+      b.close()
+    }
   })
 })
