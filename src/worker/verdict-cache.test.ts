@@ -125,16 +125,21 @@ describe('IdbVerdictCache', () => {
     return { keys, filler }
   }
 
+  /** The answers of a get per key, from an instance that reads the store only. */
+  async function perKey(idb: IdbFactoryLike, asked: readonly string[]): Promise<unknown[]> {
+    const ref = (await IdbVerdictCache.open('verdicts', idb))!
+    ref.memory = false
+    const want = await Promise.all(asked.map((k) => ref.get(k)))
+    ref.close()
+    return want
+  }
+
   it('a large prefetch reads the store in two bulk requests, with the answers of a get per key', async () => {
     const idb = factory()
     const { keys, filler } = await storeWith(idb, 600)
     const plain = await Promise.all(updates.map((u) => verifyUpdate(u)))
     const asked = [...keys, ...filler, 'missing-1', 'missing-2']
-    // The answers of a get per key, from an instance that reads the store only.
-    const ref = (await IdbVerdictCache.open('verdicts', idb))!
-    ref.memory = false
-    const want = await Promise.all(asked.map((k) => ref.get(k)))
-    ref.close()
+    const want = await perKey(idb, asked)
     const b = (await IdbVerdictCache.open('verdicts', idb))!
     const gets = vi.spyOn(IDBObjectStore.prototype, 'get')
     try {
@@ -155,10 +160,7 @@ describe('IdbVerdictCache', () => {
     const idb = factory()
     const { keys, filler } = await storeWith(idb, 2600)
     const asked = [...keys, ...filler.slice(0, 600), 'missing-1']
-    const ref = (await IdbVerdictCache.open('verdicts', idb))!
-    ref.memory = false
-    const want = await Promise.all(asked.map((k) => ref.get(k)))
-    ref.close()
+    const want = await perKey(idb, asked)
     const b = (await IdbVerdictCache.open('verdicts', idb))!
     const all = vi.spyOn(IDBObjectStore.prototype, 'getAll')
     try {
