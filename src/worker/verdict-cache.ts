@@ -83,11 +83,8 @@ export class IdbVerdictCache implements VerdictCache {
   }
 
   get(key: string): Promise<unknown> {
-    const kept = this.memory ? this.front.get(key) : undefined
-    if (kept) {
-      this.memoryHits++
-      return Promise.resolve(kept)
-    }
+    const kept = this.fromMemory(key)
+    if (kept) return kept
     const early = this.prefetched.get(key)
     if (early) {
       this.prefetched.delete(key)
@@ -95,6 +92,14 @@ export class IdbVerdictCache implements VerdictCache {
     }
     this.asked.add(key)
     return this.lookup(key)
+  }
+
+  /** The in-memory front's entry for `key` (when `memory` is on), counted as a memory hit. */
+  private fromMemory(key: string): Promise<unknown> | undefined {
+    const kept = this.memory ? this.front.get(key) : undefined
+    if (!kept) return undefined
+    this.memoryHits++
+    return Promise.resolve(kept)
   }
 
   /** Asks the store for `key` with the other lookups of this turn (one transaction). */
@@ -161,25 +166,16 @@ export class IdbVerdictCache implements VerdictCache {
    * Keys held in memory answer from there, as `get` does.
    */
   private prefetchBulk(want: readonly string[]): Promise<number> {
-    const asked: string[] = []
-    const resolvers = new Map<string, (v: unknown) => void>()
+    // The keys the store is asked for, each with its prefetched read's resolve.
+    const asked = new Map<string, (v: unknown) => void>()
     const reads: Promise<unknown>[] = []
     for (const key of want) {
-      const kept = this.memory ? this.front.get(key) : undefined
-      let r: Promise<unknown>
-      if (kept) {
-        this.memoryHits++
-        r = Promise.resolve(kept)
-      } else {
-        r = new Promise((resolve) => resolvers.set(key, resolve))
-        asked.push(key)
-      }
+      const r = this.fromMemory(key) ?? new Promise((resolve) => asked.set(key, resolve))
       this.prefetched.set(key, r)
       reads.push(r)
     }
     const answer = (byKey: ReadonlyMap<IDBValidKey, unknown> | null): void => {
-      for (const key of asked) {
-        const resolve = resolvers.get(key)!
+      for (const [key, resolve] of asked) {
         if (!byKey) {
           void this.lookup(key).then(resolve)
           continue
@@ -189,7 +185,7 @@ export class IdbVerdictCache implements VerdictCache {
         resolve(v)
       }
     }
-    if (asked.length > 0)
+    if (asked.size > 0)
       void (async () => {
         try {
           const tx = this.db.transaction(STORE, 'readonly')
