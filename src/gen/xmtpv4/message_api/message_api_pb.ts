@@ -17,7 +17,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file xmtpv4/message_api/message_api.proto.
  */
 export const file_xmtpv4_message_api_message_api: GenFile = /*@__PURE__*/
-  fileDesc("CiR4bXRwdjQvbWVzc2FnZV9hcGkvbWVzc2FnZV9hcGkucHJvdG8SF3htdHAueG10cHY0Lm1lc3NhZ2VfYXBpIm8KDkVudmVsb3Blc1F1ZXJ5Eg4KBnRvcGljcxgBIAMoDBIbChNvcmlnaW5hdG9yX25vZGVfaWRzGAIgAygNEjAKCWxhc3Rfc2VlbhgDIAEoCzIdLnhtdHAueG10cHY0LmVudmVsb3Blcy5DdXJzb3IiXgoVUXVlcnlFbnZlbG9wZXNSZXF1ZXN0EjYKBXF1ZXJ5GAEgASgLMicueG10cC54bXRwdjQubWVzc2FnZV9hcGkuRW52ZWxvcGVzUXVlcnkSDQoFbGltaXQYAiABKA0iVgoWUXVlcnlFbnZlbG9wZXNSZXNwb25zZRI8CgllbnZlbG9wZXMYASADKAsyKS54bXRwLnhtdHB2NC5lbnZlbG9wZXMuT3JpZ2luYXRvckVudmVsb3BlIr8BChJHZXRJbmJveElkc1JlcXVlc3QSRQoIcmVxdWVzdHMYASADKAsyMy54bXRwLnhtdHB2NC5tZXNzYWdlX2FwaS5HZXRJbmJveElkc1JlcXVlc3QuUmVxdWVzdBpiCgdSZXF1ZXN0EhIKCmlkZW50aWZpZXIYASABKAkSQwoPaWRlbnRpZmllcl9raW5kGAIgASgOMioueG10cC5pZGVudGl0eS5hc3NvY2lhdGlvbnMuSWRlbnRpZmllcktpbmQi6QEKE0dldEluYm94SWRzUmVzcG9uc2USSAoJcmVzcG9uc2VzGAEgAygLMjUueG10cC54bXRwdjQubWVzc2FnZV9hcGkuR2V0SW5ib3hJZHNSZXNwb25zZS5SZXNwb25zZRqHAQoIUmVzcG9uc2USEgoKaWRlbnRpZmllchgBIAEoCRIVCghpbmJveF9pZBgCIAEoCUgAiAEBEkMKD2lkZW50aWZpZXJfa2luZBgDIAEoDjIqLnhtdHAuaWRlbnRpdHkuYXNzb2NpYXRpb25zLklkZW50aWZpZXJLaW5kQgsKCV9pbmJveF9pZGIGcHJvdG8z", [file_identity_associations_association, file_xmtpv4_envelopes_envelopes]);
+  fileDesc("CiR4bXRwdjQvbWVzc2FnZV9hcGkvbWVzc2FnZV9hcGkucHJvdG8SF3htdHAueG10cHY0Lm1lc3NhZ2VfYXBpIm8KDkVudmVsb3Blc1F1ZXJ5Eg4KBnRvcGljcxgBIAMoDBIbChNvcmlnaW5hdG9yX25vZGVfaWRzGAIgAygNEjAKCWxhc3Rfc2VlbhgDIAEoCzIdLnhtdHAueG10cHY0LmVudmVsb3Blcy5DdXJzb3IiUwoZU3Vic2NyaWJlRW52ZWxvcGVzUmVxdWVzdBI2CgVxdWVyeRgBIAEoCzInLnhtdHAueG10cHY0Lm1lc3NhZ2VfYXBpLkVudmVsb3Blc1F1ZXJ5IloKGlN1YnNjcmliZUVudmVsb3Blc1Jlc3BvbnNlEjwKCWVudmVsb3BlcxgBIAMoCzIpLnhtdHAueG10cHY0LmVudmVsb3Blcy5PcmlnaW5hdG9yRW52ZWxvcGUiXgoVUXVlcnlFbnZlbG9wZXNSZXF1ZXN0EjYKBXF1ZXJ5GAEgASgLMicueG10cC54bXRwdjQubWVzc2FnZV9hcGkuRW52ZWxvcGVzUXVlcnkSDQoFbGltaXQYAiABKA0iVgoWUXVlcnlFbnZlbG9wZXNSZXNwb25zZRI8CgllbnZlbG9wZXMYASADKAsyKS54bXRwLnhtdHB2NC5lbnZlbG9wZXMuT3JpZ2luYXRvckVudmVsb3BlIr8BChJHZXRJbmJveElkc1JlcXVlc3QSRQoIcmVxdWVzdHMYASADKAsyMy54bXRwLnhtdHB2NC5tZXNzYWdlX2FwaS5HZXRJbmJveElkc1JlcXVlc3QuUmVxdWVzdBpiCgdSZXF1ZXN0EhIKCmlkZW50aWZpZXIYASABKAkSQwoPaWRlbnRpZmllcl9raW5kGAIgASgOMioueG10cC5pZGVudGl0eS5hc3NvY2lhdGlvbnMuSWRlbnRpZmllcktpbmQi6QEKE0dldEluYm94SWRzUmVzcG9uc2USSAoJcmVzcG9uc2VzGAEgAygLMjUueG10cC54bXRwdjQubWVzc2FnZV9hcGkuR2V0SW5ib3hJZHNSZXNwb25zZS5SZXNwb25zZRqHAQoIUmVzcG9uc2USEgoKaWRlbnRpZmllchgBIAEoCRIVCghpbmJveF9pZBgCIAEoCUgAiAEBEkMKD2lkZW50aWZpZXJfa2luZBgDIAEoDjIqLnhtdHAuaWRlbnRpdHkuYXNzb2NpYXRpb25zLklkZW50aWZpZXJLaW5kQgsKCV9pbmJveF9pZGIGcHJvdG8z", [file_identity_associations_association, file_xmtpv4_envelopes_envelopes]);
 
 /**
  * Envelopes by topics (clients) or by originators (nodes), after a cursor.
@@ -49,6 +49,44 @@ export const EnvelopesQuerySchema: GenMessage<EnvelopesQuery> = /*@__PURE__*/
   messageDesc(file_xmtpv4_message_api_message_api, 0);
 
 /**
+ * A live subscription: envelopes matching the query, after its cursor, as they arrive.
+ *
+ * @generated from message xmtp.xmtpv4.message_api.SubscribeEnvelopesRequest
+ */
+export type SubscribeEnvelopesRequest = Message<"xmtp.xmtpv4.message_api.SubscribeEnvelopesRequest"> & {
+  /**
+   * @generated from field: xmtp.xmtpv4.message_api.EnvelopesQuery query = 1;
+   */
+  query?: EnvelopesQuery | undefined;
+};
+
+/**
+ * Describes the message xmtp.xmtpv4.message_api.SubscribeEnvelopesRequest.
+ * Use `create(SubscribeEnvelopesRequestSchema)` to create a new message.
+ */
+export const SubscribeEnvelopesRequestSchema: GenMessage<SubscribeEnvelopesRequest> = /*@__PURE__*/
+  messageDesc(file_xmtpv4_message_api_message_api, 1);
+
+/**
+ * One batch of a subscription's stream.
+ *
+ * @generated from message xmtp.xmtpv4.message_api.SubscribeEnvelopesResponse
+ */
+export type SubscribeEnvelopesResponse = Message<"xmtp.xmtpv4.message_api.SubscribeEnvelopesResponse"> & {
+  /**
+   * @generated from field: repeated xmtp.xmtpv4.envelopes.OriginatorEnvelope envelopes = 1;
+   */
+  envelopes: OriginatorEnvelope[];
+};
+
+/**
+ * Describes the message xmtp.xmtpv4.message_api.SubscribeEnvelopesResponse.
+ * Use `create(SubscribeEnvelopesResponseSchema)` to create a new message.
+ */
+export const SubscribeEnvelopesResponseSchema: GenMessage<SubscribeEnvelopesResponse> = /*@__PURE__*/
+  messageDesc(file_xmtpv4_message_api_message_api, 2);
+
+/**
  * One page of a query; limit 0 lets the node choose.
  *
  * @generated from message xmtp.xmtpv4.message_api.QueryEnvelopesRequest
@@ -70,7 +108,7 @@ export type QueryEnvelopesRequest = Message<"xmtp.xmtpv4.message_api.QueryEnvelo
  * Use `create(QueryEnvelopesRequestSchema)` to create a new message.
  */
 export const QueryEnvelopesRequestSchema: GenMessage<QueryEnvelopesRequest> = /*@__PURE__*/
-  messageDesc(file_xmtpv4_message_api_message_api, 1);
+  messageDesc(file_xmtpv4_message_api_message_api, 3);
 
 /**
  * The envelopes of one page.
@@ -89,7 +127,7 @@ export type QueryEnvelopesResponse = Message<"xmtp.xmtpv4.message_api.QueryEnvel
  * Use `create(QueryEnvelopesResponseSchema)` to create a new message.
  */
 export const QueryEnvelopesResponseSchema: GenMessage<QueryEnvelopesResponse> = /*@__PURE__*/
-  messageDesc(file_xmtpv4_message_api_message_api, 2);
+  messageDesc(file_xmtpv4_message_api_message_api, 4);
 
 /**
  * Identifiers to resolve to inbox ids.
@@ -108,7 +146,7 @@ export type GetInboxIdsRequest = Message<"xmtp.xmtpv4.message_api.GetInboxIdsReq
  * Use `create(GetInboxIdsRequestSchema)` to create a new message.
  */
 export const GetInboxIdsRequestSchema: GenMessage<GetInboxIdsRequest> = /*@__PURE__*/
-  messageDesc(file_xmtpv4_message_api_message_api, 3);
+  messageDesc(file_xmtpv4_message_api_message_api, 5);
 
 /**
  * One identifier.
@@ -132,7 +170,7 @@ export type GetInboxIdsRequest_Request = Message<"xmtp.xmtpv4.message_api.GetInb
  * Use `create(GetInboxIdsRequest_RequestSchema)` to create a new message.
  */
 export const GetInboxIdsRequest_RequestSchema: GenMessage<GetInboxIdsRequest_Request> = /*@__PURE__*/
-  messageDesc(file_xmtpv4_message_api_message_api, 3, 0);
+  messageDesc(file_xmtpv4_message_api_message_api, 5, 0);
 
 /**
  * The inbox each identifier resolves to, if any.
@@ -151,7 +189,7 @@ export type GetInboxIdsResponse = Message<"xmtp.xmtpv4.message_api.GetInboxIdsRe
  * Use `create(GetInboxIdsResponseSchema)` to create a new message.
  */
 export const GetInboxIdsResponseSchema: GenMessage<GetInboxIdsResponse> = /*@__PURE__*/
-  messageDesc(file_xmtpv4_message_api_message_api, 4);
+  messageDesc(file_xmtpv4_message_api_message_api, 6);
 
 /**
  * One identifier's answer.
@@ -180,5 +218,5 @@ export type GetInboxIdsResponse_Response = Message<"xmtp.xmtpv4.message_api.GetI
  * Use `create(GetInboxIdsResponse_ResponseSchema)` to create a new message.
  */
 export const GetInboxIdsResponse_ResponseSchema: GenMessage<GetInboxIdsResponse_Response> = /*@__PURE__*/
-  messageDesc(file_xmtpv4_message_api_message_api, 4, 0);
+  messageDesc(file_xmtpv4_message_api_message_api, 6, 0);
 
