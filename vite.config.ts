@@ -36,6 +36,7 @@ const UNIT_TESTS = ['src/**/*.test.ts', 'test/**/*.test.ts', 'scripts/**/*.test.
 const SLOW_TESTS = [
   'test/chain/**/*.test.ts',
   'test/devnode/**/*.test.ts',
+  'test/interop/**/*.test.ts',
   'test/cli.test.ts',
   'test/fixtures.test.ts',
   'test/infra/gen-fresh.test.ts',

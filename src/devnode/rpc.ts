@@ -332,6 +332,12 @@ async function readAll(req: NodeRequest, max: number): Promise<Uint8Array | null
   return new Uint8Array(Buffer.concat(chunks))
 }
 
+/** What the traffic log reads of a call once its response has closed. */
+interface CallResult {
+  readonly note: CallNote
+  error: () => ConnectError | null
+}
+
 /** The traffic outcome of a finished call's Connect code. */
 function outcomeOf(code: Code | null): 'ok' | 'refused' | 'error' {
   if (code === null) return 'ok'
@@ -353,19 +359,19 @@ export function withRpc(deps: RpcDeps, fallback: NodeHandler): NodeHandler {
   const handlers = new Map<string, UniversalHandler>()
   for (const h of router.handlers) handlers.set(h.requestPath, h)
 
-  async function serve(
-    req: NodeRequest,
-    res: NodeResponse,
-    path: string,
-    note: CallNote,
-  ): Promise<ConnectError | null> {
+  /**
+   * Answers one RPC request. The call's error (null when it succeeded) is read from
+   * `result` once the response has closed: Connect-ES's writer resolves no promise when
+   * it is done (it waits for an 'end' event that a ServerResponse never emits).
+   */
+  async function serve(req: NodeRequest, res: NodeResponse, path: string, result: CallResult): Promise<void> {
+    const note = result.note
     const type = rpcContentType(req.headers['content-type'])
     const method = path.slice(1)
     const handler = handlers.get(path)
     let answer: UniversalServerResponse
-    let refusal: ConnectError | null = null
     const refuse = (e: ConnectError) => {
-      refusal = e
+      result.error = () => e
       answer = rpcErrorResponse(type, e)
     }
     if (!handler) {
@@ -380,7 +386,8 @@ export function withRpc(deps: RpcDeps, fallback: NodeHandler): NodeHandler {
       // Connect-ES answers these itself (405, 415: the protocols' own refusals).
       const uReq = universalRequestFromNodeRequest(req as never, res as never, undefined, undefined)
       answer = await handler(uReq)
-      if (answer.status >= 400) refusal = new ConnectError(`HTTP ${answer.status}`, codeFromHttpStatus(answer.status))
+      const status = answer.status
+      if (status >= 400) result.error = () => new ConnectError(`HTTP ${status}`, codeFromHttpStatus(status))
     } else if (type.json) {
       refuse(
         new ConnectError(
@@ -414,12 +421,10 @@ export function withRpc(deps: RpcDeps, fallback: NodeHandler): NodeHandler {
           body: createAsyncIterable([body]),
         }
         answer = await handler(uReq)
-        await universalResponseToNodeResponse(answer, res as never)
-        return call.error
+        result.error = () => call.error
       }
     }
-    await universalResponseToNodeResponse(answer!, res as never)
-    return refusal
+    universalResponseToNodeResponse(answer!, res as never).catch(() => {})
   }
 
   return (req, res) => {
@@ -448,37 +453,29 @@ export function withRpc(deps: RpcDeps, fallback: NodeHandler): NodeHandler {
     const startedAt = Date.now()
     const startedPerf = performance.now()
     const transport = rpcContentType(req.headers['content-type'])?.protocol ?? 'connect'
-    const note: CallNote = {}
-    serve(req, res, path, note).then(
-      (e) => {
-        deps.traffic.record({
-          startedAt,
-          startedPerf,
-          transport,
-          method: path.slice(1),
-          note,
-          outcome: outcomeOf(e ? e.code : null),
-          code: e ? codeName(e.code) : 'ok',
-          message: e ? e.rawMessage : '',
-        })
-      },
-      (reason: unknown) => {
-        const e = ConnectError.from(reason)
-        deps.traffic.record({
-          startedAt,
-          startedPerf,
-          transport,
-          method: path.slice(1),
-          note,
-          outcome: 'error',
-          code: codeName(e.code),
-          message: e.rawMessage,
-        })
-        if (!res.headersSent) {
-          res.statusCode = 500
-          res.end()
-        } else res.destroy()
-      },
-    )
+    const result: CallResult = { note: {}, error: () => null }
+    res.once('close', () => {
+      const e = res.writableFinished
+        ? result.error()
+        : new ConnectError('the connection closed before the answer ended', Code.Canceled)
+      deps.traffic.record({
+        startedAt,
+        startedPerf,
+        transport,
+        method: path.slice(1),
+        note: result.note,
+        outcome: outcomeOf(e ? e.code : null),
+        code: e ? codeName(e.code) : 'ok',
+        message: e ? e.rawMessage : '',
+      })
+    })
+    serve(req, res, path, result).catch((reason: unknown) => {
+      const e = ConnectError.from(reason)
+      result.error = () => e
+      if (!res.headersSent) {
+        res.statusCode = 500
+        res.end()
+      } else res.destroy()
+    })
   }
 }

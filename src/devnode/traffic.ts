@@ -217,5 +217,6 @@ export function formatLine(c: TrafficCall): string {
   const who = c.subject ? ` ${c.subject.kind}=${c.subject.value}` : ''
   const rule = c.rule ? ` ${c.rule}` : ''
   const msg = c.outcome === 'ok' ? '' : ` ${JSON.stringify(c.message)}`
-  return `${c.time} ${c.transport} ${c.method}${who} ${c.outcome} ${c.code}${rule}${msg} ${c.ms}ms`
+  const code = c.outcome === 'ok' ? '' : ` ${c.code}`
+  return `${c.time} ${c.transport} ${c.method}${who} ${c.outcome}${code}${rule}${msg} ${c.ms}ms`
 }
