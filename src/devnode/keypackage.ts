@@ -141,7 +141,7 @@ function signContent(label: string, content: Uint8Array): Uint8Array {
   return out
 }
 
-/** Unwraps an MLSMessage carrying a key package; other input is returned as it is. */
+/** Unwraps an MLSMessage carrying a key package (version 1, wire_format 5); other input is returned as it is. */
 function unwrap(bytes: Uint8Array): Uint8Array {
   if (
     bytes.length >= 4 &&
@@ -163,18 +163,9 @@ export function readKeyPackage(input: Uint8Array, nowSeconds: bigint): KeyPackag
   if (input.length === 0) throw new KeyPackageError('KP-001', 'the key package is empty')
   if (input.length > MAX_KEY_PACKAGE_BYTES)
     throw new KeyPackageError('KP-001', `the key package is ${input.length} bytes, over ${MAX_KEY_PACKAGE_BYTES}`)
-  let bytes = input
-  let info: KeyPackageInfo
-  try {
-    info = parse(bytes, nowSeconds)
-  } catch (e) {
-    // The same bytes read as an MLSMessage wrapper, when that is what they are.
-    const inner = unwrap(input)
-    if (inner === input || !(e instanceof KeyPackageError) || e.rule !== 'KP-002') throw e
-    bytes = inner
-    info = parse(bytes, nowSeconds)
-  }
-  return info
+  // A bare key package starts with its version and cipher suite; 0x0005 as a suite
+  // (P-521) is never Ed25519 (KP-004), so those four bytes can only be a wrapper's.
+  return parse(unwrap(input), nowSeconds)
 }
 
 function parse(bytes: Uint8Array, nowSeconds: bigint): KeyPackageInfo {

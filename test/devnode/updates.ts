@@ -23,7 +23,9 @@ import { fakeSmartWalletSignature } from '../fixtures/fake-smart-wallet'
 const key = (label: string) => sha256(utf8(`devnode test key: ${label}`))
 
 export const wallet = (label: string): Signer => ethKeySigner(key(`wallet ${label}`))
-export const installation = (label: string) => installationKeySigner(key(`installation ${label}`))
+/** The 32-byte Ed25519 seed of installation(label) (its MLS key packages are signed with it). */
+export const installationSeed = (label: string): Uint8Array => key(`installation ${label}`)
+export const installation = (label: string) => installationKeySigner(installationSeed(label))
 export const passkey = (label: string) => passkeySigner(key(`passkey ${label}`), { origin: 'http://localhost:5173' })
 
 /** A smart contract wallet the fixture corpus's fake verifier accepts (test/fixtures/fake-smart-wallet.ts). */
