@@ -126,19 +126,21 @@ export class SubscriptionHub {
     let cursor = after
     try {
       // Catch up from the store until a page comes back short: then the queue (filled
-      // since registration) holds whatever was stored after the last page.
+      // since registration) holds whatever was stored after that page. The last page is
+      // sent as a live subscriber: one that stops reading there falls behind like any other.
       let sent = false
       for (;;) {
         const page = this.storedAfter(filter, cursor)
+        const last = page.length < BATCH
+        if (last) s.catchingUp = false
         if (page.length > 0) {
           cursor = page.at(-1)!.sequenceId
           sent = true
           yield page
         }
-        if (page.length < BATCH) break
-        if (signal.aborted) return
+        if (last || signal.aborted) break
       }
-      s.catchingUp = false
+      if (signal.aborted) return
       // An empty first batch tells the client the stream is open when there was nothing to catch up.
       if (!sent) yield []
       for (;;) {
