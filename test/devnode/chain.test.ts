@@ -8,7 +8,10 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createClient } from '@connectrpc/connect'
+import { IdentityApi } from '../../src/gen/identity/api/v1/identity_pb'
 import { NODE_PATHS, frameField1 } from '../../src/network/client'
+import { nodeTransportFor } from '../../src/network/transports-node'
 import { createInbox } from '../../src/signing'
 import { startNode, stopAll, tempDir, type RunningNode } from './harness'
 import { smartWallet, update } from './updates'
@@ -43,6 +46,7 @@ beforeAll(async () => {
       let result: unknown
       if (method === 'eth_chainId') result = '0x1'
       else if (method === 'eth_call') result = chain.valid ? '0x01' : '0x00'
+      else if (method === 'eth_blockNumber') result = hex(HEAD.number)
       else if (method === 'eth_getBlockByNumber') {
         const tag = params[0] as string
         const n = tag === 'latest' ? HEAD.number : BigInt(tag)
@@ -120,5 +124,50 @@ describe('erc_6492 admission through --chain (IDENT-060, IDENT-061, IDENT-062)',
     expect(unrouted.status).toBe(503)
     expect(unrouted.json()).toMatchObject({ code: 'chain_unreachable', rule: 'IDENT-061' })
     expect((await publishSmartWalletInbox(HEAD.number - 1n)).status).toBe(200)
+  })
+})
+
+describe('VerifySmartContractWalletSignatures through --chain (IDENT-060, IDENT-061, IDENT-062)', () => {
+  const verify = (signatures: { accountId: string; blockNumber?: bigint }[], kind: 'grpc' | 'connect' = 'grpc') =>
+    createClient(IdentityApi, nodeTransportFor(kind, node.url)).verifySmartContractWalletSignatures({
+      signatures: signatures.map((s) => ({ ...s, hash: new Uint8Array(32).fill(1), signature: new Uint8Array(65) })),
+    })
+  const account = (chainId = 1) => `eip155:${chainId}:${address()}`
+
+  it('IDENT-060: valid and not valid at the stated block, in request order; the head block when none is stated', async () => {
+    const valid = await verify([{ accountId: account(), blockNumber: HEAD.number - 5n }, { accountId: account() }])
+    expect(valid.responses.map((r) => [r.isValid, r.blockNumber, r.error])).toEqual([
+      [true, HEAD.number - 5n, undefined],
+      [true, HEAD.number, undefined],
+    ])
+    chain.valid = false
+    try {
+      const r = await verify([{ accountId: account(), blockNumber: HEAD.number }], 'connect')
+      expect(r.responses[0]?.isValid).toBe(false)
+      expect(r.responses[0]?.error).toMatch(/^IDENT-060/)
+    } finally {
+      chain.valid = true
+    }
+  })
+
+  it('IDENT-062: a block above the head or older than 1800 s is not valid', async () => {
+    const r = await verify([
+      { accountId: account(), blockNumber: HEAD.number + 1n },
+      { accountId: account(), blockNumber: HEAD.number - 151n },
+    ])
+    expect(r.responses.map((x) => [x.isValid, x.error?.slice(0, 9)])).toEqual([
+      [false, 'IDENT-062'],
+      [false, 'IDENT-062'],
+    ])
+  })
+
+  it('IDENT-061: a chain that fails, or one with no route, is UNAVAILABLE, never "not valid"', async () => {
+    chain.down = true
+    try {
+      await expect(verify([{ accountId: account(), blockNumber: HEAD.number }])).rejects.toThrow(/IDENT-061/)
+    } finally {
+      chain.down = false
+    }
+    await expect(verify([{ accountId: account(10), blockNumber: HEAD.number }])).rejects.toThrow(/IDENT-061/)
   })
 })
