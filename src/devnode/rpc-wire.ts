@@ -14,7 +14,7 @@
  */
 import type { IncomingMessage } from 'node:http'
 import type { Http2ServerRequest } from 'node:http2'
-import { Code, ConnectError } from '@connectrpc/connect'
+import { Code, type ConnectError } from '@connectrpc/connect'
 import { createAsyncIterable, encodeEnvelope, type UniversalServerResponse } from '@connectrpc/connect/protocol'
 import {
   codeToHttpStatus,
@@ -33,7 +33,7 @@ import { fromBinary } from '@bufbuild/protobuf'
 import { VerbatimSchema } from '../gen/inspector/wire/v1/verbatim_pb'
 import type { Transport } from './traffic'
 
-export type RpcProtocol = Exclude<Transport, 'gateway'>
+type RpcProtocol = Exclude<Transport, 'gateway'>
 
 export interface RpcContentType {
   readonly protocol: RpcProtocol
@@ -129,7 +129,3 @@ export function framingProblem(type: RpcContentType, body: Uint8Array): string |
 }
 
 export type NodeRequest = IncomingMessage | Http2ServerRequest
-
-/** INVALID_ARGUMENT naming the method and what is wrong. */
-export const invalidArgument = (method: string, what: string): ConnectError =>
-  new ConnectError(`${method}: ${what}`, Code.InvalidArgument)

@@ -14,19 +14,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { bytesToHex } from '../crypto/bytes'
 
-export const TRAFFIC_PATH = '/inspector/v1/traffic'
-export const TRAFFIC_STREAM_PATH = '/inspector/v1/traffic/stream'
+const TRAFFIC_PATH = '/inspector/v1/traffic'
+const TRAFFIC_STREAM_PATH = '/inspector/v1/traffic/stream'
 
 export type Transport = 'grpc' | 'grpc-web' | 'connect' | 'gateway'
 export type SubjectKind = 'inbox' | 'identifier' | 'installation' | 'topic'
-export type Outcome = 'ok' | 'refused' | 'error'
+type Outcome = 'ok' | 'refused' | 'error'
 
 export interface Subject {
   readonly kind: SubjectKind
   readonly value: string
 }
 
-export interface CallUpdate {
+interface CallUpdate {
   readonly inbox_id: string
   readonly sequence_id: string | null
   readonly update_hex: string | null
@@ -60,7 +60,7 @@ const MAX_SUBJECT_CHARS = 200
 const MAX_METHOD_CHARS = 200
 export const MAX_UPDATE_BYTES = 64 * 1024
 export const DEFAULT_TRAFFIC_CAPACITY = 1000
-export const DEFAULT_MAX_TRAFFIC_STREAMS = 16
+const DEFAULT_MAX_TRAFFIC_STREAMS = 16
 const MAX_STREAM_BACKLOG_BYTES = 1024 * 1024
 
 const clip = (s: string, n: number): string => (s.length <= n ? s : `${s.slice(0, n - 1)}…`)

@@ -20,6 +20,9 @@ const require = createRequire(import.meta.url)
 
 export type NativeSetup = { readonly env: Record<string, string> } | { readonly skip: string }
 
+/** The SDK's native package (its own dependency, resolved from the SDK). */
+const BINDINGS = ['@xmtp', 'node-bindings'].join('/')
+
 const SHT_GNU_VERNEED = 0x6ffffffe
 const VER_FLG_WEAK = 0x2
 
@@ -35,7 +38,7 @@ function glibcVersion(): [number, number] | null {
  * little-endian shared object (its SHT_GNU_verneed section). Returns how many it set.
  * @throws Error when the file is not such an object
  */
-export function weakenVersionNeed(elf: Buffer, version: string): number {
+function weakenVersionNeed(elf: Buffer, version: string): number {
   if (elf.readUInt32BE(0) !== 0x7f454c46 || elf[4] !== 2 || elf[5] !== 1)
     throw new Error('not a 64-bit little-endian ELF file')
   const shoff = Number(elf.readBigUInt64LE(0x28))
@@ -98,9 +101,11 @@ export function prepareNativeClient(cacheRoot: string): NativeSetup {
   if (!glibc) return { skip: 'this Node does not run on glibc (the linux-x64-gnu client binary needs it)' }
   let binary: string
   try {
-    binary = join(dirname(require.resolve('@xmtp/node-bindings')), 'bindings_node.linux-x64-gnu.node')
+    // The bindings the SDK itself loads (another copy may be installed for another package).
+    const fromSdk = createRequire(require.resolve('@xmtp/node-sdk'))
+    binary = join(dirname(fromSdk.resolve(BINDINGS)), 'bindings_node.linux-x64-gnu.node')
   } catch {
-    return { skip: '@xmtp/node-bindings is not installed (npm ci installs it with the dev dependencies)' }
+    return { skip: '@xmtp/node-sdk is not installed (npm ci installs it with the dev dependencies)' }
   }
   if (!existsSync(binary)) return { skip: `${binary} is missing` }
   if (glibc[0] > 2 || (glibc[0] === 2 && glibc[1] >= 38)) return { env: {} }
