@@ -38,6 +38,7 @@ const SLOW_TESTS = [
   'test/devnode/**/*.test.ts',
   'test/cli.test.ts',
   'test/fixtures.test.ts',
+  'test/audit/**/*.test.ts',
   'test/infra/gen-fresh.test.ts',
   'src/cli/pool/**/*.test.ts',
   'src/core/decode/fuzz.test.ts',
