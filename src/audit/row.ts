@@ -135,11 +135,12 @@ export class Tally {
     updates: 0,
     checked: 0,
   }
-  add(row: AuditRow): void {
+  /** Counts a row; `judged` false for a row an earlier (killed) process of the run judged. */
+  add(row: AuditRow, judged = true): void {
     this.s.inboxes++
     this.s[verdictOf(row)]++
     this.s.updates += row.updates
-    this.s.checked += row.checked
+    if (judged) this.s.checked += row.checked
   }
   get inboxes(): number {
     return this.s.inboxes

@@ -114,7 +114,7 @@ async function snapshot(r: AuditRequest, run: Run): Promise<void> {
 async function printStored(r: AuditRequest, run: Run, tally: Tally): Promise<void> {
   for await (const rows of r.store.rows(run))
     for (const row of rows) {
-      tally.add(row)
+      tally.add(row, false)
       r.emit(row)
     }
 }
