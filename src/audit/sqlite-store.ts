@@ -134,7 +134,7 @@ export function openSqliteStore(file: string): AuditStore {
     ),
     clearSnap: db.prepare<[number]>('DELETE FROM audit_snapshot WHERE run_id = ?'),
     shards: db.prepare<[number, number], { p: string }>(
-      'SELECT DISTINCT substr(shard_key, 1, ?2) AS p FROM audit_snapshot WHERE run_id = ?1 ORDER BY p',
+      'SELECT DISTINCT substr(shard_key, 1, ?) AS p FROM audit_snapshot WHERE run_id = ? ORDER BY p',
     ),
     count: db.prepare<[number], { n: number }>(
       "SELECT count(*) AS n FROM audit_snapshot WHERE run_id = ? AND seq = ''",
@@ -250,7 +250,7 @@ export function openSqliteStore(file: string): AuditStore {
       q.clearSnap.run(run.id)
     },
     async shardsOf(run, length) {
-      return q.shards.all(run.id, length).map((r) => r.p)
+      return q.shards.all(length, run.id).map((r) => r.p)
     },
     async snapshotInboxes(run) {
       return q.count.get(run.id)?.n ?? 0
