@@ -201,6 +201,13 @@ async function openStore(
   return { store: openSqliteStore(join(dir, 'audit.db')), cleanup: () => rmSync(dir, { recursive: true, force: true }) }
 }
 
+/** A node or store that could not be reached or used: exit status 1, one line. */
+function reachFailure(e: unknown): unknown {
+  return e instanceof Error && (e.name === 'NodeFailure' || e.name === 'StoreUnreachable')
+    ? new InputError(e.message)
+    : e
+}
+
 export async function cmdAudit(argv: string[], io: Io): Promise<void> {
   const { values, positionals } = parse(argv, {
     ...COMMON,
@@ -257,11 +264,12 @@ export async function cmdAudit(argv: string[], io: Io): Promise<void> {
   const against = values.against !== undefined ? new Earlier(values.against) : null
 
   const progress = stderrProgress(io.err, process.stderr.isTTY === true)
-  const { store, cleanup } = await openStore(values.db, pg)
+  const { store, cleanup } = await openStore(values.db, pg).catch((e: unknown) => {
+    throw reachFailure(e)
+  })
   const emit = (row: AuditRow): void => io.out(`${jsonLine(against ? against.mark(row) : row)}\n`)
   const summaryOut = (s: Summary): Summary => (against ? { ...s, changed: against.finish() } : s)
   const run = await import('../audit/run')
-  const { NodeFailure } = await import('../audit/sources')
   let queue: import('../audit/run').Queue | null = null
   try {
     const request = {
@@ -300,8 +308,7 @@ export async function cmdAudit(argv: string[], io: Io): Promise<void> {
     if (summary.inboxes > 0 && summary.unreadable === summary.inboxes && !node)
       throw new InputError('no input could be read as a log')
   } catch (e) {
-    if (e instanceof NodeFailure) throw new InputError(e.message)
-    throw e
+    throw reachFailure(e)
   } finally {
     await queue?.close()
     await store.close()
@@ -319,7 +326,9 @@ export async function cmdAuditWorker(argv: string[], io: Io): Promise<void> {
   const chains = chainsArg(values.chain)
   const { runWorker } = await import('../audit/pg-queue')
   const { openPgStore } = await import('../audit/pg-store')
-  const store = await openPgStore(pg)
+  const store = await openPgStore(pg).catch((e: unknown) => {
+    throw reachFailure(e)
+  })
   const stop = new AbortController()
   const onSignal = () => stop.abort()
   process.once('SIGINT', onSignal)
