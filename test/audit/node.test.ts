@@ -11,7 +11,7 @@ import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { add, installation, newInbox, wallet } from '../devnode/updates'
 import { type RunningNode, startNode, stopAll, tempDir } from '../devnode/harness'
-import { auditRun, killAll, rowKey } from './support'
+import { auditRun, killAll, rowKey, startCli } from './support'
 
 const tmp = tempDir('audit-node-')
 let node: RunningNode
@@ -138,5 +138,22 @@ describe('audit --node', () => {
     expect(changed.map((x) => x.inbox_id)).toEqual([middleAdd.inboxId])
     expect(changed[0]!.changed).toEqual(['state', 'log'])
     expect(r.report!.rows.map(rowKey).length).toBe(INBOXES)
+  })
+})
+
+describe('audit --follow', () => {
+  it('prints the row of an inbox again when the node takes a new update, and exits 0 on SIGTERM', async () => {
+    const f = startCli(['audit', '--json', '--node', node.url, '--follow', '--jobs', '1'])
+    await f.until((out) => /"summary"/.test(out))
+    const before = f.stdout().length
+    const target = inboxes[3]!
+    await node
+      .client()
+      .publishIdentityUpdate((await add(target, wallet('audit node 3'), installation('audit node 3 f'))).bytes)
+    await f.until((out) => out.slice(before).includes(`"inbox_id":"${target}"`), 30_000)
+    const row = JSON.parse(f.stdout().slice(before).trim().split('\n').at(-1)!) as Record<string, unknown>
+    expect(row).toMatchObject({ source: node.url, inbox_id: target, ok: true, checked: 1 })
+    f.proc.kill('SIGTERM')
+    expect(await f.exited).toBe(0)
   })
 })
