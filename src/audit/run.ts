@@ -13,7 +13,7 @@
  * the rest as it is done.
  */
 import { createHash } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
 import type { AuditOutcome } from './job'
 import { fileWireLogs, listFiles, type WireLog } from './inputs'
 import { AuditPool, ThreadFailed } from './pool'
@@ -124,6 +124,72 @@ function summaryOf(run: Run, tally: Tally, t0: number): Summary {
   return run.meta.gaps ? { ...s, sequence_gaps: run.meta.gaps } : s
 }
 
+/** A batch for a thread, and the units its commit finishes. */
+interface Work {
+  readonly batch: Batch
+  /** The units done once this batch is committed (called when its outcomes are in). */
+  finishes(): string[]
+  unitOf(o: AuditOutcome): string
+}
+
+/** Each shard of a node's snapshot is one batch. */
+async function* shardWork(r: AuditRequest, run: Run, pending: readonly string[]): AsyncGenerator<Work> {
+  for (const unit of pending) {
+    const logs = await r.store.shard(run, unit)
+    yield { batch: { kind: 'logs', logs }, finishes: () => [unit], unitOf: () => unit }
+  }
+}
+
+/** Files this large are read on the main thread and their inboxes cut into batches (a file of a whole network). */
+const SPLIT_BYTES = 1 << 20
+/** Inboxes per batch of a split file. */
+const SPLIT_INBOXES = 256
+
+/**
+ * Small files go to the threads a few at a time (a thread reads them); a large file is read
+ * here once and its inboxes sent in batches, the file done when its last batch is committed.
+ */
+async function* fileWork(r: AuditRequest, pending: readonly string[]): AsyncGenerator<Work> {
+  let small: string[] = []
+  let smallBytes = 0
+  const smallBatch = async (): Promise<Work> => {
+    const paths = small
+    small = []
+    smallBytes = 0
+    return {
+      batch: { kind: 'files', paths, priors: await r.store.priorsOfSources(paths) },
+      finishes: () => paths,
+      unitOf: (o) => o.source,
+    }
+  }
+  for (const path of pending) {
+    let size = 0
+    try {
+      size = statSync(path).size
+    } catch {
+      size = 0 // unreadable: a thread says why
+    }
+    if (size < SPLIT_BYTES) {
+      small.push(path)
+      smallBytes += size
+      if (small.length >= (r.filesPerBatch ?? 16) || smallBytes >= SPLIT_BYTES) yield await smallBatch()
+      continue
+    }
+    const logs = fileWireLogs(path)
+    const priors = (await r.store.priorsOfSources([path]))[path] ?? {}
+    let remaining = Math.ceil(logs.length / SPLIT_INBOXES)
+    for (let i = 0; i < logs.length; i += SPLIT_INBOXES) {
+      const part = logs.slice(i, i + SPLIT_INBOXES).map((l) => ({ ...l, prior: priors[l.key] ?? null }))
+      yield {
+        batch: { kind: 'logs', logs: part },
+        finishes: () => (--remaining === 0 ? [path] : []),
+        unitOf: () => path,
+      }
+    }
+  }
+  if (small.length) yield await smallBatch()
+}
+
 /**
  * The embedded audit: worker threads and the SQLite store. Returns the summary (also
  * stored); rows go to `emit` as their batches are committed.
@@ -148,30 +214,25 @@ export async function auditEmbedded(r: AuditRequest): Promise<{ summary: Summary
   progress.tick(done, `${tally.inboxes} inboxes, ${tally.updates} updates`)
   const pool = new AuditPool(Math.max(1, r.jobs), r.chains)
   try {
-    // Batches: a few files, or one shard.
-    const batches: string[][] = []
-    const per = r.node ? 1 : (r.filesPerBatch ?? 16)
-    for (let i = 0; i < pending.length; i += per) batches.push(pending.slice(i, i + per))
-    let next = 0
+    const work = r.node ? shardWork(r, run, pending) : fileWork(r, pending)
     const lane = async (): Promise<void> => {
-      while (next < batches.length) {
-        const units = batches[next++]!
-        const batch: Batch = r.node
-          ? { kind: 'logs', logs: await store.shard(run, units[0]!) }
-          : { kind: 'files', paths: units, priors: await store.priorsOfSources(units) }
+      for (;;) {
+        const next = await work.next()
+        if (next.done) return
+        const w = next.value
         let outcomes: AuditOutcome[]
         try {
-          outcomes = await pool.run(batch)
+          outcomes = await pool.run(w.batch)
         } catch (e) {
           if (!(e instanceof ThreadFailed)) throw e
           progress.note(`${e.message}; running its batch on the main thread`)
-          outcomes = await runBatch(batch, r.chains)
+          outcomes = await runBatch(w.batch, r.chains)
         }
-        const unitOf = (o: AuditOutcome) => (r.node ? units[0]! : o.source)
+        const units = w.finishes()
         await store.commit(
           run,
           units,
-          outcomes.map((o) => ({ unit: unitOf(o), outcome: o })),
+          outcomes.map((o) => ({ unit: w.unitOf(o), outcome: o })),
         )
         for (const o of outcomes) {
           tally.add(o.row)
