@@ -140,8 +140,12 @@ async function* shardWork(r: AuditRequest, run: Run, pending: readonly string[])
   }
 }
 
-/** Files this large are read on the main thread and their inboxes cut into batches (a file of a whole network). */
-const SPLIT_BYTES = 1 << 20
+/**
+ * Files this large are read on the main thread and their inboxes cut into batches (a file of
+ * a whole network); smaller ones go to a thread together up to this many bytes in all. So a
+ * batch, and the memory it takes, is bounded whatever the files hold.
+ */
+const SPLIT_BYTES = 256 << 10
 /** Inboxes per batch of a split file. */
 const SPLIT_INBOXES = 256
 
