@@ -12,7 +12,7 @@ import { InputError, readLogFile } from '../cli/io'
 import type { AuditInput, PriorHead } from './job'
 
 /** One update as a store or a thread message carries it. */
-export interface WireEntry {
+interface WireEntry {
   readonly seq: bigint
   readonly ts?: bigint | null
   /** The IdentityUpdate's bytes; absent for an entry that had none (bad hex in a bundle). */
@@ -32,7 +32,7 @@ export interface WireLog {
 }
 
 /** The wire form of one decoded entry (its bytes when it has them, else its IDENT-001 reason). */
-export function wireEntry(e: LogEntry): WireEntry {
+function wireEntry(e: LogEntry): WireEntry {
   const u = e.update
   const ts = e.serverTimestampNs ?? null
   if (!('error' in u)) return { seq: e.sequenceId, ts, bytes: u.bytes }

@@ -15,7 +15,7 @@ import { stateReport } from '../core/report'
 import type { Trace } from '../core/trace'
 import type { AssociationState, LogEntry } from '../core/types'
 
-export type FailureStatus = 'rejected' | 'pending' | 'unreadable'
+type FailureStatus = 'rejected' | 'pending' | 'unreadable'
 
 export interface FirstFailure {
   sequence_id: string | null
@@ -120,7 +120,7 @@ export function unreadableRow(source: string, inboxId: string | null, message: s
 }
 
 /** The verdict class of a row, for the summary. */
-export function verdictOf(row: AuditRow): 'ok' | FailureStatus {
+function verdictOf(row: AuditRow): 'ok' | FailureStatus {
   return row.first_failure === null ? 'ok' : row.first_failure.status
 }
 

@@ -34,7 +34,7 @@ export type FromAuditThread =
 const contexts = new Map<string, Promise<ReplayOptions>>()
 
 /** The replay options for a set of chain routes (loaded once per thread). */
-export function replayOptions(chains: readonly string[]): Promise<ReplayOptions> {
+function replayOptions(chains: readonly string[]): Promise<ReplayOptions> {
   const k = chains.join('\n')
   let p = contexts.get(k)
   if (!p) {

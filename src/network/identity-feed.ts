@@ -26,7 +26,7 @@ import { IDENTITY_ORIGINATOR_NODE_ID, inboxIdOfTopic, unwrapIdentityEnvelope } f
 import { readFields } from './wire'
 
 /** One identity update as the node served it. */
-export interface FeedUpdate {
+interface FeedUpdate {
   readonly sequenceId: bigint
   readonly originatorNs: bigint
   readonly inboxId: string
@@ -34,7 +34,7 @@ export interface FeedUpdate {
   readonly update: Uint8Array
 }
 
-export interface FeedSkipped {
+interface FeedSkipped {
   readonly sequenceId: bigint | null
   readonly reason: string
 }
@@ -47,7 +47,7 @@ export interface FeedPage {
 }
 
 /** xmtpd's largest page. */
-export const MAX_PAGE = 1000
+const MAX_PAGE = 1000
 
 /** The inbox an envelope is about: its identity topic, else its update's inbox_id; null when neither can be read. */
 function inboxOf(envelope: Uint8Array): string | null {
