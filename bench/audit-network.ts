@@ -59,7 +59,8 @@ export async function signedNetwork(n: number): Promise<string> {
 /** The directory of the cheap network of `n` inboxes in `files` files, built when missing. */
 export function cheapNetwork(n: number, files: number): string {
   const dir = join(CACHE, `audit-cheap-${n}-${files}`)
-  if (existsSync(join(dir, 'done'))) return dir
+  // The marker beside the directory, not in it (every file in it is audited).
+  if (existsSync(`${dir}.done`)) return dir
   mkdirSync(dir, { recursive: true })
   const per = Math.ceil(n / files)
   let seq = 0n
@@ -76,7 +77,7 @@ export function cheapNetwork(n: number, files: number): string {
     }
     writeFileSync(join(dir, `part-${String(f).padStart(4, '0')}.pb`), encodeGetIdentityUpdatesResponse(logs))
   }
-  writeFileSync(join(dir, 'done'), '')
+  writeFileSync(`${dir}.done`, '')
   return dir
 }
 

@@ -62,6 +62,7 @@ export async function pgQueue(url: string, o: { jobTimeoutSeconds: number }): Pr
           })),
         )
     },
+    live: () => boss.getQueueSize(QUEUE, { before: 'completed' }),
     close: () => boss.stop({ graceful: false, wait: true }),
   }
 }

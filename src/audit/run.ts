@@ -258,8 +258,10 @@ export async function auditEmbedded(r: AuditRequest): Promise<{ summary: Summary
 }
 
 export interface Queue {
-  /** Enqueues a job per unit (a unit already queued or running is not queued twice). */
+  /** Enqueues a job per unit. */
   enqueue(run: Run, units: readonly string[]): Promise<void>
+  /** Jobs of the queue not finished (queued, waiting for a retry, or running), of any run. */
+  live(): Promise<number>
   close(): Promise<void>
 }
 
@@ -267,7 +269,9 @@ export interface Queue {
  * The PostgreSQL coordinator: snapshot, enqueue the shards not done, then print each
  * shard's rows once its job is done, until every shard is.
  */
-export async function auditDistributed(r: AuditRequest & { queue: Queue; pollMs?: number }): Promise<Summary> {
+export async function auditDistributed(
+  r: AuditRequest & { queue: Queue; pollMs?: number; requeueMs?: number },
+): Promise<Summary> {
   const t0 = performance.now()
   const { store, progress } = r
   const run = await store.openRun(runKey(r), {
@@ -280,17 +284,29 @@ export async function auditDistributed(r: AuditRequest & { queue: Queue; pollMs?
   const tally = new Tally()
   const printed = new Set<string>()
   const units = await store.units(run)
-  await r.queue.enqueue(
-    run,
-    units.filter((u) => !u.done).map((u) => u.unit),
-  )
+  const pendingUnits = (list: readonly { unit: string; done: boolean }[]) =>
+    list.filter((u) => !u.done).map((u) => u.unit)
+  // A resumed coordinator leaves jobs still in the queue to the workers.
+  if (!run.resumed || (await r.queue.live()) === 0) await r.queue.enqueue(run, pendingUnits(units))
   progress.phase('shards done by audit-worker processes', units.length)
   let waitedNote = false
   const started = performance.now()
+  let lastChange = performance.now()
   for (;;) {
     const now = await store.units(run)
     const fresh = now.filter((u) => u.done && !printed.has(u.unit)).map((u) => u.unit)
+    if (!fresh.length && performance.now() - lastChange > (r.requeueMs ?? 10_000)) {
+      // Nothing moved: when no job is left in the queue (a shard's retries ran out, or its
+      // jobs were deleted), the shards not done are queued again.
+      lastChange = performance.now()
+      const pending = pendingUnits(now)
+      if (pending.length && (await r.queue.live()) === 0) {
+        progress.note(`no job left in the queue for ${pending.length} shards not done: queued again`)
+        await r.queue.enqueue(run, pending)
+      }
+    }
     if (fresh.length) {
+      lastChange = performance.now()
       for await (const rows of store.rows(run, fresh))
         for (const row of rows) {
           tally.add(row)
