@@ -97,6 +97,22 @@ describe('audit over the fixture corpus', () => {
     expect(none.stderr).toMatch(/no input could be read/)
   })
 
+  it('--against an earlier report marks nothing when nothing changed, and refuses a file that is not a report', async () => {
+    const dir = tmp.path('against')
+    fixtureDir(dir)
+    const first = await auditRun(['audit', '--json', dir])
+    const report = tmp.path('against.jsonl')
+    writeFileSync(report, first.stdout)
+    const again = await auditRun(['audit', '--json', '--against', report, dir])
+    expect(again.code).toBe(0)
+    for (const r of again.report!.rows) expect(r.changed).toEqual([])
+    expect(again.report!.summary!.changed).toEqual({ new: 0, verdict: 0, state: 0, log: 0, gone: 0 })
+    writeFileSync(tmp.path('not-a-report.txt'), 'hello\n')
+    const bad = await auditRun(['audit', '--json', '--against', tmp.path('not-a-report.txt'), dir])
+    expect(bad.code).toBe(1)
+    expect(bad.stderr).toMatch(/--against .*line 1 is not JSON/)
+  })
+
   it('refuses a wrong command line with exit status 2', async () => {
     for (const args of [
       ['audit', tmp.path('x')],
