@@ -267,7 +267,8 @@ export async function cmdAudit(argv: string[], io: Io): Promise<void> {
   const { store, cleanup } = await openStore(values.db, pg).catch((e: unknown) => {
     throw reachFailure(e)
   })
-  const emit = (row: AuditRow): void => io.out(`${jsonLine(against ? against.mark(row) : row)}\n`)
+  // Rows hold no bigint: plain JSON.stringify (jsonLine's replacer cost a third of the printing).
+  const emit = (row: AuditRow): void => io.out(`${JSON.stringify(against ? against.mark(row) : row)}\n`)
   const summaryOut = (s: Summary): Summary => (against ? { ...s, changed: against.finish() } : s)
   const run = await import('../audit/run')
   let queue: import('../audit/run').Queue | null = null
