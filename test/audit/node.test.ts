@@ -10,7 +10,7 @@ import { copyFileSync, existsSync, writeFileSync } from 'node:fs'
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { add, installation, newInbox, wallet } from '../devnode/updates'
-import { type RunningNode, startNode, stopAll, tempDir } from '../devnode/harness'
+import { freePort, type RunningNode, startNode, stopAll, tempDir } from '../devnode/harness'
 import { auditRun, killAll, rowKey, startCli } from './support'
 
 const tmp = tempDir('audit-node-')
@@ -155,5 +155,24 @@ describe('audit --follow', () => {
     expect(row).toMatchObject({ source: node.url, inbox_id: target, ok: true, checked: 1 })
     f.proc.kill('SIGTERM')
     expect(await f.exited).toBe(0)
+  })
+})
+
+describe('audit --node, unreachable', () => {
+  it('exits 1 with one line naming the node, over either API', async () => {
+    const list = tmp.path('one.txt')
+    writeFileSync(list, `${'0'.repeat(64)}\n`)
+    const port = String(await freePort()) // free, and nothing is started on it
+    for (const args of [
+      ['--node', `http://127.0.0.1:${port}`],
+      ['--node', `http://127.0.0.1:${port}`, '--inboxes', list],
+    ]) {
+      const r = await auditRun(['audit', '--json', ...args])
+      expect(r.code, args.join(' ')).toBe(1)
+      const errors = r.stderr.split('\n').filter((l) => l.startsWith('error: '))
+      expect(errors).toHaveLength(1)
+      expect(errors[0]).toContain(`http://127.0.0.1:${port}`)
+      expect(r.stdout).toBe('')
+    }
   })
 })
