@@ -8,8 +8,9 @@
  *            thread), in the same run: wall and CPU seconds, updates/s, the ratio
  *   memory   `audit --json --db <temp>` over a synthetic network of N cheap inboxes (one
  *            update each, refused with no signature checked; 50 files) and over a tenth of
- *            it: peak RSS of both (memory is bounded by the batch, not by the network) and
- *            inboxes/s; default N = 1,000,000, `--memory 0` skips it
+ *            it, each V8 heap capped (--max-old-space-size=64, every thread's): that both
+ *            finish shows the live memory is bounded by the batch, not by the network; peak
+ *            RSS and inboxes/s of both; default N = 1,000,000, `--memory 0` skips it
  *
  * The machine's load average is printed before and after: compare ratios, not seconds.
  */
@@ -28,6 +29,8 @@ const opt = (name, dflt) => {
 const inboxes = opt('inboxes', 2000)
 const memory = opt('memory', 1_000_000)
 const reps = Math.max(1, opt('reps', 1))
+/** The V8 old-space cap of the memory runs (every isolate: the main thread and each worker). */
+const HEAP_CAP_MB = 64
 const load = () =>
   loadavg()
     .map((x) => x.toFixed(1))
@@ -45,11 +48,12 @@ function sh(cmd, a, env = {}) {
 }
 
 /** Runs a command with its output discarded; wall, user and system seconds and peak RSS (MB) from /usr/bin/time. */
-function measure(cmd, a) {
+function measure(cmd, a, env = {}) {
   const r = spawnSync('/usr/bin/time', ['-f', 'BENCH %e %U %S %M', 'sh', '-c', `"$0" "$@" > /dev/null`, cmd, ...a], {
     cwd: ROOT,
     encoding: 'utf8',
     maxBuffer: 1 << 26,
+    env: { ...process.env, ...env },
   })
   const m = /BENCH ([\d.]+) ([\d.]+) ([\d.]+) (\d+)/.exec(r.stderr)
   if (r.status !== 0 || !m) throw new Error(`${cmd} ${a.join(' ')} failed: ${r.stderr.slice(-2000)}`)
@@ -87,16 +91,13 @@ try {
   if (memory > 0) {
     for (const n of [Math.round(memory / 10), memory]) {
       const dir = sh(process.execPath, ['--import', 'tsx', 'bench/audit-network.ts', 'cheap', String(n), '50']).trim()
-      const m = measure(process.execPath, [
-        'scripts/cli.cjs',
-        'audit',
-        '--json',
-        '--db',
-        join(tmp, `memory-${n}.db`),
-        dir,
-      ])
+      const m = measure(
+        process.execPath,
+        ['scripts/cli.cjs', 'audit', '--json', '--db', join(tmp, `memory-${n}.db`), dir],
+        { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${HEAP_CAP_MB}`.trim() },
+      )
       console.log(
-        `audit-bench memory ${JSON.stringify({ inboxes: n, files: 50, seconds: m.wall, inboxes_per_s: Math.round(n / m.wall), peak_rss_mb: Math.round(m.rssMb), load: load() })}`,
+        `audit-bench memory ${JSON.stringify({ inboxes: n, files: 50, heap_cap_mb: HEAP_CAP_MB, seconds: m.wall, inboxes_per_s: Math.round(n / m.wall), peak_rss_mb: Math.round(m.rssMb), load: load() })}`,
       )
       rmSync(join(tmp, `memory-${n}.db`), { force: true })
     }
