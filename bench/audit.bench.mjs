@@ -7,7 +7,7 @@
  *            reference over the same file (dist-cli/bench-plain.mjs: replay, noble, one
  *            thread), in the same run: wall and CPU seconds, updates/s, the ratio
  *   memory   `audit --json --db <temp>` over a synthetic network of N cheap inboxes (one
- *            update each, refused with no signature checked; 50 files) and over a tenth of
+ *            update each, refused with no signature checked; 5,000 inboxes a file) and over a tenth of
  *            it, each V8 heap capped (--max-old-space-size=64, every thread's): that both
  *            finish shows the live memory is bounded by the batch, not by the network; peak
  *            RSS and inboxes/s of both; default N = 1,000,000, `--memory 0` skips it
@@ -90,14 +90,23 @@ try {
   console.log(`audit-bench speed ${JSON.stringify(line)}`)
   if (memory > 0) {
     for (const n of [Math.round(memory / 10), memory]) {
-      const dir = sh(process.execPath, ['--import', 'tsx', 'bench/audit-network.ts', 'cheap', String(n), '50']).trim()
+      // 5,000 inboxes a file: a file read whole is the largest unit of memory (see docs/audit.md).
+      const files = Math.max(10, Math.ceil(n / 5000))
+      const dir = sh(process.execPath, [
+        '--import',
+        'tsx',
+        'bench/audit-network.ts',
+        'cheap',
+        String(n),
+        String(files),
+      ]).trim()
       const m = measure(
         process.execPath,
         ['scripts/cli.cjs', 'audit', '--json', '--db', join(tmp, `memory-${n}.db`), dir],
         { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${HEAP_CAP_MB}`.trim() },
       )
       console.log(
-        `audit-bench memory ${JSON.stringify({ inboxes: n, files: 50, heap_cap_mb: HEAP_CAP_MB, seconds: m.wall, inboxes_per_s: Math.round(n / m.wall), peak_rss_mb: Math.round(m.rssMb), load: load() })}`,
+        `audit-bench memory ${JSON.stringify({ inboxes: n, files, heap_cap_mb: HEAP_CAP_MB, seconds: m.wall, inboxes_per_s: Math.round(n / m.wall), peak_rss_mb: Math.round(m.rssMb), load: load() })}`,
       )
       rmSync(join(tmp, `memory-${n}.db`), { force: true })
     }
