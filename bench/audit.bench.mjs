@@ -57,7 +57,7 @@ function measure(cmd, a, env = {}) {
   })
   const m = /BENCH ([\d.]+) ([\d.]+) ([\d.]+) (\d+)/.exec(r.stderr)
   if (r.status !== 0 || !m) throw new Error(`${cmd} ${a.join(' ')} failed: ${r.stderr.slice(-2000)}`)
-  return { wall: Number(m[1]), cpu: Number(m[2]) + Number(m[3]), rssMb: Number(m[4]) / 1024 }
+  return { wall: Number(m[1]), cpu: Number((Number(m[2]) + Number(m[3])).toFixed(2)), rssMb: Number(m[4]) / 1024 }
 }
 
 console.log(`audit-bench: ${new Date().toISOString()}, load average ${load()}`)

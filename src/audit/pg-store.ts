@@ -233,10 +233,19 @@ export async function openPgStore(url: string): Promise<AuditStore> {
       return logs.map((l) => ({ ...l, prior: ps.get(pairKey(l.source, l.key)) ?? null }))
     },
     async finish(run, summary: Summary) {
-      await pool.query('UPDATE inbox_audit.audit_runs SET finished_at = now(), summary = $1 WHERE id = $2', [
-        summary,
-        run.id,
-      ])
+      await tx(async (c) => {
+        await c.query('UPDATE inbox_audit.audit_runs SET finished_at = now(), summary = $1 WHERE id = $2', [
+          summary,
+          run.id,
+        ])
+        // Earlier finished runs of the same inputs: their rows are superseded (the heads stay; a
+        // snapshot is kept, since a run still following its node reads it).
+        await c.query(
+          `DELETE FROM inbox_audit.audit_results WHERE run_id IN (SELECT id FROM inbox_audit.audit_runs
+             WHERE key = (SELECT key FROM inbox_audit.audit_runs WHERE id = $1) AND id <> $1 AND finished_at IS NOT NULL)`,
+          [run.id],
+        )
+      })
     },
     async close() {
       await pool.end()

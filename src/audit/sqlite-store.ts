@@ -146,6 +146,11 @@ export function openSqliteStore(file: string): AuditStore {
       'SELECT shard_key, source, key, seq, inbox_id, ts, bytes, error, action_index, unreadable FROM audit_snapshot WHERE run_id = ? AND shard_key >= ? AND shard_key < ? ORDER BY shard_key, source, key, seq',
     ),
     finish: db.prepare<[number, string, number]>('UPDATE audit_runs SET finished_ms = ?, summary = ? WHERE id = ?'),
+    // Earlier finished runs of the same inputs: their rows are superseded (the heads stay; a
+    // snapshot is kept, since a run still following its node reads it).
+    pruneResults: db.prepare<[number, number]>(
+      'DELETE FROM audit_results WHERE run_id IN (SELECT id FROM audit_runs WHERE key = (SELECT key FROM audit_runs WHERE id = ?) AND id <> ? AND finished_ms IS NOT NULL)',
+    ),
   }
   const commit = db.transaction(
     (run: Run, units: readonly string[], outcomes: readonly { unit: string; outcome: AuditOutcome }[]) => {
@@ -264,7 +269,10 @@ export function openSqliteStore(file: string): AuditStore {
       return logs.map((l) => ({ ...l, prior: ps.get(pairKey(l.source, l.key)) ?? null }))
     },
     async finish(run, summary: Summary) {
-      q.finish.run(Date.now(), JSON.stringify(summary), run.id)
+      db.transaction(() => {
+        q.finish.run(Date.now(), JSON.stringify(summary), run.id)
+        q.pruneResults.run(run.id, run.id)
+      })()
     },
     async close() {
       db.close()
