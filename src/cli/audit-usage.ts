@@ -15,7 +15,6 @@ export const AUDIT_USAGE: CommandUsage = {
     'audit --json [--db <file> | --store postgres://…] [--jobs N] [--chain eip155:<id>=<rpc-url>]... (FILE|DIR)...',
     'audit --json [--db <file> | --store postgres://…] [--jobs N] [--chain …]... --node <url> [--api identity|d14n]',
     '      [--transport gateway|grpc|grpc-web|connect] [--inboxes <file>] [--follow] [--against <report>]',
-    'audit-worker --store postgres://… [--jobs N] [--chain …]...',
   ],
   summary:
     'Judges every inbox of files, directories (recursively) or a node, one JSON line per inbox and a summary last; progress on stderr.',
@@ -45,6 +44,18 @@ export const AUDIT_USAGE: CommandUsage = {
       flag: '--job-timeout <seconds>',
       description: '(PostgreSQL) a job running longer is taken as lost and retried (default 300)',
     },
+  ],
+}
+
+export const AUDIT_WORKER_USAGE: CommandUsage = {
+  name: 'audit-worker',
+  synopsis: ['audit-worker --store postgres://… [--jobs N] [--chain eip155:<id>=<rpc-url>]...'],
+  summary:
+    'Takes shard jobs of `audit --store` runs from PostgreSQL and writes their rows, until SIGINT or SIGTERM; run any number, on any machines.',
+  flags: [
+    { flag: '--store postgres://…', description: 'the PostgreSQL the coordinator uses (required)' },
+    { flag: '--jobs N', description: 'worker threads, one job each (default: the machine’s cores)' },
+    { flag: '--chain eip155:<id>=<rpc-url>', description: 'a chain route for smart contract wallet signatures' },
   ],
 }
 

@@ -24,7 +24,7 @@ import { InputError, UsageError, guardOutput, jsonLine, readFile, readLogFile, t
 import { lazyChainVerifier } from './chain-verifier'
 import { escapeKeepingLines, escapeLine } from './terminal'
 import { fastReplayOptions } from './pool/node-pool'
-import { AUDIT_USAGE, usageLines } from './audit-usage'
+import { AUDIT_USAGE, AUDIT_WORKER_USAGE, usageLines } from './audit-usage'
 
 /** `fetch`'s lines of the usage (here, so a start that does not fetch never loads ./fetch: Connect-ES and viem). */
 const FETCH_USAGE = `  fetch --node <url> [--api identity|d14n] [--transport gateway|grpc|grpc-web|connect]
@@ -44,6 +44,7 @@ const USAGE = `usage: npm run --silent cli -- <subcommand> [flags] [files]
 ${FETCH_USAGE}
 ${EDIT_USAGE}
 ${usageLines(AUDIT_USAGE)}
+${usageLines(AUDIT_WORKER_USAGE)}
 
 Log files are auto-detected: a log bundle JSON, a GetIdentityUpdatesResponse (binary
 protobuf or proto3 JSON), a single update as hex, base64 or binary, or an xmtpd CSV.`
