@@ -75,7 +75,10 @@ export async function buildCli(options = {}) {
     // ES module builds first (hash-wasm's UMD main would hide its named exports behind `default`).
     mainFields: ['module', 'main'],
     target: 'node20',
-    external: ['better-sqlite3', 'pg-native'],
+    // Loaded from node_modules when used: the native SQLite binding, and PostgreSQL's client and
+    // job queue (only `audit --store` and `audit-worker` need them; bundled, they were a fifth
+    // of the script every command parses).
+    external: ['better-sqlite3', 'pg', 'pg-boss'],
     metafile: true,
     logLevel: 'warning',
     legalComments: 'none',
