@@ -6,7 +6,8 @@
  */
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { tempDir } from '../devnode/harness'
+import { startNode, stopAll, tempDir } from '../devnode/harness'
+import { installation, newInbox, wallet } from '../devnode/updates'
 import { pgMissing, startPg, type TempPg } from './postgres'
 import { auditRun, fixtureDir, killAll, parseReport, rowKey, startCli } from './support'
 
@@ -17,6 +18,7 @@ const tmp = tempDir('audit-pg-test-')
 let pg: TempPg | null = null
 afterAll(async () => {
   killAll()
+  await stopAll()
   await pg?.stop()
   tmp.remove()
 })
@@ -61,6 +63,29 @@ describe.skipIf(missing !== null)('audit --store postgres:// with audit-worker p
     for (const r of report.rows) expect(verdict(r), rowKey(r)).toEqual(verdict(byKey.get(rowKey(r))!))
     const { seconds: _a, checked: _b, ...counts } = embedded.report!.summary!
     expect(report.summary).toMatchObject(counts)
+  })
+
+  it('a node read once into PostgreSQL: the workers report what the embedded audit of the node reports', async () => {
+    pg ??= await startPg()
+    const node = await startNode({ db: tmp.path('node.db') })
+    for (let i = 0; i < 6; i++) {
+      const created = await newInbox(wallet(`audit pg ${i}`), { install: installation(`audit pg ${i} a`) })
+      await node.client().publishIdentityUpdate(created.bytes)
+    }
+    const embedded = await auditRun(['audit', '--json', '--node', node.url])
+    expect(embedded.code, embedded.stderr).toBe(0)
+    const worker = startCli(['audit-worker', '--store', pg.url, '--jobs', '1'])
+    const distributed = await auditRun(['audit', '--json', '--store', pg.url, '--node', node.url])
+    worker.proc.kill('SIGTERM')
+    await worker.exited
+    expect(distributed.code, distributed.stderr).toBe(0)
+    expect(distributed.report!.rows.length).toBe(6)
+    const byKey = new Map(embedded.report!.rows.map((r) => [rowKey(r), r]))
+    for (const r of distributed.report!.rows) {
+      expect(r.source).toBe(node.url)
+      expect(verdict(r)).toEqual(verdict(byKey.get(rowKey(r))!))
+    }
+    expect(distributed.report!.summary).toMatchObject({ inboxes: 6, ok: 6, sequence_gaps: [] })
   })
 
   it('an unreachable store exits 1 with one line', async () => {
