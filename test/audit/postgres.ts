@@ -5,7 +5,7 @@
  * are missing, `pgMissing` says so in one line and the tests skip.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
-import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir, userInfo } from 'node:os'
 import { join } from 'node:path'
 import { freePort } from '../devnode/harness'
@@ -29,6 +29,32 @@ export interface TempPg {
 /** Runs a command as the postgres user when this process is root (initdb refuses root). */
 function asPg(cmd: string, args: string[]): [string, string[]] {
   return userInfo().uid === 0 ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args]
+}
+
+function postmasterPid(data: string): number | null {
+  try {
+    const pid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0])
+    return Number.isInteger(pid) && pid > 0 ? pid : null
+  } catch {
+    return null
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+function signal(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(pid, sig)
+  } catch {
+    // already gone
+  }
 }
 
 export async function startPg(): Promise<TempPg> {
@@ -79,12 +105,14 @@ export async function startPg(): Promise<TempPg> {
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     async stop() {
-      if (proc.exitCode === null && proc.signalCode === null) {
-        proc.kill('SIGINT') // fast shutdown
-        const t = setTimeout(() => proc.kill('SIGKILL'), 10_000)
-        await exited
-        clearTimeout(t)
-      }
+      // The postmaster itself (runuser does not pass every signal on): SIGINT is a fast shutdown.
+      const pid = postmasterPid(data)
+      if (pid !== null) signal(pid, 'SIGINT')
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGINT')
+      const deadline = Date.now() + 15_000
+      while (pid !== null && alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100))
+      if (pid !== null && alive(pid)) signal(pid, 'SIGKILL')
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))])
       rmSync(dir, { recursive: true, force: true })
     },
   }
