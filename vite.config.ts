@@ -39,6 +39,7 @@ const SLOW_TESTS = [
   'test/interop/**/*.test.ts',
   'test/cli.test.ts',
   'test/fixtures.test.ts',
+  'test/audit/**/*.test.ts',
   'test/infra/gen-fresh.test.ts',
   'src/cli/pool/**/*.test.ts',
   'src/core/decode/fuzz.test.ts',

@@ -19,6 +19,7 @@
  *   npm run bench -- replay    bench/replay.bench.ts (replay vs bare verification, 1,000 and 10,000)
  *   npm run bench -- browser   only the browser benchmarks (a size may follow)
  *   npm run bench -- hostile   only the hostile inputs of issue #14 (bench/hostile.bench.ts)
+ *   npm run bench -- audit     only the network audit (bench/audit.bench.mjs: --inboxes N --memory N --reps R)
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -56,6 +57,9 @@ if (what === 'all' || what === 'node') {
 }
 // Issue #14: what one hostile input costs (bench/hostile.bench.ts; `npm run bench -- hostile [cli|node] [case...]`).
 if (what === 'all' || what === 'hostile') run(process.execPath, ['--import', 'tsx', 'bench/hostile.bench.ts', ...rest])
+// The network audit against the plain reference, and its memory on a synthetic network.
+if (what === 'all' || what === 'audit')
+  run(process.execPath, ['bench/audit.bench.mjs', ...(what === 'audit' ? rest : [])])
 if (what === 'replay') run(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/replay.bench.ts', ...rest])
 if (what === 'all' || what === 'browser') {
   run(bin('vite'), ['build', '--logLevel', 'warn'])

@@ -75,7 +75,10 @@ export async function buildCli(options = {}) {
     // ES module builds first (hash-wasm's UMD main would hide its named exports behind `default`).
     mainFields: ['module', 'main'],
     target: 'node20',
-    external: ['better-sqlite3'],
+    // Loaded from node_modules when used: the native SQLite binding, and PostgreSQL's client and
+    // job queue (only `audit --store` and `audit-worker` need them; bundled, they were a fifth
+    // of the script every command parses).
+    external: ['better-sqlite3', 'pg', 'pg-boss'],
     metafile: true,
     logLevel: 'warning',
     legalComments: 'none',
@@ -101,6 +104,7 @@ export async function buildCli(options = {}) {
     ...shared,
     entryPoints: {
       'verify-worker': 'src/cli/pool/verify-worker.ts',
+      'audit-thread': 'src/audit/thread.ts',
       // `npm run bench` only (bench/cli.bench.mjs): the plain reference and the in-process comparison.
       ...(options.bench
         ? {
@@ -146,6 +150,7 @@ export async function buildCli(options = {}) {
     'cli.cjs',
     'load.cjs',
     'verify-worker.mjs',
+    'audit-thread.mjs',
     'bench-plain.mjs',
     'bench-verify.mjs',
     'bench-profile.mjs',

@@ -24,6 +24,7 @@ import { InputError, UsageError, guardOutput, jsonLine, readFile, readLogFile, t
 import { lazyChainVerifier } from './chain-verifier'
 import { escapeKeepingLines, escapeLine } from './terminal'
 import { fastReplayOptions } from './pool/node-pool'
+import { AUDIT_USAGE, AUDIT_WORKER_USAGE, usageLines } from './audit-usage'
 
 /** `fetch`'s lines of the usage (here, so a start that does not fetch never loads ./fetch: Connect-ES and viem). */
 const FETCH_USAGE = `  fetch --node <url> [--api identity|d14n] [--transport gateway|grpc|grpc-web|connect]
@@ -42,6 +43,8 @@ const USAGE = `usage: npm run --silent cli -- <subcommand> [flags] [files]
   key export --format hex|bytes <0x-hex | @path>
 ${FETCH_USAGE}
 ${EDIT_USAGE}
+${usageLines(AUDIT_USAGE)}
+${usageLines(AUDIT_WORKER_USAGE)}
 
 Log files are auto-detected: a log bundle JSON, a GetIdentityUpdatesResponse (binary
 protobuf or proto3 JSON), a single update as hex, base64 or binary, or an xmtpd CSV.`
@@ -300,6 +303,9 @@ const COMMANDS: Record<string, (argv: string[], io: Io) => void | Promise<void>>
   // Loaded on use: ./fetch brings Connect-ES and viem (the --handle check's chain verifier).
   fetch: async (argv, io) => (await import('./fetch')).cmdFetch(argv, io),
   edit: cmdEdit,
+  // Loaded on use: src/audit brings worker threads, SQLite and PostgreSQL.
+  audit: async (argv, io) => (await import('./audit')).cmdAudit(argv, io),
+  'audit-worker': async (argv, io) => (await import('./audit')).cmdAuditWorker(argv, io),
 }
 
 /** Runs one command line; returns the exit status. */

@@ -30,6 +30,13 @@ export interface ReplayOptions extends UpdateVerifyOptions {
   readonly verify?: VerifyStage
   /** How many updates the stage is asked for ahead of application. Default 0. */
   readonly verifyAhead?: number
+  /**
+   * The state before the log's first entry (default null: the log starts at its
+   * CreateInbox). An incremental replay passes the head state a replay of the earlier
+   * updates produced, and the log of the updates after it; the steps are those the whole
+   * log's replay would give for them (the fold is the same, IDENT-004).
+   */
+  readonly from?: AssociationState | null
 }
 
 /**
@@ -233,7 +240,7 @@ function described(step: { readonly update: UnverifiedUpdate }): VerifiedUpdate 
 export async function replay(log: InboxLog, opts: ReplayOptions = {}): Promise<Trace> {
   const entries = sortedEntries(log)
   const steps: TraceStep[] = []
-  let state: AssociationState | null = null
+  let state: AssociationState | null = opts.from ?? null
   let stoppedAt: bigint | null = null
   // One message for every step past the stop (a string per step cost 56 bytes each).
   let pastStop = ''

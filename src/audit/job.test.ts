@@ -1,0 +1,80 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { readLogs } from '../core/decode/logs'
+import { LogInputError } from '../core/errors'
+import { sortedEntries } from '../core/replay'
+import type { InboxLog } from '../core/types'
+import { fastContext } from '../core/verify/fast'
+import { auditOne } from './job'
+import { decodeState, encodeState } from './state-codec'
+
+const DIR = join(import.meta.dirname, '..', '..', 'test', 'fixtures')
+
+/** The fixture corpus's readable logs (test/fixtures/*.json, not the expected reports). */
+function fixtureLogs(): { name: string; log: InboxLog }[] {
+  const out: { name: string; log: InboxLog }[] = []
+  for (const name of readdirSync(DIR).filter((n) => n.endsWith('.json') && !n.endsWith('.expected.json'))) {
+    try {
+      for (const log of readLogs(readFileSync(join(DIR, name)), name)) {
+        sortedEntries(log)
+        out.push({ name, log })
+      }
+    } catch (e) {
+      if (!(e instanceof LogInputError)) throw e
+    }
+  }
+  return out
+}
+
+const withoutChecked = (row: Record<string, unknown>) => {
+  const { checked: _, ...r } = row
+  return r
+}
+
+describe('auditOne', () => {
+  it('resumed from the head of any prefix of a log gives the whole replay row, judging only the rest', async () => {
+    const opts = (await fastContext()).ctx
+    for (const { name, log } of fixtureLogs()) {
+      const entries = sortedEntries(log)
+      const whole = await auditOne({ source: name, key: 'k', log }, opts)
+      expect(whole.row.checked).toBe(entries.length)
+      for (const k of new Set([1, Math.floor(entries.length / 2), entries.length - 1])) {
+        if (k < 1 || k >= entries.length) continue
+        const prefix = await auditOne({ source: name, key: 'k', log: { ...log, entries: entries.slice(0, k) } }, opts)
+        const resumed = await auditOne({ source: name, key: 'k', log, prior: prefix.head }, opts)
+        expect(withoutChecked({ ...resumed.row }), `${name} from ${k}`).toEqual(withoutChecked({ ...whole.row }))
+        const pending = prefix.row.first_failure?.status === 'pending'
+        // A pending stop is judged again in full; a rejection stays (nothing after it is read).
+        const judged = pending ? entries.length : prefix.row.first_failure ? 0 : entries.length - k
+        expect(resumed.row.checked, `${name} from ${k}`).toBe(judged)
+      }
+    }
+  })
+
+  it('replays in full when the log no longer begins with what the head was built from', async () => {
+    const opts = (await fastContext()).ctx
+    const [first] = readLogs(readFileSync(join(DIR, 'valid-full-life.json')), 'valid-full-life.json')
+    const entries = sortedEntries(first!)
+    const prefix = await auditOne({ source: 's', key: 'k', log: { ...first!, entries: entries.slice(0, 5) } }, opts)
+    const edited = { ...first!, entries: [...entries.slice(0, 2), ...entries.slice(3)] }
+    const again = await auditOne({ source: 's', key: 'k', log: edited, prior: prefix.head }, opts)
+    expect(again.row.checked).toBe(edited.entries.length)
+    const fresh = await auditOne({ source: 's', key: 'k', log: edited }, opts)
+    expect(withoutChecked({ ...again.row })).toEqual(withoutChecked({ ...fresh.row }))
+  })
+})
+
+describe('encodeState', () => {
+  it('round-trips every head state of the corpus to an equal state digest', async () => {
+    const opts = (await fastContext()).ctx
+    const { stateDigest } = await import('./row')
+    const { replay } = await import('../core/replay')
+    for (const { log } of fixtureLogs()) {
+      const head = (await replay(log, opts)).head
+      if (!head) continue
+      expect(stateDigest(decodeState(encodeState(head)))).toBe(stateDigest(head))
+    }
+    expect(decodeState(new Uint8Array([1, 2, 3]))).toBeNull()
+  })
+})

@@ -1,0 +1,155 @@
+/**
+ * The audit's result schema (../shared/contracts/cli.md, `audit`): one row per inbox log,
+ * the summary that closes the report, and the digests that make two results comparable.
+ * Both drivers (the embedded one and PostgreSQL) store and print exactly these rows.
+ *
+ *   state_digest  SHA-256 of the head state's contract report (`replay --json`'s `state`:
+ *                 members sorted, replay keys sorted), so two logs have equal digests
+ *                 exactly when their head states are equal; "null" when none applied.
+ *   log_digest    SHA-256 chained over every update's sequence id and client bytes (the
+ *                 IdentityUpdate as served, never the node's envelope around it), so two
+ *                 nodes' copies of an inbox compare on what the clients signed.
+ */
+import { createHash } from 'node:crypto'
+import { stateReport } from '../core/report'
+import type { Trace } from '../core/trace'
+import type { AssociationState, LogEntry } from '../core/types'
+
+type FailureStatus = 'rejected' | 'pending' | 'unreadable'
+
+export interface FirstFailure {
+  sequence_id: string | null
+  status: FailureStatus
+  rule: string | null
+  action_index: number | null
+  message: string
+}
+
+/** What changed since an earlier report (`--against`). */
+export type Change = 'new' | 'verdict' | 'state' | 'log'
+
+export interface AuditRow {
+  source: string
+  inbox_id: string | null
+  ok: boolean
+  updates: number
+  head: string | null
+  first_failure: FirstFailure | null
+  members: number
+  state_digest: string
+  /** Extra: the client-level digest of the log (see the module comment). */
+  log_digest: string
+  /** Extra: updates judged by this run (fewer than `updates` when an earlier head was resumed). */
+  checked: number
+  /** Extra (--against): what differs from the earlier report's row of the same source and inbox. */
+  changed?: Change[]
+}
+
+export interface Summary {
+  inboxes: number
+  ok: number
+  rejected: number
+  pending: number
+  unreadable: number
+  updates: number
+  seconds: number
+  /** Extra: updates judged by this run (the rest came from stored heads). */
+  checked: number
+  /** Extra (--node): holes in the identity originator's sequence ids (updates the node skipped or withholds). */
+  sequence_gaps?: { after: string; before: string; missing: string }[]
+  /** Extra (--against): rows per kind of change, and inboxes of the earlier report missing from this one. */
+  changed?: Record<Change | 'gone', number>
+}
+
+const sha256 = (...parts: (string | Uint8Array)[]): string => {
+  const h = createHash('sha256')
+  for (const p of parts) h.update(p)
+  return h.digest('hex')
+}
+
+/** The digest of a head state (see the module comment). */
+export function stateDigest(state: AssociationState | null): string {
+  return sha256(state ? JSON.stringify(stateReport(state)) : 'null')
+}
+
+const ZERO = Buffer.alloc(32)
+
+/** One step of the log digest chain: the digest before, an entry's sequence id and its bytes (or its IDENT-001 reason). */
+export function chainDigest(prev: Buffer | null, e: LogEntry): Buffer {
+  const seq = Buffer.alloc(8)
+  seq.writeBigUInt64BE(e.sequenceId)
+  const u = e.update
+  const body = 'error' in u ? (u.bytes ?? Buffer.from(u.error)) : u.bytes
+  return createHash('sha256')
+    .update(prev ?? ZERO)
+    .update(seq)
+    .update(body)
+    .digest()
+}
+
+/** The first row replay would not report `applied`, as replay reports it. */
+export function firstFailure(trace: Trace): FirstFailure | null {
+  for (const s of trace.steps) {
+    if (s.status === 'applied') continue
+    if (s.status === 'not_applied') break // cannot happen first: a stop comes before
+    return {
+      sequence_id: s.sequenceId.toString(),
+      status: s.status,
+      rule: s.rule,
+      action_index: s.actionIndex,
+      message: s.message,
+    }
+  }
+  return null
+}
+
+/** The row of a source that could not be read as a log at all (or an inbox log that is unreadable). */
+export function unreadableRow(source: string, inboxId: string | null, message: string): AuditRow {
+  return {
+    source,
+    inbox_id: inboxId,
+    ok: false,
+    updates: 0,
+    head: null,
+    first_failure: { sequence_id: null, status: 'unreadable', rule: null, action_index: null, message },
+    members: 0,
+    state_digest: stateDigest(null),
+    log_digest: sha256('unreadable'),
+    checked: 0,
+  }
+}
+
+/** The verdict class of a row, for the summary. */
+function verdictOf(row: AuditRow): 'ok' | FailureStatus {
+  return row.first_failure === null ? 'ok' : row.first_failure.status
+}
+
+/** Counts rows into a summary. */
+export class Tally {
+  private readonly s: Omit<Summary, 'seconds'> = {
+    inboxes: 0,
+    ok: 0,
+    rejected: 0,
+    pending: 0,
+    unreadable: 0,
+    updates: 0,
+    checked: 0,
+  }
+  /** Counts a row; `judged` false for a row an earlier (killed) process of the run judged. */
+  add(row: AuditRow, judged = true): void {
+    this.s.inboxes++
+    this.s[verdictOf(row)]++
+    this.s.updates += row.updates
+    if (judged) this.s.checked += row.checked
+  }
+  get inboxes(): number {
+    return this.s.inboxes
+  }
+  get updates(): number {
+    return this.s.updates
+  }
+  summary(seconds: number): Summary {
+    const { checked, ...counts } = this.s
+    return { ...counts, seconds: Math.round(seconds * 1000) / 1000, checked }
+  }
+}
