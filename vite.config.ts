@@ -37,6 +37,7 @@ const SLOW_TESTS = [
   'test/chain/**/*.test.ts',
   'test/devnode/**/*.test.ts',
   'test/cli.test.ts',
+  'test/cli-watch*.test.ts',
   'test/fixtures.test.ts',
   'test/infra/gen-fresh.test.ts',
   'src/cli/pool/**/*.test.ts',
