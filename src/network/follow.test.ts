@@ -280,6 +280,8 @@ class FakeStream {
   readonly subscriptions: bigint[] = []
   private listeners = new Set<(b: UpdateBatch | Error) => void>()
   unimplemented = false
+  /** Sends nothing at all (not even the empty first batch) until a batch is pushed. */
+  silent = false
 
   push(b: UpdateBatch | Error): void {
     for (const l of this.listeners) l(b)
@@ -307,7 +309,7 @@ class FakeStream {
     const onAbort = () => listener(new RemoteError('cancelled', 'cancelled'))
     signal?.addEventListener('abort', onAbort)
     try {
-      yield { updates: [], skipped: [], cursor: after }
+      if (!this.silent) yield { updates: [], skipped: [], cursor: after }
       for (;;) {
         while (pending.length) {
           const b = pending.shift()!
@@ -413,5 +415,19 @@ describe('followInbox with a stream', () => {
     )
     expect(updates(events)).toEqual([1n, 2n])
     expect(s.subscriptions.length).toBeGreaterThanOrEqual(2)
+  })
+
+  it('takes a silent stream as open after a moment, and polls once for what came before it', async () => {
+    const s = new FakeStream()
+    s.silent = true
+    s.log.put(1n)
+    // Published after the catch-up, before the stream: only the early check finds it.
+    s.log.onCall = (n) => n === 1 && setTimeout(() => s.log.put(2n), 0)
+    const events = await collect({ source: s.source(), inboxId: INBOX, ...STREAM }, [
+      (e) => updates(e).length === 2 && states(e).some((x) => x.state === 'live'),
+    ])
+    expect(updates(events)).toEqual([1n, 2n])
+    expect(states(events).find((x) => x.state === 'live')).toMatchObject({ mode: 'stream' })
+    expect(s.subscriptions).toEqual([1n])
   })
 })

@@ -123,6 +123,9 @@ export interface FollowOptions {
 const kindOf = (e: unknown): string | undefined =>
   e !== null && typeof e === 'object' && 'kind' in e && typeof e.kind === 'string' ? e.kind : undefined
 
+/** How long a stream that has not failed is waited for before it is taken as open. */
+const OPEN_WAIT_MS = 500
+
 const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e))
 
 /** SHA-256 of bytes, lowercase hex: the digest fork events compare. */
@@ -299,8 +302,19 @@ async function follow(o: FollowOptions, emit: (e: FollowEvent) => void, signal: 
   /** Follows the stream; resolves never (a stream that ends is an error), rejects on any failure. */
   const streamLoop = async (session: AbortController, resumedAfter: bigint | undefined) => {
     const s = session.signal
-    let lastMessage = Date.now()
-    let open = false
+    // The first check comes soon after the start (what was published between the catch-up
+    // and the subscription, should the node's stream not replay from the cursor), then
+    // whenever the stream has been silent for checkMs.
+    let lastMessage = Date.now() - checkMs + Math.min(checkMs, OPEN_WAIT_MS)
+    let announced = false
+    const announce = () => {
+      if (announced || s.aborted) return
+      announced = true
+      emit({ type: 'state', state: 'live', mode: 'stream', ...(resumedAfter !== undefined ? { resumedAfter } : {}) })
+    }
+    // A stream is taken as open at its first message, or once it has not failed for a
+    // moment (a node may send nothing, not even headers, before the first new envelope).
+    const opening = setTimeout(announce, OPEN_WAIT_MS)
     let watchdogFailure: unknown = null
     const watchdog = (async () => {
       while (!s.aborted) {
@@ -318,19 +332,13 @@ async function follow(o: FollowOptions, emit: (e: FollowEvent) => void, signal: 
       }
     })()
     try {
+      let first = true
       for await (const batch of source.subscribe!(inboxId, cursor, s)) {
         lastMessage = Date.now()
         accept(batch, false)
-        if (!open) {
-          open = true
-          emit({
-            type: 'state',
-            state: 'live',
-            mode: 'stream',
-            ...(resumedAfter !== undefined ? { resumedAfter } : {}),
-          })
-          // What arrived between the catch-up and the stream's start, if the node's stream
-          // does not replay from the cursor.
+        if (first) {
+          first = false
+          announce()
           await poll(s)
         }
       }
@@ -339,6 +347,7 @@ async function follow(o: FollowOptions, emit: (e: FollowEvent) => void, signal: 
     } catch (e) {
       throw watchdogFailure ?? e
     } finally {
+      clearTimeout(opening)
       session.abort()
       await watchdog
     }
