@@ -22,7 +22,7 @@ export interface Flag {
 type ValueOf<F extends Flag> = F['type'] extends 'boolean' ? boolean : F['multiple'] extends true ? string[] : string
 
 /** The parsed flags of a command, typed from its table. */
-export type FlagValues<F extends readonly Flag[]> = { [K in F[number] as K['name']]?: ValueOf<K> }
+type FlagValues<F extends readonly Flag[]> = { [K in F[number] as K['name']]?: ValueOf<K> }
 
 export interface Parsed<F extends readonly Flag[]> {
   readonly values: FlagValues<F>
@@ -57,7 +57,7 @@ export function command<const F extends readonly Flag[]>(c: Command<F>): Command
 }
 
 /** The flag every subcommand takes (./io.ts takeInputFlags reads it before the command's own). */
-export const COMMON_FLAGS: readonly Flag[] = [
+const COMMON_FLAGS: readonly Flag[] = [
   {
     name: 'max-input',
     type: 'string',
@@ -89,7 +89,7 @@ export function wantsHelp(argv: readonly string[]): boolean {
   return false
 }
 
-export const PROGRAM = 'inbox-inspector'
+const PROGRAM = 'inbox-inspector'
 const ALSO = 'npm run --silent cli --'
 
 function flagLabel(f: Flag): string {

@@ -658,9 +658,6 @@ export function createRemote(o: RemoteOptions) {
   }
 }
 
-/** What a node client made by createRemote offers (the follower's source, ./follow.ts). */
-export type Remote = ReturnType<typeof createRemote>
-
 /** Updates read in one call (a poll, or one message of a stream). */
 export interface UpdateBatch {
   readonly updates: readonly FetchedUpdate[]
