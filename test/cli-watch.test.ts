@@ -10,6 +10,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { sha256 } from '../src/crypto'
 import { bytesToHex } from '../src/crypto/bytes'
+import { demoInboxes, demoSigners } from '../src/devnode/demo'
 import { type RunningNode, startNode, stopAll, tempDir } from './devnode/harness'
 import { add, installation, newInbox, wallet } from './devnode/updates'
 import { runCli, spawnCli, stopAllCli } from './support/cli'
@@ -153,6 +154,37 @@ describe.each([
     expect(seqs(cli.lines)).toEqual(['1', '2', String(next)])
     expect(rows(cli.lines).filter((r) => r.event === 'fork')).toHaveLength(1)
     await nodeB2.stop()
+  })
+})
+
+describe('watch over every other transport, by every kind of target', () => {
+  it('prints the existing log and a new update, and exits 0 on SIGINT', async () => {
+    const node = await startNode({ db: tmp.path('many.db'), args: ['--seed', 'demo'] })
+    const alice = demoInboxes().find((d) => d.name === 'alice')!
+    const signers = demoSigners()
+    const existing = (await node.client().getInboxLog(alice.inboxId)).entries.map((e) => String(e.sequenceId))
+    const watchers = [
+      ['identity', 'grpc', '--handle', 'ALICE'],
+      ['identity', 'grpc-web', '--passkey', signers.alicePasskey.identifier.text],
+      ['identity', 'connect', '--inbox', alice.inboxId],
+      ['d14n', 'grpc', '--handle', 'alice'],
+      ['d14n', 'grpc-web', '--inbox', alice.inboxId],
+    ].map(([api, transport, flag, value]) =>
+      spawnCli(['watch', '--json', '--node', node.url, '--api', api!, '--transport', transport!, flag!, value!]),
+    )
+    await Promise.all(watchers.map((w) => w.waitFor((l) => updates(l).length === existing.length, 'the existing log')))
+    await Promise.all(watchers.map((w) => w.waitForStderr(/live/)))
+    const next = await publish(node, (await add(alice.inboxId, signers.aliceWallet, installation('watch many'))).bytes)
+    await Promise.all(
+      watchers.map((w) => w.waitFor((l) => updates(l).length === existing.length + 1, 'the new update')),
+    )
+    for (const w of watchers) w.signal('SIGINT')
+    for (const w of watchers) {
+      expect((await w.exited).code, w.stderr()).toBe(0)
+      expect(seqs(w.lines)).toEqual([...existing, String(next)])
+      expect(updates(w.lines).every((r) => r.status === 'applied' && r.inbox_id === alice.inboxId)).toBe(true)
+    }
+    await node.stop()
   })
 })
 
