@@ -24,6 +24,8 @@ class StreamingNode {
   /** The cursor (originator 1) of each SubscribeEnvelopes call, and of each QueryEnvelopes call. */
   readonly subscriptions: bigint[] = []
   readonly queries: bigint[] = []
+  /** A hung node: it accepts calls and never answers, and its streams send nothing. */
+  frozen = false
   private seq = 100n
   private readonly changed = new Set<() => void>()
   private listener: NodeListener | null = null
@@ -53,6 +55,15 @@ class StreamingNode {
     })
   }
 
+  freeze(): void {
+    this.frozen = true
+  }
+
+  thaw(): void {
+    this.frozen = false
+    this.poke()
+  }
+
   private poke(): void {
     for (const f of [...this.changed]) f()
   }
@@ -67,6 +78,7 @@ class StreamingNode {
       const after = this.after(req.query)
       this.queries.push(after)
       this.poke()
+      await this.until(() => !this.frozen)
       return verbatimOf(envelopesAnswer(this.envelopes.filter((e) => e.seq > after).map((e) => e.bytes)))
     })
     const node = this
@@ -88,7 +100,7 @@ class StreamingNode {
               resolve()
             }
             const check = () => {
-              if (node.envelopes.some((e) => e.seq > after)) wake()
+              if (!node.frozen && node.envelopes.some((e) => e.seq > after)) wake()
             }
             node.changed.add(check)
             ctx.signal.addEventListener('abort', wake)
@@ -184,3 +196,41 @@ describe.each(['connect', 'grpc', 'grpc-web'] as const)(
     })
   },
 )
+
+describe('watch on a node that hangs', () => {
+  it('finds a stream that went silent on a node that stopped answering, and resumes once it answers again', async () => {
+    const node = new StreamingNode()
+    nodes.push(node)
+    await node.start()
+    const w = wallet('stream hung')
+    const created = await newInbox(w)
+    const inbox = created.inboxId
+    const published = [node.publish(inbox, created.bytes)]
+    const cli = spawnCli([
+      'watch',
+      '--json',
+      '--node',
+      node.url,
+      '--api',
+      'd14n',
+      '--inbox',
+      inbox,
+      '--timeout-ms',
+      '1500',
+    ])
+    await cli.waitFor((l) => seqs(l).length === 1, 'the existing log')
+    await cli.waitForStderr(/live: following the node’s stream/)
+    // The connection stays open; nothing comes over it and no call is answered.
+    const from = cli.stderr().length
+    node.freeze()
+    published.push(node.publish(inbox, (await add(inbox, w, installation('stream hung 1'))).bytes))
+    await cli.waitForStderr(/connection lost/, from)
+    node.thaw()
+    await cli.waitForStderr(/resumed after sequence id \d+/, from)
+    await cli.waitFor((l) => seqs(l).length === 2, 'the update published while the node hung')
+    cli.signal('SIGINT')
+    expect((await cli.exited).code).toBe(0)
+    expect(seqs(cli.lines)).toEqual(published.map(String))
+    await node.drop()
+  })
+})
