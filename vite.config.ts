@@ -38,6 +38,7 @@ const SLOW_TESTS = [
   'test/devnode/**/*.test.ts',
   'test/interop/**/*.test.ts',
   'test/cli.test.ts',
+  'test/cli-watch*.test.ts',
   'test/fixtures.test.ts',
   'test/audit/**/*.test.ts',
   'test/infra/gen-fresh.test.ts',

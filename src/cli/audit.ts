@@ -6,7 +6,6 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type ParseArgsConfig, parseArgs } from 'node:util'
 import { ChainRouteError, parseChainRoute, routeTable } from '../chain/routes'
 import type { AuditRow, Change, Summary } from '../audit/row'
 import type { Progress } from '../audit/run'
@@ -21,23 +20,21 @@ interface Io {
   err(s: string): void
 }
 
-const COMMON = {
-  json: { type: 'boolean' },
-  db: { type: 'string' },
-  store: { type: 'string' },
-  jobs: { type: 'string' },
-  chain: { type: 'string', multiple: true },
-  'job-timeout': { type: 'string' },
-} as const
-
-type Options = NonNullable<ParseArgsConfig['options']>
-
-function parse<const O extends Options>(argv: string[], options: O) {
-  try {
-    return parseArgs({ args: argv, options, allowPositionals: true as const, strict: true as const })
-  } catch (e) {
-    throw new UsageError((e as Error).message)
-  }
+/** The flags of `audit` and `audit-worker` as the command registry parses them (./commands.ts). */
+export interface AuditFlagValues {
+  readonly json?: boolean
+  readonly db?: string
+  readonly store?: string
+  readonly jobs?: string
+  readonly chain?: string[]
+  readonly 'job-timeout'?: string
+  readonly node?: string
+  readonly api?: string
+  readonly transport?: string
+  readonly inboxes?: string
+  readonly follow?: boolean
+  readonly against?: string
+  readonly 'page-size'?: string
 }
 
 function jobsArg(v: string | undefined): number {
@@ -208,17 +205,7 @@ function reachFailure(e: unknown): unknown {
     : e
 }
 
-export async function cmdAudit(argv: string[], io: Io): Promise<void> {
-  const { values, positionals } = parse(argv, {
-    ...COMMON,
-    node: { type: 'string' },
-    api: { type: 'string' },
-    transport: { type: 'string' },
-    inboxes: { type: 'string' },
-    follow: { type: 'boolean' },
-    against: { type: 'string' },
-    'page-size': { type: 'string' },
-  })
+export async function cmdAudit(values: AuditFlagValues, positionals: readonly string[], io: Io): Promise<void> {
   if (!values.json) throw new UsageError('audit prints JSON only: pass --json')
   if (values.db !== undefined && values.store !== undefined) throw new UsageError('give --db or --store, not both')
   const pg = storeUrl(values.store)
@@ -274,7 +261,7 @@ export async function cmdAudit(argv: string[], io: Io): Promise<void> {
   let queue: import('../audit/run').Queue | null = null
   try {
     const request = {
-      ...(positionals.length ? { files: positionals } : {}),
+      ...(positionals.length ? { files: [...positionals] } : {}),
       ...(node ? { node } : {}),
       chains,
       jobs,
@@ -317,8 +304,7 @@ export async function cmdAudit(argv: string[], io: Io): Promise<void> {
   }
 }
 
-export async function cmdAuditWorker(argv: string[], io: Io): Promise<void> {
-  const { values, positionals } = parse(argv, COMMON)
+export async function cmdAuditWorker(values: AuditFlagValues, positionals: readonly string[], io: Io): Promise<void> {
   if (positionals.length)
     throw new UsageError('audit-worker takes no FILE: the coordinator (audit --store) names the work')
   const pg = storeUrl(values.store)

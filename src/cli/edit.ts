@@ -11,26 +11,20 @@
  * operation and why).
  */
 import { writeFileSync } from 'node:fs'
-import { parseArgs } from 'node:util'
 import { applyEdits, EditError, editableEntries, PatchSyntaxError, parsePatch } from '../core/encode/edit'
 import { encodeBundleJson } from '../core/encode/update'
 import { InputError, readFile, readLogFile, UsageError } from './io'
+import type { Io } from './usage'
 
-export const EDIT_USAGE = `  edit (--patch <file> | --ops '<json>') [--inbox <id>] [--encoding hex|base64] [--out <file>] FILE
-      ops: {"op":"drop"|"move"|"duplicate"|"set"|"remove"|"set-bytes","seq":"3",...}`
-
-interface Io {
-  out(s: string | Uint8Array): void
+export interface EditFlagValues {
+  readonly patch?: string
+  readonly ops?: string
+  readonly inbox?: string
+  readonly encoding?: string
+  readonly out?: string
 }
 
-export function cmdEdit(argv: string[], io: Io): void {
-  let parsed: ReturnType<typeof parseEditArgs>
-  try {
-    parsed = parseEditArgs(argv)
-  } catch (e) {
-    throw new UsageError((e as Error).message)
-  }
-  const { values, positionals } = parsed
+export function cmdEdit(values: EditFlagValues, positionals: readonly string[], io: Io): void {
   if (positionals.length !== 1) throw new UsageError('edit takes exactly one log file')
   if ((values.patch === undefined) === (values.ops === undefined))
     throw new UsageError('edit needs exactly one of --patch <file> and --ops <json>')
@@ -92,19 +86,4 @@ export function cmdEdit(argv: string[], io: Io): void {
       throw new InputError(`${values.out}: cannot write: ${(e as Error).message}`)
     }
   }
-}
-
-function parseEditArgs(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    options: {
-      patch: { type: 'string' },
-      ops: { type: 'string' },
-      inbox: { type: 'string' },
-      encoding: { type: 'string' },
-      out: { type: 'string' },
-    },
-    allowPositionals: true,
-    strict: true,
-  })
 }

@@ -77,3 +77,101 @@ export function runCli(
     child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out), stderr }))
   })
 }
+
+/** A command line running in the background (watch): its output read line by line as it comes. */
+export interface LiveCli {
+  /** Standard output's complete lines so far. */
+  readonly lines: string[]
+  stderr(): string
+  /** Resolves with the lines once `until` holds for them (checked on every new line); rejects on exit or after `timeoutMs`. */
+  waitFor(until: (lines: string[]) => boolean, what: string, timeoutMs?: number): Promise<string[]>
+  /** Resolves once standard error holds `pattern` (from character `from` on). */
+  waitForStderr(pattern: RegExp, from?: number, timeoutMs?: number): Promise<void>
+  signal(sig: NodeJS.Signals): void
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+}
+
+const live = new Set<ReturnType<typeof spawn>>()
+
+/** Kills every command line spawnCli started that still runs (afterAll; also after a failed test). */
+export async function stopAllCli(): Promise<void> {
+  await Promise.all(
+    [...live].map(
+      (c) =>
+        new Promise<void>((resolve) => {
+          if (c.exitCode !== null || c.signalCode !== null) return resolve()
+          c.once('exit', () => resolve())
+          c.kill('SIGKILL')
+        }),
+    ),
+  )
+}
+
+/** Starts the command line with `args` in the repository root without waiting for it; stop it, or stopAllCli(). */
+export function spawnCli(args: readonly string[]): LiveCli {
+  const { file, args: lead } = cliCommand()
+  const child = spawn(file, [...lead, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+  live.add(child)
+  const lines: string[] = []
+  let partial = ''
+  let err = ''
+  const waiters = new Set<() => void>()
+  const poke = () => {
+    for (const w of [...waiters]) w()
+  }
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    const parts = (partial + d).split('\n')
+    partial = parts.pop()!
+    lines.push(...parts)
+    poke()
+  })
+  child.stderr.setEncoding('utf8').on('data', (d: string) => {
+    err += d
+    poke()
+  })
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => {
+      live.delete(child)
+      resolve({ code, signal })
+    }),
+  )
+  let done = false
+  void exited.then(() => {
+    done = true
+    poke()
+  })
+  const wait = (check: () => boolean, what: string, timeoutMs: number) =>
+    new Promise<void>((resolve, reject) => {
+      const finish = (e?: Error) => {
+        clearTimeout(timer)
+        waiters.delete(tick)
+        if (e) reject(e)
+        else resolve()
+      }
+      const tick = () => {
+        if (check()) finish()
+        else if (done)
+          finish(new Error(`the command exited before ${what}; stdout:\n${lines.join('\n')}\nstderr:\n${err}`))
+      }
+      const timer = setTimeout(
+        () => finish(new Error(`no ${what} within ${timeoutMs} ms; stdout:\n${lines.join('\n')}\nstderr:\n${err}`)),
+        timeoutMs,
+      )
+      waiters.add(tick)
+      tick()
+    })
+  return {
+    lines,
+    stderr: () => err,
+    waitFor: async (until, what, timeoutMs = 60_000) => {
+      await wait(() => until(lines), what, timeoutMs)
+      return lines
+    },
+    waitForStderr: (pattern, from = 0, timeoutMs = 60_000) =>
+      wait(() => pattern.test(err.slice(from)), `stderr matching ${pattern}`, timeoutMs),
+    signal: (sig) => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(sig)
+    },
+    exited,
+  }
+}
