@@ -13,8 +13,7 @@
  * SIGINT and SIGTERM end it with status 0; a node never reached or an inbox that cannot be
  * resolved is status 1 (one line naming the node and why).
  */
-import { entry } from '../core/decode/entry'
-import { decodeOrError } from '../core/decode/entry'
+import { decodeOrError, entry } from '../core/decode/entry'
 import { checkHandleAnswer } from '../core/handles'
 import { fastContext } from '../core/verify/fast'
 import { formatTimestamp } from '../core/text/timestamp'
