@@ -38,10 +38,10 @@ import {
   GetInboxIdsResponseSchema as IdentityGetInboxIdsResponseSchema,
   IdentityApi,
 } from '../gen/identity/api/v1/identity_pb'
-import { QueryApi } from '../gen/xmtpv4/message_api/query_api_pb'
+import { QueryApi, ReplicationApi } from '../gen/xmtpv4/message_api/query_api_pb'
 import { decodeOrError, entry } from '../core/decode/entry'
 import { IdentifierKindValue, type InboxLog } from '../core/types'
-import { identityTopic, isTopicInboxId, unwrapIdentityEnvelope } from './d14n'
+import { IDENTITY_ORIGINATOR_NODE_ID, identityTopic, isTopicInboxId, unwrapIdentityEnvelope } from './d14n'
 import { NODE_PATHS } from './client'
 import { verbatimBytes, verbatimMethod, type Verbatim } from './verbatim'
 import { expectWireType, fieldText, readFields, WireError } from './wire'
@@ -100,6 +100,8 @@ export type RemoteErrorKind =
   | 'not-found'
   | 'too-many-pages'
   | 'bad-target'
+  /** The caller's signal ended the call. */
+  | 'cancelled'
 
 /** Why a fetch failed; the message names the node, the API and transport, and what. */
 export class RemoteError extends Error {
@@ -181,15 +183,20 @@ export function createRemote(o: RemoteOptions) {
   let transport: Transport | null = null
 
   /** One unary call; the answer's body verbatim. */
-  async function call(method: DescMethodUnary, input: object, gatewayPath: string | null): Promise<Uint8Array> {
+  async function call(
+    method: DescMethodUnary,
+    input: object,
+    gatewayPath: string | null,
+    signal: AbortSignal | undefined = o.signal,
+  ): Promise<Uint8Array> {
     const what = `${method.parent.typeName}/${method.name}`
     if (o.transport === 'gateway')
-      return gatewayCall(gatewayPath!, method.input, input as MessageInitShape<DescMessage>)
+      return gatewayCall(gatewayPath!, method.input, input as MessageInitShape<DescMessage>, signal)
     transport ??= o.transportFor(o.transport as RpcTransportKind, baseUrl)
     try {
       const res = await transport.unary(
         verbatimMethod(method),
-        o.signal,
+        signal,
         o.timeoutMs,
         undefined,
         input as MessageInitShape<DescMessage>,
@@ -197,12 +204,12 @@ export function createRemote(o: RemoteOptions) {
       )
       return verbatimBytes(res.message as unknown as Verbatim)
     } catch (e) {
-      throw connectFailure(e, what, method.output.name)
+      throw connectFailure(e, what, method.output.name, signal)
     }
   }
 
-  function connectFailure(e: unknown, what: string, answerName: string): RemoteError {
-    if (o.signal?.aborted) return fail('unreachable', 'the fetch was cancelled', e)
+  function connectFailure(e: unknown, what: string, answerName: string, signal = o.signal): RemoteError {
+    if (signal?.aborted) return fail('cancelled', 'the fetch was cancelled', e)
     const err = ConnectError.from(e)
     const cause = err.cause instanceof Error ? err.cause : null
     const code = cause && 'code' in cause ? String((cause as { code: unknown }).code) : ''
@@ -270,6 +277,7 @@ export function createRemote(o: RemoteOptions) {
     path: string,
     schema: I,
     input: MessageInitShape<I>,
+    signal: AbortSignal | undefined,
   ): Promise<Uint8Array> {
     const doFetch = o.fetch ?? globalThis.fetch
     const url = baseUrl + path
@@ -279,10 +287,10 @@ export function createRemote(o: RemoteOptions) {
         method: 'POST',
         headers: { 'Content-Type': 'application/x-protobuf', Accept: 'application/x-protobuf' },
         body: new Uint8Array(toBinary(schema, create(schema, input))),
-        ...(o.signal ? { signal: o.signal } : {}),
+        ...(signal ? { signal } : {}),
       })
     } catch (e) {
-      if (o.signal?.aborted) throw fail('unreachable', 'the fetch was cancelled', e)
+      if (signal?.aborted) throw fail('cancelled', 'the fetch was cancelled', e)
       const c = (e as { cause?: { code?: string; message?: string } }).cause
       const why = c?.message ?? messageOf(e)
       if (c?.code && /SSL|TLS|CERT|EPROTO/.test(c.code))
@@ -297,6 +305,7 @@ export function createRemote(o: RemoteOptions) {
     try {
       body = new Uint8Array(await res.arrayBuffer())
     } catch (e) {
+      if (signal?.aborted) throw fail('cancelled', 'the fetch was cancelled', e)
       throw fail('malformed', `the answer to POST ${path} was cut off: ${messageOf(e)}`, e)
     }
     const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
@@ -347,10 +356,27 @@ export function createRemote(o: RemoteOptions) {
     return answer.inboxId
   }
 
-  async function identityLog(inboxId: string): Promise<{ updates: FetchedUpdate[]; pages: number }> {
+  async function identityLog(
+    inboxId: string,
+    after = 0n,
+    signal?: AbortSignal,
+  ): Promise<{ updates: FetchedUpdate[]; pages: number }> {
     const method = IdentityApi.method.getIdentityUpdates
-    const body = await call(method, { requests: [{ inboxId, sequenceId: 0n }] }, NODE_PATHS.getIdentityUpdates)
-    return { updates: readIdentityUpdates(body, inboxId), pages: 1 }
+    const body = await call(
+      method,
+      { requests: [{ inboxId, sequenceId: after }] },
+      NODE_PATHS.getIdentityUpdates,
+      signal ?? o.signal,
+    )
+    const updates = readIdentityUpdates(body, inboxId)
+    const early = updates.find((u) => u.sequenceId <= after)
+    if (early) {
+      throw fail(
+        'malformed',
+        `asked for the updates after sequence id ${after}, the answer holds sequence id ${early.sequenceId}`,
+      )
+    }
+    return { updates, pages: 1 }
   }
 
   /** Strict read of a GetIdentityUpdatesResponse for one inbox, keeping each update's bytes. */
@@ -425,10 +451,13 @@ export function createRemote(o: RemoteOptions) {
 
   async function d14nLog(
     inboxId: string,
-  ): Promise<{ updates: FetchedUpdate[]; skipped: SkippedEnvelope[]; pages: number }> {
+    after = 0n,
+    signal?: AbortSignal,
+  ): Promise<{ updates: FetchedUpdate[]; skipped: SkippedEnvelope[]; pages: number; cursor: bigint }> {
     const topic = identityTopic(inboxId)
     const method = QueryApi.method.queryEnvelopes
     const cursor = new Map<number, bigint>()
+    if (after > 0n) cursor.set(IDENTITY_ORIGINATOR_NODE_ID, after)
     const bySeq = new Map<bigint, FetchedUpdate>()
     const seenEnvelopes = new Set<string>()
     const updates: FetchedUpdate[] = []
@@ -450,6 +479,7 @@ export function createRemote(o: RemoteOptions) {
           limit: o.pageSize ?? 0,
         },
         null,
+        signal ?? o.signal,
       )
       const envelopes = readEnvelopes(body)
       let added = 0
@@ -497,12 +527,11 @@ export function createRemote(o: RemoteOptions) {
       }
       if (envelopes.length === 0 || added === 0) break
     }
-    return { updates, skipped, pages }
+    return { updates, skipped, pages, cursor: cursor.get(IDENTITY_ORIGINATOR_NODE_ID) ?? after }
   }
 
   /** The envelopes of a QueryEnvelopesResponse, each as its exact bytes. */
-  function readEnvelopes(body: Uint8Array): Uint8Array[] {
-    const what = 'QueryEnvelopesResponse'
+  function readEnvelopes(body: Uint8Array, what = 'QueryEnvelopesResponse'): Uint8Array[] {
     try {
       const out: Uint8Array[] = []
       for (const f of readFields(body, what)) {
@@ -517,8 +546,11 @@ export function createRemote(o: RemoteOptions) {
     }
   }
 
-  /** Reads the whole log of the target's inbox. */
-  async function fetchLog(target: Target): Promise<FetchedLog> {
+  /**
+   * The inbox id of a target: as given for `inbox`, else the node's GetInboxIds answer (a
+   * claim); for d14n it must be 64 hex digits (lowercased), the identity topic's form.
+   */
+  async function inboxIdOf(target: Target): Promise<{ inboxId: string; target: Target }> {
     const norm = normalizeTarget(target)
     if ('error' in norm) throw fail('bad-target', norm.error)
     const t: Target = { kind: target.kind, value: norm.value }
@@ -532,6 +564,75 @@ export function createRemote(o: RemoteOptions) {
         )
       }
     }
+    return { inboxId, target: t }
+  }
+
+  /**
+   * The updates of an inbox after a sequence id, in the node's order, each with its exact
+   * bytes (the follower's poll, ./follow.ts). For d14n, `cursor` is the highest originator
+   * sequence id read, envelopes left out included, so the next poll starts past them.
+   */
+  async function updatesAfter(inboxId: string, after: bigint, signal?: AbortSignal): Promise<UpdateBatch> {
+    if (o.api === 'identity') {
+      const got = await identityLog(inboxId, after, signal)
+      let cursor = after
+      for (const u of got.updates) if (u.sequenceId > cursor) cursor = u.sequenceId
+      return { updates: got.updates, skipped: [], cursor }
+    }
+    const got = await d14nLog(inboxId, after, signal)
+    return { updates: got.updates, skipped: got.skipped, cursor: got.cursor }
+  }
+
+  /**
+   * d14n only: ReplicationApi.SubscribeEnvelopes on the inbox's identity topic after a
+   * sequence id; each message of the stream is one batch. A node without the stream ends
+   * the iteration with RemoteError `unimplemented` (gRPC 12, Connect `unimplemented`, or an
+   * HTTP 404 for the path); every other failure is a RemoteError too.
+   */
+  async function* subscribe(inboxId: string, after: bigint, signal?: AbortSignal): AsyncGenerator<UpdateBatch> {
+    if (o.api !== 'd14n') throw fail('unimplemented', 'the identity API has no envelope stream')
+    const method = ReplicationApi.method.subscribeEnvelopes
+    const what = `${method.parent.typeName}/${method.name}`
+    transport ??= o.transportFor(o.transport as RpcTransportKind, baseUrl)
+    const lastSeen = after > 0n ? { nodeIdToSequenceId: { [IDENTITY_ORIGINATOR_NODE_ID]: after } } : {}
+    let cursor = after
+    try {
+      const res = await transport.stream(
+        verbatimMethod(method),
+        signal,
+        undefined,
+        undefined,
+        (async function* () {
+          yield { query: { topics: [identityTopic(inboxId)], lastSeen } }
+        })(),
+      )
+      for await (const message of res.message) {
+        const body = verbatimBytes(message as unknown as Verbatim)
+        const updates: FetchedUpdate[] = []
+        const skipped: SkippedEnvelope[] = []
+        for (const [i, env] of readEnvelopes(body, 'SubscribeEnvelopesResponse').entries()) {
+          const u = unwrapIdentityEnvelope(env, inboxId)
+          if (u.ok) {
+            updates.push({
+              sequenceId: u.sequenceId,
+              serverTimestampNs: u.originatorNs,
+              bytes: u.update,
+              originatorNodeId: u.originatorNodeId,
+            })
+          } else skipped.push({ sequenceId: u.sequenceId, reason: `streamed envelope ${i}: ${u.reason}` })
+          if (u.sequenceId !== null && u.sequenceId > cursor) cursor = u.sequenceId
+        }
+        yield { updates, skipped, cursor }
+      }
+    } catch (e) {
+      if (e instanceof RemoteError) throw e
+      throw connectFailure(e, what, 'SubscribeEnvelopesResponse', signal)
+    }
+  }
+
+  /** Reads the whole log of the target's inbox. */
+  async function fetchLog(target: Target): Promise<FetchedLog> {
+    const { inboxId, target: t } = await inboxIdOf(target)
     const got = o.api === 'identity' ? { ...(await identityLog(inboxId)), skipped: [] } : await d14nLog(inboxId)
     return {
       inboxId,
@@ -545,7 +646,28 @@ export function createRemote(o: RemoteOptions) {
     }
   }
 
-  return { node, api: o.api, transport: o.transport, fetchLog, resolve }
+  return {
+    node,
+    api: o.api,
+    transport: o.transport,
+    fetchLog,
+    resolve,
+    inboxIdOf,
+    updatesAfter,
+    ...(o.api === 'd14n' ? { subscribe } : {}),
+  }
+}
+
+/** What a node client made by createRemote offers (the follower's source, ./follow.ts). */
+export type Remote = ReturnType<typeof createRemote>
+
+/** Updates read in one call (a poll, or one message of a stream). */
+export interface UpdateBatch {
+  readonly updates: readonly FetchedUpdate[]
+  /** d14n envelopes left out, each with why. */
+  readonly skipped: readonly SkippedEnvelope[]
+  /** The highest sequence id read, envelopes left out included (at least the one asked after). */
+  readonly cursor: bigint
 }
 
 /** The contract's bundle (input format 1) of a fetched log. */
