@@ -18,6 +18,8 @@ export interface InspectRequest {
   readonly name: string
   readonly input: string | Uint8Array
   readonly logIndex?: number
+  /** A log read from a node: the query string that fetches it again (`?node=…&inbox=…`, the permalink's). */
+  readonly fetch?: string
   /** The step to select; absent: the log's head. */
   readonly step?: { readonly sequenceId: bigint; readonly action: number }
 }
