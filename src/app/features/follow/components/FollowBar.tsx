@@ -84,7 +84,13 @@ export function FollowBar({ loaded, selection, busy, presenting, onOpen, onSelec
   return (
     <section className={presenting ? 'follow-bar presenting' : 'follow-bar'} aria-label="Follow">
       <label className="follow-switch">
-        <input type="checkbox" role="switch" checked={on} onChange={(e) => toggle(e.target.checked)} />
+        <input
+          type="checkbox"
+          role="switch"
+          aria-checked={on}
+          checked={on}
+          onChange={(e) => toggle(e.target.checked)}
+        />
         Follow
       </label>
       <p
