@@ -160,6 +160,8 @@ export interface Admitted {
   readonly sequenceId: bigint
   readonly serverTimestampNs: bigint
   readonly state: AssociationState
+  /** The stored bytes of the update. */
+  readonly bytes: Uint8Array
 }
 
 const systemClockNs = (): bigint => BigInt(Date.now()) * 1_000_000n
@@ -376,6 +378,11 @@ export class Admission {
       return { sequenceId, serverTimestampNs, state, digest }
     })
     this.heads.set(inboxId, stored.state, stored.sequenceId, stored.digest)
-    return { sequenceId: stored.sequenceId, serverTimestampNs: stored.serverTimestampNs, state: stored.state }
+    return {
+      sequenceId: stored.sequenceId,
+      serverTimestampNs: stored.serverTimestampNs,
+      state: stored.state,
+      bytes: judged.bytes,
+    }
   }
 }

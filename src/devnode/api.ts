@@ -24,9 +24,10 @@ import { resolveIdentifier, type Resolution } from '../core/resolve'
 import { IdentifierKindValue, memberKey, type MemberId } from '../core/types'
 import { NODE_PATHS } from '../network/client'
 import type { Admission, Admitted } from './admission'
-import { decodeRequest, encodeResponse, type Encoding } from './codec'
+import { decodePublish, decodeRequest, encodeResponse, publishedUpdateBytes, type Encoding } from './codec'
 import type { Heads } from './heads'
 import type { Store } from './store'
+import { MAX_UPDATE_BYTES, subject, type CallNote } from './traffic'
 
 /** The contract's paths: one table, shared with the client (src/network). */
 const PATHS = NODE_PATHS
@@ -63,25 +64,31 @@ function lookupMember(identifier: string, kind: number): MemberId | null {
 export class NodeApi {
   constructor(private readonly deps: ApiDeps) {}
 
-  async handle(endpoint: Endpoint, enc: Encoding, body: Uint8Array): Promise<Uint8Array | string> {
+  /** Serves one call; `note` hears its subject (and a publish's update) for the traffic log. */
+  async handle(endpoint: Endpoint, enc: Encoding, body: Uint8Array, note: CallNote = {}): Promise<Uint8Array | string> {
     switch (endpoint) {
       case 'publish':
-        return this.publish(enc, body)
+        return this.publish(enc, body, note)
       case 'getIdentityUpdates':
-        return this.getIdentityUpdates(enc, body)
+        return this.getIdentityUpdates(enc, body, note)
       case 'getInboxIds':
-        return this.getInboxIds(enc, body)
+        return this.getInboxIds(enc, body, note)
       case 'queryNewest':
-        return this.queryNewest(enc, body)
+        return this.queryNewest(enc, body, note)
     }
   }
 
-  private async publish(enc: Encoding, body: Uint8Array): Promise<Uint8Array | string> {
+  private async publish(enc: Encoding, body: Uint8Array, note: CallNote): Promise<Uint8Array | string> {
     let inboxId: string | null = null
+    const bytes = receivedUpdate(enc, body)
+    note.update = { inboxId: '', sequenceId: null, bytes }
     try {
       const stored = await this.deps.admission.admitBody(enc, body, (id) => {
         inboxId = id
+        note.subject = subject('inbox', id)
+        note.update = { inboxId: id, sequenceId: null, bytes }
       })
+      note.update = { inboxId: stored.state.inboxId, sequenceId: stored.sequenceId, bytes }
       this.deps.onPublish?.({ stored, inboxId: stored.state.inboxId })
       return encodeResponse(
         PublishIdentityUpdateResponseSchema,
@@ -94,8 +101,12 @@ export class NodeApi {
     }
   }
 
-  private getIdentityUpdates(enc: Encoding, body: Uint8Array): Uint8Array | string {
+  private getIdentityUpdates(enc: Encoding, body: Uint8Array, note: CallNote): Uint8Array | string {
     const req = decodeRequest(GetIdentityUpdatesRequestSchema, enc, body)
+    note.subject = firstOf(
+      'inbox',
+      req.requests.map((r) => r.inboxId),
+    )
     const logs: ResponseLog[] = req.requests.map((r) => ({
       inboxId: r.inboxId,
       updates: this.deps.store.updatesAfter(r.inboxId, r.sequenceId),
@@ -118,8 +129,12 @@ export class NodeApi {
     return this.deps.store.claimersOf(lowercaseAscii(identifier))[0]?.inboxId ?? null
   }
 
-  private async getInboxIds(enc: Encoding, body: Uint8Array): Promise<Uint8Array | string> {
+  private async getInboxIds(enc: Encoding, body: Uint8Array, note: CallNote): Promise<Uint8Array | string> {
     const req = decodeRequest(GetInboxIdsRequestSchema, enc, body)
+    note.subject = firstOf(
+      'identifier',
+      req.requests.map((r) => r.identifier),
+    )
     const responses = await Promise.all(
       req.requests.map(async (r) => {
         const kind = r.identifierKind as number
@@ -135,13 +150,34 @@ export class NodeApi {
     return encodeResponse(GetInboxIdsResponseSchema, enc, create(GetInboxIdsResponseSchema, { responses }))
   }
 
-  private queryNewest(enc: Encoding, body: Uint8Array): Uint8Array | string {
+  private queryNewest(enc: Encoding, body: Uint8Array, note: CallNote): Uint8Array | string {
     const req = decodeRequest(QueryNewestRequestSchema, enc, body)
+    note.subject = firstOf('inbox', req.inboxIds)
     const results: { inboxId: string; sequenceId: bigint }[] = []
     for (const inboxId of req.inboxIds) {
       const s = this.deps.store.newestSequenceId(inboxId)
       if (s !== null) results.push({ inboxId, sequenceId: s })
     }
     return encodeResponse(QueryNewestResponseSchema, enc, create(QueryNewestResponseSchema, { results }))
+  }
+}
+
+/** The first value a request names, with how many more it names. */
+function firstOf(kind: 'inbox' | 'identifier', values: readonly string[]): CallNote['subject'] {
+  if (values.length === 0) return null
+  return subject(kind, values.length === 1 ? values[0]! : `${values[0]} (+${values.length - 1} more)`)
+}
+
+/**
+ * A publish's IdentityUpdate bytes for the traffic log: in binary exactly as received;
+ * in JSON, which carries no bytes, the canonical encoding the node would store (for a
+ * body up to four times the log's bound; null when it cannot be read, or is larger).
+ */
+function receivedUpdate(enc: Encoding, body: Uint8Array): Uint8Array | null {
+  try {
+    if (enc === 'binary') return publishedUpdateBytes(body)
+    return body.length <= 4 * MAX_UPDATE_BYTES ? decodePublish(enc, body).bytes : null
+  } catch {
+    return null
   }
 }

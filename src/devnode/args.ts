@@ -6,11 +6,13 @@ import { parseArgs } from 'node:util'
 import { ChainRouteError, parseChainRoute, routeTable } from '../chain/routes'
 import { DEFAULT_POLICY, type ClaimPolicy } from './admission'
 import { DEFAULT_MAX_BODY_BYTES } from './server'
+import { DEFAULT_MAX_SUBSCRIBERS, DEFAULT_SUBSCRIBER_BACKLOG } from './subscribe'
 import { UsageError } from '../cli/io'
 
 export const USAGE = `usage: npm run --silent devnode -- --port <port> --db <file> [--host 127.0.0.1]
     [--chain eip155:<id>=<rpc-url>]... [--min-handle-length N] [--reserved a,b,c]
-    [--claim-interval-s S] [--max-body-bytes N] [--seed demo|<log file>]`
+    [--claim-interval-s S] [--max-body-bytes N] [--seed demo|<log file>] [--log-requests]
+    [--max-subscribers N] [--subscriber-backlog N]`
 
 function nonNegativeInt(flag: string, v: string): number {
   if (!/^[0-9]+$/.test(v)) throw new UsageError(`${flag} ${JSON.stringify(v)} is not a non-negative integer`)
@@ -25,6 +27,9 @@ export interface NodeConfig {
   readonly policy: ClaimPolicy
   readonly maxBodyBytes: number
   readonly seed: string | null
+  readonly logRequests: boolean
+  readonly maxSubscribers: number
+  readonly subscriberBacklog: number
 }
 
 export function parseNodeArgs(argv: readonly string[]): NodeConfig {
@@ -44,6 +49,9 @@ export function parseNodeArgs(argv: readonly string[]): NodeConfig {
         'claim-interval-s': { type: 'string' },
         'max-body-bytes': { type: 'string' },
         seed: { type: 'string' },
+        'log-requests': { type: 'boolean', default: false },
+        'max-subscribers': { type: 'string' },
+        'subscriber-backlog': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }))
@@ -86,6 +94,15 @@ export function parseNodeArgs(argv: readonly string[]): NodeConfig {
       ? DEFAULT_MAX_BODY_BYTES
       : nonNegativeInt('--max-body-bytes', values['max-body-bytes'])
   if (maxBodyBytes < 1) throw new UsageError('--max-body-bytes must be at least 1')
+  const maxSubscribers =
+    values['max-subscribers'] === undefined
+      ? DEFAULT_MAX_SUBSCRIBERS
+      : nonNegativeInt('--max-subscribers', values['max-subscribers'])
+  const subscriberBacklog =
+    values['subscriber-backlog'] === undefined
+      ? DEFAULT_SUBSCRIBER_BACKLOG
+      : nonNegativeInt('--subscriber-backlog', values['subscriber-backlog'])
+  if (subscriberBacklog < 1) throw new UsageError('--subscriber-backlog must be at least 1')
   return {
     host: values.host,
     port,
@@ -94,5 +111,8 @@ export function parseNodeArgs(argv: readonly string[]): NodeConfig {
     policy: { minHandleLength, reserved, claimIntervalNs },
     maxBodyBytes,
     seed: values.seed ?? null,
+    logRequests: values['log-requests'],
+    maxSubscribers,
+    subscriberBacklog,
   }
 }

@@ -97,7 +97,7 @@ export function encodeResponse<D extends DescMessage>(
  * two, and which bytes were signed would be unclear).
  * @throws ApiError 400
  */
-function publishedUpdateBytes(body: Uint8Array): Uint8Array {
+export function publishedUpdateBytes(body: Uint8Array): Uint8Array {
   const what = 'PublishIdentityUpdateRequest'
   const r = new BinaryReader(body)
   let found: Uint8Array | null = null

@@ -4,7 +4,8 @@
  *   npm run --silent devnode -- --port <port> --db <file> [--host 127.0.0.1]
  *       [--chain eip155:<id>=<rpc-url>]...
  *       [--min-handle-length N] [--reserved a,b,c] [--claim-interval-s S]
- *       [--max-body-bytes N] [--seed demo|<log file>]
+ *       [--max-body-bytes N] [--seed demo|<log file>] [--log-requests]
+ *       [--max-subscribers N] [--subscriber-backlog N]
  *
  * Prints exactly `listening on http://<host>:<port>` on stdout once it accepts requests
  * (`--port 0` binds a free port and prints it); operator lines go to stderr. SIGTERM or
@@ -17,6 +18,8 @@ import { NO_FRESHNESS, type FreshnessCheck } from './admission'
 import { UsageError } from '../cli/io'
 import { parseNodeArgs, USAGE, type NodeConfig } from './args'
 import { LocalNode, seedUpdates } from './node'
+import type { HeadBlock } from './scw'
+import { ChainUnreachableError } from '../core/errors'
 
 const urlHost = (host: string): string => (host.includes(':') ? `[${host}]` : host)
 
@@ -36,6 +39,7 @@ export async function main(argv: readonly string[]): Promise<void> {
 
   let smartWallets: SmartWalletVerifier | undefined
   let freshness: FreshnessCheck = NO_FRESHNESS
+  let headBlock: HeadBlock | undefined
   if (config.routes.size > 0) {
     // viem loads only when a chain is configured. One client per route, shared by the
     // verifier (IDENT-060) and the freshness check (IDENT-062).
@@ -47,6 +51,17 @@ export async function main(argv: readonly string[]): Promise<void> {
     const clients = new ChainClients(config.routes)
     smartWallets = new ChainVerifier(clients)
     freshness = new ChainFreshness(clients)
+    headBlock = async (chainId) => {
+      const client = await clients.ready(chainId)
+      try {
+        return await client.getBlockNumber({ cacheTime: 0 })
+      } catch (e) {
+        throw new ChainUnreachableError(
+          chainId,
+          `eth_blockNumber failed: ${e instanceof Error ? e.message : String(e)}`,
+        )
+      }
+    }
   }
 
   let node: LocalNode
@@ -57,7 +72,11 @@ export async function main(argv: readonly string[]): Promise<void> {
       freshness,
       maxBodyBytes: config.maxBodyBytes,
       log,
+      logRequests: config.logRequests,
+      maxSubscribers: config.maxSubscribers,
+      subscriberBacklog: config.subscriberBacklog,
       ...(smartWallets ? { smartWallets } : {}),
+      ...(headBlock ? { headBlock } : {}),
     })
   } catch (e) {
     process.stderr.write(`devnode: cannot open the store ${config.db}: ${e instanceof Error ? e.message : String(e)}\n`)

@@ -6,14 +6,18 @@ import { isDecoded } from '../core/decode/entry'
 import { readLogs } from '../core/decode/logs'
 import { decodeUpdate } from '../core/decode/update'
 import type { SmartWalletVerifier } from '../core/verify/port'
-import { Admission, type AdmissionOptions, type ClaimPolicy, type FreshnessCheck } from './admission'
+import { Admission, NO_FRESHNESS, type AdmissionOptions, type ClaimPolicy, type FreshnessCheck } from './admission'
 import type { PublishEvent } from './api'
 import { demoUpdates } from './demo'
 import { ApiError } from './errors'
 import { Heads } from './heads'
 import { NodeListener } from './listener'
+import { KeyPackages } from './mls'
+import type { HeadBlock } from './scw'
 import { createNodeHandler } from './server'
 import { Store } from './store'
+import { SubscriptionHub } from './subscribe'
+import { DEFAULT_TRAFFIC_CAPACITY, TrafficLog } from './traffic'
 
 export interface LocalNodeOptions {
   readonly db: string
@@ -23,6 +27,13 @@ export interface LocalNodeOptions {
   readonly maxBodyBytes?: number
   readonly now?: AdmissionOptions['now']
   readonly log?: (line: string) => void
+  /** The chain's head block, for VerifySmartContractWalletSignatures without a block number. */
+  readonly headBlock?: HeadBlock
+  /** Write one line per call on `log` (`--log-requests`). */
+  readonly logRequests?: boolean
+  readonly maxSubscribers?: number
+  readonly subscriberBacklog?: number
+  readonly trafficCapacity?: number
 }
 
 export interface SeedResult {
@@ -35,6 +46,10 @@ export class LocalNode {
   readonly store: Store
   readonly heads: Heads
   readonly admission: Admission
+  /** Live SubscribeEnvelopes streams. */
+  readonly hub: SubscriptionHub
+  /** The request log. */
+  readonly traffic: TrafficLog
   /** HTTP/1.1 and cleartext HTTP/2 on one port. */
   readonly server: NodeListener
   private readonly log: (line: string) => void
@@ -45,13 +60,29 @@ export class LocalNode {
     const sw = options.smartWallets ? { smartWallets: options.smartWallets } : {}
     this.heads = new Heads(this.store, sw)
     this.admission = new Admission(this.store, this.heads, { ...this.admissionOptions(), ...sw })
+    this.hub = new SubscriptionHub(this.store, {
+      ...(options.maxSubscribers !== undefined ? { maxSubscribers: options.maxSubscribers } : {}),
+      ...(options.subscriberBacklog !== undefined ? { backlog: options.subscriberBacklog } : {}),
+    })
+    this.traffic = new TrafficLog(
+      options.trafficCapacity ?? DEFAULT_TRAFFIC_CAPACITY,
+      options.logRequests ? this.log : null,
+    )
     this.server = new NodeListener(
       createNodeHandler({
         store: this.store,
         heads: this.heads,
         admission: this.admission,
         log: this.log,
-        onPublish: (e) => this.logPublish(e),
+        onPublish: (e) => this.onPublish(e),
+        hub: this.hub,
+        keyPackages: new KeyPackages(this.store, this.heads),
+        scw: {
+          freshness: options.freshness ?? NO_FRESHNESS,
+          ...(options.smartWallets ? { smartWallets: options.smartWallets } : {}),
+          ...(options.headBlock ? { headBlock: options.headBlock } : {}),
+        },
+        traffic: this.traffic,
         ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
       }),
     )
@@ -66,9 +97,17 @@ export class LocalNode {
     }
   }
 
-  private logPublish(e: PublishEvent): void {
-    if ('stored' in e) this.log(`stored sequence id ${e.stored.sequenceId} for inbox ${e.inboxId}`)
-    else if (e.refused instanceof ApiError) {
+  private onPublish(e: PublishEvent): void {
+    if ('stored' in e) {
+      // Wakes the live streams (the update is committed: admission calls this after its transaction).
+      this.hub.publish({
+        sequenceId: e.stored.sequenceId,
+        inboxId: e.inboxId,
+        serverTimestampNs: e.stored.serverTimestampNs,
+        bytes: e.stored.bytes,
+      })
+      this.log(`stored sequence id ${e.stored.sequenceId} for inbox ${e.inboxId}`)
+    } else if (e.refused instanceof ApiError) {
       this.log(
         `refused ${e.refused.status} ${e.refused.code}${e.refused.rule ? ` ${e.refused.rule}` : ''}${e.inboxId ? ` for inbox ${e.inboxId}` : ''}: ${e.refused.message}`,
       )
@@ -115,6 +154,9 @@ export class LocalNode {
 
   /** Stops accepting, lets requests in flight finish (at most `graceMs`), closes the store. */
   async close(graceMs = 3000): Promise<void> {
+    // Long-lived streams end first (each with its cursor), so the grace is for requests.
+    this.hub.close()
+    this.traffic.close()
     await this.server.close(graceMs)
     this.admission.close()
     this.store.close()

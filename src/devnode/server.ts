@@ -11,19 +11,30 @@
  *   503 chain_unreachable (IDENT-061; with Retry-After)      500 internal
  *
  * A bad request never stops the node: every handler's failure is answered and logged.
- * The RPC services (gRPC, gRPC-web, Connect) share the port: see ./rpc.ts.
+ * The RPC services (gRPC, gRPC-web, Connect) share the port: see ./rpc.ts. Every call on
+ * these paths is recorded in the traffic log (./traffic.ts) as transport `gateway` with
+ * its HTTP status as the code; the traffic endpoints themselves are served here and not
+ * recorded.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { CLAIM_POLICY_PATH, claimPolicyJson } from '../network/claim-policy'
-import { ENDPOINT_OF_PATH, NodeApi, type ApiDeps } from './api'
+import { ENDPOINT_OF_PATH, NodeApi, type ApiDeps, type Endpoint } from './api'
 import type { Encoding } from './codec'
 import { ApiError } from './errors'
+import type { KeyPackages } from './mls'
 import { type NodeHandler, withRpc } from './rpc'
+import type { ScwDeps } from './scw'
+import type { SubscriptionHub } from './subscribe'
+import type { CallNote, TrafficLog } from './traffic'
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 
 export interface NodeServerOptions extends ApiDeps {
   readonly maxBodyBytes?: number
+  readonly hub: SubscriptionHub
+  readonly keyPackages: KeyPackages
+  readonly scw: ScwDeps
+  readonly traffic: TrafficLog
   /** Operator log lines (stderr in main.ts). */
   readonly log?: (line: string) => void
 }
@@ -159,7 +170,13 @@ export function createNodeHandler(options: NodeServerOptions): NodeHandler {
   const max = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
   const log = options.log ?? (() => {})
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /** The RPC name of a gateway path, for the traffic log. */
+  const methodOf = (path: string, method: string | undefined): string => {
+    const endpoint = ENDPOINT_OF_PATH.get(path)
+    return endpoint ? GATEWAY_METHODS[endpoint] : `${method ?? 'GET'} ${path}`
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse, note: CallNote): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!
     // The claim policy this node applies when it admits a claim (section 10), for an app
     // to warn before any signer is asked; a simple GET, so no CORS preflight.
@@ -203,7 +220,7 @@ export function createNodeHandler(options: NodeServerOptions): NodeHandler {
       )
     }
     const body = await readBody(req, max)
-    const out = await api.handle(endpoint, enc, body)
+    const out = await api.handle(endpoint, enc, body, note)
     send(res, 200, MEDIA_TYPE[enc], out)
   }
 
@@ -211,7 +228,32 @@ export function createNodeHandler(options: NodeServerOptions): NodeHandler {
   const drainCap = Math.max(16 * 1024 * 1024, 4 * max)
 
   const http = (req: IncomingMessage, res: ServerResponse): void => {
-    handle(req, res).catch(async (e: unknown) => {
+    if (options.traffic.serve(req, res)) return
+    const startedAt = Date.now()
+    const startedPerf = performance.now()
+    const note: CallNote = {}
+    let refusal: ApiError | null = null
+    res.on('close', () => {
+      const status = res.statusCode
+      const failed = refusal ?? (status >= 400 ? new ApiError(500, 'internal', `HTTP ${status}`) : null)
+      options.traffic.record({
+        startedAt,
+        startedPerf,
+        transport: 'gateway',
+        method: methodOf((req.url ?? '/').split('?')[0]!, req.method),
+        note: refusal?.rule ? { ...note, rule: refusal.rule } : note,
+        outcome: !res.writableFinished
+          ? 'error'
+          : failed === null
+            ? 'ok'
+            : status >= 500 && status !== 503
+              ? 'error'
+              : 'refused',
+        code: res.writableFinished ? String(status) : 'aborted',
+        message: failed ? `${failed.code}: ${failed.message}` : '',
+      })
+    })
+    handle(req, res, note).catch(async (e: unknown) => {
       // A client that went away mid-request (issue #14): nobody to answer, nothing failed here.
       if (clientAborted(req, res, e)) return
       const error =
@@ -221,6 +263,7 @@ export function createNodeHandler(options: NodeServerOptions): NodeHandler {
               `internal error on ${req.method} ${req.url}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`,
             ),
             new ApiError(500, 'internal', `the node failed to answer: ${e instanceof Error ? e.message : String(e)}`))
+      refusal = error
       const extra: Record<string, string> =
         error.status === 405
           ? { Allow: req.url?.split('?')[0] === CLAIM_POLICY_PATH ? 'GET, HEAD' : 'POST, OPTIONS' }
@@ -233,5 +276,24 @@ export function createNodeHandler(options: NodeServerOptions): NodeHandler {
       sendError(res, error, extra)
     })
   }
-  return withRpc(api, options.store, max, http as NodeHandler)
+  return withRpc(
+    {
+      api,
+      store: options.store,
+      hub: options.hub,
+      keyPackages: options.keyPackages,
+      scw: options.scw,
+      traffic: options.traffic,
+      maxBodyBytes: max,
+    },
+    http as NodeHandler,
+  )
+}
+
+/** The RPC each gateway path stands for (the traffic log names calls by method). */
+const GATEWAY_METHODS: Record<Endpoint, string> = {
+  publish: 'xmtp.identity.api.v1.IdentityApi/PublishIdentityUpdate',
+  getIdentityUpdates: 'xmtp.identity.api.v1.IdentityApi/GetIdentityUpdates',
+  getInboxIds: 'xmtp.identity.api.v1.IdentityApi/GetInboxIds',
+  queryNewest: 'xmtp.identity.api.v1.IdentityApi/QueryNewest',
 }

@@ -11,6 +11,8 @@
  *                included) and the admission policy (holder, interval since last claim)
  *   heads        per inbox, the head state as of a sequence id, with a digest of the log it
  *                was built from (./heads.ts): a cache, used only when it matches the log
+ *   key_packages per installation key, the newest MLS key package uploaded for it
+ *                (./mls.ts), with the inbox its credential names
  *
  * `members` and `claims` are written by admission in the transaction that stores the
  * update, so they never disagree with `updates`. Integers are read as bigint
@@ -54,6 +56,12 @@ CREATE TABLE IF NOT EXISTS heads (
   format INTEGER NOT NULL,
   log_digest BLOB NOT NULL,
   state BLOB NOT NULL
+) STRICT, WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS key_packages (
+  installation_key BLOB PRIMARY KEY,
+  inbox_id TEXT,
+  key_package BLOB NOT NULL,
+  uploaded_ns INTEGER NOT NULL
 ) STRICT, WITHOUT ROWID;
 `
 
@@ -103,6 +111,13 @@ function prepareQueries(db: Database.Database) {
       'SELECT max(server_timestamp_ns) AS t FROM claims WHERE inbox_id = ?',
     ),
     count: db.prepare<[], { n: bigint }>('SELECT count(*) AS n FROM updates'),
+    newestAll: db.prepare<[], { s: bigint | null }>('SELECT max(sequence_id) AS s FROM updates'),
+    putKeyPackage: db.prepare<[Uint8Array, string | null, Uint8Array, bigint]>(
+      'INSERT OR REPLACE INTO key_packages (installation_key, inbox_id, key_package, uploaded_ns) VALUES (?, ?, ?, ?)',
+    ),
+    keyPackage: db.prepare<[Uint8Array], { inbox_id: string | null; key_package: Buffer }>(
+      'SELECT inbox_id, key_package FROM key_packages WHERE installation_key = ?',
+    ),
     savedHead: db.prepare<[string], { sequence_id: bigint; format: bigint; log_digest: Buffer; state: Buffer }>(
       'SELECT sequence_id, format, log_digest, state FROM heads WHERE inbox_id = ?',
     ),
@@ -174,6 +189,22 @@ export class Store {
   /** Server time of the inbox's newest stored claim, or null when it has none. */
   lastClaimAt(inboxId: string): bigint | null {
     return this.q.lastClaimAt.get(inboxId)?.t ?? null
+  }
+
+  /** The newest sequence id of the whole store (every inbox), or null when it is empty. */
+  newestSequenceIdAll(): bigint | null {
+    return this.q.newestAll.get()?.s ?? null
+  }
+
+  /** Stores (replaces) an installation's key package. */
+  putKeyPackage(installationKey: Uint8Array, inboxId: string | null, keyPackage: Uint8Array, uploadedNs: bigint): void {
+    this.q.putKeyPackage.run(installationKey, inboxId, keyPackage, uploadedNs)
+  }
+
+  /** The installation's stored key package and the inbox its credential names, or null. */
+  keyPackage(installationKey: Uint8Array): { inboxId: string | null; keyPackage: Uint8Array } | null {
+    const r = this.q.keyPackage.get(installationKey)
+    return r ? { inboxId: r.inbox_id, keyPackage: new Uint8Array(r.key_package) } : null
   }
 
   updateCount(): bigint {

@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file identity/api/v1/identity.proto.
  */
 export const file_identity_api_v1_identity: GenFile = /*@__PURE__*/
-  fileDesc("Ch5pZGVudGl0eS9hcGkvdjEvaWRlbnRpdHkucHJvdG8SFHhtdHAuaWRlbnRpdHkuYXBpLnYxImMKHFB1Ymxpc2hJZGVudGl0eVVwZGF0ZVJlcXVlc3QSQwoPaWRlbnRpdHlfdXBkYXRlGAEgASgLMioueG10cC5pZGVudGl0eS5hc3NvY2lhdGlvbnMuSWRlbnRpdHlVcGRhdGUiNAodUHVibGlzaElkZW50aXR5VXBkYXRlUmVzcG9uc2USEwoLc2VxdWVuY2VfaWQYASABKAQimAEKGUdldElkZW50aXR5VXBkYXRlc1JlcXVlc3QSSQoIcmVxdWVzdHMYASADKAsyNy54bXRwLmlkZW50aXR5LmFwaS52MS5HZXRJZGVudGl0eVVwZGF0ZXNSZXF1ZXN0LlJlcXVlc3QaMAoHUmVxdWVzdBIQCghpbmJveF9pZBgBIAEoCRITCgtzZXF1ZW5jZV9pZBgCIAEoBCLhAgoaR2V0SWRlbnRpdHlVcGRhdGVzUmVzcG9uc2USTAoJcmVzcG9uc2VzGAEgAygLMjkueG10cC5pZGVudGl0eS5hcGkudjEuR2V0SWRlbnRpdHlVcGRhdGVzUmVzcG9uc2UuUmVzcG9uc2UagQEKEUlkZW50aXR5VXBkYXRlTG9nEhMKC3NlcXVlbmNlX2lkGAEgASgEEhsKE3NlcnZlcl90aW1lc3RhbXBfbnMYAiABKAQSOgoGdXBkYXRlGAMgASgLMioueG10cC5pZGVudGl0eS5hc3NvY2lhdGlvbnMuSWRlbnRpdHlVcGRhdGUacQoIUmVzcG9uc2USEAoIaW5ib3hfaWQYASABKAkSUwoHdXBkYXRlcxgCIAMoCzJCLnhtdHAuaWRlbnRpdHkuYXBpLnYxLkdldElkZW50aXR5VXBkYXRlc1Jlc3BvbnNlLklkZW50aXR5VXBkYXRlTG9nIrwBChJHZXRJbmJveElkc1JlcXVlc3QSQgoIcmVxdWVzdHMYASADKAsyMC54bXRwLmlkZW50aXR5LmFwaS52MS5HZXRJbmJveElkc1JlcXVlc3QuUmVxdWVzdBpiCgdSZXF1ZXN0EhIKCmlkZW50aWZpZXIYASABKAkSQwoPaWRlbnRpZmllcl9raW5kGAIgASgOMioueG10cC5pZGVudGl0eS5hc3NvY2lhdGlvbnMuSWRlbnRpZmllcktpbmQi5gEKE0dldEluYm94SWRzUmVzcG9uc2USRQoJcmVzcG9uc2VzGAEgAygLMjIueG10cC5pZGVudGl0eS5hcGkudjEuR2V0SW5ib3hJZHNSZXNwb25zZS5SZXNwb25zZRqHAQoIUmVzcG9uc2USEgoKaWRlbnRpZmllchgBIAEoCRIVCghpbmJveF9pZBgCIAEoCUgAiAEBEkMKD2lkZW50aWZpZXJfa2luZBgDIAEoDjIqLnhtdHAuaWRlbnRpdHkuYXNzb2NpYXRpb25zLklkZW50aWZpZXJLaW5kQgsKCV9pbmJveF9pZCInChJRdWVyeU5ld2VzdFJlcXVlc3QSEQoJaW5ib3hfaWRzGAEgAygJIokBChNRdWVyeU5ld2VzdFJlc3BvbnNlEkEKB3Jlc3VsdHMYASADKAsyMC54bXRwLmlkZW50aXR5LmFwaS52MS5RdWVyeU5ld2VzdFJlc3BvbnNlLlJlc3VsdBovCgZSZXN1bHQSEAoIaW5ib3hfaWQYASABKAkSEwoLc2VxdWVuY2VfaWQYAiABKAQy8wIKC0lkZW50aXR5QXBpEoIBChVQdWJsaXNoSWRlbnRpdHlVcGRhdGUSMi54bXRwLmlkZW50aXR5LmFwaS52MS5QdWJsaXNoSWRlbnRpdHlVcGRhdGVSZXF1ZXN0GjMueG10cC5pZGVudGl0eS5hcGkudjEuUHVibGlzaElkZW50aXR5VXBkYXRlUmVzcG9uc2UiABJ5ChJHZXRJZGVudGl0eVVwZGF0ZXMSLy54bXRwLmlkZW50aXR5LmFwaS52MS5HZXRJZGVudGl0eVVwZGF0ZXNSZXF1ZXN0GjAueG10cC5pZGVudGl0eS5hcGkudjEuR2V0SWRlbnRpdHlVcGRhdGVzUmVzcG9uc2UiABJkCgtHZXRJbmJveElkcxIoLnhtdHAuaWRlbnRpdHkuYXBpLnYxLkdldEluYm94SWRzUmVxdWVzdBopLnhtdHAuaWRlbnRpdHkuYXBpLnYxLkdldEluYm94SWRzUmVzcG9uc2UiAGIGcHJvdG8z", [file_identity_associations_association]);
+  fileDesc("Ch5pZGVudGl0eS9hcGkvdjEvaWRlbnRpdHkucHJvdG8SFHhtdHAuaWRlbnRpdHkuYXBpLnYxImMKHFB1Ymxpc2hJZGVudGl0eVVwZGF0ZVJlcXVlc3QSQwoPaWRlbnRpdHlfdXBkYXRlGAEgASgLMioueG10cC5pZGVudGl0eS5hc3NvY2lhdGlvbnMuSWRlbnRpdHlVcGRhdGUiNAodUHVibGlzaElkZW50aXR5VXBkYXRlUmVzcG9uc2USEwoLc2VxdWVuY2VfaWQYASABKAQimAEKGUdldElkZW50aXR5VXBkYXRlc1JlcXVlc3QSSQoIcmVxdWVzdHMYASADKAsyNy54bXRwLmlkZW50aXR5LmFwaS52MS5HZXRJZGVudGl0eVVwZGF0ZXNSZXF1ZXN0LlJlcXVlc3QaMAoHUmVxdWVzdBIQCghpbmJveF9pZBgBIAEoCRITCgtzZXF1ZW5jZV9pZBgCIAEoBCLhAgoaR2V0SWRlbnRpdHlVcGRhdGVzUmVzcG9uc2USTAoJcmVzcG9uc2VzGAEgAygLMjkueG10cC5pZGVudGl0eS5hcGkudjEuR2V0SWRlbnRpdHlVcGRhdGVzUmVzcG9uc2UuUmVzcG9uc2UagQEKEUlkZW50aXR5VXBkYXRlTG9nEhMKC3NlcXVlbmNlX2lkGAEgASgEEhsKE3NlcnZlcl90aW1lc3RhbXBfbnMYAiABKAQSOgoGdXBkYXRlGAMgASgLMioueG10cC5pZGVudGl0eS5hc3NvY2lhdGlvbnMuSWRlbnRpdHlVcGRhdGUacQoIUmVzcG9uc2USEAoIaW5ib3hfaWQYASABKAkSUwoHdXBkYXRlcxgCIAMoCzJCLnhtdHAuaWRlbnRpdHkuYXBpLnYxLkdldElkZW50aXR5VXBkYXRlc1Jlc3BvbnNlLklkZW50aXR5VXBkYXRlTG9nIrwBChJHZXRJbmJveElkc1JlcXVlc3QSQgoIcmVxdWVzdHMYASADKAsyMC54bXRwLmlkZW50aXR5LmFwaS52MS5HZXRJbmJveElkc1JlcXVlc3QuUmVxdWVzdBpiCgdSZXF1ZXN0EhIKCmlkZW50aWZpZXIYASABKAkSQwoPaWRlbnRpZmllcl9raW5kGAIgASgOMioueG10cC5pZGVudGl0eS5hc3NvY2lhdGlvbnMuSWRlbnRpZmllcktpbmQi5gEKE0dldEluYm94SWRzUmVzcG9uc2USRQoJcmVzcG9uc2VzGAEgAygLMjIueG10cC5pZGVudGl0eS5hcGkudjEuR2V0SW5ib3hJZHNSZXNwb25zZS5SZXNwb25zZRqHAQoIUmVzcG9uc2USEgoKaWRlbnRpZmllchgBIAEoCRIVCghpbmJveF9pZBgCIAEoCUgAiAEBEkMKD2lkZW50aWZpZXJfa2luZBgDIAEoDjIqLnhtdHAuaWRlbnRpdHkuYXNzb2NpYXRpb25zLklkZW50aWZpZXJLaW5kQgsKCV9pbmJveF9pZCInChJRdWVyeU5ld2VzdFJlcXVlc3QSEQoJaW5ib3hfaWRzGAEgAygJIokBChNRdWVyeU5ld2VzdFJlc3BvbnNlEkEKB3Jlc3VsdHMYASADKAsyMC54bXRwLmlkZW50aXR5LmFwaS52MS5RdWVyeU5ld2VzdFJlc3BvbnNlLlJlc3VsdBovCgZSZXN1bHQSEAoIaW5ib3hfaWQYASABKAkSEwoLc2VxdWVuY2VfaWQYAiABKAQiigEKKlZlcmlmeVNtYXJ0Q29udHJhY3RXYWxsZXRTaWduYXR1cmVzUmVxdWVzdBJcCgpzaWduYXR1cmVzGAEgAygLMkgueG10cC5pZGVudGl0eS5hcGkudjEuVmVyaWZ5U21hcnRDb250cmFjdFdhbGxldFNpZ25hdHVyZVJlcXVlc3RTaWduYXR1cmUilQEKMlZlcmlmeVNtYXJ0Q29udHJhY3RXYWxsZXRTaWduYXR1cmVSZXF1ZXN0U2lnbmF0dXJlEhIKCmFjY291bnRfaWQYASABKAkSGQoMYmxvY2tfbnVtYmVyGAIgASgESACIAQESEQoJc2lnbmF0dXJlGAMgASgMEgwKBGhhc2gYBCABKAxCDwoNX2Jsb2NrX251bWJlciKIAgorVmVyaWZ5U21hcnRDb250cmFjdFdhbGxldFNpZ25hdHVyZXNSZXNwb25zZRJnCglyZXNwb25zZXMYASADKAsyVC54bXRwLmlkZW50aXR5LmFwaS52MS5WZXJpZnlTbWFydENvbnRyYWN0V2FsbGV0U2lnbmF0dXJlc1Jlc3BvbnNlLlZhbGlkYXRpb25SZXNwb25zZRpwChJWYWxpZGF0aW9uUmVzcG9uc2USEAoIaXNfdmFsaWQYASABKAgSGQoMYmxvY2tfbnVtYmVyGAIgASgESACIAQESEgoFZXJyb3IYAyABKAlIAYgBAUIPCg1fYmxvY2tfbnVtYmVyQggKBl9lcnJvcjKiBAoLSWRlbnRpdHlBcGkSggEKFVB1Ymxpc2hJZGVudGl0eVVwZGF0ZRIyLnhtdHAuaWRlbnRpdHkuYXBpLnYxLlB1Ymxpc2hJZGVudGl0eVVwZGF0ZVJlcXVlc3QaMy54bXRwLmlkZW50aXR5LmFwaS52MS5QdWJsaXNoSWRlbnRpdHlVcGRhdGVSZXNwb25zZSIAEnkKEkdldElkZW50aXR5VXBkYXRlcxIvLnhtdHAuaWRlbnRpdHkuYXBpLnYxLkdldElkZW50aXR5VXBkYXRlc1JlcXVlc3QaMC54bXRwLmlkZW50aXR5LmFwaS52MS5HZXRJZGVudGl0eVVwZGF0ZXNSZXNwb25zZSIAEmQKC0dldEluYm94SWRzEigueG10cC5pZGVudGl0eS5hcGkudjEuR2V0SW5ib3hJZHNSZXF1ZXN0GikueG10cC5pZGVudGl0eS5hcGkudjEuR2V0SW5ib3hJZHNSZXNwb25zZSIAEqwBCiNWZXJpZnlTbWFydENvbnRyYWN0V2FsbGV0U2lnbmF0dXJlcxJALnhtdHAuaWRlbnRpdHkuYXBpLnYxLlZlcmlmeVNtYXJ0Q29udHJhY3RXYWxsZXRTaWduYXR1cmVzUmVxdWVzdBpBLnhtdHAuaWRlbnRpdHkuYXBpLnYxLlZlcmlmeVNtYXJ0Q29udHJhY3RXYWxsZXRTaWduYXR1cmVzUmVzcG9uc2UiAGIGcHJvdG8z", [file_identity_associations_association]);
 
 /**
  * Publishes one identity update.
@@ -325,6 +325,108 @@ export const QueryNewestResponse_ResultSchema: GenMessage<QueryNewestResponse_Re
   messageDesc(file_identity_api_v1_identity, 7, 0);
 
 /**
+ * Smart contract wallet signatures to judge (ERC-6492 universal validation).
+ *
+ * @generated from message xmtp.identity.api.v1.VerifySmartContractWalletSignaturesRequest
+ */
+export type VerifySmartContractWalletSignaturesRequest = Message<"xmtp.identity.api.v1.VerifySmartContractWalletSignaturesRequest"> & {
+  /**
+   * @generated from field: repeated xmtp.identity.api.v1.VerifySmartContractWalletSignatureRequestSignature signatures = 1;
+   */
+  signatures: VerifySmartContractWalletSignatureRequestSignature[];
+};
+
+/**
+ * Describes the message xmtp.identity.api.v1.VerifySmartContractWalletSignaturesRequest.
+ * Use `create(VerifySmartContractWalletSignaturesRequestSchema)` to create a new message.
+ */
+export const VerifySmartContractWalletSignaturesRequestSchema: GenMessage<VerifySmartContractWalletSignaturesRequest> = /*@__PURE__*/
+  messageDesc(file_identity_api_v1_identity, 8);
+
+/**
+ * One signature: the CAIP-10 account, the block to judge at (the chain's head when
+ * absent), the signature and the 32-byte hash it signs.
+ *
+ * @generated from message xmtp.identity.api.v1.VerifySmartContractWalletSignatureRequestSignature
+ */
+export type VerifySmartContractWalletSignatureRequestSignature = Message<"xmtp.identity.api.v1.VerifySmartContractWalletSignatureRequestSignature"> & {
+  /**
+   * @generated from field: string account_id = 1;
+   */
+  accountId: string;
+
+  /**
+   * @generated from field: optional uint64 block_number = 2;
+   */
+  blockNumber?: bigint | undefined;
+
+  /**
+   * @generated from field: bytes signature = 3;
+   */
+  signature: Uint8Array;
+
+  /**
+   * @generated from field: bytes hash = 4;
+   */
+  hash: Uint8Array;
+};
+
+/**
+ * Describes the message xmtp.identity.api.v1.VerifySmartContractWalletSignatureRequestSignature.
+ * Use `create(VerifySmartContractWalletSignatureRequestSignatureSchema)` to create a new message.
+ */
+export const VerifySmartContractWalletSignatureRequestSignatureSchema: GenMessage<VerifySmartContractWalletSignatureRequestSignature> = /*@__PURE__*/
+  messageDesc(file_identity_api_v1_identity, 9);
+
+/**
+ * One verdict per signature, in order.
+ *
+ * @generated from message xmtp.identity.api.v1.VerifySmartContractWalletSignaturesResponse
+ */
+export type VerifySmartContractWalletSignaturesResponse = Message<"xmtp.identity.api.v1.VerifySmartContractWalletSignaturesResponse"> & {
+  /**
+   * @generated from field: repeated xmtp.identity.api.v1.VerifySmartContractWalletSignaturesResponse.ValidationResponse responses = 1;
+   */
+  responses: VerifySmartContractWalletSignaturesResponse_ValidationResponse[];
+};
+
+/**
+ * Describes the message xmtp.identity.api.v1.VerifySmartContractWalletSignaturesResponse.
+ * Use `create(VerifySmartContractWalletSignaturesResponseSchema)` to create a new message.
+ */
+export const VerifySmartContractWalletSignaturesResponseSchema: GenMessage<VerifySmartContractWalletSignaturesResponse> = /*@__PURE__*/
+  messageDesc(file_identity_api_v1_identity, 10);
+
+/**
+ * One signature's verdict, with the block it was judged at.
+ *
+ * @generated from message xmtp.identity.api.v1.VerifySmartContractWalletSignaturesResponse.ValidationResponse
+ */
+export type VerifySmartContractWalletSignaturesResponse_ValidationResponse = Message<"xmtp.identity.api.v1.VerifySmartContractWalletSignaturesResponse.ValidationResponse"> & {
+  /**
+   * @generated from field: bool is_valid = 1;
+   */
+  isValid: boolean;
+
+  /**
+   * @generated from field: optional uint64 block_number = 2;
+   */
+  blockNumber?: bigint | undefined;
+
+  /**
+   * @generated from field: optional string error = 3;
+   */
+  error?: string | undefined;
+};
+
+/**
+ * Describes the message xmtp.identity.api.v1.VerifySmartContractWalletSignaturesResponse.ValidationResponse.
+ * Use `create(VerifySmartContractWalletSignaturesResponse_ValidationResponseSchema)` to create a new message.
+ */
+export const VerifySmartContractWalletSignaturesResponse_ValidationResponseSchema: GenMessage<VerifySmartContractWalletSignaturesResponse_ValidationResponse> = /*@__PURE__*/
+  messageDesc(file_identity_api_v1_identity, 10, 0);
+
+/**
  * The identity service as XMTP's V3 nodes serve it over gRPC, gRPC-web and Connect.
  *
  * @generated from service xmtp.identity.api.v1.IdentityApi
@@ -353,6 +455,14 @@ export const IdentityApi: GenService<{
     methodKind: "unary";
     input: typeof GetInboxIdsRequestSchema;
     output: typeof GetInboxIdsResponseSchema;
+  },
+  /**
+   * @generated from rpc xmtp.identity.api.v1.IdentityApi.VerifySmartContractWalletSignatures
+   */
+  verifySmartContractWalletSignatures: {
+    methodKind: "unary";
+    input: typeof VerifySmartContractWalletSignaturesRequestSchema;
+    output: typeof VerifySmartContractWalletSignaturesResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_identity_api_v1_identity, 0);
