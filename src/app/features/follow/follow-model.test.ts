@@ -4,12 +4,10 @@ import {
   bundleOfEntries,
   followAddressOf,
   followReducer,
-  followWanted,
   forkText,
   INITIAL_VIEW,
   placement,
   unseenText,
-  withFollow,
 } from './follow-model'
 
 const INBOX = 'ab'.repeat(32)
@@ -33,17 +31,6 @@ describe('followAddressOf', () => {
     expect(followAddressOf('?node=http://x&inbox=1', null)).toBeNull()
     expect(followAddressOf('?node=http://x&api=identity&transport=grpc&inbox=1', INBOX)).toBeNull()
     expect(followAddressOf('?node=http://x&api=soap&inbox=1', INBOX)).toBeNull()
-  })
-})
-
-describe('followWanted and withFollow', () => {
-  it('follows by default, records the switch as follow=1 or follow=0', () => {
-    expect(followWanted('?node=http://x&inbox=1')).toBe(true)
-    expect(followWanted('?node=http://x&inbox=1&follow=0')).toBe(false)
-    const on = withFollow('?node=http%3A%2F%2Fx&inbox=1', true)
-    expect(new URLSearchParams(on).get('follow')).toBe('1')
-    expect(new URLSearchParams(withFollow(on, false)).get('follow')).toBe('0')
-    expect(new URLSearchParams(withFollow(on, false)).get('node')).toBe('http://x')
   })
 })
 

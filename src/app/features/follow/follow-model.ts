@@ -34,18 +34,6 @@ export function followAddressOf(fetch: string | undefined, inboxId: string | nul
   return { url, api, transport, inboxId }
 }
 
-/** Whether the address asks to follow: on unless it says `follow=0` (a log from a node follows by default). */
-export function followWanted(fetch: string | undefined): boolean {
-  return new URLSearchParams(fetch ?? '').get('follow') !== '0'
-}
-
-/** The fetch address with the follow switch recorded (`follow=1` or `follow=0`). */
-export function withFollow(fetch: string, on: boolean): string {
-  const q = new URLSearchParams(fetch)
-  q.set('follow', on ? '1' : '0')
-  return `?${q.toString()}`
-}
-
 export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'stopped'
 
 export interface ForkNote {

@@ -18,8 +18,8 @@ import {
   INITIAL_VIEW,
   placement,
   type StepAt,
-  withFollow,
 } from './follow-model'
+import { withFollow } from '../../model/follow-param'
 
 export interface FollowInputs {
   readonly address: FollowAddress | null
