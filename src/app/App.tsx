@@ -5,7 +5,7 @@
  * (shell/drawers.tsx) rendered by one stack; every shortcut is in ui/keymap.ts; the node's
  * calls are one service (model/node-service.ts).
  */
-import { useCallback, useRef } from 'react'
+import { lazy, Suspense, useCallback, useRef } from 'react'
 import { useLogLimit } from './features/compose/flows/useLogLimit'
 import { useEditSession } from './features/edit/useEditSession'
 import { InputErrorView } from './features/log-input/components/InputError'
@@ -13,6 +13,7 @@ import { FetchCallout } from './features/network/components/FetchCallout'
 import { NodeServiceProvider } from './features/network/NodeServiceProvider'
 import { fetchAddressQuery } from './features/network/profiles'
 import { Presenter } from './features/presenter/components/Presenter'
+import type { InspectRequest } from './model/inspect-request'
 import { diffStates } from './model/state-diff'
 import { DrawerStack, shownAsDrawer } from './shell/DrawerStack'
 import { Header } from './shell/Header'
@@ -24,6 +25,9 @@ import { Workspace } from './shell/Workspace'
 import { ErrorBoundary } from './ui/ErrorBoundary'
 import { KeysHelp } from './ui/KeysHelp'
 import { useKeys } from './ui/useKeys'
+
+// Follow (features/follow) is a lazy chunk, loaded when a log read from a node is open.
+const FollowBar = lazy(() => import('./features/follow/components/FollowBar').then((m) => ({ default: m.FollowBar })))
 
 export function App() {
   const [view, dispatch] = useViewState(() => initialView(readView(location.search, location.hash)))
@@ -61,6 +65,9 @@ export function App() {
   )
   const openSettings = useCallback(() => dispatch({ type: 'settings', open: true }), [dispatch])
   const fetched = nodeFetch.status.kind === 'done' ? nodeFetch.status.result : null
+  const openRequest = session.openRequest
+  const openFollowed = useCallback((r: InspectRequest) => openRequest(r, false), [openRequest])
+  const setFollow = useCallback((on: boolean) => dispatch({ type: 'follow', on }), [dispatch])
 
   return (
     <NodeServiceProvider url={session.nodeUrl}>
@@ -78,6 +85,22 @@ export function App() {
           onPresent={present}
         />
         <KeysHelp />
+        {loaded?.source.kind === 'node' && loaded.source.fetch && (
+          <ErrorBoundary label="Follow">
+            <Suspense fallback={null}>
+              <FollowBar
+                loaded={loaded}
+                selection={view.selection}
+                busy={busy !== null}
+                presenting={view.presenting}
+                on={view.follow}
+                onFollow={setFollow}
+                onOpen={openFollowed}
+                onSelect={(selection) => dispatch({ type: 'select', selection })}
+              />
+            </Suspense>
+          </ErrorBoundary>
+        )}
         {view.settings && (
           <Settings
             session={session}

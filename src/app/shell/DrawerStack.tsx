@@ -26,7 +26,7 @@ function DrawerFrame({ id, ctx, inline }: { id: DrawerId; ctx: Omit<DrawerContex
   const spec = DRAWERS[id]
   const Component = spec.component
   return (
-    <div className={inline ? 'drawer-inline' : 'drawer'} data-drawer={id}>
+    <div className={inline ? 'drawer-inline' : spec.wide ? 'drawer drawer-wide' : 'drawer'} data-drawer={id}>
       <ErrorBoundary label={spec.label}>
         <Component {...ctx} close={() => ctx.dispatch({ type: 'close', drawer: id })} />
       </ErrorBoundary>

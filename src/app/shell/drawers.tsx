@@ -6,7 +6,7 @@
  * makes a button of each. A new drawer is one id in view-state.ts and one entry here.
  */
 import { useQueryClient } from '@tanstack/react-query'
-import { type ComponentType, type Dispatch, useMemo } from 'react'
+import { type ComponentType, type Dispatch, lazy, Suspense, useCallback, useMemo } from 'react'
 import { type ComposeBase, Composer } from '../features/compose/components/Composer'
 import { FlowsPanel } from '../features/compose/flows/FlowsPanel'
 import { EditPanel } from '../features/edit/components/EditPanel'
@@ -16,6 +16,7 @@ import { FromNode } from '../features/network/components/FromNode'
 import { SignersPanel } from '../features/signers/components/SignersPanel'
 import { useNodeService } from '../model/node-service'
 import { diffStates } from '../model/state-diff'
+import type { InspectRequest } from '../model/inspect-request'
 import type { Loaded } from '../trace/useInspector'
 import type { LogSession } from './useLogSession'
 import type { DrawerId, ViewAction, ViewState } from './view-state'
@@ -40,6 +41,45 @@ export interface DrawerSpec {
   /** Shown (with its button) only while a log is open. */
   readonly needsLog: boolean
   readonly component: ComponentType<DrawerContext>
+  /** A wide drawer (the tables of the live views). */
+  readonly wide?: boolean
+}
+
+// The live views are lazy chunks: they add nothing to the first screen's JavaScript.
+const AuditView = lazy(() => import('../features/audit/components/AuditView').then((m) => ({ default: m.AuditView })))
+const TrafficPanel = lazy(() =>
+  import('../features/traffic/components/TrafficPanel').then((m) => ({ default: m.TrafficPanel })),
+)
+
+/** Opens a live view's request in the inspector, closing the drawer once it opened. */
+function useOpenAndClose(session: LogSession, close: () => void) {
+  const openRequest = session.openRequest
+  return useCallback(
+    async (r: InspectRequest) => {
+      const ok = await openRequest(r)
+      if (ok) close()
+      return ok
+    },
+    [openRequest, close],
+  )
+}
+
+function AuditDrawer({ session, close }: DrawerContext) {
+  const onOpen = useOpenAndClose(session, close)
+  return (
+    <Suspense fallback={<p className="muted">Loading the audit view…</p>}>
+      <AuditView onOpen={onOpen} onClose={close} />
+    </Suspense>
+  )
+}
+
+function TrafficDrawer({ session, close }: DrawerContext) {
+  const onOpen = useOpenAndClose(session, close)
+  return (
+    <Suspense fallback={<p className="muted">Loading the node traffic panel…</p>}>
+      <TrafficPanel nodeUrl={session.nodeUrl} onOpen={onOpen} onClose={close} />
+    </Suspense>
+  )
 }
 
 /**
@@ -127,6 +167,14 @@ export const DRAWERS: Readonly<Record<DrawerId, DrawerSpec>> = {
   open: { title: 'Open log…', label: 'The open panel', needsLog: false, component: OpenDrawer },
   signers: { title: 'Signers…', label: 'The signers panel', needsLog: false, component: SignersDrawer },
   sign: { title: 'Sign…', label: 'The signing playground', needsLog: false, component: SignDrawer },
+  audit: { title: 'Audit…', label: 'The audit view', needsLog: false, component: AuditDrawer, wide: true },
+  traffic: {
+    title: 'Node traffic…',
+    label: 'The node traffic panel',
+    needsLog: false,
+    component: TrafficDrawer,
+    wide: true,
+  },
   edit: { title: 'Edit…', label: 'Edit mode', needsLog: true, component: EditDrawer },
   flows: { title: 'Inbox tasks…', label: 'The inbox tasks', needsLog: true, component: FlowsDrawer },
 }

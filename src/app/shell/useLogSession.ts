@@ -11,6 +11,7 @@ import { type NodeFetch, useNetworkProfiles, useNodeFetch } from '../features/ne
 import { type FetchAddress, fetchAddressQuery, readFetchAddress } from '../features/network/profiles'
 import type { RemoteResult } from '../features/network/remote-fetch'
 import { useNodeUrl } from '../features/settings/node-url'
+import type { InspectRequest } from '../model/inspect-request'
 import { useInspector } from '../trace/useInspector'
 import { isTabId } from './step-tabs'
 import type { ViewAction, ViewState } from './view-state'
@@ -57,7 +58,7 @@ export function useLogSession(view: ViewState, dispatch: Dispatch<ViewAction>) {
   }
 
   // The page address: opened at first load and on hashchange, kept as the view changes.
-  const address = writeView(view, loaded?.model ?? null)
+  const address = writeView(view, loaded?.model ?? null, loaded?.source.kind === 'node' && !!loaded.source.fetch)
   const paramsKey = JSON.stringify(address.params)
   // biome-ignore lint/correctness/useExhaustiveDependencies: paramsKey stands for address.params
   const search = useMemo(() => (s: string) => withParams(s, address.params), [paramsKey])
@@ -105,7 +106,33 @@ export function useLogSession(view: ViewState, dispatch: Dispatch<ViewAction>) {
     [open, userActed],
   )
 
-  return { ins, nodeUrl, setNodeUrl, net, nodeFetch, userFetch, page, actions, userActed, openNodeLog }
+  /**
+   * Opens what a live view asks for (model/inspect-request.ts): the audit's and the node
+   * traffic's opens are the user's (`user`); Follow's are the app's own, at the place
+   * the user is.
+   */
+  const openRequest = useCallback(
+    (r: InspectRequest, user = true) => {
+      if (user) userActed()
+      return open(
+        {
+          kind: r.kind,
+          label: r.label,
+          name: r.name,
+          input: r.input,
+          ...(r.fetch ? { fetch: r.fetch } : {}),
+          verifier: 'none',
+        },
+        {
+          ...(r.logIndex !== undefined ? { logIndex: r.logIndex } : {}),
+          ...(r.step ? { step: r.step } : { at: 'head' as const }),
+        },
+      )
+    },
+    [open, userActed],
+  )
+
+  return { ins, nodeUrl, setNodeUrl, net, nodeFetch, userFetch, page, actions, userActed, openNodeLog, openRequest }
 }
 
 export type LogSession = ReturnType<typeof useLogSession>

@@ -13,7 +13,7 @@ import type { Row, Selection } from '../trace/trace-model'
 import { isTabId, type TabId } from './step-tabs'
 
 /** The drawers, in the order of their header buttons (./drawers.tsx holds what each one shows). */
-export const DRAWER_IDS = ['open', 'signers', 'sign', 'edit', 'flows'] as const
+export const DRAWER_IDS = ['open', 'signers', 'sign', 'audit', 'traffic', 'edit', 'flows'] as const
 export type DrawerId = (typeof DRAWER_IDS)[number]
 
 export function isDrawerId(v: unknown): v is DrawerId {
@@ -35,6 +35,8 @@ export interface ViewState {
   readonly presenting: boolean
   /** The Settings dialog (modal; not in the address). */
   readonly settings: boolean
+  /** Follow (features/follow): a log read from a node follows it, unless the user turned it off. */
+  readonly follow: boolean
 }
 
 export type ViewAction =
@@ -47,6 +49,7 @@ export type ViewAction =
   | { readonly type: 'flow'; readonly flow: FlowId | null }
   | { readonly type: 'present'; readonly on: boolean }
   | { readonly type: 'settings'; readonly open: boolean }
+  | { readonly type: 'follow'; readonly on: boolean }
 
 export const EMPTY_VIEW: ViewState = {
   selection: null,
@@ -56,6 +59,7 @@ export const EMPTY_VIEW: ViewState = {
   flow: null,
   presenting: false,
   settings: false,
+  follow: true,
 }
 
 const without = (ds: readonly DrawerId[], d: DrawerId) => ds.filter((x) => x !== d)
@@ -87,6 +91,8 @@ export function viewReducer(s: ViewState, a: ViewAction): ViewState {
       return s.presenting === a.on ? s : { ...s, presenting: a.on }
     case 'settings':
       return s.settings === a.open ? s : { ...s, settings: a.open }
+    case 'follow':
+      return s.follow === a.on ? s : { ...s, follow: a.on }
   }
 }
 
@@ -107,6 +113,7 @@ export interface AddressView {
   readonly present?: boolean
   readonly flow?: string | null
   readonly drawers?: readonly string[]
+  readonly follow?: boolean
 }
 
 /** The view a page starts with, from what its address says (unknown names are ignored). */
@@ -117,6 +124,7 @@ export function initialView(a: AddressView): ViewState {
     ...EMPTY_VIEW,
     tab: isTabId(a.tab) ? a.tab : null,
     presenting: a.present === true,
+    follow: a.follow !== false,
     flow,
     drawers: flow ? [...drawers, 'flows'] : drawers,
   }

@@ -4,6 +4,7 @@
  *
  *   #…&step=<seq>.<action>&tab=<tab>&present     (the fragment, beside the log)
  *   ?…&flow=<inbox task>&drawer=<open drawers>   (the query, beside a fetch's address)
+ *   ?node=…&inbox=…&follow=1|0                   (a log read from a node: whether the view follows it)
  *
  * The Inbox tasks drawer is named by its task (`flow=`), the other open drawers by
  * `drawer=` (comma-separated, the newest last).
@@ -25,9 +26,10 @@ export function stepRefOf(view: ViewState, model: TraceModel | null): StepRef | 
   return step && sel ? { sequenceId: step.sequenceId, action: sel.i } : undefined
 }
 
-export function writeView(view: ViewState, model: TraceModel | null): ViewAddress {
+export function writeView(view: ViewState, model: TraceModel | null, followable = false): ViewAddress {
   const step = stepRefOf(view, model)
   const params: [string, string][] = []
+  if (followable) params.push(['follow', view.follow ? '1' : '0'])
   if (view.flow) params.push(['flow', view.flow])
   const drawers = view.drawers.filter((d) => d !== 'flows')
   if (drawers.length > 0) params.push(['drawer', drawers.join(',')])
@@ -51,6 +53,7 @@ export function readView(search: string, hash: string): AddressView {
     present: f.present === true,
     flow: q.get('flow'),
     drawers: drawer ? drawer.split(',').slice(0, 8) : [],
+    follow: q.get('follow') !== '0',
   }
 }
 

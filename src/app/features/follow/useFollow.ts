@@ -19,12 +19,11 @@ import {
   placement,
   type StepAt,
 } from './follow-model'
-import { withFollow } from '../../model/follow-param'
 
 export interface FollowInputs {
   readonly address: FollowAddress | null
   readonly on: boolean
-  /** The open log's fetch query (without the follow switch's own word, which is set here). */
+  /** The open log's fetch query (`?node=…&inbox=…`), kept by the logs it opens. */
   readonly fetch: string
   readonly label: string
   /** The updates the open log holds, with their bytes (read when the follow starts). */
@@ -87,7 +86,7 @@ export function useFollow(i: FollowInputs) {
         label: n.label,
         name: `follow-${address.inboxId}`,
         input: bundleOfEntries(address.inboxId, entries),
-        fetch: withFollow(n.fetch, true),
+        fetch: n.fetch,
         step,
       })
       if (!ac.signal.aborted) dispatch({ type: 'shown', count, atHead: follows })

@@ -9,7 +9,6 @@ import { useEffect, useMemo, useState } from 'react'
 import type { InspectRequest } from '../../../model/inspect-request'
 import type { Row, Selection } from '../../../trace/trace-model'
 import type { Loaded } from '../../../trace/useInspector'
-import { followWanted, withFollow } from '../../../model/follow-param'
 import { type ConnectionState, followAddressOf, forkText, unseenText } from '../follow-model'
 import { useFollow } from '../useFollow'
 import '../follow.css'
@@ -28,13 +27,15 @@ export interface FollowBarProps {
   readonly selection: Selection | null
   readonly busy: boolean
   readonly presenting: boolean
+  /** The switch (the view state's, recorded in the address as follow=1 or follow=0). */
+  readonly on: boolean
+  readonly onFollow: (on: boolean) => void
   readonly onOpen: (request: InspectRequest) => Promise<boolean> | void
   readonly onSelect: (row: Row) => void
 }
 
-export function FollowBar({ loaded, selection, busy, presenting, onOpen, onSelect }: FollowBarProps) {
+export function FollowBar({ loaded, selection, busy, presenting, on, onFollow, onOpen, onSelect }: FollowBarProps) {
   const fetch = loaded.source.fetch ?? ''
-  const [on, setOn] = useState(() => followWanted(fetch))
   const address = useMemo(() => followAddressOf(fetch, loaded.inboxId), [fetch, loaded.inboxId])
   const steps = loaded.model.steps
   const last = steps.length - 1
@@ -64,20 +65,6 @@ export function FollowBar({ loaded, selection, busy, presenting, onOpen, onSelec
     if (atHead) seen()
   }, [atHead, seen])
 
-  const toggle = (next: boolean) => {
-    setOn(next)
-    const step = selection ? steps[selection.k] : undefined
-    // Record the switch in the log's address (the permalink), keeping the step.
-    void onOpen({
-      kind: 'node',
-      label: loaded.source.label,
-      name: loaded.source.name,
-      input: loaded.source.input,
-      fetch: withFollow(fetch, next),
-      ...(step && selection ? { step: { sequenceId: step.sequenceId, action: selection.i } } : {}),
-    })
-  }
-
   const landed = view.landed.at(-1)
   const landedStep = landed === undefined ? undefined : steps.find((s) => s.sequenceId === landed)
 
@@ -90,7 +77,7 @@ export function FollowBar({ loaded, selection, busy, presenting, onOpen, onSelec
           role="switch"
           aria-checked={on}
           checked={on}
-          onChange={(e) => toggle(e.target.checked)}
+          onChange={(e) => onFollow(e.target.checked)}
         />
         Follow
       </label>
