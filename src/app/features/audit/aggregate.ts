@@ -131,7 +131,7 @@ export function filterRows(rows: readonly AuditRow[], f: AuditFilter): readonly 
     (r) =>
       (f.verdict === null || r.verdict === f.verdict) &&
       (f.rule === null || (r.failure !== null && (r.failure.rule ?? '(none)') === f.rule)) &&
-      (prefix === '' || r.inboxId.toLowerCase().startsWith(prefix)) &&
+      (prefix === '' || (r.inboxId ?? '').toLowerCase().startsWith(prefix)) &&
       (!f.changedOnly || (r.changed !== null && r.changed.length > 0)),
   )
 }

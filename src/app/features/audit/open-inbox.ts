@@ -11,6 +11,13 @@ import type { InboxLog } from '../../../core/types'
 import type { InspectRequest } from '../../model/inspect-request'
 import type { AuditRow } from './report'
 
+/** A row that names an inbox (an unreadable file's row names none: there is nothing to open). */
+export type OpenableRow = AuditRow & { readonly inboxId: string }
+
+export function isOpenable(row: AuditRow): row is OpenableRow {
+  return row.inboxId !== null
+}
+
 export type OpenPlan =
   | { readonly kind: 'node'; readonly url: string }
   | { readonly kind: 'file'; readonly path: string }
@@ -46,7 +53,7 @@ export class OpenInboxError extends Error {
 }
 
 /** The request that opens `row`'s inbox from a log file the user chose. @throws OpenInboxError */
-export function requestFromFile(row: AuditRow, bytes: Uint8Array, fileName: string): InspectRequest {
+export function requestFromFile(row: OpenableRow, bytes: Uint8Array, fileName: string): InspectRequest {
   let logs: InboxLog[]
   try {
     logs = readLogs(bytes, fileName)
@@ -73,7 +80,7 @@ export function requestFromFile(row: AuditRow, bytes: Uint8Array, fileName: stri
 }
 
 /** The request that opens `row`'s inbox from a node's log bundle. */
-export function requestFromNode(row: AuditRow, url: string, bundle: string): InspectRequest {
+export function requestFromNode(row: OpenableRow, url: string, bundle: string): InspectRequest {
   const step = stepOf(row)
   return {
     kind: 'node',

@@ -59,6 +59,31 @@ describe('parseAuditLine', () => {
     expect(r).toMatchObject({ kind: 'row', row: { changed: ['head'], gap: '["5","6"]' } })
   })
 
+  it("reads an unreadable file row, which names no inbox, and the summary's sequence gaps", () => {
+    const r = parseAuditLine(
+      JSON.stringify({
+        source: 'logs/bad.bin',
+        inbox_id: null,
+        ok: false,
+        updates: 0,
+        head: null,
+        first_failure: {
+          sequence_id: null,
+          status: 'unreadable',
+          rule: null,
+          action_index: null,
+          message: 'not a log',
+        },
+        members: 0,
+        state_digest: 'ff',
+      }),
+      1,
+    )
+    expect(r).toMatchObject({ kind: 'row', row: { inboxId: null, verdict: 'unreadable' } })
+    const s = parseAuditLine(summaryLine({ inboxes: 1, sequence_gaps: [{ after: '4', before: '7', missing: '2' }] }), 2)
+    expect(s).toMatchObject({ kind: 'summary', summary: { gaps: ['after 4, before 7: 2 missing'] } })
+  })
+
   it('reports what is wrong with a malformed line, with its line number', () => {
     expect(parseAuditLine('{"source": ', 7)).toMatchObject({ kind: 'error', error: { line: 7 } })
     expect(parseAuditLine('[1,2]', 3)).toEqual({

@@ -25,7 +25,8 @@ export interface AuditRow {
   /** The report's line number (1-based). */
   readonly line: number
   readonly source: string
-  readonly inboxId: string
+  /** Null for a file that could not be read as a log at all (its row is `unreadable`). */
+  readonly inboxId: string | null
   readonly ok: boolean
   readonly verdict: Verdict
   readonly updates: number
@@ -48,6 +49,8 @@ export interface AuditSummary {
   readonly unreadable: number | null
   readonly updates: number | null
   readonly seconds: number | null
+  /** `--node`: holes in the node's sequence ids (updates it skipped or withholds), as text, bounded. */
+  readonly gaps: readonly string[]
 }
 
 export interface LineError {
@@ -166,7 +169,7 @@ function rowOf(o: Record<string, unknown>, line: number): AuditRow {
   return {
     line,
     source: str(o, 'source', LIMITS.source),
-    inboxId: str(o, 'inbox_id', LIMITS.inboxId),
+    inboxId: o.inbox_id === null ? null : str(o, 'inbox_id', LIMITS.inboxId),
     ok: okv,
     verdict: failure ? failure.status : 'ok',
     updates: count(o, 'updates'),
@@ -183,6 +186,16 @@ function optionalCount(o: Record<string, unknown>, key: string): number | null {
   return o[key] === undefined ? null : count(o, key, `summary.${key}`)
 }
 
+function gapsOf(v: unknown): string[] {
+  if (v === undefined || v === null) return []
+  if (!Array.isArray(v)) throw new ShapeError(`"summary.sequence_gaps" should be a list, found ${describeValue(v)}`)
+  return v.slice(0, 20).map((g) => {
+    if (!isObject(g)) return bounded(JSON.stringify(g) ?? String(g), 120)
+    const part = (k: string) => (typeof g[k] === 'string' || typeof g[k] === 'number' ? String(g[k]).slice(0, 24) : '?')
+    return `after ${part('after')}, before ${part('before')}: ${part('missing')} missing`
+  })
+}
+
 function summaryOf(s: unknown, line: number): AuditSummary {
   if (!isObject(s)) throw new ShapeError(`"summary" should be an object, found ${describeValue(s)}`)
   const seconds = s.seconds
@@ -197,6 +210,7 @@ function summaryOf(s: unknown, line: number): AuditSummary {
     unreadable: optionalCount(s, 'unreadable'),
     updates: optionalCount(s, 'updates'),
     seconds: typeof seconds === 'number' ? seconds : null,
+    gaps: gapsOf(s.sequence_gaps),
   }
 }
 

@@ -76,8 +76,8 @@ export function AuditTable({
                     transform: `translateY(${item.start}px)`,
                   }}
                 >
-                  <span role="cell" className="mono audit-inbox" title={r.inboxId}>
-                    {r.inboxId}
+                  <span role="cell" className="mono audit-inbox" title={r.inboxId ?? r.source}>
+                    {r.inboxId ?? <span className="muted">no inbox: {r.source}</span>}
                   </span>
                   <span role="cell">
                     <span className={`chip audit-verdict tone-${r.verdict}`}>{r.verdict}</span>
@@ -104,14 +104,16 @@ export function AuditTable({
                     {r.members ?? '—'}
                   </span>
                   <span role="cell">
-                    <button
-                      type="button"
-                      onClick={() => onOpen(r)}
-                      disabled={busyLine === r.line}
-                      aria-label={`Open inbox ${r.inboxId.slice(0, 16)} in the inspector${f ? ' at its first failure' : ''}`}
-                    >
-                      {busyLine === r.line ? 'Opening…' : 'Open'}
-                    </button>
+                    {r.inboxId !== null && (
+                      <button
+                        type="button"
+                        onClick={() => onOpen(r)}
+                        disabled={busyLine === r.line}
+                        aria-label={`Open inbox ${r.inboxId.slice(0, 16)} in the inspector${f ? ' at its first failure' : ''}`}
+                      >
+                        {busyLine === r.line ? 'Opening…' : 'Open'}
+                      </button>
+                    )}
                   </span>
                 </div>
               )

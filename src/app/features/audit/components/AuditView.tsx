@@ -9,7 +9,7 @@ import { type DragEvent, useCallback, useMemo, useRef, useState } from 'react'
 import { fetchNodeLog, type InspectRequest } from '../../../model/inspect-request'
 import { RuleText } from '../../../ui/RuleText'
 import { filterRows, NO_FILTER, type AuditFilter } from '../aggregate'
-import { OpenInboxError, planOf, requestFromFile, requestFromNode } from '../open-inbox'
+import { isOpenable, OpenInboxError, type OpenableRow, planOf, requestFromFile, requestFromNode } from '../open-inbox'
 import { VERDICTS, type AuditRow, type Verdict } from '../report'
 import { useAuditReader } from '../useAuditReader'
 import { AuditChart, NO_RULE } from './AuditChart'
@@ -17,9 +17,9 @@ import { AuditTable } from './AuditTable'
 import '../audit.css'
 
 type OpenState =
-  | { readonly kind: 'fetching'; readonly row: AuditRow; readonly url: string }
-  | { readonly kind: 'need-file'; readonly row: AuditRow; readonly why: string | null }
-  | { readonly kind: 'failed'; readonly row: AuditRow; readonly message: string }
+  | { readonly kind: 'fetching'; readonly row: OpenableRow; readonly url: string }
+  | { readonly kind: 'need-file'; readonly row: OpenableRow; readonly why: string | null }
+  | { readonly kind: 'failed'; readonly row: OpenableRow; readonly message: string }
   | null
 
 export interface AuditViewProps {
@@ -49,7 +49,7 @@ export function AuditView({ onOpen, onClose }: AuditViewProps) {
   )
 
   const openFromFile = useCallback(
-    async (row: AuditRow, file: File) => {
+    async (row: OpenableRow, file: File) => {
       try {
         const req = requestFromFile(row, new Uint8Array(await file.arrayBuffer()), file.name)
         logFiles.current.set(row.source, file)
@@ -69,6 +69,7 @@ export function AuditView({ onOpen, onClose }: AuditViewProps) {
   const openRow = useCallback(
     async (row: AuditRow) => {
       fetchAbort.current?.abort()
+      if (!isOpenable(row)) return
       const plan = planOf(row)
       if (plan.kind === 'file') {
         const known = logFiles.current.get(row.source)
@@ -196,6 +197,13 @@ export function AuditView({ onOpen, onClose }: AuditViewProps) {
               ))}
             </ul>
           )}
+          {report.summary && report.summary.gaps.length > 0 && (
+            <ul className="audit-warn" aria-label="Sequence id gaps">
+              {report.summary.gaps.map((g) => (
+                <li key={g}>the node&apos;s sequence ids have a hole {g}</li>
+              ))}
+            </ul>
+          )}
           {report.errorCount > 0 && (
             <details className="audit-line-errors" open={report.errorCount <= 5}>
               <summary>
@@ -299,8 +307,8 @@ function OpenStatus({
   onDismiss,
 }: {
   state: OpenState
-  onFile: (row: AuditRow, f: File) => void
-  onRetry: (row: AuditRow) => void
+  onFile: (row: OpenableRow, f: File) => void
+  onRetry: (row: OpenableRow) => void
   onDismiss: () => void
 }) {
   return (
