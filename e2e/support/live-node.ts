@@ -9,7 +9,7 @@ import { mkdirSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { createNodeClient } from '../../src/network/client'
 
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer()
     s.once('error', reject)

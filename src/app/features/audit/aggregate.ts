@@ -7,7 +7,7 @@
 import { type AuditRow, type AuditSummary, type LineError, type ParsedLine, VERDICTS, type Verdict } from './report'
 
 /** At most this many line errors are kept (all are counted). */
-export const MAX_KEPT_ERRORS = 500
+const MAX_KEPT_ERRORS = 500
 
 export interface RuleCount {
   /** A rule id, or null for failures that name none (an unreadable file). */

@@ -35,7 +35,7 @@ export function planOf(row: AuditRow): OpenPlan {
 }
 
 /** The step to open at: the first failure (its failing action), else the head. */
-export function stepOf(row: AuditRow): InspectRequest['step'] {
+function stepOf(row: AuditRow): InspectRequest['step'] {
   const seq = row.failure?.sequenceId ?? row.head
   if (seq === null) return undefined
   return { sequenceId: BigInt(seq), action: row.failure?.actionIndex ?? 0 }

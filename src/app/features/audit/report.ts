@@ -12,7 +12,7 @@
 export type Verdict = 'ok' | 'rejected' | 'pending' | 'unreadable'
 export const VERDICTS: readonly Verdict[] = ['ok', 'rejected', 'pending', 'unreadable']
 
-export interface FirstFailure {
+interface FirstFailure {
   readonly sequenceId: string | null
   readonly status: Exclude<Verdict, 'ok'>
   /** A spec rule id (IDENT-0xx), or null (an unreadable file names none). */
@@ -79,7 +79,7 @@ const RULE = /^IDENT-\d{3}$/
 const SEQUENCE_ID = /^\d{1,20}$/
 
 /** `s` cut to `max` characters, with an ellipsis saying it was cut. */
-export function bounded(s: string, max: number): string {
+function bounded(s: string, max: number): string {
   return s.length <= max ? s : `${s.slice(0, max)}… (${s.length - max} more characters)`
 }
 

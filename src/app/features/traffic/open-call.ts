@@ -10,7 +10,7 @@ import { appendToBundle } from '../../trace/append'
 import { fetchNodeLog, type InspectRequest } from '../../model/inspect-request'
 import type { CallTarget, TrafficCall } from './traffic-model'
 
-export class OpenCallError extends Error {
+class OpenCallError extends Error {
   override readonly name = 'OpenCallError'
 }
 

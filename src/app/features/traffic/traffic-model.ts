@@ -9,8 +9,8 @@
  * (`TrafficShapeError`), and React escapes what is shown.
  */
 
-export const TRANSPORTS = ['grpc', 'grpc-web', 'connect', 'gateway'] as const
-export type Transport = (typeof TRANSPORTS)[number]
+const TRANSPORTS = ['grpc', 'grpc-web', 'connect', 'gateway'] as const
+type Transport = (typeof TRANSPORTS)[number]
 export const OUTCOMES = ['ok', 'refused', 'error'] as const
 export type Outcome = (typeof OUTCOMES)[number]
 const SUBJECT_KINDS = ['inbox', 'identifier', 'installation', 'topic'] as const

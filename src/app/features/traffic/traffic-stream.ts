@@ -31,7 +31,7 @@ export interface TrafficDeps {
 
 const defaultBackoff = (n: number) => Math.min(8000, 500 * 2 ** Math.min(n, 4))
 
-export function trafficUrls(nodeUrl: string) {
+function trafficUrls(nodeUrl: string) {
   const base = nodeUrl.replace(/\/+$/, '')
   return {
     page: (after: number) => `${base}/inspector/v1/traffic?after=${after}`,
