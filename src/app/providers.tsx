@@ -4,7 +4,7 @@
  * evidence, chain-route checks), the chain routes with their one verifier
  * (features/settings) and the signer registry over them (features/signers). Features
  * read the last two through src/app/model/app-context.ts, never through props from the
- * shell. The query client's key hash (model/query-key.ts) keeps bigints and byte arrays,
+ * shell; the one window key listener (ui/useKeys.tsx). The query client's key hash (model/query-key.ts) keeps bigints and byte arrays,
  * which the features' keys hold.
  */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
@@ -14,6 +14,7 @@ import { ChainRoutesProvider } from './features/settings/ChainRoutesProvider'
 import { SignerRegistryProvider } from './features/signers/SignerRegistryProvider'
 import { wagmiConfig } from './features/signers/wagmi'
 import { hashQueryKey } from './model/query-key'
+import { KeymapProvider } from './ui/useKeys'
 
 function createAppQueryClient(): QueryClient {
   return new QueryClient({
@@ -28,7 +29,9 @@ export function AppProviders({ children }: { children: ReactNode }) {
     <WagmiProvider config={wagmiConfig}>
       <QueryClientProvider client={queryClient}>
         <ChainRoutesProvider>
-          <SignerRegistryProvider>{children}</SignerRegistryProvider>
+          <SignerRegistryProvider>
+            <KeymapProvider>{children}</KeymapProvider>
+          </SignerRegistryProvider>
         </ChainRoutesProvider>
       </QueryClientProvider>
     </WagmiProvider>

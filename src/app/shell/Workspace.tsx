@@ -1,45 +1,47 @@
 /**
  * The workbench's two panes: the timeline (with the time slider) on the left, the
- * selected step on the right (its tabs, then the exports). Holds the Diff tab's base, pinned
- * from the timeline (shift-click or `b`) or chosen in the Diff tab, for the open log.
+ * selected step on the right (its tabs, then the exports). The selection, the tab and the
+ * Diff tab's base (pinned from the timeline, shift-click or `b`, or chosen in the Diff tab)
+ * are the view state's.
  */
-import { useCallback, useState, type RefObject } from 'react'
+import { type Dispatch, useCallback, useRef } from 'react'
 import { Exports } from '../features/exports/Exports'
 import { Timeline } from '../features/timeline/Timeline'
-import type { Row, Selection } from '../trace/trace-model'
-import type { Loaded, Source } from '../trace/useInspector'
+import type { Row } from '../trace/trace-model'
+import type { Source } from '../trace/useInspector'
 import { ErrorBoundary } from '../ui/ErrorBoundary'
 import { StepDetails } from './StepDetails'
 import type { TabId } from './step-tabs'
+import type { LogSession } from './useLogSession'
+import { baseIn, type ViewAction, type ViewState } from './view-state'
 
 function baseName(s: Source): string {
   return (s.example ?? s.name).replace(/\.[a-z0-9]+$/i, '').replace(/[^a-zA-Z0-9._-]+/g, '-') || 'log'
 }
 
 export function Workspace({
-  loaded,
-  selection,
-  onSelect,
-  filterInput,
-  onRetry,
+  session,
+  view,
+  dispatch,
   retrying,
-  tab,
-  onTab,
 }: {
-  loaded: Loaded
-  selection: Selection | null
-  onSelect: (r: Row) => void
-  filterInput: RefObject<HTMLInputElement | null>
-  onRetry: () => void
+  session: LogSession
+  view: ViewState
+  dispatch: Dispatch<ViewAction>
   retrying: boolean
-  tab: TabId | null
-  onTab: (t: TabId) => void
 }) {
+  const { ins } = session
+  const loaded = ins.loaded!
+  const { selection, tab } = view
+  const filterInput = useRef<HTMLInputElement>(null)
+  const onSelect = useCallback((r: Row) => dispatch({ type: 'select', selection: r }), [dispatch])
+  const onTab = useCallback((t: TabId) => dispatch({ type: 'tab', tab: t }), [dispatch])
+  const retry = ins.retry
+  const onRetry = useCallback(() => void retry(), [retry])
   // The base belongs to the log it was pinned in: a newly opened log starts from the previous step.
-  const [pin, setPin] = useState<{ loadId: number; row: Row } | null>(null)
-  const base = pin && pin.loadId === loaded.loadId && pin.row.k < loaded.model.steps.length ? pin.row : null
+  const base = baseIn(view, loaded.loadId, loaded.model.steps.length)
   const loadId = loaded.loadId
-  const onBase = useCallback((row: Row | null) => setPin(row ? { loadId, row } : null), [loadId])
+  const onBase = useCallback((row: Row | null) => dispatch({ type: 'pin', loadId, row }), [dispatch, loadId])
   const selectedStep = selection ? loaded.model.steps[selection.k]! : null
   return (
     <main className="workspace">

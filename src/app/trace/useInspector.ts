@@ -5,7 +5,7 @@
  */
 import { startTransition, useCallback, useEffect, useRef, useState } from 'react'
 import type { ChainRouteWire, InputProblem, LogSummary, Verifier } from '../../worker/protocol'
-import { looksLikeJson } from '../features/log-input/attempts'
+import { looksLikeJson } from '../model/input-kind'
 import { appendToBundle } from './append'
 import { ReplayCancelled, ReplayClient } from './replay-client'
 import { allRows, TraceModel, type Row, type Selection } from './trace-model'
@@ -137,7 +137,17 @@ function verifierOf(verifier: Verifier, chainRoutes: readonly ChainRouteWire[]):
     : verifier
 }
 
-export function useInspector() {
+/**
+ * The open log and its loading. The selection is the view state's (src/app/shell/view-state.ts):
+ * the inspector sets it when a log opens and reads it to retry at the same step.
+ */
+export function useInspector({
+  selection,
+  select: setSelection,
+}: {
+  selection: Selection | null
+  select: (s: Selection | null) => void
+}) {
   // The app's chain routes (the providers layer's); read at each replay, so a Retry uses the routes of the moment.
   const chainRoutes = useRef<readonly ChainRouteWire[]>([])
   chainRoutes.current = useChainRoutesContext().routes
@@ -146,7 +156,6 @@ export function useInspector() {
   const [busy, setBusy] = useState<Busy | null>(null)
   const [problem, setProblem] = useState<Problem | null>(null)
   const [notice, setNotice] = useState<string | null>(null)
-  const [selection, setSelection] = useState<Selection | null>(null)
   const loadCount = useRef(0)
   const progress = useRef(new ProgressStore()).current
   const run = useRef(0)
@@ -241,7 +250,7 @@ export function useInspector() {
         if (mine === run.current) setBusy(null)
       }
     },
-    [progress],
+    [progress, setSelection],
   )
 
   const cancel = useCallback(() => {
@@ -319,7 +328,6 @@ export function useInspector() {
     problem,
     notice,
     selection,
-    select: setSelection,
     open,
     cancel,
     setProblem,

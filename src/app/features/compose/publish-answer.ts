@@ -3,7 +3,7 @@
  * sequence id (and, given the inbox id, whether QueryNewest shows it, IDENT-072), refused
  * with the node's code, rule and message, or not reached.
  */
-import type { PublishAnswerLike } from './useSignDraft'
+import type { PublishAnswerLike } from '../../model/node-service'
 
 export interface AnswerText {
   readonly tone: 'ok' | 'warn' | 'bad'

@@ -1,3 +1,4 @@
+import { readSetting, writeSetting } from '../../model/setting'
 import { describe, expect, it } from 'vitest'
 import { memberKey } from '../../../core/types'
 import {
@@ -12,14 +13,12 @@ import {
 } from '../../../signing'
 import { T0, testKey } from '../../../signing/testkit'
 import {
-  CEILING_KEY,
   createPreAuthGate,
   describeOutcome,
   describeProgress,
-  loadCeiling,
+  CEILING_SETTING,
   parseCeiling,
   PreAuthCancelled,
-  saveCeiling,
   type PreAuthPrompt,
 } from './registration-flow'
 
@@ -138,7 +137,7 @@ describe('createPreAuthGate as the registration handler', () => {
   })
 })
 
-describe('parseCeiling, loadCeiling, saveCeiling', () => {
+describe('parseCeiling, CEILING_SETTING', () => {
   it.each([
     ['10', 10],
     [' 3 ', 3],
@@ -157,14 +156,18 @@ describe('parseCeiling, loadCeiling, saveCeiling', () => {
   })
   it('defaults to CONF-044’s 10 and keeps a saved value', () => {
     const m = new Map<string, string>()
-    const storage = { getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, v: string) => void m.set(k, v) }
-    expect(loadCeiling(storage)).toBe(DEFAULT_MAX_INSTALLATIONS)
-    expect(loadCeiling(null)).toBe(10)
-    saveCeiling(storage, 3)
-    expect(m.get(CEILING_KEY)).toBe('3')
-    expect(loadCeiling(storage)).toBe(3)
-    m.set(CEILING_KEY, 'garbage')
-    expect(loadCeiling(storage)).toBe(10)
+    const storage = {
+      getItem: (k: string) => m.get(k) ?? null,
+      setItem: (k: string, v: string) => void m.set(k, v),
+      removeItem: (k: string) => void m.delete(k),
+    }
+    expect(readSetting(CEILING_SETTING, storage)).toBe(DEFAULT_MAX_INSTALLATIONS)
+    expect(readSetting(CEILING_SETTING, null)).toBe(10)
+    writeSetting(CEILING_SETTING, 3, storage)
+    expect(m.get(CEILING_SETTING.key)).toBe('3')
+    expect(readSetting(CEILING_SETTING, storage)).toBe(3)
+    m.set(CEILING_SETTING.key, 'garbage')
+    expect(readSetting(CEILING_SETTING, storage)).toBe(10)
     const throwing = {
       getItem: () => {
         throw new Error('denied')
@@ -172,8 +175,9 @@ describe('parseCeiling, loadCeiling, saveCeiling', () => {
       setItem: () => {
         throw new Error('denied')
       },
+      removeItem: () => undefined,
     }
-    expect(loadCeiling(throwing)).toBe(10)
-    expect(() => saveCeiling(throwing, 4)).not.toThrow()
+    expect(readSetting(CEILING_SETTING, throwing)).toBe(10)
+    expect(() => writeSetting(CEILING_SETTING, 4, throwing)).not.toThrow()
   })
 })

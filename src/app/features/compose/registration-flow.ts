@@ -19,6 +19,7 @@ import {
   type RegistrationProgress,
   type RegistrationResult,
 } from '../../../signing'
+import type { SettingSpec } from '../../model/setting'
 
 // ---- the pre-authentication gate ----------------------------------------------------------
 
@@ -85,7 +86,7 @@ export function createPreAuthGate(onChange: (prompt: PreAuthPrompt | null) => vo
 
 // ---- the installation ceiling setting (CONF-044) ------------------------------------------
 
-export const CEILING_KEY = 'inspector.maxInstallations'
+const CEILING_KEY = 'inspector.maxInstallations'
 const MAX_CEILING = 1000
 
 /** The ceiling as typed: a whole number from 1 to MAX_CEILING, or why it is not one. */
@@ -99,29 +100,15 @@ export function parseCeiling(text: string): { ok: true; value: number } | { ok: 
   return { ok: true, value }
 }
 
-interface StorageLike {
-  getItem(key: string): string | null
-  setItem(key: string, value: string): void
-}
-
-/** The stored ceiling, or the default when none (or an unreadable one) is stored. */
-export function loadCeiling(storage: StorageLike | null): number {
-  try {
-    const v = storage?.getItem(CEILING_KEY)
-    if (v == null) return DEFAULT_MAX_INSTALLATIONS
-    const p = parseCeiling(v)
-    return p.ok ? p.value : DEFAULT_MAX_INSTALLATIONS
-  } catch {
-    return DEFAULT_MAX_INSTALLATIONS
-  }
-}
-
-export function saveCeiling(storage: StorageLike | null, value: number): void {
-  try {
-    storage?.setItem(CEILING_KEY, String(value))
-  } catch {
-    /* storage unavailable (private mode): the setting lasts for this page */
-  }
+/** The ceiling setting (the Settings dialog; the registration and the inbox tasks read it). */
+export const CEILING_SETTING: SettingSpec<number> = {
+  key: CEILING_KEY,
+  parse: (text) => {
+    const p = parseCeiling(text)
+    return p.ok ? p.value : undefined
+  },
+  format: String,
+  fallback: () => DEFAULT_MAX_INSTALLATIONS,
 }
 
 // ---- the registration's log ---------------------------------------------------------------

@@ -27,10 +27,8 @@ export function useComposer(opts: {
   onAppend: AppendUpdate
   /** Judges erc_6492 signatures (dry run of carried ones, every returned one); without it they are unverifiable (IDENT-061). */
   smartWallets?: SmartWalletVerifier | undefined
-  /** The inbox id the node names for a handle (its GetInboxIds), or null; asked before a claim is signed. */
-  lookupHandle?: ((handle: string) => Promise<string | null>) | undefined
 }) {
-  const { state, registry, onAppend, smartWallets, lookupHandle } = opts
+  const { state, registry, onAppend, smartWallets } = opts
   const [rawForm, setForm] = useState<ComposeForm>(EMPTY_FORM)
   const [clientTimestampNs, setTimestamp] = useState<bigint>(nowNs)
   const parties = useMemo(() => partiesOf(state, registry.signers), [state, registry.signers])
@@ -53,7 +51,6 @@ export function useComposer(opts: {
     build,
     onAppend,
     smartWallets,
-    lookupHandle,
     claimHandle: build.action === 'claim_handle' ? rawForm.handle.trim() : null,
     onSigned,
   })

@@ -5,6 +5,7 @@
  * signer is asked, the signature collection (one prompt at a time; a retry asks only the
  * slots not signed) and what happens after signing: append to the open log.
  */
+import { useQuery } from '@tanstack/react-query'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { AssociationState } from '../../../core/types'
 import type { SmartWalletVerifier } from '../../../core/verify/port'
@@ -18,23 +19,11 @@ import {
 } from '../../../signing'
 import type { SignerRegistry } from '../../model/app-signer'
 import { type ComposeBuild, type HandleOnNode, type Party, signGate, slotViews } from './compose-model'
+import { useNodeService } from '../../model/node-service'
+import { useDebounced } from '../../ui/useDebounced'
 
-/** What the node answered a publish (the shape of features/network's PublishAnswer). */
-export type PublishAnswerLike =
-  | {
-      readonly kind: 'stored'
-      readonly sequenceId: bigint
-      readonly visible: boolean | null
-      readonly visibility?: string
-    }
-  | {
-      readonly kind: 'refused'
-      readonly status: number
-      readonly code: string
-      readonly rule: string | null
-      readonly message: string
-    }
-  | { readonly kind: 'unreachable'; readonly message: string }
+/** The pause in typing after which a claim's handle is looked up on the node. */
+export const HANDLE_PAUSE_MS = 250
 
 export type AppendOutcome =
   | { readonly ok: true; readonly sequenceId: bigint }
@@ -59,14 +48,12 @@ export function useSignDraft(opts: {
   readonly onAppend: AppendUpdate
   /** Judges erc_6492 signatures (dry run of carried ones, every returned one); without it they are unverifiable (IDENT-061). */
   readonly smartWallets?: SmartWalletVerifier | undefined
-  /** The inbox id the node names for a handle (its GetInboxIds), or null; asked before a claim is signed. */
-  readonly lookupHandle?: ((handle: string) => Promise<string | null>) | undefined
   /** The handle a claim draft claims, or null: checked on the node before any signer is asked. */
   readonly claimHandle: string | null
   /** Called once the signed update was appended (the composer clears the form's subject). */
   readonly onSigned?: (appended: AppendOutcome) => void
 }) {
-  const { state, registry, parties, build, onAppend, smartWallets, lookupHandle, onSigned } = opts
+  const { state, registry, parties, build, onAppend, smartWallets, onSigned } = opts
   const swOpts = useMemo(() => (smartWallets ? { smartWallets } : {}), [smartWallets])
   const [confirmedFor, setConfirmedFor] = useState<string | null>(null)
   const draft = build.draft
@@ -98,25 +85,20 @@ export function useSignDraft(opts: {
   // A claim's handle, checked on the node before any signer is asked (the node answers
   // handle_taken only after the signing otherwise). An unreachable node does not block.
   const claimHandle = draft ? opts.claimHandle : null
-  const [onNode, setOnNode] = useState<{ handle: string; holder: string | null } | null>(null)
-  useEffect(() => {
-    if (!claimHandle || !lookupHandle) return
-    let live = true
-    lookupHandle(claimHandle).then(
-      (holder) => live && setOnNode({ handle: claimHandle, holder }),
-      () => live && setOnNode({ handle: claimHandle, holder: null }),
-    )
-    return () => {
-      live = false
-    }
-  }, [claimHandle, lookupHandle])
+  // Asked once typing pauses, and cached per handle (the node service's handleOwner).
+  const node = useNodeService()
+  const asked = useDebounced(claimHandle, HANDLE_PAUSE_MS)
+  const owner = useQuery({ ...node.handleOwner(asked ?? ''), enabled: !!asked && asked === claimHandle })
+  const answered = asked === claimHandle && (owner.isSuccess || owner.isError)
+  // An unreachable node does not block signing (publishing says so).
+  const holder = owner.isSuccess ? owner.data : null
   const handle: HandleOnNode | null =
-    !claimHandle || !lookupHandle || !draft
+    !claimHandle || !draft
       ? null
-      : onNode?.handle !== claimHandle
+      : !answered
         ? { kind: 'checking', handle: claimHandle }
-        : onNode.holder && onNode.holder !== draft.inboxId
-          ? { kind: 'taken', handle: claimHandle, inboxId: onNode.holder }
+        : holder && holder !== draft.inboxId
+          ? { kind: 'taken', handle: claimHandle, inboxId: holder }
           : null
   const gate = signGate({ build, dry: dryNow?.result ?? null, confirmedFor, slots, busy, handle })
 

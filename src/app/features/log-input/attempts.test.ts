@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { readLogs } from '../../../core/decode/logs'
 import { LogInputError } from '../../../core/errors'
-import { looksLikeJson, orderAttempts } from './attempts'
+import { looksLikeJson } from '../../model/input-kind'
+import { orderAttempts } from './attempts'
 
 function attemptsOf(text: string) {
   try {

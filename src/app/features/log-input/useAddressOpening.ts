@@ -12,8 +12,7 @@ import type { Loaded } from '../../trace/useInspector'
 import { AddressOpener, type OpenerDeps, StartGuard } from './address-opening'
 import { fetchLog } from './fetch-url'
 import { type Example, findExample, loadExample } from './gallery'
-import type { StepRef } from './permalink'
-import { type PageAddress, usePageAddress } from './usePageAddress'
+import { type PageAddress, usePageAddress, type ViewPart } from './usePageAddress'
 
 /** The page's one StartGuard: what the user started wins over what the app started by itself. */
 export function useStartGuard(): StartGuard {
@@ -25,10 +24,8 @@ export interface AddressOpeningOptions<A extends object>
   readonly guard: StartGuard
   readonly loaded: Loaded | null
   readonly select: (r: Row) => void
-  /** The selected step, the open tab and presenter mode: kept in the address. */
-  readonly step: StepRef | undefined
-  readonly tab: string | null
-  readonly presenting: boolean
+  /** The view (the selected step, the tab, presenter mode, the drawers): kept in the address. */
+  readonly view: ViewPart
   /** A new fragment names a tab (unchecked text) or presenter mode. */
   readonly setTab: (tab: string | undefined) => void
   readonly setPresenting: (on: boolean) => void
@@ -54,7 +51,7 @@ export function useAddressOpening<A extends object>(o: AddressOpeningOptions<A>)
   opener.deps = deps
 
   // The open log's address (the permalink): kept in the address bar as the selection moves.
-  const address = usePageAddress({ loaded: o.loaded, step: o.step, tab: o.tab, presenting: o.presenting })
+  const address = usePageAddress({ loaded: o.loaded, view: o.view })
 
   // First load: the address bar says what to open (StrictMode runs effects twice: once).
   const booted = useRef(false)

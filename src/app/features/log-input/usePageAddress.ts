@@ -3,7 +3,8 @@
  * belong to the log-input feature, not the shell). A gallery example, a fetched log
  * (`?node=…&api=…&inbox=…`) and a log from a URL are named by where they came from; a
  * pasted, dropped or permalinked log travels in the fragment, compressed (./permalink.ts).
- * The selected step, the open tab, presenter mode and an edited copy's mark follow. The
+ * The view the shell gives (the selected step, the open tab, presenter mode, the open
+ * drawers and inbox task) and an edited copy's mark follow. The
  * bar is updated with replaceState (no history entry per key press) in the same commit as
  * the view, so a reload right after a change reopens what was on screen; only a burst of
  * changes (a held arrow key) is paced (AddressWriter).
@@ -11,7 +12,7 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { utf8 } from '../../../crypto/bytes'
 import type { Loaded } from '../../trace/useInspector'
-import { compressLog, type Fragment, formatFragment, MAX_FRAGMENT, type StepRef } from './permalink'
+import { compressLog, type Fragment, formatFragment, MAX_FRAGMENT } from './permalink'
 
 /** The log of the open source, compressed for a fragment, or why it cannot be carried. */
 interface CompressedLog {
@@ -83,17 +84,14 @@ function isText(b: Uint8Array): boolean {
   }
 }
 
-export function usePageAddress({
-  loaded,
-  step,
-  tab,
-  presenting,
-}: {
-  loaded: Loaded | null
-  step: StepRef | undefined
-  tab: string | null
-  presenting: boolean
-}): PageAddress {
+/** The view's part of the address (the shell's view state, src/app/shell/view-url.ts). */
+export interface ViewPart {
+  readonly fragment: Pick<Fragment, 'step' | 'tab' | 'present'>
+  /** The query string with the source's parameters and the view's after them. */
+  readonly search: (sourceSearch: string) => string
+}
+
+export function usePageAddress({ loaded, view }: { loaded: Loaded | null; view: ViewPart }): PageAddress {
   const [z, setZ] = useState<CompressedLog | null>(null)
 
   // The compressed log for the permalink (pasted, file and permalink sources).
@@ -128,8 +126,10 @@ export function usePageAddress({
     }
   }, [loaded])
 
+  const { step, tab, present } = view.fragment
   const seq = step?.sequenceId
   const action = step?.action
+  const search = view.search
   const fragment = useMemo(() => {
     if (!loaded) return null
     const s = loaded.source
@@ -141,7 +141,7 @@ export function usePageAddress({
       ...(loaded.logIndex > 0 ? { inbox: loaded.logIndex } : {}),
       ...(seq !== undefined && action !== undefined ? { step: { sequenceId: seq, action } } : {}),
       ...(tab ? { tab } : {}),
-      ...(presenting ? { present: true } : {}),
+      ...(present ? { present: true } : {}),
       ...(s.edited
         ? {
             edited: {
@@ -156,10 +156,12 @@ export function usePageAddress({
     return {
       hash: linkable ? formatFragment(f) : '',
       // A fetched log keeps the address of its fetch (?node=…&api=…&inbox=…): reloading fetches it again.
-      search: s.kind === 'url' ? `?url=${encodeURIComponent(s.url!)}` : s.kind === 'node' ? (s.fetch ?? '') : '',
+      search: search(
+        s.kind === 'url' ? `?url=${encodeURIComponent(s.url!)}` : s.kind === 'node' ? (s.fetch ?? '') : '',
+      ),
       linkable,
     }
-  }, [loaded, seq, action, z, tab, presenting])
+  }, [loaded, seq, action, z, tab, present, search])
 
   // Keep the address bar in step, in the commit that shows the change.
   const writer = useRef<AddressWriter | null>(null)

@@ -2,7 +2,7 @@
  * The publish seam, for the signing playground and anything else that publishes:
  *
  *   const answer = await publishUpdate(baseUrl, signed.bytes)       // plain function
- *   const { publish, answer, busy } = usePublish(baseUrl)           // React hook
+ *   const { publish, answer, busy } = usePublish()                  // the node service's mutation
  *   await publish(signed.bytes, { inboxId })                        // + visibility check
  *
  * `bytes` are the exact IdentityUpdate bytes (never re-encoded). The answer is
@@ -12,9 +12,11 @@
  * sequence id not below the receipt (IDENT-072): only then is `visible` true, and only
  * then may a registration be reported complete. `<PublishAnswerView answer>` shows it.
  */
-import { useCallback, useState } from 'react'
+import { useMutation } from '@tanstack/react-query'
+import { useCallback } from 'react'
 import type { RuleId } from '../../../core/rules'
 import { NodeError, NodeUnreachableError } from '../../../network/client'
+import { useNodeService } from '../../model/node-service'
 import { nodeClient } from './queries'
 
 export type PublishAnswer =
@@ -55,7 +57,11 @@ async function awaitVisible(baseUrl: string, inboxId: string, receipt: bigint, a
   return false
 }
 
-async function publishUpdate(baseUrl: string, bytes: Uint8Array, options: PublishOptions = {}): Promise<PublishAnswer> {
+export async function publishUpdate(
+  baseUrl: string,
+  bytes: Uint8Array,
+  options: PublishOptions = {},
+): Promise<PublishAnswer> {
   try {
     const { sequenceId } = await nodeClient(baseUrl).publishIdentityUpdate(bytes)
     if (!options.inboxId) return { kind: 'stored', sequenceId, visible: null }
@@ -76,22 +82,13 @@ async function publishUpdate(baseUrl: string, bytes: Uint8Array, options: Publis
   }
 }
 
-export function usePublish(baseUrl: string) {
-  const [answer, setAnswer] = useState<PublishAnswer | null>(null)
-  const [busy, setBusy] = useState(false)
+/** A thin hook over the node service's publish mutation: the answer stays until the next publish or reset. */
+export function usePublish() {
+  const m = useMutation(useNodeService().publish)
+  const { mutateAsync } = m
   const publish = useCallback(
-    async (bytes: Uint8Array, options: PublishOptions = {}) => {
-      setBusy(true)
-      setAnswer(null)
-      try {
-        const a = await publishUpdate(baseUrl, bytes, options)
-        setAnswer(a)
-        return a
-      } finally {
-        setBusy(false)
-      }
-    },
-    [baseUrl],
+    (bytes: Uint8Array, options: Omit<PublishOptions, 'attempts'> = {}) => mutateAsync({ bytes, ...options }),
+    [mutateAsync],
   )
-  return { publish, answer, busy, reset: () => setAnswer(null) }
+  return { publish, answer: (m.data as PublishAnswer | undefined) ?? null, busy: m.isPending, reset: m.reset }
 }

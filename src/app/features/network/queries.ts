@@ -77,14 +77,16 @@ export async function handleHolder(
   baseUrl: string,
   handle: string,
   smartWallets?: SmartWalletVerifier,
+  /** The inbox the node names for the handle (the node service passes its cached lookup). */
+  owner: (entry: string) => Promise<string | null> = async (entry) =>
+    (await nodeClient(baseUrl).getInboxIds([{ identifier: entry, kind: 'handle' }]))[0]?.inboxId || null,
 ): Promise<HandleHolder> {
-  const node = nodeClient(baseUrl)
   const entry = lowercaseAscii(handle.trim())
-  const [answer] = await node.getInboxIds([{ identifier: entry, kind: 'handle' }])
-  if (!answer?.inboxId) return { inboxId: null, backed: false, reason: `the node names no inbox for ${entry}` }
-  const { trace } = await fetchState(node, answer.inboxId, undefined, smartWallets)
+  const inboxId = await owner(entry)
+  if (!inboxId) return { inboxId: null, backed: false, reason: `the node names no inbox for ${entry}` }
+  const { trace } = await fetchState(nodeClient(baseUrl), inboxId, undefined, smartWallets)
   const check = checkHandleAnswer(trace.head, entry)
-  return { inboxId: answer.inboxId, backed: check.accepted, reason: check.reason }
+  return { inboxId, backed: check.accepted, reason: check.reason }
 }
 
 /** An inbox's log as the node serves it now, as a bundle the inspector opens (a re-fetch). */

@@ -1,6 +1,7 @@
 import { memo, useDeferredValue, useEffect, useMemo, useRef, useState, type RefObject } from 'react'
 import type { Row, Selection, TraceModel } from '../../trace/trace-model'
 import { clientTime, KIND_LABEL, plural, shortId, STATUS_LABEL, STATUS_MARK } from '../../ui/format'
+import { useKeys } from '../../ui/useKeys'
 import { describeRow, filterRows, isFiltering, NO_FILTER, type RowFilter } from './rows'
 import { TimeSlider } from './TimeSlider'
 
@@ -53,10 +54,6 @@ function firstOf(shown: readonly Row[], pos: number): number {
 }
 
 const rowId = (r: Row) => `tl-${r.k}-${r.i < 0 ? 'u' : r.i}`
-
-function isEditable(t: EventTarget | null): boolean {
-  return t instanceof HTMLElement && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))
-}
 
 /** The timeline: every action of every update, virtualized, keyboard first. */
 export const Timeline = memo(function Timeline({
@@ -147,48 +144,28 @@ export const Timeline = memo(function Timeline({
     if (selection) pin(selection)
   }
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      // A control that handled the key itself (the step's tabs take arrows and Home/End).
-      if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return
-      if (e.key === '/' && !isEditable(e.target)) {
-        e.preventDefault()
-        filterInput.current?.focus()
-        return
-      }
-      if (e.key === 'Escape' && e.target === filterInput.current) {
-        filterInput.current?.blur()
-        viewport.current?.focus()
-        return
-      }
-      if (isEditable(e.target)) return
-      if (e.key === 'b' && onPin) {
-        e.preventDefault()
-        pinRef.current()
-        return
-      }
-      const page = Math.max(1, Math.floor((viewport.current?.clientHeight ?? 300) / ROW_H) - 1)
-      const map: Record<string, Move> = {
-        ArrowDown: 1,
-        j: 1,
-        ArrowUp: -1,
-        k: -1,
-        ArrowRight: 'next-update',
-        ArrowLeft: 'prev-update',
-        Home: 'home',
-        End: 'end',
-        PageDown: page,
-        PageUp: -page,
-      }
-      const d = map[e.key]
-      if (d === undefined) return
-      if (e.target instanceof HTMLButtonElement && (e.key === 'Home' || e.key === 'End')) return
-      e.preventDefault()
-      moveRef.current(d)
-    }
-    window.addEventListener('keydown', onKey)
-    return () => window.removeEventListener('keydown', onKey)
-  }, [filterInput, onPin])
+  // The timeline's keys (src/app/ui/keymap.ts): the one window listener calls these.
+  const rowsPerPage = () => Math.max(1, Math.floor((viewport.current?.clientHeight ?? 300) / ROW_H) - 1)
+  useKeys({
+    'timeline.filter': () => filterInput.current?.focus(),
+    'timeline.leave-filter': (e) => {
+      if (e.target !== filterInput.current) return false
+      filterInput.current?.blur()
+      viewport.current?.focus()
+    },
+    'timeline.pin': () => {
+      if (!onPin) return false
+      pinRef.current()
+    },
+    'timeline.action': (e) => moveRef.current(e.key === 'ArrowDown' || e.key === 'j' ? 1 : -1),
+    'timeline.update': (e) => moveRef.current(e.key === 'ArrowRight' ? 'next-update' : 'prev-update'),
+    'timeline.page': (e) => moveRef.current(e.key === 'PageDown' ? rowsPerPage() : -rowsPerPage()),
+    // A focused button keeps Home and End (the step's tabs take them themselves).
+    'timeline.ends': (e) => {
+      if (typeof HTMLButtonElement !== 'undefined' && e.target instanceof HTMLButtonElement) return false
+      moveRef.current(e.key === 'Home' ? 'home' : 'end')
+    },
+  })
 
   const topOf = (n: number) => n * ROW_H + (stopPos >= 0 && n > stopPos ? ROW_H : 0)
   const first = Math.max(0, Math.floor(scrollTop / ROW_H) - OVERSCAN)

@@ -3,8 +3,9 @@
  * state (or a new inbox), draft → dry-run → sign → append, and "Register this browser as
  * an installation". Signers come from the signers feature through the providers layer
  * (the SignerRegistry of src/app/model/app-context.ts), smart-wallet signatures are
- * judged by the chain routes' verifier there; appending, publishing and the node's
- * QueryNewest are App.tsx's, passed in as functions.
+ * judged by the chain routes' verifier there; the node's calls (publish, QueryNewest, the
+ * handle check) come from the node service (src/app/model/node-service.ts); appending to
+ * the open log is the shell's, passed in.
  */
 import { useId, useState, type ReactNode } from 'react'
 import { bytesToHex } from '../../../../crypto/bytes'
@@ -14,7 +15,7 @@ import type { SignerRegistry } from '../../../model/app-signer'
 import { clientTime, MEMBER_KIND_LABEL, shortId } from '../../../ui/format'
 import { ACTION_TITLE, actionsFor, eligible, TYPED, type ComposeActionKind, type Party } from '../compose-model'
 import { useComposer } from '../useComposer'
-import type { AppendUpdate, PublishAnswerLike } from '../useSignDraft'
+import type { AppendUpdate } from '../useSignDraft'
 import { DryRunView, Previews, SignatureTextBlock, SlotsView } from './DraftView'
 import { RegisterInstallation } from './RegisterInstallation'
 import { SignedView } from './SignedView'
@@ -34,14 +35,7 @@ export interface ComposerProps {
   readonly onAppend: AppendUpdate
   /** The newest applied sequence id of the open log for this inbox, or null (a registration into the log reads it, IDENT-072). */
   readonly localNewest: (inboxId: string) => bigint | null
-  readonly nodeUrl: string
-  /** Publishes exact update bytes to the node (features/network usePublish), with the IDENT-072 check when given the inbox id. */
-  readonly publish: (bytes: Uint8Array, options?: { readonly inboxId?: string }) => Promise<PublishAnswerLike>
-  /** A metadata-only QueryNewest on the node for one inbox. */
-  readonly queryNewest: (inboxId: string) => Promise<bigint | null>
   readonly onClose: () => void
-  /** The inbox id the node names for a handle, or null: a claim is checked before any signer is asked. */
-  readonly lookupHandle?: (handle: string) => Promise<string | null>
 }
 
 export function Composer(props: ComposerProps) {
@@ -64,7 +58,6 @@ export function Composer(props: ComposerProps) {
     registry,
     onAppend: afterAppend,
     smartWallets,
-    lookupHandle: props.lookupHandle,
   })
   const headId = useId()
   const [tab, setTab] = useState<'compose' | 'register'>('compose')
@@ -147,13 +140,10 @@ export function Composer(props: ComposerProps) {
           state={state}
           onAppend={afterAppend}
           localNewest={props.localNewest}
-          nodeUrl={props.nodeUrl}
-          publish={props.publish}
-          queryNewest={props.queryNewest}
           smartWallets={smartWallets}
         />
       ) : (
-        <ComposeTab c={c} state={state} registry={registry} publish={props.publish} nodeUrl={props.nodeUrl} />
+        <ComposeTab c={c} state={state} registry={registry} />
       )}
     </section>
   )
@@ -418,14 +408,10 @@ function ComposeTab({
   c,
   state,
   registry,
-  publish,
-  nodeUrl,
 }: {
   c: ReturnType<typeof useComposer>
   state: AssociationState | null
   registry: SignerRegistry
-  publish: ComposerProps['publish']
-  nodeUrl: string
 }) {
   const actions = actionsFor(state)
   const gateId = useId()
@@ -497,13 +483,7 @@ function ComposeTab({
       </div>
       {c.outcome && (
         // Keyed by the signed bytes: a new signed update never shows the previous one's node answer.
-        <SignedView
-          key={bytesToHex(c.outcome.signed.bytes)}
-          outcome={c.outcome}
-          publish={publish}
-          nodeUrl={nodeUrl}
-          onDismiss={c.clearOutcome}
-        />
+        <SignedView key={bytesToHex(c.outcome.signed.bytes)} outcome={c.outcome} onDismiss={c.clearOutcome} />
       )}
     </div>
   )

@@ -10,6 +10,7 @@
  * replayed log's newest applied sequence id) or to the node (publish, then QueryNewest on
  * the node until it shows the receipt; then it is appended to the open log too).
  */
+import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useId, useMemo, useRef, useState } from 'react'
 import { memberKey, type AssociationState } from '../../../../core/types'
 import type { SmartWalletVerifier } from '../../../../core/verify/port'
@@ -31,30 +32,23 @@ import {
   type PreAuthPrompt,
 } from '../registration-flow'
 import { setCeiling, useCeiling } from '../useCeiling'
-import type { AppendUpdate, PublishAnswerLike } from '../useSignDraft'
+import { useNodeService } from '../../../model/node-service'
+import type { AppendUpdate } from '../useSignDraft'
 
 export interface RegisterProps {
   readonly registry: SignerRegistry
   readonly state: AssociationState | null
   readonly onAppend: AppendUpdate
   readonly localNewest: (inboxId: string) => bigint | null
-  readonly nodeUrl: string
-  readonly publish: (bytes: Uint8Array, options?: { readonly inboxId?: string }) => Promise<PublishAnswerLike>
-  readonly queryNewest: (inboxId: string) => Promise<bigint | null>
   readonly smartWallets?: SmartWalletVerifier
 }
 
-export function RegisterInstallation({
-  registry,
-  state,
-  onAppend,
-  localNewest,
-  nodeUrl,
-  publish,
-  queryNewest,
-  smartWallets,
-}: RegisterProps) {
+export function RegisterInstallation({ registry, state, onAppend, localNewest, smartWallets }: RegisterProps) {
   const id = useId()
+  // The node service: publish, then QueryNewest until the update shows (IDENT-072).
+  const node = useNodeService()
+  const nodeUrl = node.url
+  const queryClient = useQueryClient()
   const installations = registry.signers.filter(
     (s) => s.source === 'installation' && s.signer.kind === 'installation_key',
   )
@@ -135,12 +129,12 @@ export function RegisterInstallation({
             log(`Appended to the open log as sequence id ${r.sequenceId}`)
             return { sequenceId: r.sequenceId }
           }
-          const a = await publish(bytes)
+          const a = await node.publish.mutationFn({ bytes })
           if (a.kind !== 'stored') throw new Error(describePublishAnswer(a).text)
           log(`Stored by the node ${nodeUrl} with sequence id ${a.sequenceId}`)
           return { sequenceId: a.sequenceId }
         },
-        queryNewest: async (inbox) => (toLog ? localNewest(inbox) : queryNewest(inbox)),
+        queryNewest: async (inbox) => (toLog ? localNewest(inbox) : queryClient.fetchQuery(node.newest(inbox))),
         pollIntervalMs: toLog ? 200 : 500,
         timeoutMs: toLog ? 10_000 : 30_000,
         onProgress: (e: RegistrationProgress) => {

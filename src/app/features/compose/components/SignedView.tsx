@@ -3,49 +3,47 @@
  * which sequence id), its exact bytes as hex and base64 (copy or download), and
  * "Publish to node" with the node's answer.
  */
+import { useMutation } from '@tanstack/react-query'
 import { useEffect, useId, useRef, useState } from 'react'
 import { bytesToBase64, bytesToHex } from '../../../../crypto/bytes'
 import { CopyButton } from '../../../ui/CopyButton'
 import { download } from '../../../ui/download'
 import { describePublishAnswer, type AnswerText } from '../publish-answer'
-import type { PublishAnswerLike, SignedOutcome } from '../useSignDraft'
+import { useNodeService } from '../../../model/node-service'
+import type { SignedOutcome } from '../useSignDraft'
 
 export function SignedView({
   outcome,
-  publish,
-  nodeUrl,
   onDismiss,
   autoPublish = false,
 }: {
   outcome: SignedOutcome
   /** Publish as soon as the update is appended (the guided flows end on the node); the button stays for a retry. */
   autoPublish?: boolean
-  publish: (bytes: Uint8Array, options?: { readonly inboxId?: string }) => Promise<PublishAnswerLike>
-  nodeUrl: string
   onDismiss: () => void
 }) {
   const id = useId()
   const { signed, appended, inboxId } = outcome
   const hex = bytesToHex(signed.bytes)
   const b64 = bytesToBase64(signed.bytes)
+  const node = useNodeService()
+  const nodeUrl = node.url
+  const pub = useMutation(node.publish)
+  const busy = pub.isPending
   const [answer, setAnswer] = useState<AnswerText | null>(null)
-  const [busy, setBusy] = useState(false)
   // Once the node stored these bytes, publishing them again is pointless (the node would
   // replay them on top of themselves and refuse): the button says where they are.
   const [stored, setStored] = useState<bigint | null>(null)
   const seq = appended?.ok ? appended.sequenceId.toString() : 'new'
   const onPublish = async () => {
     if (stored !== null) return
-    setBusy(true)
     setAnswer(null)
     try {
-      const a = await publish(signed.bytes, { inboxId })
+      const a = await pub.mutateAsync({ bytes: signed.bytes, ...(inboxId ? { inboxId } : {}) })
       if (a.kind === 'stored') setStored(a.sequenceId)
       setAnswer(describePublishAnswer(a))
     } catch (e) {
       setAnswer({ tone: 'bad', text: `Not published: ${e instanceof Error ? e.message : String(e)}` })
-    } finally {
-      setBusy(false)
     }
   }
   const published = useRef(false)

@@ -15,7 +15,8 @@ import { buildState, T0, testKey } from '../../../../signing/testkit'
 import type { AppSigner, AppSignerSource } from '../../../model/app-signer'
 import { partiesOf } from '../compose-model'
 import { allButMine, buildCleanup } from './cleanup'
-import { inboxHealth, LAST_ENTRIES, loadLogLimit, parseLogLimit, saveLogLimit, spendWarning } from './health'
+import { readSetting, writeSetting } from '../../../model/setting'
+import { inboxHealth, LAST_ENTRIES, LOG_LIMIT_SETTING, parseLogLimit, spendWarning } from './health'
 
 const wallet = ethKeySigner(testKey('wallet'))
 const insts = [1, 2, 3, 4].map((i) => installationKeySigner(testKey(`installation ${i}`)))
@@ -135,7 +136,12 @@ describe('clean up installations (issue 15)', () => {
 describe('the log limit setting (issue 15)', () => {
   const store = (v: string | null) => {
     const m = new Map<string, string>(v === null ? [] : [['inspector.logLimit', v]])
-    return { getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, x: string) => void m.set(k, x), m }
+    return {
+      getItem: (k: string) => m.get(k) ?? null,
+      setItem: (k: string, x: string) => void m.set(k, x),
+      removeItem: (k: string) => void m.delete(k),
+      m,
+    }
   }
   it('parses a whole number from 1 to 1,000,000 and says why otherwise', () => {
     expect(parseLogLimit(' 256 ')).toEqual({ ok: true, value: 256 })
@@ -144,12 +150,12 @@ describe('the log limit setting (issue 15)', () => {
     expect(parseLogLimit('1000001')).toEqual({ ok: false, problem: 'the log limit must be at most 1000000' })
   })
   it('defaults to 256, keeps a saved value, ignores a damaged one and a throwing storage', () => {
-    expect(loadLogLimit(null)).toBe(256)
-    expect(loadLogLimit(store(null))).toBe(256)
-    expect(loadLogLimit(store('junk'))).toBe(256)
+    expect(readSetting(LOG_LIMIT_SETTING, null)).toBe(256)
+    expect(readSetting(LOG_LIMIT_SETTING, store(null))).toBe(256)
+    expect(readSetting(LOG_LIMIT_SETTING, store('junk'))).toBe(256)
     const s = store(null)
-    saveLogLimit(s, 40)
-    expect(loadLogLimit(s)).toBe(40)
+    writeSetting(LOG_LIMIT_SETTING, 40, s)
+    expect(readSetting(LOG_LIMIT_SETTING, s)).toBe(40)
     const throwing = {
       getItem: () => {
         throw new Error('denied')
@@ -157,8 +163,9 @@ describe('the log limit setting (issue 15)', () => {
       setItem: () => {
         throw new Error('denied')
       },
+      removeItem: () => undefined,
     }
-    expect(loadLogLimit(throwing)).toBe(256)
-    expect(() => saveLogLimit(throwing, 3)).not.toThrow()
+    expect(readSetting(LOG_LIMIT_SETTING, throwing)).toBe(256)
+    expect(() => writeSetting(LOG_LIMIT_SETTING, 3, throwing)).not.toThrow()
   })
 })

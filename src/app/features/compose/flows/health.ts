@@ -8,6 +8,7 @@
  */
 import { currentHandles, MAX_CLAIMS } from '../../../../core/handles'
 import { memberKey, type AssociationState, type Member } from '../../../../core/types'
+import type { SettingSpec } from '../../../model/setting'
 
 /** The default limit of stored updates per inbox (a setting). */
 const DEFAULT_LOG_LIMIT = 256
@@ -122,27 +123,13 @@ export function parseLogLimit(text: string): { ok: true; value: number } | { ok:
   return { ok: true, value }
 }
 
-interface StorageLike {
-  getItem(key: string): string | null
-  setItem(key: string, value: string): void
-}
-
-/** The stored limit, or DEFAULT_LOG_LIMIT when none (or an unreadable one) is stored. */
-export function loadLogLimit(storage: StorageLike | null): number {
-  try {
-    const v = storage?.getItem(LOG_LIMIT_KEY)
-    if (v == null) return DEFAULT_LOG_LIMIT
-    const p = parseLogLimit(v)
-    return p.ok ? p.value : DEFAULT_LOG_LIMIT
-  } catch {
-    return DEFAULT_LOG_LIMIT
-  }
-}
-
-export function saveLogLimit(storage: StorageLike | null, value: number): void {
-  try {
-    storage?.setItem(LOG_LIMIT_KEY, String(value))
-  } catch {
-    /* storage unavailable (private mode): the setting lasts for this page */
-  }
+/** The deployment's log limit setting (default 256), in the Settings dialog. */
+export const LOG_LIMIT_SETTING: SettingSpec<number> = {
+  key: LOG_LIMIT_KEY,
+  parse: (text) => {
+    const p = parseLogLimit(text)
+    return p.ok ? p.value : undefined
+  },
+  format: String,
+  fallback: () => DEFAULT_LOG_LIMIT,
 }

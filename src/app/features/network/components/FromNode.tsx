@@ -22,13 +22,11 @@ const TARGET_LABEL: Record<TargetKind, string> = {
 export interface FromNodeProps {
   readonly net: NetworkProfiles
   readonly fetch: NodeFetch
-  /** The local node (the app's node setting): where "Publish a signed update" sends. */
-  readonly localUrl: string
   /** Opens the Settings dialog at its profiles. */
   readonly onSettings: () => void
 }
 
-export function FromNode({ net, fetch, localUrl, onSettings }: FromNodeProps) {
+export function FromNode({ net, fetch, onSettings }: FromNodeProps) {
   const [kind, setKind] = useState<TargetKind>(fetch.lastTarget?.kind ?? 'handle')
   const [value, setValue] = useState(fetch.lastTarget?.value ?? '')
   const profile = net.chosen
@@ -92,13 +90,13 @@ export function FromNode({ net, fetch, localUrl, onSettings }: FromNodeProps) {
           {status.result.handleCheck?.reason}. The log was not opened.
         </p>
       )}
-      <PublishHex localUrl={localUrl} />
+      <PublishHex />
     </section>
   )
 }
 
-function PublishHex({ localUrl }: { localUrl: string }) {
-  const pub = usePublish(localUrl)
+function PublishHex() {
+  const pub = usePublish()
   const [hex, setHex] = useState('')
   const [inbox, setInbox] = useState('')
   const [problem, setProblem] = useState<string | null>(null)

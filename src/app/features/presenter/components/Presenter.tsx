@@ -8,15 +8,14 @@
 import { useEffect, useMemo, useRef } from 'react'
 import type { Row, Selection, TraceModel } from '../../../trace/trace-model'
 import { KIND_LABEL, STATUS_LABEL } from '../../../ui/format'
+import type { KeyInput } from '../../../ui/keymap'
+import { useKeys } from '../../../ui/useKeys'
 import { changeLines, type PresentedDiff } from '../changes'
 import { narrate, statusOf } from '../narrate'
 
 const MARK = { added: '+', removed: '−', changed: '~' } as const
 
-/** Keys read in the page outside text fields (Space and Enter only where they would not press a control). */
-function isField(t: EventTarget | null): boolean {
-  return t instanceof HTMLElement && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))
-}
+/** Space steps only where it would not press a control. */
 function isControl(t: EventTarget | null): boolean {
   return t instanceof HTMLElement && /^(BUTTON|A|SUMMARY)$/.test(t.tagName)
 }
@@ -60,25 +59,18 @@ export function Presenter({
 
   const indexRef = useRef(index)
   indexRef.current = index
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || isField(e.target)) return
-      // A drawer or dialog over the presenter keeps its own keys.
-      if (e.target instanceof Element && e.target.closest('[data-drawer], [role="dialog"]')) return
-      const space = e.key === ' ' && !isControl(e.target)
-      let d: number | 'home' | 'end' | null = null
-      if (e.key === 'ArrowRight' || e.key === 'ArrowDown' || e.key === 'PageDown' || e.key === 'j') d = 1
-      else if (e.key === 'ArrowLeft' || e.key === 'ArrowUp' || e.key === 'PageUp' || e.key === 'k') d = -1
-      else if (space) d = e.shiftKey ? -1 : 1
-      else if (e.key === 'Home') d = 'home'
-      else if (e.key === 'End') d = 'end'
-      if (d === null) return
-      e.preventDefault()
-      go.current(d === 'home' ? 0 : d === 'end' ? Number.MAX_SAFE_INTEGER : indexRef.current + d)
-    }
-    window.addEventListener('keydown', onKey)
-    return () => window.removeEventListener('keydown', onKey)
-  }, [])
+  // The presenter's keys (src/app/ui/keymap.ts); a drawer or dialog over the presenter keeps its own keys.
+  const step = (to: (at: number) => number) => (e: KeyInput) => {
+    if (e.target instanceof Element && e.target.closest('[data-drawer], [role="dialog"]')) return false
+    // Space presses a focused control rather than stepping.
+    if (e.key === ' ' && isControl(e.target)) return false
+    go.current(to(indexRef.current))
+  }
+  useKeys({
+    'presenter.next': step((i) => i + 1),
+    'presenter.prev': step((i) => i - 1),
+    'presenter.ends': (e) => step(() => (e.key === 'Home' ? 0 : Number.MAX_SAFE_INTEGER))(e),
+  })
 
   const screen = useMemo(() => {
     if (!row) return null

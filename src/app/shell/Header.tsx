@@ -1,0 +1,152 @@
+/**
+ * The header: the open log (its label, the edited mark, the log of a multi-inbox input,
+ * its verdict and health), the replay's progress, and the actions: a button per drawer of
+ * the registry (those that need a log once one is open), Present, the permalink, Settings
+ * and the theme. Its height (it wraps on a narrow screen) is kept in --topbar-h, under
+ * which the drawers sit.
+ */
+import { type Dispatch, type ReactNode, type RefObject, useEffect, useRef } from 'react'
+import { HealthChip } from '../features/compose/flows/HealthChip'
+import { EditedBadge } from '../features/edit/components/EditedBadge'
+import type { useEditSession } from '../features/edit/useEditSession'
+import { ThemeToggle } from '../features/settings/ThemeToggle'
+import { CopyButton } from '../ui/CopyButton'
+import { shortId } from '../ui/format'
+import { DRAWERS } from './drawers'
+import { BusyBar, LogVerdict } from './HeaderStatus'
+import type { LogSession } from './useLogSession'
+import { DRAWER_IDS, type DrawerId, type ViewAction, type ViewState } from './view-state'
+
+/** A header button that opens and closes a drawer or panel: pressed-looking while it is open. */
+function DrawerToggle({ open, onClick, children }: { open: boolean; onClick: () => void; children: ReactNode }) {
+  return (
+    <button type="button" className={open ? 'active' : ''} aria-expanded={open} onClick={onClick}>
+      {children}
+    </button>
+  )
+}
+
+export function Header({
+  session,
+  view,
+  dispatch,
+  edit,
+  logLimit,
+  presentButton,
+  onPresent,
+}: {
+  session: LogSession
+  view: ViewState
+  dispatch: Dispatch<ViewAction>
+  edit: ReturnType<typeof useEditSession>
+  logLimit: number
+  presentButton: RefObject<HTMLButtonElement | null>
+  onPresent: (on: boolean) => void
+}) {
+  const { ins, page, userActed } = session
+  const { loaded, busy } = ins
+  const topbar = useRef<HTMLElement>(null)
+  useEffect(() => {
+    const el = topbar.current
+    if (!el) return
+    const set = () => document.documentElement.style.setProperty('--topbar-h', `${el.offsetHeight}px`)
+    const ro = new ResizeObserver(set)
+    ro.observe(el)
+    set()
+    return () => ro.disconnect()
+  }, [])
+  const toggle = (d: DrawerId) => (
+    <DrawerToggle
+      key={d}
+      // With no log open, the Open panel is the page: its button shows it pressed.
+      open={view.drawers.includes(d) || (d === 'open' && !loaded && !busy)}
+      onClick={() => dispatch({ type: 'toggle', drawer: d })}
+    >
+      {DRAWERS[d].title}
+    </DrawerToggle>
+  )
+  const { fragment, compressed: z } = page
+  return (
+    <header className="topbar" ref={topbar}>
+      <div className="topbar-id">
+        <h1>Inbox Inspector</h1>
+        {loaded && (
+          <div className={loaded.source.edited ? 'source edited' : 'source'} aria-label="Open log">
+            <span className="muted source-label" title={loaded.source.label}>
+              {loaded.source.label}
+            </span>
+            {loaded.source.edited && (
+              <EditedBadge
+                mark={loaded.source.edited}
+                restorable={edit.restorable}
+                onRestore={() => void edit.restore()}
+              />
+            )}
+            {loaded.logs.length > 1 && (
+              <select
+                aria-label="Inbox log of the input"
+                value={loaded.logIndex}
+                onChange={(e) => {
+                  userActed()
+                  void ins.open(loaded.source, { logIndex: Number(e.target.value) })
+                }}
+              >
+                {loaded.logs.map((l) => (
+                  <option key={l.index} value={l.index}>
+                    {`log ${l.index + 1} of ${loaded.logs.length}: inbox ${l.inboxId ? shortId(l.inboxId) : '?'} (${l.entries} update${l.entries === 1 ? '' : 's'})`}
+                  </option>
+                ))}
+              </select>
+            )}
+            <LogVerdict loaded={loaded} />
+            <HealthChip
+              entries={loaded.model.steps.length}
+              limit={logLimit}
+              onOpen={() => dispatch({ type: 'flow', flow: 'health' })}
+            />
+          </div>
+        )}
+      </div>
+      {busy && <BusyBar busy={busy} progress={ins.progress} onCancel={ins.cancel} />}
+      {/* On a phone this is one row that scrolls sideways (styles.css), so the header keeps two rows. */}
+      <div className="topbar-actions" role="group" aria-label="Inspector actions">
+        {DRAWER_IDS.filter((d) => !DRAWERS[d].needsLog).map(toggle)}
+        {loaded && (
+          <button
+            type="button"
+            ref={presentButton}
+            className={view.presenting ? 'active' : ''}
+            aria-pressed={view.presenting}
+            title="Presenter mode: one step per screen, in large type"
+            onClick={() => onPresent(!view.presenting)}
+          >
+            Present
+          </button>
+        )}
+        {loaded && DRAWER_IDS.filter((d) => DRAWERS[d].needsLog).map(toggle)}
+        {loaded &&
+          fragment &&
+          (fragment.linkable ? (
+            <CopyButton
+              text={`${location.origin}${location.pathname}${fragment.search}${fragment.hash}`}
+              what="permalink to this step"
+              label="Copy link"
+            />
+          ) : (
+            <span className="muted small" title={z?.why ?? 'preparing the link'}>
+              no permalink
+            </span>
+          ))}
+        <button
+          type="button"
+          className={view.settings ? 'active' : ''}
+          aria-haspopup="dialog"
+          onClick={() => dispatch({ type: 'settings', open: true })}
+        >
+          Settings…
+        </button>
+        <ThemeToggle />
+      </div>
+    </header>
+  )
+}

@@ -1,0 +1,180 @@
+/**
+ * The drawers, as data: one entry per drawer (its header button, what an error in it is
+ * called, whether it needs an open log, and the component it shows). The drawer stack
+ * (./DrawerStack.tsx) renders the open ones, newest on top, gives each the focus and
+ * gives it back when it closes; Escape closes the newest (./useShellKeys.ts); the header
+ * makes a button of each. A new drawer is one id in view-state.ts and one entry here.
+ */
+import { useQueryClient } from '@tanstack/react-query'
+import { type ComponentType, type Dispatch, lazy, Suspense, useCallback, useMemo } from 'react'
+import { type ComposeBase, Composer } from '../features/compose/components/Composer'
+import { FlowsPanel } from '../features/compose/flows/FlowsPanel'
+import { EditPanel } from '../features/edit/components/EditPanel'
+import type { useEditSession } from '../features/edit/useEditSession'
+import { OpenPanel } from '../features/log-input/components/OpenPanel'
+import { FromNode } from '../features/network/components/FromNode'
+import { SignersPanel } from '../features/signers/components/SignersPanel'
+import { useNodeService } from '../model/node-service'
+import { diffStates } from '../model/state-diff'
+import type { InspectRequest } from '../model/inspect-request'
+import type { Loaded } from '../trace/useInspector'
+import type { LogSession } from './useLogSession'
+import type { DrawerId, ViewAction, ViewState } from './view-state'
+
+/** What every drawer component is given. */
+export interface DrawerContext {
+  readonly session: LogSession
+  readonly view: ViewState
+  readonly dispatch: Dispatch<ViewAction>
+  /** Closes this drawer. */
+  readonly close: () => void
+  readonly openSettings: () => void
+  readonly edit: ReturnType<typeof useEditSession>
+  readonly logLimit: number
+}
+
+export interface DrawerSpec {
+  /** The header button that opens and closes it. */
+  readonly title: string
+  /** What an error inside it is called ("The signers panel failed…"). */
+  readonly label: string
+  /** Shown (with its button) only while a log is open. */
+  readonly needsLog: boolean
+  readonly component: ComponentType<DrawerContext>
+  /** A wide drawer (the tables of the live views). */
+  readonly wide?: boolean
+}
+
+// The live views are lazy chunks: they add nothing to the first screen's JavaScript.
+const AuditView = lazy(() => import('../features/audit/components/AuditView').then((m) => ({ default: m.AuditView })))
+const TrafficPanel = lazy(() =>
+  import('../features/traffic/components/TrafficPanel').then((m) => ({ default: m.TrafficPanel })),
+)
+
+/** Opens a live view's request in the inspector, closing the drawer once it opened. */
+function useOpenAndClose(session: LogSession, close: () => void) {
+  const openRequest = session.openRequest
+  return useCallback(
+    async (r: InspectRequest) => {
+      const ok = await openRequest(r)
+      if (ok) close()
+      return ok
+    },
+    [openRequest, close],
+  )
+}
+
+function AuditDrawer({ session, close }: DrawerContext) {
+  const onOpen = useOpenAndClose(session, close)
+  return (
+    <Suspense fallback={<p className="muted">Loading the audit view…</p>}>
+      <AuditView onOpen={onOpen} onClose={close} />
+    </Suspense>
+  )
+}
+
+function TrafficDrawer({ session, close }: DrawerContext) {
+  const onOpen = useOpenAndClose(session, close)
+  return (
+    <Suspense fallback={<p className="muted">Loading the node traffic panel…</p>}>
+      <TrafficPanel nodeUrl={session.nodeUrl} onOpen={onOpen} onClose={close} />
+    </Suspense>
+  )
+}
+
+/**
+ * The open log's head state, for composing on it; only while a composing drawer is
+ * mounted (the head state of a long log costs a rebuild from its checkpoints).
+ */
+function useHeadBase(loaded: Loaded | null): ComposeBase {
+  return useMemo((): ComposeBase => {
+    if (!loaded) return { state: null, label: null, blocked: null }
+    const stop = loaded.model.stopIndex()
+    const state = loaded.model.stateAfter(loaded.model.steps.length - 1)
+    const blocked =
+      stop >= 0
+        ? `The open log stops at sequence id ${loaded.model.steps[stop]!.sequenceId} (${loaded.model.steps[stop]!.status}), so an update appended to it would not be applied.`
+        : null
+    return { state, label: loaded.source.label, blocked }
+  }, [loaded])
+}
+
+function OpenDrawer({ session, close, openSettings }: DrawerContext) {
+  const { loaded } = session.ins
+  const a = session.actions
+  return (
+    <OpenPanel
+      onPaste={a.onPaste}
+      onFile={a.onFile}
+      onUrl={a.onUrl}
+      onExample={a.onExample}
+      current={loaded?.source.example}
+      onClose={loaded ? close : undefined}
+      fromNode={<FromNode net={session.net} fetch={session.userFetch} onSettings={openSettings} />}
+    />
+  )
+}
+
+function SignersDrawer({ close }: DrawerContext) {
+  return <SignersPanel onClose={close} />
+}
+
+function SignDrawer({ session, close }: DrawerContext) {
+  const { ins } = session
+  return (
+    <Composer base={useHeadBase(ins.loaded)} onAppend={ins.append} localNewest={ins.newestApplied} onClose={close} />
+  )
+}
+
+function EditDrawer({ session, view, edit, close }: DrawerContext) {
+  const { loaded } = session.ins
+  if (!loaded) return null
+  const selected = view.selection ? (loaded.model.steps[view.selection.k] ?? null) : null
+  return <EditPanel loaded={loaded} session={edit} selected={selected} compareStates={diffStates} onClose={close} />
+}
+
+function FlowsDrawer({ session, view, dispatch, close, openSettings, logLimit }: DrawerContext) {
+  const { ins, openNodeLog } = session
+  const base = useHeadBase(ins.loaded)
+  const node = useNodeService()
+  const client = useQueryClient()
+  if (!ins.loaded || view.flow === null) return null
+  // The inbox tasks re-fetch an inbox that changed on the node, then re-run their dry run on it.
+  const refetch = async (inboxId: string) =>
+    openNodeLog({
+      inboxId,
+      bundle: await client.fetchQuery(node.inboxBundle(inboxId)),
+      label: `node ${node.url}: inbox ${inboxId.slice(0, 10)}…`,
+    })
+  return (
+    <FlowsPanel
+      state={base.state}
+      blocked={base.blocked}
+      logEntries={ins.loaded.model.steps.length}
+      logLimit={logLimit}
+      onSettings={openSettings}
+      flow={view.flow}
+      onFlow={(flow) => dispatch({ type: 'flow', flow })}
+      onAppend={ins.append}
+      refetch={refetch}
+      onClose={close}
+    />
+  )
+}
+
+/** The registry, in the order of the header's buttons. */
+export const DRAWERS: Readonly<Record<DrawerId, DrawerSpec>> = {
+  open: { title: 'Open log…', label: 'The open panel', needsLog: false, component: OpenDrawer },
+  signers: { title: 'Signers…', label: 'The signers panel', needsLog: false, component: SignersDrawer },
+  sign: { title: 'Sign…', label: 'The signing playground', needsLog: false, component: SignDrawer },
+  audit: { title: 'Audit…', label: 'The audit view', needsLog: false, component: AuditDrawer, wide: true },
+  traffic: {
+    title: 'Node traffic…',
+    label: 'The node traffic panel',
+    needsLog: false,
+    component: TrafficDrawer,
+    wide: true,
+  },
+  edit: { title: 'Edit…', label: 'Edit mode', needsLog: true, component: EditDrawer },
+  flows: { title: 'Inbox tasks…', label: 'The inbox tasks', needsLog: true, component: FlowsDrawer },
+}

@@ -1,0 +1,64 @@
+/**
+ * The view state's projection into the address, both ways, in one place. The log (or where
+ * it came from) is features/log-input's part of the address; this is the rest:
+ *
+ *   #…&step=<seq>.<action>&tab=<tab>&present     (the fragment, beside the log)
+ *   ?…&flow=<inbox task>&drawer=<open drawers>   (the query, beside a fetch's address)
+ *   ?node=…&inbox=…&follow=1|0                   (a log read from a node: whether the view follows it)
+ *
+ * The Inbox tasks drawer is named by its task (`flow=`), the other open drawers by
+ * `drawer=` (comma-separated, the newest last).
+ */
+import { parseFragment, type Fragment, type StepRef } from '../features/log-input/permalink'
+import type { TraceModel } from '../trace/trace-model'
+import type { AddressView, ViewState } from './view-state'
+
+/** The address parts of a view: the fragment's keys and the query's parameters. */
+export interface ViewAddress {
+  readonly fragment: Pick<Fragment, 'step' | 'tab' | 'present'>
+  readonly params: readonly (readonly [string, string])[]
+}
+
+/** The selected step as the address names it (by sequence id, which outlives a reload). */
+export function stepRefOf(view: ViewState, model: TraceModel | null): StepRef | undefined {
+  const sel = view.selection
+  const step = sel && model ? model.steps[sel.k] : undefined
+  return step && sel ? { sequenceId: step.sequenceId, action: sel.i } : undefined
+}
+
+export function writeView(view: ViewState, model: TraceModel | null, followable = false): ViewAddress {
+  const step = stepRefOf(view, model)
+  const params: [string, string][] = []
+  if (followable) params.push(['follow', view.follow ? '1' : '0'])
+  if (view.flow) params.push(['flow', view.flow])
+  const drawers = view.drawers.filter((d) => d !== 'flows')
+  if (drawers.length > 0) params.push(['drawer', drawers.join(',')])
+  return {
+    fragment: {
+      ...(step ? { step } : {}),
+      ...(view.tab ? { tab: view.tab } : {}),
+      ...(view.presenting ? { present: true } : {}),
+    },
+    params,
+  }
+}
+
+/** The view an address names (the step is the opener's: it is resolved against the log once it is open). */
+export function readView(search: string, hash: string): AddressView {
+  const q = new URLSearchParams(search)
+  const f = parseFragment(hash)
+  const drawer = q.get('drawer')
+  return {
+    ...(f.tab ? { tab: f.tab } : {}),
+    present: f.present === true,
+    flow: q.get('flow'),
+    drawers: drawer ? drawer.split(',').slice(0, 8) : [],
+    follow: q.get('follow') !== '0',
+  }
+}
+
+/** A source's query (`?node=…`, `?url=…` or none) with the view's parameters after it. */
+export function withParams(search: string, params: ViewAddress['params']): string {
+  if (params.length === 0) return search
+  return `${search}${search ? '&' : '?'}${new URLSearchParams(params.map(([k, v]) => [k, v])).toString()}`
+}
