@@ -31,7 +31,11 @@ const contentSecurityPolicy = {
   ],
 }
 
-const UNIT_TESTS = ['src/**/*.test.ts', 'test/**/*.test.ts', 'scripts/**/*.test.ts']
+/**
+ * Component tests (`*.test.tsx`, beside their components) run in happy-dom: each names it in
+ * a `// @vitest-environment happy-dom` comment; the rest run in Node.
+ */
+const UNIT_TESTS = ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/**/*.test.ts', 'scripts/**/*.test.ts']
 /** Tests that start processes (anvil, the devnode, the CLI, buf), worker threads, or long property runs. */
 const SLOW_TESTS = [
   'test/chain/**/*.test.ts',
