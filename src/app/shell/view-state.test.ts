@@ -65,12 +65,12 @@ describe('topDrawer', () => {
 
 describe('initialView', () => {
   it('reads what the address names and ignores names it does not know', () => {
-    expect(initialView({ tab: 'text', present: true, flow: 'claim', drawers: ['signers', 'nope', 'flows'] })).toEqual({
+    expect(initialView({ tab: 'text', present: true, flow: 'claim' })).toEqual({
       ...EMPTY_VIEW,
       tab: 'text',
       presenting: true,
       flow: 'claim',
-      drawers: ['signers', 'flows'],
+      drawers: ['flows'],
     })
     expect(initialView({ tab: 'bogus', flow: 'steal' })).toEqual(EMPTY_VIEW)
   })

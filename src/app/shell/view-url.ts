@@ -3,10 +3,11 @@
  * it came from) is features/log-input's part of the address; this is the rest:
  *
  *   #…&step=<seq>.<action>&tab=<tab>&present     (the fragment, beside the log)
- *   ?…&flow=<inbox task>&drawer=<open drawers>   (the query, beside a fetch's address)
+ *   ?…&flow=<inbox task>                          (the query, beside a fetch's address)
  *
- * The Inbox tasks drawer is named by its task (`flow=`), the other open drawers by
- * `drawer=` (comma-separated, the newest last).
+ * The Inbox tasks drawer is named by its task (`flow=`). The other drawers are tools
+ * around the view (opening, signing, editing), not part of it: a reload starts without
+ * them, and a shared link shows the log, not someone's half-filled form.
  */
 import { parseFragment, type Fragment, type StepRef } from '../features/log-input/permalink'
 import type { TraceModel } from '../trace/trace-model'
@@ -29,8 +30,6 @@ export function writeView(view: ViewState, model: TraceModel | null): ViewAddres
   const step = stepRefOf(view, model)
   const params: [string, string][] = []
   if (view.flow) params.push(['flow', view.flow])
-  const drawers = view.drawers.filter((d) => d !== 'flows')
-  if (drawers.length > 0) params.push(['drawer', drawers.join(',')])
   return {
     fragment: {
       ...(step ? { step } : {}),
@@ -45,13 +44,7 @@ export function writeView(view: ViewState, model: TraceModel | null): ViewAddres
 export function readView(search: string, hash: string): AddressView {
   const q = new URLSearchParams(search)
   const f = parseFragment(hash)
-  const drawer = q.get('drawer')
-  return {
-    ...(f.tab ? { tab: f.tab } : {}),
-    present: f.present === true,
-    flow: q.get('flow'),
-    drawers: drawer ? drawer.split(',').slice(0, 8) : [],
-  }
+  return { ...(f.tab ? { tab: f.tab } : {}), present: f.present === true, flow: q.get('flow') }
 }
 
 /** A source's query (`?node=…`, `?url=…` or none) with the view's parameters after it. */
