@@ -20,7 +20,7 @@ export interface ViewAddress {
 }
 
 /** The selected step as the address names it (by sequence id, which outlives a reload). */
-export function stepRefOf(view: ViewState, model: TraceModel | null): StepRef | undefined {
+function stepRefOf(view: ViewState, model: TraceModel | null): StepRef | undefined {
   const sel = view.selection
   const step = sel && model ? model.steps[sel.k] : undefined
   return step && sel ? { sequenceId: step.sequenceId, action: sel.i } : undefined

@@ -8,7 +8,7 @@ import { render } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { useState } from 'react'
 import type { ClaimPolicy } from '../../../../network/claim-policy'
-import { memberKey, type AssociationState } from '../../../../core/types'
+import type { AssociationState } from '../../../../core/types'
 import {
   addMember,
   claimHandle,
@@ -30,7 +30,7 @@ import {
 import type { FlowId } from './flow-ids'
 import { FlowsPanel } from './FlowsPanel'
 
-export const wallet = ethKeySigner(testKey('wallet'))
+const wallet = ethKeySigner(testKey('wallet'))
 export const installations = [1, 2, 3].map((i) => installationKeySigner(testKey(`installation ${i}`)))
 
 const held = (source: AppSignerSource, signer: Signer, label: string): AppSigner => ({
@@ -63,7 +63,7 @@ export interface NodeAnswers {
 }
 
 /** A node service that answers from `answers` and counts what it was asked. */
-export function fakeNode(answers: NodeAnswers) {
+function fakeNode(answers: NodeAnswers) {
   const asked: string[] = []
   const q = <T,>(name: string, arg: string, value: () => T): NodeQuery<T> => ({
     queryKey: ['fake-node', name, arg],
@@ -140,5 +140,3 @@ export function renderTasks(state: AssociationState, flow: FlowId, answers: Node
   )
   return { user, asked: node.asked }
 }
-
-export const keyOf = (s: Signer) => memberKey(s.identifier)
