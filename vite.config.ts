@@ -31,7 +31,10 @@ const contentSecurityPolicy = {
   ],
 }
 
-// Component tests (*.test.tsx) pick their DOM with a `// @vitest-environment happy-dom` comment.
+/**
+ * Component tests (`*.test.tsx`, beside their components) run in happy-dom: each names it in
+ * a `// @vitest-environment happy-dom` comment; the rest run in Node.
+ */
 const UNIT_TESTS = ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/**/*.test.ts', 'scripts/**/*.test.ts']
 /** Tests that start processes (anvil, the devnode, the CLI, buf), worker threads, or long property runs. */
 const SLOW_TESTS = [

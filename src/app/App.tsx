@@ -15,16 +15,15 @@ import { fetchAddressQuery } from './features/network/profiles'
 import { Presenter } from './features/presenter/components/Presenter'
 import type { InspectRequest } from './model/inspect-request'
 import { diffStates } from './model/state-diff'
-import { DrawerStack, shownAsDrawer } from './shell/DrawerStack'
+import { DrawerStack } from './shell/DrawerStack'
 import { Header } from './shell/Header'
 import { Settings } from './shell/Settings'
 import { useLogSession } from './shell/useLogSession'
-import { initialView, topDrawer, useViewState } from './shell/view-state'
+import { initialView, useViewState } from './shell/view-state'
 import { readView } from './shell/view-url'
 import { Workspace } from './shell/Workspace'
 import { ErrorBoundary } from './ui/ErrorBoundary'
 import { KeysHelp } from './ui/KeysHelp'
-import { useKeys } from './ui/useKeys'
 
 // Follow (features/follow) is a lazy chunk, loaded when a log read from a node is open.
 const FollowBar = lazy(() => import('./features/follow/components/FollowBar').then((m) => ({ default: m.FollowBar })))
@@ -46,15 +45,6 @@ export function App() {
     },
     [dispatch],
   )
-  // Escape closes the drawer on top, then leaves presenter mode (a dialog or the filter handles it first).
-  useKeys({
-    'shell.escape': () => {
-      const top = topDrawer(view, (d) => shownAsDrawer(d, !!loaded))
-      if (top) dispatch({ type: 'close', drawer: top })
-      else if (view.presenting) present(false)
-      else return false
-    },
-  })
   // Presenter mode's "what changed": the same diff as the Diff tab.
   const diffOf = useCallback(
     (k: number, i: number) => {
@@ -133,7 +123,15 @@ export function App() {
             </button>
           </div>
         )}
-        <DrawerStack ctx={{ session, view, dispatch, openSettings, edit, logLimit }} />
+        {/* Escape closes the newest drawer, then leaves presenter mode. */}
+        <DrawerStack
+          ctx={{ session, view, dispatch, openSettings, edit, logLimit }}
+          onEscape={() => {
+            if (!view.presenting) return false
+            present(false)
+            return true
+          }}
+        />
         {loaded && view.presenting && (
           <ErrorBoundary label="Presenter mode" resetKey={loaded.loadId}>
             <Presenter

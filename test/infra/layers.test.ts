@@ -1,7 +1,8 @@
 /**
  * Import directions of design.md "The house": core and crypto import nothing above
  * them; only src/crypto imports @noble/*; only the wire modules import src/gen; the
- * core uses no node:*, no React, no fetch; app features do not import each other.
+ * core uses no node:*, no React, no fetch; app features do not import each other; the
+ * app's model/, trace/ and ui/ import no feature and not the shell.
  */
 import { describe, expect, it } from 'vitest'
 import { checkLayers, formatViolations, type SourceFile } from './layers'
@@ -102,6 +103,18 @@ describe('the layer checker', () => {
     ).toHaveLength(1)
     expect(check('src/app/features/timeline/components/Step.tsx', "import { Y } from '../hooks/useStep'")).toEqual([])
     expect(check('src/app/features/timeline/components/Step.tsx', "import { Z } from '../../../shell/Z'")).toEqual([])
+  })
+
+  it('keeps the model/, trace/ and ui/ of the app below its features and shell', () => {
+    expect(check('src/app/trace/useInspector.ts', "import { x } from '../features/log-input/attempts'")).toHaveLength(1)
+    expect(check('src/app/model/a.ts', "import type { X } from '../features/compose/flows/flow-ids'")).toHaveLength(1)
+    expect(check('src/app/ui/Keys.tsx', "import { DRAWERS } from '../shell/drawers'")).toHaveLength(1)
+    expect(check('src/app/ui/Keys.tsx', "import { App } from '../App'")).toHaveLength(1)
+    expect(check('src/app/ui/Keys.tsx', "import { KEYMAP } from './keymap'")).toEqual([])
+    expect(check('src/app/trace/useInspector.ts', "import { looksLikeJson } from '../model/input-kind'")).toEqual([])
+    expect(
+      check('src/app/shell/drawers.tsx', "import { Composer } from '../features/compose/components/Composer'"),
+    ).toEqual([])
   })
 
   it('exempts test files beside their modules', () => {

@@ -1,5 +1,6 @@
 /**
- * The import directions of design.md "The house", as data and one pure checker.
+ * The import directions of design.md "The house", as data and one pure checker (the
+ * app's model/, trace/ and ui/ below its features and shell included).
  * layers.test.ts runs it over src/ and over hand-made violations.
  */
 import { posix } from 'node:path'
@@ -32,6 +33,9 @@ const GEN_IMPORTERS = [
 ]
 /** Chain clients: the core reaches a chain only through its SmartWalletVerifier port. */
 const CHAIN_CLIENTS = /^(viem|wagmi|ox|@wagmi\/[^/]+|@tanstack\/[^/]+)(\/|$)/
+
+/** The app's shared lower layers: they import no feature and not the shell that composes the features. */
+const APP_BASE = ['src/app/model', 'src/app/trace', 'src/app/ui']
 
 const isTestFile = (p: string): boolean => /\.(test|spec)\.[cm]?[jt]sx?$/.test(p) || /(^|\/)__tests__\//.test(p)
 
@@ -87,6 +91,13 @@ export function checkLayers(files: SourceFile[]): Violation[] {
         const tFeature = featureOf(`${target}/`)
         if (feature !== null && tFeature !== null && tFeature !== feature) {
           add(ref.line, ref.text, `feature "${feature}" must not import feature "${tFeature}"`)
+        }
+        const base = APP_BASE.find((d) => under(f.path, d))
+        if (
+          base &&
+          (under(target, 'src/app/features') || under(target, 'src/app/shell') || /^src\/app\/App\b/.test(target))
+        ) {
+          add(ref.line, ref.text, `${base}/ is below the features and the shell: it must not import ${target}`)
         }
         continue
       }

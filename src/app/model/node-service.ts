@@ -35,7 +35,7 @@ export type PublishAnswerLike =
     }
   | { readonly kind: 'unreachable'; readonly message: string }
 
-export interface PublishVariables {
+interface PublishVariables {
   /** The exact IdentityUpdate bytes (never re-encoded). */
   readonly bytes: Uint8Array
   /** The inbox the update belongs to: enables the IDENT-072 visibility check. */

@@ -4,26 +4,38 @@
  * Tab inside it, and gives the focus back when it closes (ui/drawer-focus.ts). With no log
  * open, the Open drawer is the page itself (inline, not closable).
  */
-import type { DrawerId, ViewState } from './view-state'
-import { type DrawerContext, DRAWERS } from './drawers'
+import { useKeys } from '../ui/useKeys'
+import { type DrawerContext, type DrawerSpec, DRAWERS } from './drawers'
+import { type DrawerId, topDrawer, type ViewState } from './view-state'
 import { ErrorBoundary } from '../ui/ErrorBoundary'
 import { useDrawerFocus } from '../ui/drawer-focus'
 
+type Registry = Readonly<Record<DrawerId, DrawerSpec>>
+
 /** Whether drawer `d` is shown as a drawer now (what Escape may close). */
-export function shownAsDrawer(d: DrawerId, loaded: boolean): boolean {
-  return loaded || !(DRAWERS[d].needsLog || d === 'open')
+function shownAsDrawer(registry: Registry, d: DrawerId, loaded: boolean): boolean {
+  return loaded || !(registry[d].needsLog || d === 'open')
 }
 
 /** The drawers to render, bottom first: the open ones in the order they opened; with no log (and none loading), the Open panel. */
-export function drawersToRender(view: ViewState, loaded: boolean, busy: boolean): DrawerId[] {
-  const list = view.drawers.filter((d) => loaded || !DRAWERS[d].needsLog)
+function drawersToRender(registry: Registry, view: ViewState, loaded: boolean, busy: boolean): DrawerId[] {
+  const list = view.drawers.filter((d) => loaded || !registry[d].needsLog)
   if (!loaded && !busy && !list.includes('open')) list.push('open')
   return list
 }
 
-function DrawerFrame({ id, ctx, inline }: { id: DrawerId; ctx: Omit<DrawerContext, 'close'>; inline: boolean }) {
+function DrawerFrame({
+  spec,
+  id,
+  ctx,
+  inline,
+}: {
+  spec: DrawerSpec
+  id: DrawerId
+  ctx: Omit<DrawerContext, 'close'>
+  inline: boolean
+}) {
   useDrawerFocus(!inline, id)
-  const spec = DRAWERS[id]
   const Component = spec.component
   return (
     <div className={inline ? 'drawer-inline' : spec.wide ? 'drawer drawer-wide' : 'drawer'} data-drawer={id}>
@@ -34,12 +46,32 @@ function DrawerFrame({ id, ctx, inline }: { id: DrawerId; ctx: Omit<DrawerContex
   )
 }
 
-export function DrawerStack({ ctx }: { ctx: Omit<DrawerContext, 'close'> }) {
-  const { loaded, busy } = ctx.session.ins
+/**
+ * The stack. Escape (ui/keymap.ts `shell.escape`) closes the newest drawer shown; with none,
+ * `onEscape` gets it (presenter mode leaves) and says whether it acted.
+ */
+export function DrawerStack({
+  ctx,
+  onEscape,
+  registry = DRAWERS,
+}: {
+  ctx: Omit<DrawerContext, 'close'>
+  onEscape: () => boolean
+  registry?: Registry
+}) {
+  const { view, dispatch } = ctx
+  const loaded = !!ctx.session.ins.loaded
+  useKeys({
+    'shell.escape': () => {
+      const top = topDrawer(view, (d) => shownAsDrawer(registry, d, loaded))
+      if (top) dispatch({ type: 'close', drawer: top })
+      else return onEscape()
+    },
+  })
   return (
     <>
-      {drawersToRender(ctx.view, !!loaded, busy !== null).map((id) => (
-        <DrawerFrame key={id} id={id} ctx={ctx} inline={id === 'open' && !loaded} />
+      {drawersToRender(registry, view, loaded, ctx.session.ins.busy !== null).map((id) => (
+        <DrawerFrame key={id} spec={registry[id]} id={id} ctx={ctx} inline={id === 'open' && !loaded} />
       ))}
     </>
   )

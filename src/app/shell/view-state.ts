@@ -16,10 +16,6 @@ import { isTabId, type TabId } from './step-tabs'
 export const DRAWER_IDS = ['open', 'signers', 'sign', 'audit', 'traffic', 'edit', 'flows'] as const
 export type DrawerId = (typeof DRAWER_IDS)[number]
 
-export function isDrawerId(v: unknown): v is DrawerId {
-  return typeof v === 'string' && (DRAWER_IDS as readonly string[]).includes(v)
-}
-
 export interface ViewState {
   /** The selected row of the timeline (an update, or one of its actions). */
   readonly selection: Selection | null
@@ -112,21 +108,19 @@ export interface AddressView {
   readonly tab?: string
   readonly present?: boolean
   readonly flow?: string | null
-  readonly drawers?: readonly string[]
   readonly follow?: boolean
 }
 
 /** The view a page starts with, from what its address says (unknown names are ignored). */
 export function initialView(a: AddressView): ViewState {
   const flow = isFlowId(a.flow ?? null) ? (a.flow as FlowId) : null
-  const drawers = (a.drawers ?? []).filter(isDrawerId).filter((d) => d !== 'flows')
   return {
     ...EMPTY_VIEW,
     tab: isTabId(a.tab) ? a.tab : null,
     presenting: a.present === true,
     follow: a.follow !== false,
     flow,
-    drawers: flow ? [...drawers, 'flows'] : drawers,
+    drawers: flow ? ['flows'] : [],
   }
 }
 

@@ -3,11 +3,12 @@
  * it came from) is features/log-input's part of the address; this is the rest:
  *
  *   #…&step=<seq>.<action>&tab=<tab>&present     (the fragment, beside the log)
- *   ?…&flow=<inbox task>&drawer=<open drawers>   (the query, beside a fetch's address)
+ *   ?…&flow=<inbox task>                          (the query, beside a fetch's address)
  *   ?node=…&inbox=…&follow=1|0                   (a log read from a node: whether the view follows it)
  *
- * The Inbox tasks drawer is named by its task (`flow=`), the other open drawers by
- * `drawer=` (comma-separated, the newest last).
+ * The Inbox tasks drawer is named by its task (`flow=`). The other drawers are tools
+ * around the view (opening, signing, editing), not part of it: a reload starts without
+ * them, and a shared link shows the log, not someone's half-filled form.
  */
 import { parseFragment, type Fragment, type StepRef } from '../features/log-input/permalink'
 import type { TraceModel } from '../trace/trace-model'
@@ -20,7 +21,7 @@ export interface ViewAddress {
 }
 
 /** The selected step as the address names it (by sequence id, which outlives a reload). */
-export function stepRefOf(view: ViewState, model: TraceModel | null): StepRef | undefined {
+function stepRefOf(view: ViewState, model: TraceModel | null): StepRef | undefined {
   const sel = view.selection
   const step = sel && model ? model.steps[sel.k] : undefined
   return step && sel ? { sequenceId: step.sequenceId, action: sel.i } : undefined
@@ -31,8 +32,6 @@ export function writeView(view: ViewState, model: TraceModel | null, followable 
   const params: [string, string][] = []
   if (followable) params.push(['follow', view.follow ? '1' : '0'])
   if (view.flow) params.push(['flow', view.flow])
-  const drawers = view.drawers.filter((d) => d !== 'flows')
-  if (drawers.length > 0) params.push(['drawer', drawers.join(',')])
   return {
     fragment: {
       ...(step ? { step } : {}),
@@ -47,12 +46,10 @@ export function writeView(view: ViewState, model: TraceModel | null, followable 
 export function readView(search: string, hash: string): AddressView {
   const q = new URLSearchParams(search)
   const f = parseFragment(hash)
-  const drawer = q.get('drawer')
   return {
     ...(f.tab ? { tab: f.tab } : {}),
     present: f.present === true,
     flow: q.get('flow'),
-    drawers: drawer ? drawer.split(',').slice(0, 8) : [],
     follow: q.get('follow') !== '0',
   }
 }

@@ -44,7 +44,7 @@ const is =
     keys.includes(e.key)
 
 /** A text field, a select or an editable element: typing there is not a shortcut. */
-export function isEditable(t: EventTarget | null): boolean {
+function isEditable(t: EventTarget | null): boolean {
   return (
     typeof HTMLElement !== 'undefined' &&
     t instanceof HTMLElement &&

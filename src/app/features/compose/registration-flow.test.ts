@@ -1,4 +1,5 @@
 import { readSetting, writeSetting } from '../../model/setting'
+import { mapStorage, refusing } from '../../model/storage-doubles'
 import { describe, expect, it } from 'vitest'
 import { memberKey } from '../../../core/types'
 import {
@@ -154,30 +155,13 @@ describe('parseCeiling, CEILING_SETTING', () => {
     expect(r.ok).toBe(false)
     if (!r.ok) expect(r.problem).toMatch(why)
   })
-  it('defaults to CONF-044’s 10 and keeps a saved value', () => {
-    const m = new Map<string, string>()
-    const storage = {
-      getItem: (k: string) => m.get(k) ?? null,
-      setItem: (k: string, v: string) => void m.set(k, v),
-      removeItem: (k: string) => void m.delete(k),
-    }
+  it('defaults to CONF-044’s 10 and keeps a saved value (src/app/model/setting.ts)', () => {
+    const storage = mapStorage()
     expect(readSetting(CEILING_SETTING, storage)).toBe(DEFAULT_MAX_INSTALLATIONS)
-    expect(readSetting(CEILING_SETTING, null)).toBe(10)
     writeSetting(CEILING_SETTING, 3, storage)
-    expect(m.get(CEILING_SETTING.key)).toBe('3')
+    expect(storage.m.get(CEILING_SETTING.key)).toBe('3')
     expect(readSetting(CEILING_SETTING, storage)).toBe(3)
-    m.set(CEILING_SETTING.key, 'garbage')
-    expect(readSetting(CEILING_SETTING, storage)).toBe(10)
-    const throwing = {
-      getItem: () => {
-        throw new Error('denied')
-      },
-      setItem: () => {
-        throw new Error('denied')
-      },
-      removeItem: () => undefined,
-    }
-    expect(readSetting(CEILING_SETTING, throwing)).toBe(10)
-    expect(() => writeSetting(CEILING_SETTING, 4, throwing)).not.toThrow()
+    expect(readSetting(CEILING_SETTING, mapStorage([[CEILING_SETTING.key, '1001']]))).toBe(10)
+    expect(readSetting(CEILING_SETTING, refusing)).toBe(10)
   })
 })

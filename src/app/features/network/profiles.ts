@@ -13,6 +13,7 @@
  */
 import type { Api, Target, TargetKind, TransportKind } from '../../../network/remote'
 import { APIS, DEFAULT_TRANSPORT, normalizeTarget, TRANSPORTS } from '../../../network/remote'
+import { safeStorage } from '../../model/setting'
 
 export interface Profile {
   readonly id: string
@@ -103,14 +104,6 @@ export function saveCustomProfiles(
     )
   } catch {
     /* storage full or unavailable: the profiles last this session */
-  }
-}
-
-function safeStorage(): Storage | null {
-  try {
-    return globalThis.localStorage ?? null
-  } catch {
-    return null
   }
 }
 

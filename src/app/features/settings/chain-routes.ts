@@ -11,6 +11,7 @@
  */
 import { useCallback, useState } from 'react'
 import { ChainRouteError, parseChainRoute, routeTable, type ChainRoute } from '../../../chain/routes'
+import { safeStorage } from '../../model/setting'
 
 const KEY = 'inbox-inspector.chain-routes'
 
@@ -128,14 +129,6 @@ export function writeSavedRoutes(
     else storage?.setItem(KEY, JSON.stringify(routes.map((r) => ({ chainId: r.chainId, url: r.url }))))
   } catch {
     /* storage unavailable: the setting lasts for this page */
-  }
-}
-
-function safeStorage(): Storage | null {
-  try {
-    return typeof localStorage === 'undefined' ? null : localStorage
-  } catch {
-    return null
   }
 }
 

@@ -4,6 +4,7 @@
  * query parameter (tests, shared links) overrides and is saved on first read.
  */
 import { useCallback, useState } from 'react'
+import { readSetting, type SettingSpec, writeSetting } from '../../model/setting'
 
 const KEY = 'inbox-inspector.node-url'
 const FALLBACK_NODE_URL = 'http://127.0.0.1:8787'
@@ -26,28 +27,26 @@ function nodeUrlProblem(url: string): string | null {
   }
 }
 
-function readNodeUrl(): string {
-  try {
-    const fromQuery = new URLSearchParams(location.search).get('node')
-    if (fromQuery && !nodeUrlProblem(fromQuery)) {
-      localStorage.setItem(KEY, fromQuery)
-      return fromQuery
-    }
-    const saved = localStorage.getItem(KEY)
-    if (saved && !nodeUrlProblem(saved)) return saved
-  } catch {
-    /* storage unavailable: the default */
-  }
-  return defaultNodeUrl()
+/** The URL the user saved; null (none saved) stands for the default. */
+const NODE_URL: SettingSpec<string | null> = {
+  key: KEY,
+  parse: (url) => (nodeUrlProblem(url) ? undefined : url),
+  format: (url) => url,
+  fallback: () => null,
 }
 
-function writeNodeUrl(url: string | null): void {
-  try {
-    if (url === null) localStorage.removeItem(KEY)
-    else localStorage.setItem(KEY, url)
-  } catch {
-    /* storage unavailable: the setting lasts for this page */
+function readNodeUrl(): string {
+  const fromQuery = new URLSearchParams(location.search).get('node')
+  if (fromQuery && !nodeUrlProblem(fromQuery)) {
+    writeSetting(NODE_URL, fromQuery)
+    return fromQuery
   }
+  return readSetting(NODE_URL) ?? defaultNodeUrl()
+}
+
+/** Saves a node URL (null: back to the default). */
+function writeNodeUrl(url: string | null): void {
+  writeSetting(NODE_URL, url)
 }
 
 export function useNodeUrl(): [string, (url: string | null) => void] {

@@ -1,25 +1,25 @@
 /** Theme: follows the system unless the person chose light or dark (kept in localStorage). */
+import { readSetting, type SettingSpec, writeSetting } from '../../model/setting'
+
 export type ThemeChoice = 'system' | 'light' | 'dark'
 const KEY = 'inbox-inspector.theme'
 
+const THEME: SettingSpec<ThemeChoice> = {
+  key: KEY,
+  parse: (v) => (v === 'light' || v === 'dark' ? v : undefined),
+  // Following the system is the absence of a choice.
+  format: (t) => (t === 'system' ? null : t),
+  fallback: () => 'system',
+}
+
 export function readTheme(): ThemeChoice {
-  try {
-    const v = localStorage.getItem(KEY)
-    return v === 'light' || v === 'dark' ? v : 'system'
-  } catch {
-    return 'system'
-  }
+  return readSetting(THEME)
 }
 
 export function applyTheme(t: ThemeChoice): void {
   if (t === 'system') delete document.documentElement.dataset.theme
   else document.documentElement.dataset.theme = t
-  try {
-    if (t === 'system') localStorage.removeItem(KEY)
-    else localStorage.setItem(KEY, t)
-  } catch {
-    /* storage unavailable: the choice lasts for this page */
-  }
+  writeSetting(THEME, t)
 }
 
 export function effectiveTheme(t: ThemeChoice): 'light' | 'dark' {

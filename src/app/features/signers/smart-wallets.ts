@@ -28,7 +28,6 @@ import type { ChainRoute } from '../../../chain/routes'
 import { SignerError } from '../../../signing/errors'
 import type { Signer } from '../../../signing/signers'
 import { StorageError } from '../../../storage/errors'
-import type { SignerVault } from './vault'
 
 /** The object store of the signers' database (./idb.ts) holding these records. */
 export const SMART_WALLETS_STORE = 'smart-wallets'
@@ -423,9 +422,16 @@ export const DEMO_OWNER_LABEL = 'demo owner (public key, never fund it)'
  * the one already kept), checks it is the wallet's owner, and keeps each demo wallet not
  * kept yet, with its ERC-6492 deployment. Resolves a sentence saying what was added.
  */
+/** The part of the signer vault (./vault.ts) the demo import uses. */
+export interface DemoWalletVault {
+  importEthereumKey(input: string, label: string): Promise<AppSigner>
+  getSnapshot(): { readonly signers: readonly AppSigner[]; readonly smartWallets: readonly SmartWalletRecord[] }
+  addSmartWallet(record: SmartWalletRecord): Promise<SmartWalletRecord>
+}
+
 export async function addDemoSmartWallets(
   demo: DemoSmartWallets,
-  vault: Pick<SignerVault, 'importEthereumKey' | 'getSnapshot' | 'addSmartWallet'>,
+  vault: DemoWalletVault,
   now = Date.now(),
 ): Promise<string> {
   const added: string[] = []

@@ -16,6 +16,7 @@ import type { AppSigner, AppSignerSource } from '../../../model/app-signer'
 import { partiesOf } from '../compose-model'
 import { allButMine, buildCleanup } from './cleanup'
 import { readSetting, writeSetting } from '../../../model/setting'
+import { mapStorage, refusing } from '../../../model/storage-doubles'
 import { inboxHealth, LAST_ENTRIES, LOG_LIMIT_SETTING, parseLogLimit, spendWarning } from './health'
 
 const wallet = ethKeySigner(testKey('wallet'))
@@ -134,15 +135,6 @@ describe('clean up installations (issue 15)', () => {
 })
 
 describe('the log limit setting (issue 15)', () => {
-  const store = (v: string | null) => {
-    const m = new Map<string, string>(v === null ? [] : [['inspector.logLimit', v]])
-    return {
-      getItem: (k: string) => m.get(k) ?? null,
-      setItem: (k: string, x: string) => void m.set(k, x),
-      removeItem: (k: string) => void m.delete(k),
-      m,
-    }
-  }
   it('parses a whole number from 1 to 1,000,000 and says why otherwise', () => {
     expect(parseLogLimit(' 256 ')).toEqual({ ok: true, value: 256 })
     expect(parseLogLimit('2x')).toEqual({ ok: false, problem: 'the log limit "2x" is not a whole number' })
@@ -150,22 +142,10 @@ describe('the log limit setting (issue 15)', () => {
     expect(parseLogLimit('1000001')).toEqual({ ok: false, problem: 'the log limit must be at most 1000000' })
   })
   it('defaults to 256, keeps a saved value, ignores a damaged one and a throwing storage', () => {
-    expect(readSetting(LOG_LIMIT_SETTING, null)).toBe(256)
-    expect(readSetting(LOG_LIMIT_SETTING, store(null))).toBe(256)
-    expect(readSetting(LOG_LIMIT_SETTING, store('junk'))).toBe(256)
-    const s = store(null)
+    expect(readSetting(LOG_LIMIT_SETTING, mapStorage([['inspector.logLimit', 'junk']]))).toBe(256)
+    const s = mapStorage()
     writeSetting(LOG_LIMIT_SETTING, 40, s)
     expect(readSetting(LOG_LIMIT_SETTING, s)).toBe(40)
-    const throwing = {
-      getItem: () => {
-        throw new Error('denied')
-      },
-      setItem: () => {
-        throw new Error('denied')
-      },
-      removeItem: () => undefined,
-    }
-    expect(readSetting(LOG_LIMIT_SETTING, throwing)).toBe(256)
-    expect(() => writeSetting(LOG_LIMIT_SETTING, 3, throwing)).not.toThrow()
+    expect(readSetting(LOG_LIMIT_SETTING, refusing)).toBe(256)
   })
 })
