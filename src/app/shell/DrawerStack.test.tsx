@@ -31,6 +31,8 @@ const REGISTRY: Record<DrawerId, DrawerSpec> = {
   sign: fake('Sign'),
   edit: fake('Edit', true),
   flows: fake('Flows', true),
+  audit: fake('Audit', true),
+  traffic: fake('Traffic', true),
 }
 
 function Harness({ loaded, onEscape }: { loaded: boolean; onEscape: () => boolean }) {

@@ -7,13 +7,13 @@ const handlers = (h: Record<string, KeyHandler>) => new Map(Object.entries(h))
 describe('dispatchKey', () => {
   it('gives the key to the first binding in keymap order that has a handler', () => {
     const helpClose = vi.fn()
-    const escape = vi.fn()
-    expect(dispatchKey(key('Escape'), handlers({ 'help.close': helpClose, 'shell.escape': escape }))?.id).toBe(
+    const onEscape = vi.fn()
+    expect(dispatchKey(key('Escape'), handlers({ 'help.close': helpClose, 'shell.escape': onEscape }))?.id).toBe(
       'help.close',
     )
     expect(helpClose).toHaveBeenCalledOnce()
-    expect(escape).not.toHaveBeenCalled()
-    expect(dispatchKey(key('Escape'), handlers({ 'shell.escape': escape }))?.id).toBe('shell.escape')
+    expect(onEscape).not.toHaveBeenCalled()
+    expect(dispatchKey(key('Escape'), handlers({ 'shell.escape': onEscape }))?.id).toBe('shell.escape')
   })
 
   it('passes the key on when a handler returns false, and takes nothing without a handler', () => {
