@@ -1,10 +1,7 @@
 /**
- * The inspector's shell: it composes and holds no logic of the features. The view state
- * (shell/view-state.ts) says what is on screen and is the page address (shell/view-url.ts);
- * the log session (shell/useLogSession.ts) opens logs; the drawers are a registry
- * (shell/drawers.tsx) rendered by one stack; every shortcut is in ui/keymap.ts; the node's
- * calls are one service (model/node-service.ts).
- */
+ * The shell composes and holds no feature logic: view state and its address (shell/view-state.ts, view-url.ts),
+ * the log session (shell/useLogSession.ts), drawers as a registry (shell/drawers.tsx), every shortcut in
+ * ui/keymap.ts, the node's calls as one service (model/node-service.ts). */
 import { lazy, Suspense, useCallback, useRef } from 'react'
 import { useLogLimit } from './features/compose/flows/useLogLimit'
 import { useEditSession } from './features/edit/useEditSession'
@@ -24,7 +21,6 @@ import { readView } from './shell/view-url'
 import { Workspace } from './shell/Workspace'
 import { ErrorBoundary } from './ui/ErrorBoundary'
 import { KeysHelp } from './ui/KeysHelp'
-
 // Follow (features/follow) is a lazy chunk, loaded when a log read from a node is open.
 const FollowBar = lazy(() => import('./features/follow/components/FollowBar').then((m) => ({ default: m.FollowBar })))
 
