@@ -8,6 +8,7 @@
  */
 import type { QueryKey } from '@tanstack/react-query'
 import { createContext, useContext } from 'react'
+import type { RuleId } from '../../core/rules'
 import type { ClaimPolicy } from '../../network/claim-policy'
 import { MissingProviderError } from './app-context'
 
@@ -19,7 +20,7 @@ export interface NodeQuery<T> {
 }
 
 /** What the node answered a publish: stored (and, given the inbox, visible: IDENT-072), refused, or unreachable. */
-export type PublishAnswerLike =
+export type PublishAnswer =
   | {
       readonly kind: 'stored'
       readonly sequenceId: bigint
@@ -30,7 +31,7 @@ export type PublishAnswerLike =
       readonly kind: 'refused'
       readonly status: number
       readonly code: string
-      readonly rule: string | null
+      readonly rule: RuleId | null
       readonly message: string
     }
   | { readonly kind: 'unreachable'; readonly message: string }
@@ -66,7 +67,7 @@ export interface NodeService {
   /** Publishes an update: the mutation's options (useMutation(node.publish)) and the call itself. */
   readonly publish: {
     readonly mutationKey: QueryKey
-    readonly mutationFn: (v: PublishVariables) => Promise<PublishAnswerLike>
+    readonly mutationFn: (v: PublishVariables) => Promise<PublishAnswer>
   }
 }
 

@@ -3,7 +3,7 @@
  * sequence id (and, given the inbox id, whether QueryNewest shows it, IDENT-072), refused
  * with the node's code, rule and message, or not reached.
  */
-import type { PublishAnswerLike } from '../../model/node-service'
+import type { PublishAnswer } from '../../model/node-service'
 
 export interface AnswerText {
   readonly tone: 'ok' | 'warn' | 'bad'
@@ -11,7 +11,7 @@ export interface AnswerText {
 }
 
 /** `registration`: a registration is complete only once it is visible (IDENT-072). */
-export function describePublishAnswer(a: PublishAnswerLike, registration = false): AnswerText {
+export function describePublishAnswer(a: PublishAnswer, registration = false): AnswerText {
   switch (a.kind) {
     case 'stored': {
       const at = `Stored by the node with sequence id ${a.sequenceId}.`

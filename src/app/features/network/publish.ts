@@ -14,26 +14,9 @@
  */
 import { useMutation } from '@tanstack/react-query'
 import { useCallback } from 'react'
-import type { RuleId } from '../../../core/rules'
 import { NodeError, NodeUnreachableError } from '../../../network/client'
-import { useNodeService } from '../../model/node-service'
+import { type PublishAnswer, useNodeService } from '../../model/node-service'
 import { nodeClient } from './queries'
-
-export type PublishAnswer =
-  | {
-      readonly kind: 'stored'
-      readonly sequenceId: bigint
-      readonly visible: boolean | null
-      readonly visibility?: string
-    }
-  | {
-      readonly kind: 'refused'
-      readonly status: number
-      readonly code: string
-      readonly rule: RuleId | null
-      readonly message: string
-    }
-  | { readonly kind: 'unreachable'; readonly message: string }
 
 export interface PublishOptions {
   /** The inbox the update belongs to: enables the IDENT-072 visibility check. */

@@ -1,5 +1,5 @@
 /** The node's answer to a publish: stored with its sequence id, or refused with code, rule and message. */
-import type { PublishAnswer } from '../publish'
+import type { PublishAnswer } from '../../../model/node-service'
 
 export function PublishAnswerView({ answer }: { answer: PublishAnswer }) {
   if (answer.kind === 'stored')
