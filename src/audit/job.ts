@@ -44,6 +44,8 @@ export interface AuditOutcome {
   readonly row: AuditRow
   /** What the next run resumes from. */
   readonly head: PriorHead
+  /** The row's JSON, when a thread made it already (the store keeps it, the report prints it). */
+  readonly json?: string
 }
 
 const bigintCmp = (a: LogEntry, b: LogEntry): number =>

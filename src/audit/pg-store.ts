@@ -140,7 +140,7 @@ export async function openPgStore(url: string): Promise<AuditStore> {
       await tx(async (c) => {
         for (let i = 0; i < outcomes.length; i += 500) {
           const part = outcomes.slice(i, i + 500)
-          const rowsText = part.map((o) => JSON.stringify(o.outcome.row))
+          const rowsText = part.map((o) => o.outcome.json ?? JSON.stringify(o.outcome.row))
           await c.query(
             `INSERT INTO inbox_audit.audit_results (run_id, source, key, unit, row)
              SELECT $1, s, k, u, r::jsonb FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS t(s, k, u, r)

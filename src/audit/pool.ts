@@ -8,7 +8,7 @@
 import { Worker } from 'node:worker_threads'
 import { startTsWorker } from '../cli/pool/node-pool'
 import type { AuditOutcome } from './job'
-import type { Batch, FromAuditThread, ToAuditThread } from './work'
+import { type Batch, type FromAuditThread, packBatch, type ToAuditThread } from './work'
 
 declare const __INBOX_CLI_BUNDLE__: boolean | undefined
 const BUNDLED = typeof __INBOX_CLI_BUNDLE__ !== 'undefined' && __INBOX_CLI_BUNDLE__
@@ -88,7 +88,11 @@ export class AuditPool {
     const s = slot
     return new Promise<AuditOutcome[]>((resolve, reject) => {
       s.busy = { resolve, reject }
-      s.worker.postMessage({ id: this.nextId++, batch, chains: this.chains } satisfies ToAuditThread)
+      const packed = packBatch(batch)
+      s.worker.postMessage(
+        { id: this.nextId++, batch: packed.batch, chains: this.chains } satisfies ToAuditThread,
+        packed.transfer,
+      )
     })
   }
 

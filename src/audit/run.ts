@@ -40,7 +40,8 @@ export interface AuditRequest {
   readonly chains: readonly string[]
   readonly jobs: number
   readonly store: AuditStore
-  readonly emit: (row: AuditRow) => void
+  /** Prints a row (`json`: its JSON when already made). */
+  readonly emit: (row: AuditRow, json?: string) => void
   readonly progress: Progress
   /** Inboxes per shard (default 256). */
   readonly shardSize?: number
@@ -240,7 +241,7 @@ export async function auditEmbedded(r: AuditRequest): Promise<{ summary: Summary
         )
         for (const o of outcomes) {
           tally.add(o.row)
-          r.emit(o.row)
+          r.emit(o.row, o.json)
         }
         done += units.length
         progress.tick(done, `${tally.inboxes} inboxes, ${tally.updates} updates`)

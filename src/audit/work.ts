@@ -31,6 +31,58 @@ export type FromAuditThread =
   | { readonly id: number; readonly ok: true; readonly outcomes: AuditOutcome[] }
   | { readonly id: number; readonly ok: false; readonly error: string }
 
+/**
+ * Copies byte arrays into one new buffer and points them at it, so that a message carries
+ * one buffer, transferred, not one per array. A view into a larger buffer (an update
+ * sliced out of a whole file) would otherwise clone that whole buffer with every message.
+ */
+export function packBytes<T>(
+  items: readonly T[],
+  get: (t: T) => Uint8Array | null | undefined,
+  set: (t: T, b: Uint8Array) => T,
+): { items: T[]; buffer: ArrayBuffer } {
+  let total = 0
+  for (const t of items) total += get(t)?.byteLength ?? 0
+  const buffer = new ArrayBuffer(total)
+  let at = 0
+  const out = items.map((t) => {
+    const b = get(t)
+    if (!b) return t
+    const view = new Uint8Array(buffer, at, b.byteLength)
+    view.set(b)
+    at += b.byteLength
+    return set(t, view)
+  })
+  return { items: out, buffer }
+}
+
+/** A batch of logs with every update's bytes in one buffer (see packBytes). */
+export function packBatch(batch: Batch): { batch: Batch; transfer: ArrayBuffer[] } {
+  if (batch.kind !== 'logs') return { batch, transfer: [] }
+  const entries = batch.logs.flatMap((l) => l.entries ?? [])
+  const packed = packBytes(
+    entries,
+    (e) => e.bytes,
+    (e, bytes) => ({ ...e, bytes }),
+  )
+  let i = 0
+  const logs = batch.logs.map((l) => (l.entries ? { ...l, entries: l.entries.map(() => packed.items[i++]!) } : l))
+  return { batch: { kind: 'logs', logs }, transfer: [packed.buffer] }
+}
+
+/** Outcomes with their rows' JSON made here (the store and the report print it) and their states in one buffer. */
+export function packOutcomes(outcomes: readonly AuditOutcome[]): { outcomes: AuditOutcome[]; transfer: ArrayBuffer[] } {
+  const packed = packBytes(
+    outcomes,
+    (o) => o.head.state,
+    (o, state) => ({ ...o, head: { ...o.head, state } }),
+  )
+  return {
+    outcomes: packed.items.map((o) => ({ ...o, json: JSON.stringify(o.row) })),
+    transfer: [packed.buffer],
+  }
+}
+
 const contexts = new Map<string, Promise<ReplayOptions>>()
 
 /** The replay options for a set of chain routes (loaded once per thread). */

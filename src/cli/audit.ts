@@ -255,7 +255,17 @@ export async function cmdAudit(values: AuditFlagValues, positionals: readonly st
     throw reachFailure(e)
   })
   // Rows hold no bigint: plain JSON.stringify (jsonLine's replacer cost a third of the printing).
-  const emit = (row: AuditRow): void => io.out(`${JSON.stringify(against ? against.mark(row) : row)}\n`)
+  // A batch's rows are emitted in one synchronous loop: they go out in one write after it.
+  let pending = ''
+  const flush = (): void => {
+    const text = pending
+    pending = ''
+    if (text) io.out(text)
+  }
+  const emit = (row: AuditRow, json?: string): void => {
+    if (!pending) queueMicrotask(flush)
+    pending += `${against ? JSON.stringify(against.mark(row)) : (json ?? JSON.stringify(row))}\n`
+  }
   const summaryOut = (s: Summary): Summary => (against ? { ...s, changed: against.finish() } : s)
   const run = await import('../audit/run')
   let queue: import('../audit/run').Queue | null = null
@@ -279,6 +289,7 @@ export async function cmdAudit(values: AuditFlagValues, positionals: readonly st
       embedded = await run.auditEmbedded(request)
       summary = embedded.summary
     }
+    flush()
     io.out(`${jsonLine({ summary: summaryOut(summary) })}\n`)
     if (values.follow && node && embedded) {
       const { follow } = await import('../audit/follow')
