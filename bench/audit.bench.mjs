@@ -6,13 +6,20 @@
  *            each, bench/audit-network.ts; default 2,000) against the plain single-thread
  *            reference over the same file (dist-cli/bench-plain.mjs: replay, noble, one
  *            thread), in the same run: wall and CPU seconds, updates/s, the ratio
- *   memory   `audit --json --db <temp>` over a synthetic network of N cheap inboxes (one
+ *   memory   `audit --json` (results in memory) over a synthetic network of N cheap inboxes (one
  *            update each, refused with no signature checked; 5,000 inboxes a file) and over a tenth of
  *            it, each V8 heap capped (--max-old-space-size=64, every thread's): that both
  *            finish shows the live memory is bounded by the batch, not by the network; peak
  *            RSS and inboxes/s of both; default N = 1,000,000, `--memory 0` skips it
  *
- * The machine's load average is printed before and after: compare ratios, not seconds.
+ * Each figure is printed beside its target (the audit: at least 20x the plain reference's
+ * wall time) and the machine's load average: compare ratios, not seconds.
+ *
+ * There is no run against a local node (`audit --node`): loading a devnode with N signed
+ * inboxes goes through its publish path, which judges every update as it takes it, so the
+ * set-up alone costs about what the audit measures; the node path differs from the file
+ * path only in its listing (paged QueryEnvelopes into the store's snapshot), which the
+ * node tests cover (test/audit/node.test.ts).
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
@@ -29,6 +36,8 @@ const opt = (name, dflt) => {
 const inboxes = opt('inboxes', 2000)
 const memory = opt('memory', 1_000_000)
 const reps = Math.max(1, opt('reps', 1))
+/** The wall ratio the audit is held to against the plain reference. */
+const TARGET_RATIO = 20
 /** The V8 old-space cap of the memory runs (every isolate: the main thread and each worker). */
 const HEAP_CAP_MB = 64
 const load = () =>
@@ -88,6 +97,9 @@ try {
     load: load(),
   }
   console.log(`audit-bench speed ${JSON.stringify(line)}`)
+  console.log(
+    `audit-bench speed: ${inboxes} inboxes, ${updates} updates: plain ${plain.wall} s, audit ${best.wall} s wall (${best.cpu} CPU-s, ${line.audit_updates_per_s} updates/s); ratio ${line.ratio_wall}x wall (target ≥${TARGET_RATIO}x: ${line.ratio_wall >= TARGET_RATIO ? 'met' : 'NOT met'}), ${line.ratio_cpu}x CPU; load average ${line.load}`,
+  )
   if (memory > 0) {
     for (const n of [Math.round(memory / 10), memory]) {
       // 5,000 inboxes a file: a file read whole is the largest unit of memory (see docs/audit.md).
@@ -100,15 +112,12 @@ try {
         String(n),
         String(files),
       ]).trim()
-      const m = measure(
-        process.execPath,
-        ['scripts/cli.cjs', 'audit', '--json', '--db', join(tmp, `memory-${n}.db`), dir],
-        { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${HEAP_CAP_MB}`.trim() },
-      )
+      const m = measure(process.execPath, ['scripts/cli.cjs', 'audit', '--json', dir], {
+        NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${HEAP_CAP_MB}`.trim(),
+      })
       console.log(
-        `audit-bench memory ${JSON.stringify({ inboxes: n, files, heap_cap_mb: HEAP_CAP_MB, seconds: m.wall, inboxes_per_s: Math.round(n / m.wall), peak_rss_mb: Math.round(m.rssMb), load: load() })}`,
+        `audit-bench memory ${JSON.stringify({ inboxes: n, files, heap_cap_mb: HEAP_CAP_MB, seconds: m.wall, inboxes_per_s: Math.round(n / m.wall), peak_rss_mb: Math.round(m.rssMb), load: load() })} (target: completes under the heap cap)`,
       )
-      rmSync(join(tmp, `memory-${n}.db`), { force: true })
     }
   }
 } finally {

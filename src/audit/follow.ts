@@ -8,7 +8,7 @@
  * stream is resumed after the last sequence id read, so no update is missed or read twice.
  */
 import type { AuditOutcome } from './job'
-import { pageLogs, GapTracker, type NodeSource, transportOf } from './sources'
+import { pageLogs, GapTracker, type NodeSource, seenOf, transportOf } from './sources'
 import type { AuditRequest, Run } from './run'
 import { runBatch } from './work'
 import { type FeedPage, identityPages, isUnimplemented, subscribeIdentity } from '../network/identity-feed'
@@ -36,13 +36,10 @@ export async function follow(r: AuditRequest & { node: NodeSource; run: Run; sig
     const after = gaps.last
     const page = { ...all, updates: all.updates.filter((u) => u.sequenceId > after) }
     const before = gaps.gaps.length
-    gaps.see([
-      ...page.updates.map((u) => u.sequenceId),
-      ...page.skipped.flatMap((s) => (s.sequenceId === null ? [] : [s.sequenceId])),
-    ])
+    gaps.see(seenOf(page))
     for (const g of gaps.gaps.slice(before))
       progress.note(
-        `the node's identity sequence ids skip ${g.missing} after ${g.after} (before ${g.before}): an update the node did not accept, or withholds`,
+        `the node's identity sequence ids skip ${g.missing} after ${g.after} (before ${g.before}): an update the node did not accept, or withholds${g.inbox_id ? ` (between two updates of inbox ${g.inbox_id})` : ''}`,
       )
     const logs = pageLogs(node.url, page)
     if (!logs.length) return

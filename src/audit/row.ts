@@ -43,6 +43,8 @@ export interface AuditRow {
   checked: number
   /** Extra (--against): what differs from the earlier report's row of the same source and inbox. */
   changed?: Change[]
+  /** Extra (--node over d14n): the holes in the originator's sequence ids right beside one of this inbox's updates. */
+  sequence_gaps?: { after: string; before: string; missing: string }[]
 }
 
 export interface Summary {
@@ -55,8 +57,19 @@ export interface Summary {
   seconds: number
   /** Extra: updates judged by this run (the rest came from stored heads). */
   checked: number
-  /** Extra (--node): holes in the identity originator's sequence ids (updates the node skipped or withholds). */
-  sequence_gaps?: { after: string; before: string; missing: string }[]
+  /**
+   * Extra (--node): holes in the identity originator's sequence ids (updates the node skipped
+   * or withholds), with the inboxes of the updates on either side (null: none, or not an
+   * identity update) and `inbox_id` when both are the same inbox.
+   */
+  sequence_gaps?: {
+    after: string
+    before: string
+    missing: string
+    after_inbox?: string | null
+    before_inbox?: string | null
+    inbox_id?: string
+  }[]
   /** Extra (--against): rows per kind of change, and inboxes of the earlier report missing from this one. */
   changed?: Record<Change | 'gone', number>
 }

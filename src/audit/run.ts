@@ -18,7 +18,7 @@ import type { AuditOutcome } from './job'
 import { fileWireLogs, listFiles, type WireLog } from './inputs'
 import { AuditPool, ThreadFailed } from './pool'
 import { type AuditRow, type Summary, Tally } from './row'
-import { listByInboxes, listD14n, type NodeSource, NodeFailure, readInboxList } from './sources'
+import { gapsByInbox, listByInboxes, listD14n, type NodeSource, NodeFailure, readInboxList } from './sources'
 import { type AuditStore, type Run, type RunMeta, shardLength } from './store'
 
 export type { Run }
@@ -110,6 +110,23 @@ async function snapshot(r: AuditRequest, run: Run): Promise<void> {
     ...(gaps ? { gaps } : {}),
     ...(cursor ? { cursor } : {}),
   })
+}
+
+/**
+ * The request with rows marked by the holes beside their inboxes' updates (a node's run;
+ * the holes are known once its listing is read, so every row, stored or new, is marked).
+ */
+function withGaps<R extends AuditRequest>(r: R, run: Run): R {
+  const by = gapsByInbox(run.meta.gaps ?? [])
+  if (by.size === 0) return r
+  return {
+    ...r,
+    emit: (row, json) => {
+      const gaps = row.inbox_id === null ? undefined : by.get(row.inbox_id)
+      if (gaps) r.emit({ ...row, sequence_gaps: gaps })
+      else r.emit(row, json)
+    },
+  }
 }
 
 async function printStored(r: AuditRequest, run: Run, tally: Tally): Promise<void> {
@@ -211,6 +228,7 @@ export async function auditEmbedded(r: AuditRequest): Promise<{ summary: Summary
   const tally = new Tally()
   if (r.node) await snapshot(r, run)
   else if (!run.resumed) await store.addUnits(run, listFiles(r.files ?? []))
+  r = withGaps(r, run)
   await printStored(r, run, tally)
   const pending = (await store.units(run)).filter((u) => !u.done).map((u) => u.unit)
   const total = (await store.units(run)).length
@@ -282,6 +300,7 @@ export async function auditDistributed(
   })
   if (run.resumed) progress.note(`resuming run ${run.id}: only the shards not done are queued again`)
   await snapshot(r, run)
+  r = withGaps(r, run)
   const tally = new Tally()
   const printed = new Set<string>()
   const units = await store.units(run)

@@ -29,19 +29,62 @@ export class NodeFailure extends Error {
 
 export type Gap = NonNullable<Summary['sequence_gaps']>[number]
 
-/** Tracks the identity originator's sequence ids as they are listed, and the holes between them. */
+/** One sequence id of the identity originator, and the inbox of its update (null: not an identity update). */
+export interface SeenSeq {
+  readonly seq: bigint
+  readonly inbox: string | null
+}
+
+/** The sequence ids of a page: its updates with their inboxes, and the envelopes skipped as not identity updates. */
+export function seenOf(page: FeedPage): SeenSeq[] {
+  return [
+    ...page.updates.map((u) => ({ seq: u.sequenceId, inbox: u.inboxId })),
+    ...page.skipped.flatMap((s) => (s.sequenceId === null ? [] : [{ seq: s.sequenceId, inbox: null }])),
+  ]
+}
+
+/**
+ * Tracks the identity originator's sequence ids as they are listed, and the holes between
+ * them, each with the inboxes of the updates on either side (what can be told of whose
+ * update is missing: see docs/audit.md, "Holes").
+ */
 export class GapTracker {
   last = 0n
+  /** The inbox of the update at `last` (null: none, or not an identity update). */
+  lastInbox: string | null = null
   readonly gaps: Gap[] = []
   skipped = 0
-  see(seqs: readonly bigint[]): void {
-    for (const s of [...seqs].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+  see(seen: readonly SeenSeq[]): void {
+    for (const { seq: s, inbox } of [...seen].sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0))) {
       if (s <= this.last) continue
       if (s > this.last + 1n)
-        this.gaps.push({ after: this.last.toString(), before: s.toString(), missing: (s - this.last - 1n).toString() })
+        this.gaps.push({
+          after: this.last.toString(),
+          before: s.toString(),
+          missing: (s - this.last - 1n).toString(),
+          after_inbox: this.lastInbox,
+          before_inbox: inbox,
+          ...(this.lastInbox !== null && this.lastInbox === inbox ? { inbox_id: inbox } : {}),
+        })
       this.last = s
+      this.lastInbox = inbox
     }
   }
+}
+
+/** The holes beside each inbox's updates, by inbox id (the rows' `sequence_gaps`). */
+export function gapsByInbox(gaps: readonly Gap[]): Map<string, { after: string; before: string; missing: string }[]> {
+  const m = new Map<string, { after: string; before: string; missing: string }[]>()
+  for (const g of gaps) {
+    const hole = { after: g.after, before: g.before, missing: g.missing }
+    for (const inbox of new Set([g.after_inbox, g.before_inbox])) {
+      if (inbox === null || inbox === undefined) continue
+      const l = m.get(inbox)
+      if (l) l.push(hole)
+      else m.set(inbox, [hole])
+    }
+  }
+  return m
 }
 
 export function transportOf(src: NodeSource): Transport {
@@ -85,10 +128,7 @@ export async function listD14n(
   let listed = 0
   try {
     for await (const page of identityPages(o)) {
-      gaps.see([
-        ...page.updates.map((u) => u.sequenceId),
-        ...page.skipped.flatMap((s) => (s.sequenceId === null ? [] : [s.sequenceId])),
-      ])
+      gaps.see(seenOf(page))
       gaps.skipped += page.skipped.length
       await put(pageLogs(src.url, page))
       listed += page.updates.length

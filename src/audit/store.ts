@@ -1,7 +1,8 @@
 /**
- * The audit's results store, one interface for both drivers: SQLite (`--db`, or a
- * temporary file; ./sqlite-store.ts) and PostgreSQL (`--store postgres://…`;
- * ./pg-store.ts). Same tables in both:
+ * The audit's results store, one interface for both drivers: SQLite (`--db`;
+ * ./sqlite-store.ts), PostgreSQL (`--store postgres://…`; ./pg-store.ts), and, without
+ * either, this process's memory (./memory-store.ts: the same records, none kept after the
+ * run). Same tables in SQLite and PostgreSQL:
  *
  *   audit_runs      one row per run: its key (what was audited), when it ended, its summary
  *   audit_units     the run's units of work (a file, or a shard: an inbox-id prefix) and
@@ -48,7 +49,7 @@ export interface Unit {
 }
 
 export interface AuditStore {
-  readonly kind: 'sqlite' | 'postgres'
+  readonly kind: 'sqlite' | 'postgres' | 'memory'
   /** The unfinished run of this key, or a new one. */
   openRun(key: string, meta: RunMeta): Promise<Run>
   setMeta(run: Run, meta: RunMeta): Promise<void>

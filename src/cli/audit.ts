@@ -3,9 +3,8 @@
  * stderr (a bar on a terminal, plain lines otherwise), the JSON Lines report with its
  * summary last, `--against` an earlier report. The work itself is src/audit.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { availableParallelism, tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { existsSync, readFileSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import { ChainRouteError, parseChainRoute, routeTable } from '../chain/routes'
 import type { AuditRow, Change, Summary } from '../audit/row'
 import type { Progress } from '../audit/run'
@@ -178,24 +177,22 @@ class Earlier {
   }
 }
 
-async function openStore(
-  db: string | undefined,
-  pg: string | undefined,
-): Promise<{ store: AuditStore; cleanup: () => void }> {
+async function openStore(db: string | undefined, pg: string | undefined, follow: boolean): Promise<AuditStore> {
   if (pg) {
     const { openPgStore } = await import('../audit/pg-store')
-    return { store: await openPgStore(pg), cleanup: () => undefined }
+    return openPgStore(pg)
   }
-  const { openSqliteStore } = await import('../audit/sqlite-store')
   if (db) {
+    const { openSqliteStore } = await import('../audit/sqlite-store')
     try {
-      return { store: openSqliteStore(db), cleanup: () => undefined }
+      return openSqliteStore(db)
     } catch (e) {
       throw new InputError(`--db ${db}: cannot open: ${(e as Error).message}`)
     }
   }
-  const dir = mkdtempSync(join(tmpdir(), 'inbox-audit-'))
-  return { store: openSqliteStore(join(dir, 'audit.db')), cleanup: () => rmSync(dir, { recursive: true, force: true }) }
+  // Without --db the results are kept in memory (the contract): heads only when --follow reads them.
+  const { openMemoryStore } = await import('../audit/memory-store')
+  return openMemoryStore({ keepHeads: follow })
 }
 
 /** A node or store that could not be reached or used: exit status 1, one line. */
@@ -251,7 +248,7 @@ export async function cmdAudit(values: AuditFlagValues, positionals: readonly st
   const against = values.against !== undefined ? new Earlier(values.against) : null
 
   const progress = stderrProgress(io.err, process.stderr.isTTY === true)
-  const { store, cleanup } = await openStore(values.db, pg).catch((e: unknown) => {
+  const store = await openStore(values.db, pg, values.follow === true).catch((e: unknown) => {
     throw reachFailure(e)
   })
   // Rows hold no bigint: plain JSON.stringify (jsonLine's replacer cost a third of the printing).
@@ -311,7 +308,6 @@ export async function cmdAudit(values: AuditFlagValues, positionals: readonly st
   } finally {
     await queue?.close()
     await store.close()
-    cleanup()
   }
 }
 

@@ -124,6 +124,9 @@ describe('audit --node', () => {
     copyFileSync(tmp.path('node.db'), copy)
     if (existsSync(tmp.path('node.db-wal'))) copyFileSync(tmp.path('node.db-wal'), `${copy}-wal`)
     const sql = new Database(copy)
+    const inboxAt = (seq: bigint) =>
+      (sql.prepare('SELECT inbox_id FROM updates WHERE sequence_id = ?').get(seq) as { inbox_id: string }).inbox_id
+    const [afterInbox, beforeInbox] = [inboxAt(middleAdd.sequenceId - 1n), inboxAt(middleAdd.sequenceId + 1n)]
     sql.prepare('DELETE FROM updates WHERE sequence_id = ?').run(middleAdd.sequenceId)
     sql.prepare('DELETE FROM heads WHERE inbox_id = ?').run(middleAdd.inboxId)
     sql.close()
@@ -133,7 +136,19 @@ describe('audit --node', () => {
     const r = await auditRun(['audit', '--json', '--node', withholding.url, '--against', fullReport])
     expect(r.code, r.stderr).toBe(0)
     const s = middleAdd.sequenceId
-    expect(r.report!.summary!.sequence_gaps).toEqual([{ after: String(s - 1n), before: String(s + 1n), missing: '1' }])
+    const hole = { after: String(s - 1n), before: String(s + 1n), missing: '1' }
+    // The hole names the inboxes of the updates on either side, and their rows list it.
+    expect(r.report!.summary!.sequence_gaps).toEqual([
+      {
+        ...hole,
+        after_inbox: afterInbox,
+        before_inbox: beforeInbox,
+        ...(afterInbox === beforeInbox ? { inbox_id: afterInbox } : {}),
+      },
+    ])
+    const marked = r.report!.rows.filter((x) => x.sequence_gaps !== undefined)
+    expect(marked.map((x) => x.inbox_id).sort()).toEqual([...new Set([afterInbox, beforeInbox])].sort())
+    for (const x of marked) expect(x.sequence_gaps).toEqual([hole])
     const changed = r.report!.rows.filter((x) => (x.changed as string[]).length > 0)
     expect(changed.map((x) => x.inbox_id)).toEqual([middleAdd.inboxId])
     expect(changed[0]!.changed).toEqual(['state', 'log'])
