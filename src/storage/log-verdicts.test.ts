@@ -115,7 +115,7 @@ describe('a log verdicts blob', () => {
           expect(stored).not.toBeNull()
           const got = stored![n]
           // Either the change was harmless (a value of the same meaning) or the update is dropped.
-          if (got !== null) for (const c of got) expect(['valid', 'invalid']).toContain(c.verdict)
+          if (got) for (const c of got) expect(['valid', 'invalid']).toContain(c.verdict)
           // The other updates are untouched.
           for (let k = 0; k < N; k++) if (k !== n) expect(stored![k]).toEqual(checksOf(trace)[k])
         },
