@@ -200,7 +200,6 @@ function problemOf(e: unknown): InputProblem {
 
 async function handle(m: ToWorker): Promise<void> {
   if (m.type === 'open') {
-    inputHash = inputDigest(m.input).catch(() => null)
     try {
       logs = readLogs(m.input, m.name)
     } catch (e) {
@@ -232,6 +231,7 @@ async function handle(m: ToWorker): Promise<void> {
         entries: l.entries.length,
       })),
     })
+    inputHash = inputDigest(m.input).catch(() => null)
     return
   }
   const log = logs[m.logIndex]
@@ -360,6 +360,8 @@ async function handle(m: ToWorker): Promise<void> {
     stepsMs: performance.now() - stepsFrom,
     verify,
   })
+  // The verdicts found are kept and written after the answer (a reopened log reads them).
+  pool?.keepFound()
   // The log's record, written after the answer when the log had none (or an unreadable one).
   if (store && recordId && !stored)
     await store.put({
@@ -369,8 +371,6 @@ async function handle(m: ToWorker): Promise<void> {
       savedAt: Date.now(),
       verdicts: encodeLogVerdicts(trace.steps.map((s) => (s.update ? s.signatures : null))),
     })
-  // The verdicts found are kept and written after the answer (a reopened log reads them).
-  pool?.keepFound()
   await cache?.flush()
 }
 
