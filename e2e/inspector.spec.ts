@@ -164,12 +164,12 @@ test.describe('the inspector', () => {
     await expect(page.getByText('The pasted text')).toBeVisible()
     await page.keyboard.press('Home')
     await page.keyboard.press('j')
-    // Home then j: the second action of sequence id 1. The address bar is written in the
-    // commit that shows the step, so no wait for it: the reload right after reopens it.
+    // Home then j: the second action of sequence id 1. The address bar takes a step once
+    // stepping pauses (a few frames later), so the reload waits for it.
     await expect(summary(page)).toContainText('sequence id 1 · action 1 of 2')
     const before = await summary(page).textContent()
+    await expect.poll(() => page.url()).toMatch(/#log=[A-Za-z0-9_-]+&step=1\.1$/)
     const url = page.url()
-    expect(url).toMatch(/#log=[A-Za-z0-9_-]+&step=1\.1$/)
     expect(url).not.toContain('update_hex') // compressed, not the raw text
     await page.reload()
     await waitForLog(page)

@@ -2,13 +2,17 @@
  * Replay speed and feel in headless Chromium: a valid synthetic log of N updates
  * (e2e/synthetic-log.ts; N = INSPECTOR_PERF_UPDATES, default 1,000 under `npm test`,
  * 10,000 for the figures) is opened as a file. While the worker replays it, a
- * PerformanceObserver('longtask') records every main-thread task over 50 ms. Then stepping
- * (End, arrow keys, j/k) is timed from each key press to the next painted frame.
+ * PerformanceObserver('longtask') records every main-thread task over 50 ms. Time to shown:
+ * from choosing the file until the timeline shows all its updates and no replay runs. Then
+ * stepping: STEP_PRESSES real key presses (arrows, j/k), each timed by the Event Timing API
+ * (PerformanceObserver type 'event', durationThreshold 16: a keydown's duration runs from
+ * the press to the next paint after its handlers), on this log and on a 256-update one.
+ * Reopen: the page reloaded and the same file opened again (its verdicts read from IndexedDB).
  *
  * Under `npm test` the spec checks behaviour only (progress bar, every update applied,
- * stepping moves the selection). The timing bounds (no main-thread task over 100 ms, median
- * step under 100 ms, none over 250 ms) are asserted only under `npm run bench`
- * (INSPECTOR_PERF_BENCH=1), where the figures are printed beside the load average.
+ * stepping moves the selection). Under `npm run bench` (INSPECTOR_PERF_BENCH=1) the figures
+ * are printed beside their targets and the load average; the long-task bound (none over
+ * 100 ms during the replay) is asserted there.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { availableParallelism, loadavg } from 'node:os'
@@ -82,11 +86,7 @@ test(`a ${N.toLocaleString('en')}-update log replays in the worker with a progre
     { polling: 50, timeout: 60_000 },
   )
   const sawProgress = await page.evaluate(() => !!document.querySelector('progress[aria-label="Replay progress"]'))
-  await page.waitForFunction(
-    (name) => !document.querySelector('.busy') && (document.querySelector('.source')?.textContent ?? '').includes(name),
-    `file synthetic-${N}.json`,
-    { polling: 250, timeout: N * 50 },
-  )
+  await shown(page, N, 250)
   const t1 = await page.evaluate(() => performance.now())
   const cpu = mainThreadTasks(JSON.parse((await browser.stopTracing()).toString('utf8')))
   expect(sawProgress, 'a progress bar while the worker replays').toBe(true)
@@ -115,46 +115,10 @@ test(`a ${N.toLocaleString('en')}-update log replays in the worker with a progre
   )
   const longest = Math.max(0, ...long.map((e) => e.duration))
 
-  // stepping, once the log has been open for two seconds (state checkpoints are built in
-  // idle time after the load): End, then arrows and j/k. Traced too, for each step's
-  // main-thread CPU time (user-timing marks bracket each step in the trace).
-  const diag = process.env.INSPECTOR_PERF_TRACE
+  // Stepping, once the state checkpoints built in idle time after the load are done.
   await idle(page)
-  await page.getByRole('listbox', { name: /Updates and their actions/ }).focus()
-  await browser.startTracing(page, {
-    categories: [
-      'devtools.timeline',
-      'disabled-by-default-devtools.timeline',
-      'blink.user_timing',
-      ...(diag ? ['v8'] : []),
-    ],
-  })
-  const stepMs: number[] = []
-  const keys = ['End', 'ArrowUp', 'k', 'k', 'Home', 'ArrowDown', 'j', 'j', 'PageDown', 'End', 'ArrowUp', 'ArrowUp']
-  for (const [i, key] of keys.entries()) {
-    const before = await summary(page).textContent()
-    const ms = await page.evaluate(
-      ([k, i]) =>
-        new Promise<number>((resolve) => {
-          performance.mark(`perf-step-${i}-start`)
-          const start = performance.now()
-          window.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true }))
-          requestAnimationFrame(() =>
-            setTimeout(() => {
-              performance.mark(`perf-step-${i}-end`)
-              resolve(performance.now() - start)
-            }, 0),
-          )
-        }),
-      [key, i] as const,
-    )
-    stepMs.push(ms)
-    await expect(summary(page)).not.toHaveText(before ?? '')
-  }
-  await expect(summary(page)).toContainText(`sequence id ${N - 2}`)
-  const stepTrace = await browser.stopTracing()
-  if (diag) writeFileSync(diag, stepTrace)
-  const stepCpu = stepCpuMs(JSON.parse(stepTrace.toString('utf8')), keys.length)
+  const steps = await stepTimes(page)
+  await expect(summary(page)).toContainText('sequence id')
   // A 5-character filter, one keystroke at a time: from the key press until the list
   // shows the filter (the timeline's data-filter, set when its render commits). Figures
   // only (npm run bench), no bound asserted: the machine is shared.
@@ -173,24 +137,41 @@ test(`a ${N.toLocaleString('en')}-update log replays in the worker with a progre
     )
     filterMs.push((await page.evaluate(() => performance.now())) - t)
   }
+  // Reopen: a reload, then the same file again; its verdicts come from IndexedDB.
+  await page.reload()
+  await waitForLog(page)
+  await page.getByRole('button', { name: 'Open log…' }).click()
+  const r0 = await page.evaluate(() => performance.now())
+  await page.getByLabel('Open a log file').setInputFiles(log.file)
+  await shown(page, N, 50)
+  const reopenMs = (await page.evaluate(() => performance.now())) - r0
+  const reopened = await page.evaluate(
+    () => performance.getEntriesByName('inspector: replay', 'measure').map((e: any) => e.detail)[0],
+  )
+  expect(reopened.remote + reopened.local + reopened.cached, 'every update verified once on reopen').toBe(N)
   const figures = {
     updates: N,
     bytes: log.size,
     load_ms: Math.round(t1 - t0),
+    reopen_ms: Math.round(reopenMs),
+    reopen_cached: reopened.cached,
     longest_main_thread_task_ms: Math.round(longest),
     long_tasks_over_50ms: long.length,
     longest_main_thread_task_cpu_ms: Math.round(cpu.longestCpu),
     longest_main_thread_task_wall_ms_traced: Math.round(cpu.longestWall),
     load_average: loadavg()[0]!.toFixed(1),
     cores: availableParallelism(),
-    step_ms_max: Math.round(Math.max(...stepMs)),
-    step_ms_median: Math.round(median(stepMs)),
-    step_cpu_ms_max: Math.round(Math.max(...stepCpu)),
-    step_cpu_ms_median: Math.round(median(stepCpu)),
+    steps,
     filter_keystroke_ms: filterMs.map(Math.round),
     filter_keystroke_ms_max: Math.round(Math.max(...filterMs)),
   }
   console.log(`replay-perf ${JSON.stringify(figures)}`)
+  const load = `load average ${figures.load_average}`
+  console.log(
+    `replay-perf target: ${N}-update file open to shown ${figures.load_ms} ms (target under 3000 ms; ${load})`,
+  )
+  console.log(`replay-perf target: ${N}-update reopen to shown ${figures.reopen_ms} ms (${load})`)
+  printSteps(N, steps)
   info.annotations.push({ type: 'figures', description: JSON.stringify(figures) })
   await info.attach('figures.json', { body: JSON.stringify(figures, null, 2), contentType: 'application/json' })
   await shot(page, info, `perf-${N}`)
@@ -209,14 +190,22 @@ test(`a ${N.toLocaleString('en')}-update log replays in the worker with a progre
       longest,
       `longest main-thread task during the replay (ms); all: ${JSON.stringify(long)}`,
     ).toBeLessThanOrEqual(100)
-  // Instant: the median step (key press to the next painted frame) under 100 ms, none over 250 ms
-  // (jumps such as End rebuild a far state). Like the long tasks above: wall time as a
-  // person feels it, but on a machine loaded past its cores each step's main-thread CPU
-  // time, since there a step's wall time is mostly time the renderer waited for a core.
-  const steps = overloaded ? stepCpu : stepMs
-  const what = `step ${overloaded ? 'CPU' : 'wall'} times (ms): ${steps.map(Math.round).join(', ')}; wall: ${stepMs.map(Math.round).join(', ')}`
-  expect(median(steps), what).toBeLessThan(100)
-  expect(Math.max(...steps), what).toBeLessThan(250)
+})
+
+test('stepping a 256-update log, each key press timed to the next paint (figures under npm run bench)', async ({
+  page,
+}) => {
+  test.setTimeout(120_000)
+  const log = await logOf(256)
+  await page.goto('/')
+  await waitForLog(page)
+  await page.getByRole('button', { name: 'Open log…' }).click()
+  await page.getByLabel('Open a log file').setInputFiles(log.file)
+  await shown(page, 256, 50)
+  await idle(page)
+  const steps = await stepTimes(page)
+  expect(steps.presses).toBe(STEP_PRESSES)
+  printSteps(256, steps)
 })
 
 test('a replay can be cancelled; the log shown before stays open and usable', async ({ page }) => {
@@ -234,6 +223,87 @@ test('a replay can be cancelled; the log shown before stays open and usable', as
   await page.keyboard.press('End')
   await expect(summary(page)).toContainText('sequence id 13')
 })
+
+/** Waits (cheap predicate, polled every `polling` ms) until no replay runs and the timeline shows all `n` updates. */
+async function shown(page: import('@playwright/test').Page, n: number, polling: number): Promise<void> {
+  await page.waitForFunction(
+    (head) =>
+      !document.querySelector('.busy') && (document.querySelector('.timeline-head')?.textContent ?? '').includes(head),
+    `· ${n.toLocaleString('en')} updates`,
+    { polling, timeout: Math.max(60_000, n * 50) },
+  )
+}
+
+const STEP_PRESSES = 40
+
+interface StepFigures {
+  readonly presses: number
+  /** Key presses whose keydown took more than 16 ms to the next paint (Event Timing). */
+  readonly over_16ms: number
+  /** null: the median press stayed under the observer's 16 ms threshold. */
+  readonly median_ms: number | null
+  readonly worst_ms: number | null
+  readonly load_average: string
+}
+
+/**
+ * STEP_PRESSES real key presses on the focused timeline (arrows and j/k, down then up),
+ * each waiting until the selected step's summary changes. The Event Timing API reports
+ * every keydown whose duration (press to the next paint after its handlers, in 8 ms steps)
+ * is 16 ms or more; the presses it does not report took less.
+ */
+async function stepTimes(page: import('@playwright/test').Page): Promise<StepFigures> {
+  await page.getByRole('listbox', { name: /Updates and their actions/ }).focus()
+  await page.evaluate(() => {
+    const w = window as { __events: { name: string; duration: number }[]; __eventObserver: any }
+    w.__events = []
+    w.__eventObserver = new PerformanceObserver((list: any) => {
+      for (const e of list.getEntries()) w.__events.push({ name: e.name, duration: e.duration })
+    })
+    w.__eventObserver.observe({ type: 'event', durationThreshold: 16 })
+  })
+  const keys = ['ArrowDown', 'j', 'ArrowDown', 'j', 'ArrowDown', 'k', 'ArrowUp', 'k']
+  for (let n = 0; n < STEP_PRESSES; n++) {
+    const before = await page.evaluate(() => document.querySelector('.step-summary')?.textContent ?? '')
+    await page.keyboard.press(keys[n % keys.length]!)
+    await page.waitForFunction((b) => (document.querySelector('.step-summary')?.textContent ?? '') !== b, before, {
+      polling: 'raf',
+    })
+  }
+  // Entries are queued after the paint that follows each event: two frames, then take what is left.
+  const durations = await page.evaluate(
+    () =>
+      new Promise<number[]>((resolve) =>
+        requestAnimationFrame(() =>
+          requestAnimationFrame(() =>
+            setTimeout(() => {
+              const w = window as { __events: { name: string; duration: number }[]; __eventObserver: any }
+              for (const e of w.__eventObserver.takeRecords()) w.__events.push({ name: e.name, duration: e.duration })
+              w.__eventObserver.disconnect()
+              resolve(w.__events.filter((e) => e.name === 'keydown').map((e) => e.duration))
+            }, 50),
+          ),
+        ),
+      ),
+  )
+  // The unreported presses count as under 16 ms (0 here) for the median.
+  const all = [...durations, ...new Array(Math.max(0, STEP_PRESSES - durations.length)).fill(0)]
+  const mid = median(all)
+  return {
+    presses: STEP_PRESSES,
+    over_16ms: durations.filter((d) => d > 16).length,
+    median_ms: mid >= 16 ? mid : null,
+    worst_ms: durations.length ? Math.max(...durations) : null,
+    load_average: loadavg()[0]!.toFixed(1),
+  }
+}
+
+function printSteps(n: number, s: StepFigures): void {
+  const ms = (v: number | null) => (v === null ? 'under 16 ms' : `${v} ms`)
+  console.log(
+    `replay-perf target: ${n}-update log, step to next paint: ${s.over_16ms} of ${s.presses} presses over 16 ms (target 0), median ${ms(s.median_ms)}, worst ${ms(s.worst_ms)} (target under 16 ms; load average ${s.load_average})`,
+  )
+}
 
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 
@@ -261,28 +331,4 @@ function mainThreadTasks(trace: { traceEvents: TraceEvent[] }): { longestCpu: nu
     longestWall = Math.max(longestWall, (e.dur ?? 0) / 1000)
   }
   return { longestCpu, longestWall }
-}
-
-/**
- * The main-thread CPU time of each step: the thread time of the renderer's tasks that
- * overlap the step's user-timing marks (perf-step-i-start .. perf-step-i-end), in ms.
- */
-function stepCpuMs(trace: { traceEvents: TraceEvent[] }, steps: number): number[] {
-  const main = new Set(
-    trace.traceEvents
-      .filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
-      .map((e) => `${e.pid}:${e.tid}`),
-  )
-  const mark = new Map<string, number>()
-  for (const e of trace.traceEvents) if (e.name.startsWith('perf-step-') && !mark.has(e.name)) mark.set(e.name, e.ts)
-  const tasks = trace.traceEvents.filter((e) => e.name === 'RunTask' && e.ph === 'X' && main.has(`${e.pid}:${e.tid}`))
-  return Array.from({ length: steps }, (_, i) => {
-    const a = mark.get(`perf-step-${i}-start`)
-    const b = mark.get(`perf-step-${i}-end`)
-    if (a === undefined || b === undefined) throw new Error(`step ${i}: its marks are missing from the trace`)
-    const inside = tasks.filter((t) => t.ts < b && t.ts + (t.dur ?? 0) > a)
-    // The key's own task is always among them: none means the trace lacks what is measured.
-    if (inside.length === 0) throw new Error(`step ${i}: no main-thread task between its marks in the trace`)
-    return inside.reduce((k, t) => k + (t.tdur ?? 0), 0) / 1000
-  })
 }

@@ -29,6 +29,8 @@ import type { SmartWalletVerifier } from '../core/verify/port'
 import { browserVerifyPool, POOL_THRESHOLD, workerTimings } from './pool'
 import { timedBackend, type PrimitiveTimings } from './backend-report'
 import { IdbVerdictCache, prefetchLog } from './verdict-cache'
+import { IdbLogStore, inputDigest, logRecordId } from '../storage/log-store'
+import { decodeLogVerdicts, encodeLogVerdicts, storedStage } from '../storage/log-verdicts'
 import { STEP_CHUNK } from './protocol'
 import { toTransferStep } from './transfer'
 import { loadBrowserBackend } from './browser-loaders'
@@ -135,6 +137,11 @@ const checkedContext = (): Promise<LoadedContext> => checked
 sharedPool()
 let cacheOpen: Promise<IdbVerdictCache | null> | undefined
 const verdictCache = (): Promise<IdbVerdictCache | null> => (cacheOpen ??= IdbVerdictCache.open())
+/** The log store (src/storage/log-store.ts): one record of verdicts per log, read first on a reopen. */
+let logStoreOpen: Promise<IdbLogStore | null> | undefined
+const logStore = (): Promise<IdbLogStore | null> => (logStoreOpen ??= IdbLogStore.open())
+/** The open input's SHA-256 (the log store's key), started when it is opened; null when it cannot be had. */
+let inputHash: Promise<string | null> = Promise.resolve(null)
 
 /** The sum of the verification workers' timings now. */
 function sumTimings(all: Iterable<PrimitiveTimings>): PrimitiveTimings {
@@ -224,6 +231,7 @@ async function handle(m: ToWorker): Promise<void> {
         entries: l.entries.length,
       })),
     })
+    inputHash = inputDigest(m.input).catch(() => null)
     return
   }
   const log = logs[m.logIndex]
@@ -233,7 +241,10 @@ async function handle(m: ToWorker): Promise<void> {
   }
   const engine: Engine = m.engine ?? 'fast'
   // The benchmark's cold run empties the cache before its clock starts.
-  if (engine === 'fast' && m.cache !== false && m.clearCache) await (await verdictCache())?.clear()
+  if (engine === 'fast' && m.cache !== false && m.clearCache) {
+    await (await verdictCache())?.clear()
+    await (await logStore())?.clear()
+  }
   const t0 = performance.now()
   const timing = new CriticalPath(t0)
   let last = 0
@@ -242,6 +253,13 @@ async function handle(m: ToWorker): Promise<void> {
   let cache: IdbVerdictCache | null = null
   let workersBefore: PrimitiveTimings | null = null
   const localTimings: PrimitiveTimings = {}
+  // The log's record in the log store: its verdicts in one read (a reopened log).
+  const store = engine === 'fast' && m.cache !== false ? await logStore() : null
+  const recordId = store ? await inputHash.then((h) => h && logRecordId(h, m.logIndex)) : null
+  const record = recordId ? await store!.get(recordId) : null
+  const stored = record ? decodeLogVerdicts(record.verdicts, log.entries.length) : null
+  const fromRecord = { count: 0 }
+  const recorded = (inner: VerifyStage): VerifyStage => (stored ? storedStage(stored, inner, fromRecord) : inner)
   try {
     const smartWallets =
       m.verifier === 'fixture-fake'
@@ -263,7 +281,7 @@ async function handle(m: ToWorker): Promise<void> {
       const decoded = updates.length
       // The log's verdicts in one read, ahead of the lookups (a reopened log); a log the
       // cache has not seen (its first update misses: one read) is verified with no lookup.
-      const seen = cache ? (await prefetchLog(cache, updates, 1)).seen : false
+      const seen = stored ? true : cache ? (await prefetchLog(cache, updates, 1)).seen : false
       if (decoded >= POOL_THRESHOLD) {
         pool = sharedPool()
         // The verdicts found are kept after the answer (keepFound below), off the replay's path.
@@ -271,10 +289,10 @@ async function handle(m: ToWorker): Promise<void> {
           local: (u) => verifyUpdate(u, local),
           ...(cache ? { verdicts: cache, lookups: seen, keepLater: true } : {}),
         })
-        stage = { verify: timing.stage(pool.verify), verifyAhead: pool.ahead }
+        stage = { verify: timing.stage(recorded(pool.verify)), verifyAhead: pool.ahead }
       } else {
         const opts = { ...local, ...(cache ? { verdicts: cache } : {}) }
-        stage = { ...opts, verify: timing.stage((u) => verifyUpdate(u, opts)) }
+        stage = { ...opts, verify: timing.stage(recorded((u) => verifyUpdate(u, opts))) }
       }
     } else {
       const opts = { ...smartWallets }
@@ -313,7 +331,7 @@ async function handle(m: ToWorker): Promise<void> {
     failures: ps?.failures ?? [],
     remote: ps?.remote ?? 0,
     local: ps?.local ?? 0,
-    cached: ps?.cached ?? 0,
+    cached: (ps?.cached ?? 0) + fromRecord.count,
     workerMs: ps?.workerMs ?? 0,
     startupMs: ps?.startupMs ?? [],
     cache: cache !== null,
@@ -344,6 +362,15 @@ async function handle(m: ToWorker): Promise<void> {
   })
   // The verdicts found are kept and written after the answer (a reopened log reads them).
   pool?.keepFound()
+  // The log's record, written after the answer when the log had none (or an unreadable one).
+  if (store && recordId && !stored)
+    await store.put({
+      id: recordId,
+      updates: log.entries.length,
+      name: m.file,
+      savedAt: Date.now(),
+      verdicts: encodeLogVerdicts(trace.steps.map((s) => (s.update ? s.signatures : null))),
+    })
   await cache?.flush()
 }
 

@@ -103,6 +103,7 @@ export const StepDetails = memo(function StepDetails({
   const showChain = useCallback(() => onTab('chain'), [onTab])
   const selectAction = useCallback((j: number) => onSelect({ k, i: j }), [onSelect, k])
   const reset = `${loaded.loadId}:${k}:${i}`
+  const update = `${loaded.loadId}:${k}`
   const scope = i >= 0 && n > 1 ? `Signatures of action ${i} (of ${n} in the update).` : 'Signatures of the update.'
   return (
     <div className="step">
@@ -125,10 +126,22 @@ export const StepDetails = memo(function StepDetails({
           onShowText={showText}
         />
       </ErrorBoundary>
-      <LinkedProvider key={`${loaded.loadId}:${k}`} selectedAction={i} onSelectAction={selectAction}>
+      {/* Not keyed by the step: a step re-renders the open view instead of mounting it again
+          (the state panel keeps its member rows); the views with state of their own per
+          update (the text, signatures, raw and chain views) are keyed by it below. */}
+      <LinkedProvider resetKey={update} selectedAction={i} onSelectAction={selectAction}>
         <Tabs tabs={tabs} active={shown} onChange={onTab} label="Views of the selected step" idPrefix="step">
           {shown === 'state' && (
-            <StateTab loaded={loaded} k={k} i={i} status={status} view={view} diff={diff} reset={reset} />
+            <StateTab
+              loaded={loaded}
+              k={k}
+              i={i}
+              status={status}
+              view={view}
+              diff={diff}
+              reset={reset}
+              update={update}
+            />
           )}
           {shown === 'diff' && (
             <ErrorBoundary label="The diff" resetKey={`${reset}:${base ? rowValue(base) : PREVIOUS}`}>
@@ -138,7 +151,7 @@ export const StepDetails = memo(function StepDetails({
           {shown === 'text' && (
             // Linked views (model/linked.ts): the text beside the signature cards, as jwt.io
             // puts a token's parts beside their meaning; one column on a narrow screen.
-            <div className="linked-pair">
+            <div className="linked-pair" key={update}>
               <ErrorBoundary label="The signature text" resetKey={`${loaded.loadId}:${k}`}>
                 <SignatureText text={step.signatureText} actionIndex={i} bytesSource={step.update?.bytesSource} />
               </ErrorBoundary>
@@ -153,7 +166,7 @@ export const StepDetails = memo(function StepDetails({
             </div>
           )}
           {shown === 'signatures' && (
-            <ErrorBoundary label="The signatures" resetKey={reset}>
+            <ErrorBoundary key={update} label="The signatures" resetKey={reset}>
               <Signatures
                 checks={checks}
                 scope={scope}
@@ -164,7 +177,7 @@ export const StepDetails = memo(function StepDetails({
           )}
           {shown === 'raw' && (
             // The bytes beside the text they sign: pointing at a field marks its lines.
-            <div className="linked-pair">
+            <div className="linked-pair" key={update}>
               <ErrorBoundary label="The raw view" resetKey={`${loaded.loadId}:${k}`}>
                 <RawView bytes={step.bytes} bytesSource={step.update?.bytesSource} />
               </ErrorBoundary>
@@ -174,7 +187,7 @@ export const StepDetails = memo(function StepDetails({
             </div>
           )}
           {shown === 'chain' && (
-            <ErrorBoundary label="The chain evidence" resetKey={reset}>
+            <ErrorBoundary key={update} label="The chain evidence" resetKey={reset}>
               <ChainTab checks={checks} scope={scope} />
             </ErrorBoundary>
           )}
@@ -194,6 +207,7 @@ function StateTab({
   view,
   diff,
   reset,
+  update,
 }: {
   loaded: Loaded
   k: number
@@ -202,6 +216,8 @@ function StateTab({
   view: ReturnType<TraceModel['actionView']>
   diff: ReturnType<typeof diffStates>
   reset: string
+  /** The update in view: the state panel's "show more" resets when it changes. */
+  update: string
 }) {
   const { model } = loaded
   const step = model.steps[k]!
@@ -223,6 +239,7 @@ function StateTab({
           caption={caption}
           entriesUsed={model.appliedThrough(k)}
           entriesTotal={model.steps.length}
+          resetKey={update}
         />
       </ErrorBoundary>
       <ErrorBoundary label="The who-added-whom picture" resetKey={reset}>

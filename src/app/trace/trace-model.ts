@@ -10,6 +10,8 @@ import { memberKey } from '../../core/types'
 import { applyDelta, type StateDelta, type TransferStep } from '../../worker/transfer'
 
 const CHECKPOINT = 64
+/** States kept from the latest rebuilds (TraceModel.recent): two checkpoint spans. */
+const RECENT = 2 * CHECKPOINT
 
 /** How one action of one update fared. */
 export type ActionStatus = 'applied' | 'rejected' | 'rolled_back' | 'pending' | 'not_reached' | 'not_applied'
@@ -55,14 +57,32 @@ function applyStep(state: AssociationState | null, step: TransferStep): Associat
 export class TraceModel {
   private readonly checkpoints = new Map<number, AssociationState | null>()
   private last: { k: number; state: AssociationState | null } | null = null
+  /**
+   * The states rebuilt lately, by update (oldest first, at most RECENT): every state a
+   * rebuild passes on its way is kept, so stepping back (which asks for the state before
+   * the step) finds it instead of rebuilding from a checkpoint again. Persistent
+   * collections: the states share nearly all their structure.
+   */
+  private readonly recent = new Map<number, AssociationState | null>()
 
   constructor(readonly steps: readonly TransferStep[]) {}
+
+  private remember(k: number, state: AssociationState | null): void {
+    this.recent.delete(k)
+    this.recent.set(k, state)
+    if (this.recent.size > RECENT) this.recent.delete(this.recent.keys().next().value!)
+  }
 
   /** The state after update k (k = -1: before the log, no state). */
   stateAfter(k: number): AssociationState | null {
     if (k < 0) return null
     if (k >= this.steps.length) k = this.steps.length - 1
     if (this.last?.k === k) return this.last.state
+    if (this.recent.has(k)) {
+      const state = this.recent.get(k)!
+      this.last = { k, state }
+      return state
+    }
     let from = -1
     let state: AssociationState | null = null
     if (this.last && this.last.k < k && k - this.last.k <= CHECKPOINT) {
@@ -80,6 +100,7 @@ export class TraceModel {
     for (let j = from + 1; j <= k; j++) {
       state = applyStep(state, this.steps[j]!)
       if ((j + 1) % CHECKPOINT === 0) this.checkpoints.set(j, state)
+      this.remember(j, state)
     }
     this.last = { k, state }
     return state

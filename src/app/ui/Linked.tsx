@@ -3,27 +3,38 @@ import { type Linked, LinkedContext, type LinkPart, partAt, samePart } from '../
 
 /**
  * The linked-views state of one selected step (src/app/model/linked.ts): what part is
- * hovered or focused, and how choosing an action selects it. Give it a `key` of the step
- * so that a hover does not outlive the step it was on.
+ * hovered or focused, and how choosing an action selects it. A hover belongs to the
+ * `resetKey` it was made under (the step), so it does not outlive the step it was on,
+ * without remounting the views below.
  */
 export function LinkedProvider({
   selectedAction,
   onSelectAction,
+  resetKey,
   children,
 }: {
   selectedAction: number
   onSelectAction: (index: number) => void
+  resetKey?: unknown
   children: ReactNode
 }) {
-  const [hover, setHover] = useState<LinkPart | null>(null)
+  const [marked, setMarked] = useState<{ readonly key: unknown; readonly part: LinkPart | null }>({
+    key: resetKey,
+    part: null,
+  })
+  const hover = marked.key === resetKey ? marked.part : null
   const value = useMemo<Linked>(
     () => ({
       hover,
       selectedAction,
-      setHover: (p) => setHover((old) => (samePart(old, p) || (old === null && p === null) ? old : p)),
+      setHover: (p) =>
+        setMarked((old) => {
+          const was = old.key === resetKey ? old.part : null
+          return samePart(was, p) || (was === null && p === null) ? old : { key: resetKey, part: p }
+        }),
       selectAction: onSelectAction,
     }),
-    [hover, selectedAction, onSelectAction],
+    [hover, selectedAction, onSelectAction, resetKey],
   )
   return <LinkedContext.Provider value={value}>{children}</LinkedContext.Provider>
 }

@@ -5,9 +5,10 @@
  * pasted, dropped or permalinked log travels in the fragment, compressed (./permalink.ts).
  * The view the shell gives (the selected step, the open tab, presenter mode, the open
  * drawers and inbox task) and an edited copy's mark follow. The
- * bar is updated with replaceState (no history entry per key press) in the same commit as
- * the view, so a reload right after a change reopens what was on screen; only a burst of
- * changes (a held arrow key) is paced (AddressWriter).
+ * bar is updated with replaceState (no history entry per key press) in the commit that
+ * shows the view, so a reload right after a change reopens what was on screen; a step
+ * alone is written once stepping pauses (STEP_SETTLE_MS), and a burst of changes is paced
+ * (AddressWriter).
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { utf8 } from '../../../crypto/bytes'
@@ -36,6 +37,8 @@ export interface PageAddress {
 const BUDGET = 50
 const WINDOW_MS = 10_000
 const PACE_MS = 250
+/** A change of the selected step alone is written once no other step follows for this long. */
+const STEP_SETTLE_MS = 150
 
 export class AddressWriter {
   private readonly recent: number[] = []
@@ -163,15 +166,37 @@ export function usePageAddress({ loaded, view }: { loaded: Loaded | null; view: 
     }
   }, [loaded, seq, action, z, tab, present, search])
 
-  // Keep the address bar in step, in the commit that shows the change.
+  // Keep the address bar in step. A change of the selected step alone is written once
+  // stepping pauses (STEP_SETTLE_MS): replaceState costs milliseconds (tens with a log in
+  // the fragment), which would sit in each key press's way to the next paint. Any other
+  // change is written in the commit that shows it.
   const writer = useRef<AddressWriter | null>(null)
   writer.current ??= new AddressWriter((next) => {
     if (next !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(null, '', next)
   })
+  const stepWrite = useRef<ReturnType<typeof setTimeout> | null>(null)
+  const rest = useRef<readonly unknown[]>([])
   useLayoutEffect(() => {
-    if (fragment) writer.current!.set(`${location.pathname}${fragment.search}${fragment.hash}`)
-  }, [fragment])
-  useEffect(() => () => writer.current?.cancel(), [])
+    if (stepWrite.current !== null) clearTimeout(stepWrite.current)
+    stepWrite.current = null
+    if (!fragment) return
+    const address = `${location.pathname}${fragment.search}${fragment.hash}`
+    const others = [loaded, z, tab, present, search]
+    const stepOnly = others.every((x, j) => x === rest.current[j])
+    rest.current = others
+    if (!stepOnly) return writer.current!.set(address)
+    stepWrite.current = setTimeout(() => {
+      stepWrite.current = null
+      writer.current!.set(address)
+    }, STEP_SETTLE_MS)
+  }, [fragment, loaded, z, tab, present, search])
+  useEffect(
+    () => () => {
+      if (stepWrite.current !== null) clearTimeout(stepWrite.current)
+      writer.current?.cancel()
+    },
+    [],
+  )
 
   return { fragment, compressed: z }
 }

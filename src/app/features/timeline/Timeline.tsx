@@ -1,4 +1,4 @@
-import { memo, useDeferredValue, useEffect, useMemo, useRef, useState, type RefObject } from 'react'
+import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type RefObject } from 'react'
 import type { Row, Selection, TraceModel } from '../../trace/trace-model'
 import { clientTime, KIND_LABEL, plural, shortId, STATUS_LABEL, STATUS_MARK } from '../../ui/format'
 import { useKeys } from '../../ui/useKeys'
@@ -54,6 +54,90 @@ function firstOf(shown: readonly Row[], pos: number): number {
 }
 
 const rowId = (r: Row) => `tl-${r.k}-${r.i < 0 ? 'u' : r.i}`
+
+/**
+ * The scrollTop that brings item `n` into view (the stop notice before it counted), or
+ * null when it is in view already.
+ */
+function scrollFor(n: number, stopPos: number, view: { readonly scrollTop: number; readonly height: number }) {
+  const top = n * ROW_H + (stopPos >= 0 && n > stopPos ? ROW_H : 0)
+  if (top < view.scrollTop) return top
+  if (top + ROW_H > view.scrollTop + view.height) return top + ROW_H - view.height
+  return null
+}
+
+/** One row of the timeline; memoized, so a step re-renders only the rows it selects or leaves. */
+const TimelineRow = memo(function TimelineRow({
+  model,
+  row,
+  top,
+  selected,
+  pinned,
+  onPick,
+}: {
+  model: TraceModel
+  row: Row
+  top: number
+  selected: boolean
+  pinned: boolean
+  onPick: (r: Row, shift: boolean) => void
+}) {
+  const v = describeRow(model, row)
+  const message = model.steps[row.k]!.message
+  return (
+    <div
+      id={rowId(row)}
+      role="option"
+      aria-selected={selected}
+      className={`tl-row st-${v.status}${selected ? ' selected' : ''}${v.first ? ' first' : ''}${pinned ? ' pinned' : ''}`}
+      style={{ top, height: ROW_H }}
+      onClick={(e) => onPick(row, e.shiftKey)}
+      title={`${v.kindLabel} · ${STATUS_LABEL[v.status]}${message ? ` · ${message}` : ''}`}
+    >
+      <span className="tl-seq">{v.first ? v.sequenceId.toString() : ''}</span>
+      <span className={`tl-mark st-${v.status}`} aria-label={STATUS_LABEL[v.status]}>
+        {STATUS_MARK[v.status]}
+      </span>
+      <span className="tl-kind">
+        {v.actionCount > 1 && <span className="tl-idx">{row.i}</span>}
+        {v.kindLabel}
+      </span>
+      <span className="tl-subject">
+        {pinned && (
+          <span className="tl-base" title="The Diff tab compares with this row (shift-click or b unpins it)">
+            diff base
+          </span>
+        )}
+        {v.subject ? (
+          v.subject.kind === 'handle' ? (
+            <span className="handle">{v.subject.text}</span>
+          ) : (
+            <>
+              <span className="kind-tag" title={v.subject.kind}>
+                {SHORT_KIND[v.subject.kind] ?? v.subject.kind}
+              </span>{' '}
+              <code title={v.subject.text}>{shortId(v.subject.text)}</code>
+            </>
+          )
+        ) : (
+          <span className="muted">{message.slice(0, 60)}</span>
+        )}
+      </span>
+      <span className="tl-signers">
+        {v.signers.map((s, x) => (
+          <code key={x} className={`sig-${s.verdict}`}>
+            {s.text === '?' ? '?' : shortId(s.text, 4, 3)}
+          </code>
+        ))}
+      </span>
+      <span className="tl-time" title={v.clientTimestampNs !== null ? clientTime(v.clientTimestampNs) : undefined}>
+        {v.clientTimestampNs !== null
+          ? clientTime(v.clientTimestampNs).slice(5).replace('T', ' ').replace('Z', '')
+          : ''}
+      </span>
+    </div>
+  )
+})
 
 /** The timeline: every action of every update, virtualized, keyboard first. */
 export const Timeline = memo(function Timeline({
@@ -115,12 +199,8 @@ export const Timeline = memo(function Timeline({
   useEffect(() => {
     const el = viewport.current
     if (!el || selIndex < 0) return
-    const { scrollTop: st, height: h } = view.current
-    const top = selIndex * ROW_H + (stopPos >= 0 && selIndex > stopPos ? ROW_H : 0)
-    let next = st
-    if (top < st) next = top
-    else if (top + ROW_H > st + h) next = top + ROW_H - h
-    if (next !== st) {
+    const next = scrollFor(selIndex, stopPos, view.current)
+    if (next !== null) {
       el.scrollTop = next
       setScrollTop(next)
     }
@@ -134,11 +214,30 @@ export const Timeline = memo(function Timeline({
     else if (delta === 'prev-update' || delta === 'next-update') pos = stepUpdate(shown, pos, delta)
     else pos = pos < 0 ? 0 : Math.min(Math.max(pos + delta, 0), rowItems.length - 1)
     const it = items[rowItems[pos]!]!
-    if (it.type === 'row') onSelect(it.row)
+    if (it.type !== 'row') return
+    // Scroll here, while the layout is still the painted frame's: the same write after the
+    // commit (the effect above) would force a layout of the whole changed page first.
+    const el = viewport.current
+    const next = el ? scrollFor(rowItems[pos]!, stopPos, view.current) : null
+    if (el && next !== null) {
+      el.scrollTop = next
+      setScrollTop(next)
+    }
+    onSelect(it.row)
   }
   const moveRef = useRef(move)
   moveRef.current = move
   const pin = (r: Row) => onPin?.(pinned && pinned.k === r.k && pinned.i === r.i ? null : r)
+  // A row's click, one identity for the log's life: rows are memoized and re-render only
+  // when their own props change (a step re-renders the two rows whose selection changed).
+  const pickRef = useRef<(r: Row, shift: boolean) => void>(() => undefined)
+  pickRef.current = (r, shift) => {
+    // Shift-click pins the row as the Diff tab's base and keeps the selection.
+    if (shift && onPin) pin(r)
+    else onSelect(r)
+    viewport.current?.focus()
+  }
+  const onPick = useCallback((r: Row, shift: boolean) => pickRef.current(r, shift), [])
   const pinRef = useRef<() => void>(() => undefined)
   pinRef.current = () => {
     if (selection) pin(selection)
@@ -263,70 +362,17 @@ export const Timeline = memo(function Timeline({
                 </div>
               )
             }
-            const v = describeRow(model, it.row)
-            const isSel = n === selIndex
             const isPin = pinned !== null && pinned.k === it.row.k && pinned.i === it.row.i
             return (
-              <div
+              <TimelineRow
                 key={rowId(it.row)}
-                id={rowId(it.row)}
-                role="option"
-                aria-selected={isSel}
-                className={`tl-row st-${v.status}${isSel ? ' selected' : ''}${v.first ? ' first' : ''}${isPin ? ' pinned' : ''}`}
-                style={{ top, height: ROW_H }}
-                onClick={(e) => {
-                  // Shift-click pins the row as the Diff tab's base and keeps the selection.
-                  if (e.shiftKey && onPin) pin(it.row)
-                  else onSelect(it.row)
-                  viewport.current?.focus()
-                }}
-                title={`${v.kindLabel} · ${STATUS_LABEL[v.status]}${model.steps[it.row.k]!.message ? ` · ${model.steps[it.row.k]!.message}` : ''}`}
-              >
-                <span className="tl-seq">{v.first ? v.sequenceId.toString() : ''}</span>
-                <span className={`tl-mark st-${v.status}`} aria-label={STATUS_LABEL[v.status]}>
-                  {STATUS_MARK[v.status]}
-                </span>
-                <span className="tl-kind">
-                  {v.actionCount > 1 && <span className="tl-idx">{it.row.i}</span>}
-                  {v.kindLabel}
-                </span>
-                <span className="tl-subject">
-                  {isPin && (
-                    <span className="tl-base" title="The Diff tab compares with this row (shift-click or b unpins it)">
-                      diff base
-                    </span>
-                  )}
-                  {v.subject ? (
-                    v.subject.kind === 'handle' ? (
-                      <span className="handle">{v.subject.text}</span>
-                    ) : (
-                      <>
-                        <span className="kind-tag" title={v.subject.kind}>
-                          {SHORT_KIND[v.subject.kind] ?? v.subject.kind}
-                        </span>{' '}
-                        <code title={v.subject.text}>{shortId(v.subject.text)}</code>
-                      </>
-                    )
-                  ) : (
-                    <span className="muted">{model.steps[it.row.k]!.message.slice(0, 60)}</span>
-                  )}
-                </span>
-                <span className="tl-signers">
-                  {v.signers.map((s, x) => (
-                    <code key={x} className={`sig-${s.verdict}`}>
-                      {s.text === '?' ? '?' : shortId(s.text, 4, 3)}
-                    </code>
-                  ))}
-                </span>
-                <span
-                  className="tl-time"
-                  title={v.clientTimestampNs !== null ? clientTime(v.clientTimestampNs) : undefined}
-                >
-                  {v.clientTimestampNs !== null
-                    ? clientTime(v.clientTimestampNs).slice(5).replace('T', ' ').replace('Z', '')
-                    : ''}
-                </span>
-              </div>
+                model={model}
+                row={it.row}
+                top={top}
+                selected={n === selIndex}
+                pinned={isPin}
+                onPick={onPick}
+              />
             )
           })}
         </div>

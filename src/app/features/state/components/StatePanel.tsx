@@ -18,14 +18,24 @@ export interface StatePanelProps {
   readonly caption: string
   readonly entriesUsed: number
   readonly entriesTotal: number
+  /** When this changes (another update), the member list and the handles fold up again. */
+  readonly resetKey?: unknown
 }
 
 const MARK_TEXT: Record<RowMark, string> = { added: '+', removed: '−', changed: '~' }
 
 /** The association state at the selected step, with the rows this step changed marked. */
-export function StatePanel({ state, before, diff, caption, entriesUsed, entriesTotal }: StatePanelProps) {
+export function StatePanel({ state, before, diff, caption, entriesUsed, entriesTotal, resetKey }: StatePanelProps) {
   const [limit, setLimit] = useState(PAGE)
   const [showAllHandles, setShowAllHandles] = useState(false)
+  // Stepping re-renders the panel (unchanged member rows are skipped) instead of mounting
+  // it again; what a person unfolded belongs to the update it was unfolded on.
+  const [foldedFor, setFoldedFor] = useState(resetKey)
+  if (foldedFor !== resetKey) {
+    setFoldedFor(resetKey)
+    setLimit(PAGE)
+    setShowAllHandles(false)
+  }
   const marks = memberMarks(diff)
   if (!state) {
     return (

@@ -1,0 +1,51 @@
+import fc from 'fast-check'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { syntheticBundle } from '../../../e2e/synthetic-log'
+import { readLogs } from '../../core/decode/logs'
+import { replay } from '../../core/replay'
+import { stateReport } from '../../core/report'
+import type { Trace } from '../../core/trace'
+import type { AssociationState } from '../../core/types'
+import { toTransferStep } from '../../worker/transfer'
+import { diffStates } from '../model/state-diff'
+import { TraceModel } from './trace-model'
+
+const rep = (s: AssociationState | null) => (s ? stateReport(s) : null)
+let trace: Trace
+
+beforeAll(async () => {
+  // 200 updates: three checkpoint spans, and a rejected update past the last checkpoint.
+  trace = await replay(readLogs(await syntheticBundle(200, { rejectAt: 190 }))[0]!, { verifyAfterStop: true })
+}, 120_000)
+
+describe('TraceModel: states in any order of access', () => {
+  it('stepping in any order (jumps, steps back, steps forward) gives the trace’s states and diffs', () => {
+    const n = trace.steps.length
+    const move = fc.oneof(
+      fc.integer({ min: 0, max: n - 1 }).map((k) => ({ jump: k })),
+      fc.integer({ min: -3, max: 3 }).map((d) => ({ by: d })),
+    )
+    fc.assert(
+      fc.property(fc.array(move, { minLength: 1, maxLength: 40 }), (moves) => {
+        const model = new TraceModel(trace.steps.map(toTransferStep))
+        let k = 0
+        for (const m of moves) {
+          k = 'jump' in m ? m.jump : Math.min(n - 1, Math.max(0, k + m.by))
+          const s = trace.steps[k]!
+          const whole = model.actionView(k, -1)
+          expect(rep(whole.before)).toEqual(rep(s.stateBefore))
+          if (s.status === 'applied') expect(rep(whole.after)).toEqual(rep(s.stateAfter))
+          // the diff from the keys the step touched equals the diff of every member
+          expect(diffStates(whole.before, whole.after, whole.touched).members.length).toBe(
+            diffStates(whole.before, whole.after).members.length,
+          )
+          s.actions.forEach((a, i) => {
+            const v = model.actionView(k, i)
+            expect(rep(v.before)).toEqual(rep(a.before))
+          })
+        }
+      }),
+      { numRuns: 40 },
+    )
+  })
+})
