@@ -4,7 +4,7 @@
  * signer registry over the chain routes. wagmi, viem and @simplewebauthn come with it, so the
  * first screen loads none of them.
  */
-import { type ReactNode, useEffect } from 'react'
+import { memo, type ReactNode, useEffect } from 'react'
 import { WagmiProvider } from 'wagmi'
 import { useSignerManager } from './features/signers/registry-context'
 import { SignerRegistryProvider } from './features/signers/SignerRegistryProvider'
@@ -28,12 +28,15 @@ function Lift({ onManager }: { onManager: (m: SignerManager) => void }) {
 
 /**
  * Mounted once, beside the app (never around it, so that loading it remounts nothing): hands
- * the registry up to the providers layer each time it changes.
+ * the registry up to the providers layer each time it changes. Memoized: the providers
+ * layer re-renders with each new registry, and WagmiProvider asks the wallets to reconnect
+ * on every render of its own, which would change the registry again.
  */
-export default function SigningHost({ onManager }: { onManager: (m: SignerManager) => void }) {
+const SigningHost = memo(function SigningHost({ onManager }: { onManager: (m: SignerManager) => void }) {
   return (
     <SigningProviders>
       <Lift onManager={onManager} />
     </SigningProviders>
   )
-}
+})
+export default SigningHost
