@@ -6,7 +6,6 @@ import { lazy, Suspense, useCallback, useRef } from 'react'
 import { useLogLimit } from './features/compose/flows/useLogLimit'
 import { useEditSession } from './features/edit/useEditSession'
 import { InputErrorView } from './features/log-input/components/InputError'
-import { FetchCallout } from './features/network/components/FetchCallout'
 import { NodeServiceProvider } from './features/network/NodeServiceProvider'
 import { fetchAddressQuery } from './features/network/profiles'
 import { Presenter } from './features/presenter/components/Presenter'
@@ -14,15 +13,18 @@ import type { InspectRequest } from './model/inspect-request'
 import { diffStates } from './model/state-diff'
 import { DrawerStack } from './shell/DrawerStack'
 import { Header } from './shell/Header'
-import { Settings } from './shell/Settings'
 import { useLogSession } from './shell/useLogSession'
 import { initialView, useViewState } from './shell/view-state'
 import { readView } from './shell/view-url'
 import { Workspace } from './shell/Workspace'
 import { ErrorBoundary } from './ui/ErrorBoundary'
 import { KeysHelp } from './ui/KeysHelp'
-// Follow (features/follow) is a lazy chunk, loaded when a log read from a node is open.
+// Lazy chunks, loaded when shown: Follow (a log read from a node is open), the settings, the fetch call-out.
 const FollowBar = lazy(() => import('./features/follow/components/FollowBar').then((m) => ({ default: m.FollowBar })))
+const Settings = lazy(() => import('./shell/Settings').then((m) => ({ default: m.Settings })))
+const FetchCallout = lazy(() =>
+  import('./features/network/components/FetchCallout').then((m) => ({ default: m.FetchCallout })),
+)
 
 export function App() {
   const [view, dispatch] = useViewState(() => initialView(readView(location.search, location.hash)))
@@ -88,19 +90,23 @@ export function App() {
           </ErrorBoundary>
         )}
         {view.settings && (
-          <Settings
-            session={session}
-            logLimit={logLimit}
-            onLogLimit={setLogLimit}
-            onClose={() => dispatch({ type: 'settings', open: false })}
-          />
+          <Suspense fallback={null}>
+            <Settings
+              session={session}
+              logLimit={logLimit}
+              onLogLimit={setLogLimit}
+              onClose={() => dispatch({ type: 'settings', open: false })}
+            />
+          </Suspense>
         )}
         {fetched &&
           !view.presenting &&
           loaded?.source.kind === 'node' &&
           loaded.source.fetch === fetchAddressQuery(fetched.address) && (
             <ErrorBoundary label="The fetch call-out">
-              <FetchCallout result={fetched} profiles={session.net.profiles} onDismiss={nodeFetch.dismiss} />
+              <Suspense fallback={null}>
+                <FetchCallout result={fetched} profiles={session.net.profiles} onDismiss={nodeFetch.dismiss} />
+              </Suspense>
             </ErrorBoundary>
           )}
         {ins.notice && (

@@ -7,10 +7,11 @@
 import { createElement, type ReactNode } from 'react'
 import { renderToString } from 'react-dom/server'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ChainVerifier } from '../chain/verifier'
+import { LazyChainVerifier } from '../chain/lazy-verifier'
 import { ChainRoutesProvider } from './features/settings/ChainRoutesProvider'
 import { useSignerManager } from './features/signers/registry-context'
-import { AppProviders } from './providers'
+import { AppProviders, SigningGate } from './providers'
+import { SigningProviders } from './signing-host'
 import {
   type ChainRoutes,
   MissingProviderError,
@@ -71,7 +72,7 @@ describe('ChainRoutesProvider', () => {
     const v = got as ChainRoutes | null
     expect(v).not.toBeNull()
     expect(v!.routes).toEqual([{ chainId: '31337', url: 'http://127.0.0.1:8545' }])
-    expect(v!.verifier).toBeInstanceOf(ChainVerifier)
+    expect(v!.verifier).toBeInstanceOf(LazyChainVerifier)
     // Two routes for one chain: refused with the reason, nothing saved.
     const problems = v!.setRoutes([
       { chainId: '1', url: 'https://a.example' },
@@ -83,7 +84,22 @@ describe('ChainRoutesProvider', () => {
 })
 
 describe('AppProviders', () => {
-  it("gives every feature one signer registry, judging smart wallets with the chain routes' one verifier", () => {
+  it('holds no signer registry until a signing view asks for it: SigningGate shows that it is loading', () => {
+    const seen: unknown[] = []
+    const html = render(
+      createElement(
+        AppProviders,
+        null,
+        createElement(SigningGate, null, createElement(Probe, { read: () => seen.push(useSignerRegistryContext()) })),
+      ),
+    )
+    expect(html).toContain('Loading wallets and passkeys')
+    expect(seen).toEqual([])
+  })
+})
+
+describe('SigningProviders (the lazy signing host)', () => {
+  it("gives every signing view one signer registry, judging smart wallets with the chain routes' one verifier", () => {
     vi.stubGlobal('location', { hostname: 'localhost', origin: 'http://localhost' })
     const seen: { manager: unknown; registry: unknown; registryVerifier: unknown; routesVerifier: unknown }[] = []
     const read = () => {
@@ -95,12 +111,13 @@ describe('AppProviders', () => {
         routesVerifier: useChainRoutesContext().verifier,
       })
     }
-    render(createElement(AppProviders, null, createElement(Probe, { read }), createElement(Probe, { read })))
+    const probes = createElement(SigningProviders, null, createElement(Probe, { read }), createElement(Probe, { read }))
+    render(createElement(AppProviders, null, probes))
     expect(seen).toHaveLength(2)
     const [a, b] = seen
     expect(a!.registry).toBe(a!.manager)
     expect(b!.manager).toBe(a!.manager)
     expect(a!.registryVerifier).toBe(a!.routesVerifier)
-    expect(a!.routesVerifier).toBeInstanceOf(ChainVerifier)
+    expect(a!.routesVerifier).toBeInstanceOf(LazyChainVerifier)
   })
 })

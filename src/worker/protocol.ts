@@ -141,6 +141,22 @@ export type FromWorker =
       /** This thread's warm-up so far: its known-answer round, then the idle rounds. */
       readonly warmUp: string
     }
+  /**
+   * Unasked (id 0): one of this worker's user-timing measures (named `inspector worker: …`
+   * in DevTools), its times on this worker's clock: add `timeOrigin` for epoch
+   * milliseconds. The benchmark (e2e/open-bench.spec.ts) puts them on the page's timeline.
+   */
+  | {
+      readonly type: 'measure'
+      readonly id: 0
+      readonly name: WorkerMeasure
+      readonly timeOrigin: number
+      readonly start: number
+      readonly end: number
+    }
+
+/** The replay worker's measures: its module evaluated, the fast backend loaded (WebAssembly compiled), its known-answer round, its pool ready, a log decoded, a replay, its steps posted. */
+export type WorkerMeasure = 'start' | 'backend' | 'warm-up' | 'pool ready' | 'decode' | 'replay' | 'steps'
 
 /** Steps per `steps` message: small enough that no message takes long to deserialize. */
 export const STEP_CHUNK = 100

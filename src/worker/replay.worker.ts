@@ -22,9 +22,9 @@ import type { InboxLog } from '../core/types'
 import type { ReplayOptions, VerifyStage } from '../core/replay'
 import { verifyUpdate } from '../core/verify/update'
 import type { LoadedContext } from '../core/verify/fast'
-import { nobleBackend } from '../crypto/backend'
+import { nobleBackend, type VerifyBackend } from '../crypto/backend'
 import type { VerifyPool } from '../core/verify/pool'
-import type { ChainRouteWire, Engine, FromWorker, InputProblem, ToWorker, VerifyStats } from './protocol'
+import type { ChainRouteWire, Engine, FromWorker, InputProblem, ToWorker, VerifyStats, WorkerMeasure } from './protocol'
 import type { SmartWalletVerifier } from '../core/verify/port'
 import { browserVerifyPool, POOL_THRESHOLD, workerTimings } from './pool'
 import { timedBackend, type PrimitiveTimings } from './backend-report'
@@ -46,6 +46,17 @@ const scope = self as unknown as {
 let logs: InboxLog[] = []
 
 const post = (m: FromWorker): void => scope.postMessage(m)
+
+/**
+ * A user-timing measure on this worker's track (DevTools: `inspector worker: NAME`), also
+ * posted to the host (FromWorker 'measure') for the load benchmark's breakdown.
+ */
+function measure(name: WorkerMeasure, start: number, end = performance.now()): void {
+  performance.measure(`inspector worker: ${name}`, { start, end })
+  post({ type: 'measure', id: 0, name, timeOrigin: performance.timeOrigin, start, end })
+}
+// From this worker's creation (its time origin) to its module evaluated: fetch, parse, imports.
+measure('start', 0)
 
 /**
  * Where a replay's time goes on this thread: the time application waited for its next
@@ -85,7 +96,11 @@ class CriticalPath {
 let pool_: VerifyPool | null = null
 const sharedPool = (): VerifyPool =>
   (pool_ ??= browserVerifyPool((u) => checkedContext().then(({ ctx }) => verifyUpdate(u, ctx)), {
-    onReady: () => postPoolState(),
+    onReady: () => {
+      const ps = pool_?.stats()
+      if (ps && ps.ready === ps.size) measure('pool ready', 0)
+      postPoolState()
+    },
   }))
 /** This thread's warm-up, for the pool's state message. */
 let warmState = 'loading the fast backend'
@@ -102,31 +117,54 @@ function postPoolState(): void {
     warmUp: warmState,
   })
 }
-/** Set by the first message (a log to open): the warm-up rounds end there. */
-let working = false
+/** Messages being handled: the idle warm-up rounds stop while any is. */
+let busy = 0
+/** The fast backend once it passed its known-answer round: what the idle rounds warm. */
+let toWarm: VerifyBackend | null = null
+/** Idle rounds done so far, and whether a run of them is under way. */
+let idleRounds = 0
+let idleRunning = false
+/**
+ * Warm-up rounds while nothing is asked (./warm-up.ts), up to WARM_ROUNDS in all: after
+ * the known-answer round, and again after each message (the demo log the app opens at
+ * load would otherwise end them, and a log opened later would meet cold code).
+ */
+async function idleWarmUp(): Promise<void> {
+  if (!toWarm || busy > 0 || idleRunning || idleRounds >= WARM_ROUNDS - 1) return
+  idleRunning = true
+  const now = (): number => performance.now()
+  const idle = await warmUp(toWarm, {
+    rounds: WARM_ROUNDS - 1 - idleRounds,
+    stop: () => busy > 0,
+    pause: nextTask,
+    now,
+  })
+  idleRunning = false
+  idleRounds += idle.rounds
+  warmState = `${warmState.replace(/; idle: .*$/, '')}; idle: ${describeWarmUp({ ...idle, rounds: idleRounds })}`
+  postPoolState()
+}
 /**
  * This thread's fast context once it has passed its known-answer round (./warm-up.ts);
- * noble's if it failed it. More rounds follow while no log has come.
+ * noble's if it failed it. More rounds follow while idle (idleWarmUp).
  */
-const loadedContext: Promise<LoadedContext> = loadBrowserBackend().then((crypto) => ({
-  ctx: { crypto },
-  backend: crypto.name,
-}))
+const loadedContext: Promise<LoadedContext> = loadBrowserBackend().then((crypto) => {
+  measure('backend', 0)
+  return { ctx: { crypto }, backend: crypto.name }
+})
 const checked: Promise<LoadedContext> = loadedContext.then(async (loaded) => {
   const fast = loaded.ctx.crypto
   if (!fast) return loaded
   const now = (): number => performance.now()
+  const warmFrom = now()
   const test = await warmUp(fast, { rounds: 1, pause: nextTask, now })
+  measure('warm-up', warmFrom)
   warmState = `known answers: ${describeWarmUp(test)}`
   postPoolState()
   if (test.mismatch)
     return { ctx: { crypto: nobleBackend }, backend: `noble: the fast backend ${describeWarmUp(test)}` }
-  void nextTask().then(async () => {
-    if (working) return
-    const idle = await warmUp(fast, { rounds: WARM_ROUNDS - 1, stop: () => working, pause: nextTask, now })
-    warmState += `; idle: ${describeWarmUp(idle)}`
-    postPoolState()
-  })
+  toWarm = fast
+  void nextTask().then(idleWarmUp)
   return loaded
 })
 const checkedContext = (): Promise<LoadedContext> => checked
@@ -200,8 +238,10 @@ function problemOf(e: unknown): InputProblem {
 
 async function handle(m: ToWorker): Promise<void> {
   if (m.type === 'open') {
+    const decodeFrom = performance.now()
     try {
       logs = readLogs(m.input, m.name)
+      measure('decode', decodeFrom)
     } catch (e) {
       logs = []
       post({ type: 'input-error', id: m.id, problem: problemOf(e) })
@@ -320,6 +360,7 @@ async function handle(m: ToWorker): Promise<void> {
     return
   }
   const replayMs = performance.now() - t0
+  measure('replay', t0, t0 + replayMs)
   cache?.dropPrefetched()
   const ps = pool?.stats()
   const verify: VerifyStats = {
@@ -360,6 +401,7 @@ async function handle(m: ToWorker): Promise<void> {
     stepsMs: performance.now() - stepsFrom,
     verify,
   })
+  measure('steps', stepsFrom)
   // The verdicts found are kept and written after the answer (a reopened log reads them).
   pool?.keepFound()
   // The log's record, written after the answer when the log had none (or an unreadable one).
@@ -375,8 +417,14 @@ async function handle(m: ToWorker): Promise<void> {
 }
 
 scope.onmessage = (ev: MessageEvent<ToWorker>) => {
-  working = true
-  handle(ev.data).catch((e: unknown) => {
-    post({ type: 'failed', id: ev.data.id, message: `worker error: ${e instanceof Error ? e.message : String(e)}` })
-  })
+  busy++
+  handle(ev.data)
+    .catch((e: unknown) => {
+      post({ type: 'failed', id: ev.data.id, message: `worker error: ${e instanceof Error ? e.message : String(e)}` })
+    })
+    .finally(() => {
+      busy--
+      // The next task: a request right behind this one (the replay after its open) comes first.
+      if (busy === 0) void nextTask().then(idleWarmUp)
+    })
 }

@@ -4,9 +4,8 @@
  * text, Signatures, Raw, and Chain when a signature is a smart contract wallet's). Each
  * view sits in its own error boundary; only the open tab is rendered.
  */
-import { memo, useCallback, useMemo } from 'react'
+import { lazy, memo, Suspense, useCallback, useMemo } from 'react'
 import { RawView } from '../features/raw/components/RawView'
-import { ChainTab } from '../features/signature-text/components/Evidence'
 import { Rejection } from '../features/signature-text/components/Rejection'
 import { Signatures } from '../features/signature-text/components/Signatures'
 import { SignatureText } from '../features/signature-text/components/SignatureText'
@@ -22,6 +21,11 @@ import { clientTime, KIND_LABEL, STATUS_LABEL } from '../ui/format'
 import { LinkedProvider } from '../ui/Linked'
 import { Tabs } from '../ui/Tabs'
 import { activeTab, tabsFor, type TabId } from './step-tabs'
+
+// The Chain tab reads the chain through viem: a lazy chunk, loaded when the tab opens.
+const ChainTab = lazy(() =>
+  import('../features/signature-text/components/Evidence').then((m) => ({ default: m.ChainTab })),
+)
 
 const PREVIOUS = 'previous'
 const rowValue = (r: Row): string => `${r.k}:${r.i}`
@@ -188,7 +192,9 @@ export const StepDetails = memo(function StepDetails({
           )}
           {shown === 'chain' && (
             <ErrorBoundary key={update} label="The chain evidence" resetKey={reset}>
-              <ChainTab checks={checks} scope={scope} />
+              <Suspense fallback={<p className="muted">Loading…</p>}>
+                <ChainTab checks={checks} scope={scope} />
+              </Suspense>
             </ErrorBoundary>
           )}
         </Tabs>

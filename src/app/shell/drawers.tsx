@@ -6,14 +6,12 @@
  * makes a button of each. A new drawer is one id in view-state.ts and one entry here.
  */
 import { useQueryClient } from '@tanstack/react-query'
-import { type ComponentType, type Dispatch, lazy, Suspense, useCallback, useMemo } from 'react'
-import { type ComposeBase, Composer } from '../features/compose/components/Composer'
-import { FlowsPanel } from '../features/compose/flows/FlowsPanel'
-import { EditPanel } from '../features/edit/components/EditPanel'
+import { type ComponentType, type Dispatch, lazy, type ReactNode, Suspense, useCallback, useMemo } from 'react'
+import type { ComposeBase } from '../features/compose/components/Composer'
 import type { useEditSession } from '../features/edit/useEditSession'
 import { OpenPanel } from '../features/log-input/components/OpenPanel'
 import { FromNode } from '../features/network/components/FromNode'
-import { SignersPanel } from '../features/signers/components/SignersPanel'
+import { SigningGate } from '../providers'
 import { useNodeService } from '../model/node-service'
 import { diffStates } from '../model/state-diff'
 import type { InspectRequest } from '../model/inspect-request'
@@ -50,6 +48,23 @@ const AuditView = lazy(() => import('../features/audit/components/AuditView').th
 const TrafficPanel = lazy(() =>
   import('../features/traffic/components/TrafficPanel').then((m) => ({ default: m.TrafficPanel })),
 )
+
+// The signing views are lazy chunks too, inside SigningGate (../providers.tsx): wagmi, viem
+// and @simplewebauthn load when the first of them opens.
+const SignersPanel = lazy(() =>
+  import('../features/signers/components/SignersPanel').then((m) => ({ default: m.SignersPanel })),
+)
+const Composer = lazy(() => import('../features/compose/components/Composer').then((m) => ({ default: m.Composer })))
+const EditPanel = lazy(() => import('../features/edit/components/EditPanel').then((m) => ({ default: m.EditPanel })))
+const FlowsPanel = lazy(() => import('../features/compose/flows/FlowsPanel').then((m) => ({ default: m.FlowsPanel })))
+
+function Signing({ children }: { children: ReactNode }) {
+  return (
+    <SigningGate>
+      <Suspense fallback={<p className="muted">Loading…</p>}>{children}</Suspense>
+    </SigningGate>
+  )
+}
 
 /** Opens a live view's request in the inspector, closing the drawer once it opened. */
 function useOpenAndClose(session: LogSession, close: () => void) {
@@ -116,13 +131,20 @@ function OpenDrawer({ session, close, openSettings }: DrawerContext) {
 }
 
 function SignersDrawer({ close }: DrawerContext) {
-  return <SignersPanel onClose={close} />
+  return (
+    <Signing>
+      <SignersPanel onClose={close} />
+    </Signing>
+  )
 }
 
 function SignDrawer({ session, close }: DrawerContext) {
   const { ins } = session
+  const base = useHeadBase(ins.loaded)
   return (
-    <Composer base={useHeadBase(ins.loaded)} onAppend={ins.append} localNewest={ins.newestApplied} onClose={close} />
+    <Signing>
+      <Composer base={base} onAppend={ins.append} localNewest={ins.newestApplied} onClose={close} />
+    </Signing>
   )
 }
 
@@ -130,7 +152,11 @@ function EditDrawer({ session, view, edit, close }: DrawerContext) {
   const { loaded } = session.ins
   if (!loaded) return null
   const selected = view.selection ? (loaded.model.steps[view.selection.k] ?? null) : null
-  return <EditPanel loaded={loaded} session={edit} selected={selected} compareStates={diffStates} onClose={close} />
+  return (
+    <Signing>
+      <EditPanel loaded={loaded} session={edit} selected={selected} compareStates={diffStates} onClose={close} />
+    </Signing>
+  )
 }
 
 function FlowsDrawer({ session, view, dispatch, close, openSettings, logLimit }: DrawerContext) {
@@ -147,18 +173,20 @@ function FlowsDrawer({ session, view, dispatch, close, openSettings, logLimit }:
       label: `node ${node.url}: inbox ${inboxId.slice(0, 10)}…`,
     })
   return (
-    <FlowsPanel
-      state={base.state}
-      blocked={base.blocked}
-      logEntries={ins.loaded.model.steps.length}
-      logLimit={logLimit}
-      onSettings={openSettings}
-      flow={view.flow}
-      onFlow={(flow) => dispatch({ type: 'flow', flow })}
-      onAppend={ins.append}
-      refetch={refetch}
-      onClose={close}
-    />
+    <Signing>
+      <FlowsPanel
+        state={base.state}
+        blocked={base.blocked}
+        logEntries={ins.loaded.model.steps.length}
+        logLimit={logLimit}
+        onSettings={openSettings}
+        flow={view.flow}
+        onFlow={(flow) => dispatch({ type: 'flow', flow })}
+        onAppend={ins.append}
+        refetch={refetch}
+        onClose={close}
+      />
+    </Signing>
   )
 }
 

@@ -5,7 +5,7 @@
  * and the composer all judge smart-wallet signatures through it.
  */
 import { useMemo, type ReactNode } from 'react'
-import { ChainVerifier } from '../../../chain/verifier'
+import { LazyChainVerifier } from '../../../chain/lazy-verifier'
 import { ChainRoutesContext, type ChainRoutes } from '../../model/app-context'
 import { routeMap, routeSpec, useChainRoutes } from './chain-routes'
 
@@ -14,7 +14,7 @@ export function ChainRoutesProvider({ children }: { children: ReactNode }) {
   const key = routes.map(routeSpec).join(',')
   // Keyed by the routes' text, not the array's identity (each save hands a new array).
   // biome-ignore lint/correctness/useExhaustiveDependencies: key is routes' content
-  const verifier = useMemo(() => new ChainVerifier(routeMap(routes), { cache: false }), [key])
+  const verifier = useMemo(() => new LazyChainVerifier(routeMap(routes), { cache: false }), [key])
   const value = useMemo<ChainRoutes>(() => ({ routes, setRoutes, verifier }), [routes, setRoutes, verifier])
   return <ChainRoutesContext value={value}>{children}</ChainRoutesContext>
 }
