@@ -7,7 +7,7 @@
  *   3. typecheck  tsc -p tsconfig.core.json, tsconfig.node.json, tsconfig.app.json,
  *                 tsconfig.test.json (in parallel; each config counts as one test)
  *   4. unit       vitest run: unit, property, command-line, chain and infra tests
- *                 (the generated-code freshness check is test/infra/gen-fresh.test.ts)
+ *                 (test/infra/gen-fresh.test.ts checks src/gen against proto/)
  *                 → reports/vitest.json
  *   5. e2e        vite build, then Playwright in /usr/bin/chromium against
  *                 `vite preview` on a free port (E2E_PORT) → reports/e2e.json
