@@ -7,8 +7,10 @@
  *      in one process: time, ratio, signatures/s, share outside verification, peak RSS;
  *      `verify-bench node {...}` lines).
  *   2. Browser: a fresh `vite build`, then in headless Chromium the inspector's replay-perf
- *      spec on a 10,000-update log (INSPECTOR_PERF_UPDATES: load time, longest main-thread
- *      task, step times, a `replay-perf {...}` line) and e2e/verify-bench.spec.ts
+ *      spec on a 10,000-update log (INSPECTOR_PERF_UPDATES: time to shown, reopen time,
+ *      longest main-thread task, each key press's step to the next paint by the Event
+ *      Timing API on it and on 256 updates; `replay-perf {...}` and `replay-perf target:`
+ *      lines) and e2e/verify-bench.spec.ts
  *      (INSPECTOR_VERIFY_BENCH=1: the same comparison as 1. in one page session, through the
  *      app's replay worker and its verification pool; `verify-bench chromium {...}` lines).
  *   Node part (issue #13): the CLI bundle built with its benchmark entries, then per-primitive
