@@ -12,8 +12,8 @@ import { waitForLog } from './helpers'
 
 /** Text only found in each library's code: its version banner or its documentation links. */
 const MARKERS: Record<string, RegExp> = {
-  wagmi: /@wagmi\/core@\d/,
-  viem: /viem@\d/,
+  wagmi: /@wagmi\/core@/,
+  viem: /viem@/,
   '@simplewebauthn': /simplewebauthn\.dev\/docs/,
 }
 
@@ -58,10 +58,14 @@ test.describe('the first screen', () => {
     await settled(scripts)
     const first = [...scripts]
     const bytes = first.reduce((k, s) => k + s.bytes, 0)
+    // The workers' scripts (the replay worker and its verification workers) are counted too, and named apart.
+    const workers = first.filter((s) => /\.worker-[^/]*\.js$/.test(s.url)).reduce((k, s) => k + s.bytes, 0)
     const target = 500 * 1024
+    const kb = (n: number) => Math.round(n / 1024)
     console.log(
-      `BENCH-TARGET ${JSON.stringify({ name: 'first-screen JavaScript', value: Math.round(bytes / 1024), unit: 'KB', target: '≤ 500', met: bytes <= target, detail: first.map((s) => `${s.url} ${s.bytes}`).join(', ') })}`,
+      `BENCH-TARGET ${JSON.stringify({ name: 'first-screen JavaScript (page + workers)', value: kb(bytes), unit: 'KB', target: '≤ 500', met: bytes <= target, detail: `page ${kb(bytes - workers)} KB, workers ${kb(workers)} KB, ${first.length} scripts` })}`,
     )
+    console.log(`first-screen ${JSON.stringify(first.map((s) => `${s.url} ${s.bytes}`))}`)
     expect(first.length, 'the first screen loads JavaScript').toBeGreaterThan(0)
     expect(
       first.filter((s) => s.libs.length > 0).map((s) => `${s.url}: ${s.libs.join(', ')}`),
