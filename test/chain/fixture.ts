@@ -264,7 +264,7 @@ const readBody = (req: IncomingMessage): Promise<string> =>
     req.on('error', reject)
   })
 
-export function rpcProxy(target: string): Promise<RpcProxy> {
+function rpcProxy(target: string): Promise<RpcProxy> {
   const calls: { method: string; params: unknown }[] = []
   const hanging = new Set<import('node:http').ServerResponse>()
   const proxy: { mode: RpcProxy['mode'] } = { mode: 'forward' }
