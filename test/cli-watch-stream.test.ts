@@ -16,7 +16,7 @@ import { QueryApi, ReplicationApi } from '../src/gen/xmtpv4/message_api/query_ap
 import { verbatimMethod, verbatimOf } from '../src/network/verbatim'
 import { add, installation, newInbox, wallet } from './devnode/updates'
 import { envelope, envelopesAnswer, identityTopicOf } from './network/fake-node'
-import { spawnCli, stopAllCli } from './support/cli'
+import { nodeArgs, spawnCli, stopAllCli } from './support/cli'
 
 /** An in-memory d14n node with a stream; survives its listener being closed and reopened. */
 class StreamingNode {
@@ -154,12 +154,7 @@ describe.each(['connect', 'grpc', 'grpc-web'] as const)(
       const cli = spawnCli([
         'watch',
         '--json',
-        '--node',
-        node.url,
-        '--api',
-        'd14n',
-        '--transport',
-        transport,
+        ...nodeArgs(node.url, 'd14n', transport),
         '--inbox',
         inbox,
         '--timeout-ms',
@@ -206,18 +201,7 @@ describe('watch on a node that hangs', () => {
     const created = await newInbox(w)
     const inbox = created.inboxId
     const published = [node.publish(inbox, created.bytes)]
-    const cli = spawnCli([
-      'watch',
-      '--json',
-      '--node',
-      node.url,
-      '--api',
-      'd14n',
-      '--inbox',
-      inbox,
-      '--timeout-ms',
-      '1500',
-    ])
+    const cli = spawnCli(['watch', '--json', ...nodeArgs(node.url, 'd14n'), '--inbox', inbox, '--timeout-ms', '1500'])
     await cli.waitFor((l) => seqs(l).length === 1, 'the existing log')
     await cli.waitForStderr(/live: following the node’s stream/)
     // The connection stays open; nothing comes over it and no call is answered.

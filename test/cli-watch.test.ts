@@ -13,7 +13,7 @@ import { bytesToHex } from '../src/crypto/bytes'
 import { demoInboxes, demoSigners } from '../src/devnode/demo'
 import { type RunningNode, startNode, stopAll, tempDir } from './devnode/harness'
 import { add, installation, newInbox, wallet } from './devnode/updates'
-import { runCli, spawnCli, stopAllCli } from './support/cli'
+import { nodeArgs, runCli, spawnCli, stopAllCli } from './support/cli'
 
 const tmp = tempDir('watch-test-')
 
@@ -56,18 +56,7 @@ describe.each([
     const published = [await publish(node, created.bytes)]
     published.push(await publish(node, (await add(inbox, w, installation(`watch ${api} 1`))).bytes))
 
-    const cli = spawnCli([
-      'watch',
-      '--json',
-      '--node',
-      node.url,
-      '--api',
-      api,
-      '--transport',
-      transport,
-      '--inbox',
-      inbox,
-    ])
+    const cli = spawnCli(['watch', '--json', ...nodeArgs(node.url, api, transport), '--inbox', inbox])
     await cli.waitFor((l) => updates(l).length === 2, 'the existing log')
     await cli.waitForStderr(/live/)
 
@@ -122,18 +111,7 @@ describe.each([
     const nodeA = await startNode({ db: dbA })
     await publish(nodeA, created.bytes)
     expect(await publish(nodeA, first.bytes)).toBe(2n)
-    const cli = spawnCli([
-      'watch',
-      '--json',
-      '--node',
-      nodeA.url,
-      '--api',
-      api,
-      '--transport',
-      transport,
-      '--inbox',
-      inbox,
-    ])
+    const cli = spawnCli(['watch', '--json', ...nodeArgs(nodeA.url, api, transport), '--inbox', inbox])
     await cli.waitFor((l) => updates(l).length === 2, 'the existing log')
     await nodeA.kill9()
     const nodeB2 = await startNode({ db: dbB, port: nodeA.port })

@@ -13,19 +13,10 @@ import {
   hexToBytes,
   utf8,
 } from './bytes'
-import { CryptoError } from './errors'
+import type { CryptoError } from './errors'
+import { codeOf } from './support.testkit'
 
 const u8 = (...b: number[]) => Uint8Array.from(b)
-
-function codeOf(f: () => unknown): string {
-  try {
-    f()
-  } catch (e) {
-    if (e instanceof CryptoError) return e.code
-    throw e
-  }
-  throw new Error('expected a CryptoError')
-}
 
 describe('hexToBytes', () => {
   describe('valid', () => {

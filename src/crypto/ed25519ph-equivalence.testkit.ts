@@ -17,7 +17,7 @@ import {
   verifyEd25519ph,
   verifyEd25519phWith,
 } from './ed25519ph'
-import { CryptoError } from './errors'
+import { observe } from './support.testkit'
 
 export const P = ed25519.Point
 export const L = P.Fn.ORDER
@@ -28,14 +28,7 @@ const T8 = P.fromBytes(hexToBytes('c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39c
 export const TORSION = Array.from({ length: 8 }, (_, i) => (i === 0 ? P.ZERO : T8.multiplyUnsafe(BigInt(i))))
 
 /** A verdict or the CryptoError code and message: what a caller can observe. */
-function outcome(f: () => boolean): string {
-  try {
-    return String(f())
-  } catch (e) {
-    if (e instanceof CryptoError) return `${e.code}: ${e.message}`
-    throw e
-  }
-}
+const outcome = (f: () => boolean): string => observe(f, String)
 
 type Mutation =
   | 'none'

@@ -13,6 +13,7 @@ import {
 import { defaultFastLoaders } from './backend'
 import { loadSodiumCombine } from './ed25519ph-sodium'
 import { CryptoError } from './errors'
+import { CREATE_INBOX_TEXT, codeOf } from './support.testkit'
 
 const CTX = IDENTITY_UPDATE_CONTEXT
 const L = ed25519.Point.Fn.ORDER
@@ -31,12 +32,7 @@ const RFC = {
 }
 
 // toolchain.md §6: sk = 32 × 0x11, the 253-byte create-inbox text, context IDENTITY UPDATE SIGNATURE.
-const TEXT =
-  'XMTP : Authenticate to inbox\n\nInbox ID: ' +
-  'ab'.repeat(32) +
-  '\nCurrent time: 2024-04-10T12:00:00Z\n\n- Create inbox\n  (Owner: 0x' +
-  '11'.repeat(20) +
-  ')\n\nFor more info: https://xmtp.org/signatures'
+const TEXT = CREATE_INBOX_TEXT
 const XMTP = {
   sk: new Uint8Array(32).fill(0x11),
   pk: hexToBytes('d04ab232742bb4ab3a1368bd4615e4e6d0224ab71a016baf8520a332c9778737'),
@@ -45,16 +41,6 @@ const XMTP = {
     '6b1a9c1ed81d7b63f49d348698ac0b3cd041fbd31caee39407a1e8994ed90b1f' +
       '35da860784b20add5ca5cc75720b411c5b5cb8c519bb97987c3be21d73c3720d',
   ),
-}
-
-function codeOf(f: () => unknown): string {
-  try {
-    f()
-  } catch (e) {
-    if (e instanceof CryptoError) return e.code
-    throw e
-  }
-  throw new Error('expected a CryptoError')
 }
 
 const nobleStrict = (sig: Uint8Array, msg: Uint8Array, pk: Uint8Array) =>

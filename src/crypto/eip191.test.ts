@@ -13,8 +13,8 @@ import {
   signEip191,
 } from './eip191'
 import { defaultFastLoaders } from './backend'
-import { CryptoError } from './errors'
 import { keccak256 } from './hash'
+import { CREATE_INBOX_TEXT, codeOf } from './support.testkit'
 
 const N = secp256k1.Point.CURVE().n
 const HALF_N = N >> 1n
@@ -30,12 +30,7 @@ const WEB3 = {
 }
 
 // sk = 32 × 0x11 over the 253-byte create-inbox signature text (toolchain.md §6).
-const TEXT =
-  'XMTP : Authenticate to inbox\n\nInbox ID: ' +
-  'ab'.repeat(32) +
-  '\nCurrent time: 2024-04-10T12:00:00Z\n\n- Create inbox\n  (Owner: 0x' +
-  '11'.repeat(20) +
-  ')\n\nFor more info: https://xmtp.org/signatures'
+const TEXT = CREATE_INBOX_TEXT
 const XMTP = {
   key: new Uint8Array(32).fill(0x11),
   message: utf8(TEXT),
@@ -59,16 +54,6 @@ function malleate(sig: Uint8Array): Uint8Array {
   const flipped = v === 27 ? 28 : v === 28 ? 27 : v ^ 1
   return sigOf(big(sig.subarray(0, 32)), N - big(sig.subarray(32, 64)), flipped)
 }
-function codeOf(f: () => unknown): string {
-  try {
-    f()
-  } catch (e) {
-    if (e instanceof CryptoError) return e.code
-    throw e
-  }
-  throw new Error('expected a CryptoError')
-}
-
 describe('personalMessageHash', () => {
   it.each(VECTORS)('%s', (_, v) => {
     expect(bytesToHex(personalMessageHash(v.message))).toBe(v.hash)

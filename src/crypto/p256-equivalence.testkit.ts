@@ -7,29 +7,13 @@
 import fc from 'fast-check'
 import { p256 } from '@noble/curves/nist.js'
 import { expect } from 'vitest'
-import { bytesToHex, concatBytes, hexToBytes } from './bytes'
-import { CryptoError } from './errors'
+import { bytesToHex } from './bytes'
 import { p256PublicKey, signP256Der, verifyP256Der, type P256Verification } from './p256'
+import { derRS, observeAsync } from './support.testkit'
 
 const N = p256.Point.CURVE().n
-const tlv = (tag: number, body: Uint8Array) => concatBytes(Uint8Array.of(tag, body.length), body)
-function intContent(n: bigint): Uint8Array {
-  let hex = n.toString(16)
-  if (hex.length % 2) hex = `0${hex}`
-  const b = hexToBytes(hex)
-  return b[0]! & 0x80 ? concatBytes(Uint8Array.of(0), b) : b
-}
-const derRS = (r: bigint, s: bigint) => tlv(0x30, concatBytes(tlv(0x02, intContent(r)), tlv(0x02, intContent(s))))
-
 const show = (v: P256Verification) => `${v.valid} ${v.r} ${v.s} ${bytesToHex(v.lowS)} ${v.highS}`
-export async function outcome(f: () => Promise<P256Verification> | P256Verification): Promise<string> {
-  try {
-    return show(await f())
-  } catch (e) {
-    if (e instanceof CryptoError) return `${e.code}: ${e.message}`
-    throw e
-  }
-}
+export const outcome = (f: () => Promise<P256Verification> | P256Verification): Promise<string> => observeAsync(f, show)
 
 type Mutation =
   | 'none'

@@ -10,11 +10,11 @@ import {
 } from 'node:crypto'
 import { p256 } from '@noble/curves/nist.js'
 import { base64ToBytes, bytesToBase64url, bytesToHex, concatBytes, hexToBytes, utf8 } from './bytes'
-import { CryptoError } from './errors'
 import { sha256 } from './hash'
 import { p256PublicKey, signP256Der, verifyP256Der } from './p256'
 import { loadFastBackend, NODE_P256, nobleBackend } from './backend'
 import { loadNativeP256Verify, NATIVE_P256 } from './native-crypto'
+import { codeOf, codeOfAsync, derOf, derRS, intContent, tlv } from './support.testkit'
 
 const N = p256.Point.CURVE().n
 const P = p256.Point.CURVE().p
@@ -26,37 +26,6 @@ const MSG = utf8('passkey test message')
 
 const be = (n: bigint, len = 32) => hexToBytes(n.toString(16).padStart(len * 2, '0'))
 const big = (b: Uint8Array) => BigInt(`0x${bytesToHex(b)}`)
-/** A DER TLV with a short-form length. */
-const tlv = (tag: number, body: Uint8Array) => concatBytes(Uint8Array.of(tag, body.length), body)
-/** Minimal DER INTEGER content of a non-negative bigint. */
-function intContent(n: bigint): Uint8Array {
-  let hex = n.toString(16)
-  if (hex.length % 2) hex = `0${hex}`
-  const b = hexToBytes(hex)
-  return b[0]! & 0x80 ? concatBytes(Uint8Array.of(0), b) : b
-}
-const derOf = (r: Uint8Array, s: Uint8Array) => tlv(0x30, concatBytes(tlv(0x02, r), tlv(0x02, s)))
-const derRS = (r: bigint, s: bigint) => derOf(intContent(r), intContent(s))
-
-function codeOf(f: () => unknown): string {
-  try {
-    f()
-  } catch (e) {
-    if (e instanceof CryptoError) return e.code
-    throw e
-  }
-  throw new Error('expected a CryptoError')
-}
-
-async function codeOfAsync(f: () => Promise<unknown>): Promise<string> {
-  try {
-    await f()
-  } catch (e) {
-    if (e instanceof CryptoError) return e.code
-    throw e
-  }
-  throw new Error('expected a CryptoError')
-}
 
 // The edge vectors of verifyP256Der run against both backends (the fast one is WebCrypto).
 const fast = await loadFastBackend()

@@ -9,10 +9,10 @@ import {
   signEip191,
   type Secp256k1Recover,
 } from './eip191'
-import { CryptoError } from './errors'
 import { sha256 } from './hash'
 import { loadNativeSecp256k1Recover } from './native-crypto'
 import { loadWasmSecp256k1Recover } from './secp256k1-wasm'
+import { observe } from './support.testkit'
 
 const N = secp256k1.Point.CURVE().n
 const be32 = (n: bigint) => hexToBytes(n.toString(16).padStart(64, '0'))
@@ -28,13 +28,10 @@ const STEPS: [string, Secp256k1Recover][] = [
 
 /** What a caller observes: the recovery's address, key and replay key, or the error code and message. */
 function outcome(f: () => ReturnType<typeof recoverEip191Digest>): string {
-  try {
-    const r = f()
-    return `ok ${r.address} ${bytesToHex(r.publicKey)} ${bytesToHex(r.replayKey)} ${r.highS} ${r.recoveryByte}`
-  } catch (e) {
-    if (e instanceof CryptoError) return `${e.code}: ${e.message}`
-    throw e
-  }
+  return observe(
+    f,
+    (r) => `ok ${r.address} ${bytesToHex(r.publicKey)} ${bytesToHex(r.replayKey)} ${r.highS} ${r.recoveryByte}`,
+  )
 }
 
 type Mutation =

@@ -7,7 +7,7 @@
  */
 import type { WireType } from '@bufbuild/protobuf/wire'
 import { eachField, type FieldFault, type WireField } from '../core/decode/fields'
-import { wireTypeMismatch, wireTypeName } from '../core/decode/wire'
+import { fieldFaultDetail, wireTypeMismatch } from '../core/decode/wire'
 
 export type { WireField }
 
@@ -24,33 +24,14 @@ export class WireError extends Error {
 
 /** The network client's words for a fault of the shared field reader in the body of `what`. */
 function wireFault(f: FieldFault, what: string): WireError {
-  let detail: string
   switch (f.kind) {
     case 'tag-truncated':
       return new WireError(f.at, `${what} ends inside a field tag (truncated)`)
     case 'tag-invalid':
       return new WireError(f.at, `${what} has an invalid field tag`)
-    case 'group':
-      detail = `has the wire type ${wireTypeName(f.wt)}, which proto3 does not use`
-      break
-    case 'varint-truncated':
-      detail = 'is a varint that runs past the end'
-      break
-    case 'varint-too-long':
-      detail = 'is a varint over 10 bytes'
-      break
-    case 'length-truncated':
-    case 'length-too-long':
-      detail = 'has a length that runs past the end'
-      break
-    case 'past-end':
-      detail = `declares ${f.length} bytes where ${f.remaining} remain (truncated)`
-      break
-    case 'fixed-truncated':
-      detail = `needs ${f.size} bytes where ${f.remaining} remain (truncated)`
-      break
+    default:
+      return new WireError(f.at, `${what}: field ${f.no} ${fieldFaultDetail(f)}`)
   }
-  return new WireError(f.at, `${what}: field ${f.no} ${detail}`)
 }
 
 /** The fields of one message body, in wire order (read by core/decode/fields.ts). @throws WireError */

@@ -6,18 +6,18 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { addMember, createInbox, ethKeySigner, installationKeySigner, signUpdate } from '../../src/signing'
 import { runCli } from '../support/cli'
-import { startAnvil, type AnvilNode } from './anvil'
+import type { AnvilNode } from './anvil'
 import {
+  chainForFile,
   bundleOf,
   counterfactualWallet,
   deployWallet,
   eoa,
   headNumber,
   salt,
-  setupChain,
   walletSigner,
   type ChainFixture,
 } from './fixture'
@@ -29,52 +29,45 @@ let file: string
 let walletAddr: string
 let counterfactualAddr: string
 
-beforeAll(async () => {
-  node = await startAnvil()
+chainForFile(async (run) => {
+  ;({ node, fx } = run)
   dir = mkdtempSync(join(tmpdir(), 'chain-cli-'))
-  try {
-    fx = await setupChain(node)
-    const a = eoa('cli owner A')
-    const c = eoa('cli owner C')
-    const w = await deployWallet(fx, a, salt(1))
-    const cf = counterfactualWallet(fx, c, salt(2))
-    walletAddr = w.address.toLowerCase()
-    counterfactualAddr = cf.address.toLowerCase()
-    const wallet = walletSigner(fx, w, { blockNumber: w.blockNumber, owner: a })
-    const u1 = await signUpdate({
-      clientTimestampNs: 1_700_000_000_000_000_000n,
-      actions: [createInbox(wallet), addMember(wallet, installationKeySigner(new Uint8Array(32).fill(1)))],
-    })
-    const block = await headNumber(fx)
-    const u2 = await signUpdate({
-      inboxId: u1.update.inboxId,
-      clientTimestampNs: 1_700_000_001_000_000_000n,
-      actions: [
-        addMember(
-          walletSigner(fx, w, { blockNumber: block, owner: a }),
-          walletSigner(fx, cf, { blockNumber: block, owner: c, wrap: true }),
-        ),
-      ],
-    })
-    const u3 = await signUpdate({
-      inboxId: u1.update.inboxId,
-      clientTimestampNs: 1_700_000_002_000_000_000n,
-      actions: [
-        addMember(
-          walletSigner(fx, cf, { blockNumber: block, owner: c, wrap: true }),
-          ethKeySigner(new Uint8Array(32).fill(2)),
-        ),
-      ],
-    })
-    file = join(dir, 'smart-wallets.json')
-    writeFileSync(file, bundleOf(u1, u2, u3))
-  } catch (e) {
-    await node.stop()
-    throw e
-  }
-}, 30_000)
-afterAll(async () => {
-  await node?.stop()
+  const a = eoa('cli owner A')
+  const c = eoa('cli owner C')
+  const w = await deployWallet(fx, a, salt(1))
+  const cf = counterfactualWallet(fx, c, salt(2))
+  walletAddr = w.address.toLowerCase()
+  counterfactualAddr = cf.address.toLowerCase()
+  const wallet = walletSigner(fx, w, { blockNumber: w.blockNumber, owner: a })
+  const u1 = await signUpdate({
+    clientTimestampNs: 1_700_000_000_000_000_000n,
+    actions: [createInbox(wallet), addMember(wallet, installationKeySigner(new Uint8Array(32).fill(1)))],
+  })
+  const block = await headNumber(fx)
+  const u2 = await signUpdate({
+    inboxId: u1.update.inboxId,
+    clientTimestampNs: 1_700_000_001_000_000_000n,
+    actions: [
+      addMember(
+        walletSigner(fx, w, { blockNumber: block, owner: a }),
+        walletSigner(fx, cf, { blockNumber: block, owner: c, wrap: true }),
+      ),
+    ],
+  })
+  const u3 = await signUpdate({
+    inboxId: u1.update.inboxId,
+    clientTimestampNs: 1_700_000_002_000_000_000n,
+    actions: [
+      addMember(
+        walletSigner(fx, cf, { blockNumber: block, owner: c, wrap: true }),
+        ethKeySigner(new Uint8Array(32).fill(2)),
+      ),
+    ],
+  })
+  file = join(dir, 'smart-wallets.json')
+  writeFileSync(file, bundleOf(u1, u2, u3))
+})
+afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true })
 })
 

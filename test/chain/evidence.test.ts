@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { hashMessage, hexToBytes, toHex, type Hex } from 'viem'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { smartWalletEvidence } from '../../src/chain/evidence'
 import { ChainVerifier, erc6492EthCall, isValidResult } from '../../src/chain/verifier'
 import { ChainUnreachableError } from '../../src/core/errors'
@@ -14,17 +14,16 @@ import { replay } from '../../src/core/replay'
 import type { WireSignature } from '../../src/core/types'
 import type { SmartWalletRequest } from '../../src/core/verify/port'
 import { addMember, createInbox, ethKeySigner, signUpdate, type SignedUpdate } from '../../src/signing'
-import { startAnvil, type AnvilNode } from './anvil'
+import type { AnvilNode } from './anvil'
 import {
+  chainForFile,
   counterfactualWallet,
   deployWallet,
   eoa,
   headNumber,
   logOf,
   ownerSignature,
-  rpcProxy,
   salt,
-  setupChain,
   walletSigner,
   type ChainFixture,
   type RpcProxy,
@@ -36,20 +35,13 @@ let node: AnvilNode
 let fx: ChainFixture
 let proxy: RpcProxy
 
-beforeAll(async () => {
-  node = await startAnvil()
-  try {
-    fx = await setupChain(node)
-    proxy = await rpcProxy(node.url)
-  } catch (e) {
-    await node.stop()
-    throw e
-  }
-}, 30_000)
-afterAll(async () => {
-  await proxy?.close()
-  await node?.stop()
-})
+chainForFile(
+  (run) => {
+    ;({ node, fx } = run)
+    proxy = run.proxy!
+  },
+  { proxy: true },
+)
 
 type Erc6492 = Extract<WireSignature, { kind: 'erc_6492' }>
 const firstSignature = (u: SignedUpdate): Erc6492 => {

@@ -3,7 +3,8 @@
  * (deployed, or counterfactual at their CREATE2 address), rotates owners, and builds
  * smart wallet signers whose signature is the owner EOA's raw ECDSA over the EIP-191
  * hash (what OwnedWallet.isValidSignature checks), optionally ERC-6492-wrapped.
- * Also: a counting JSON-RPC proxy on 127.0.0.1 in front of anvil, and log helpers.
+ * Also: a counting JSON-RPC proxy on 127.0.0.1 in front of anvil, log helpers, and
+ * chainForFile, the before/after hooks of a test file that runs against one chain.
  */
 import { readFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server } from 'node:http'
@@ -32,7 +33,8 @@ import { encodeBundleJson } from '../../src/core/encode/update'
 import { readLogs } from '../../src/core/decode/logs'
 import type { InboxLog } from '../../src/core/types'
 import { smartWalletSigner, type Signer, type SignedUpdate } from '../../src/signing'
-import type { AnvilNode } from './anvil'
+import { afterAll, beforeAll } from 'vitest'
+import { startAnvil, type AnvilNode } from './anvil'
 
 interface Artifact {
   abi: Abi
@@ -262,7 +264,7 @@ const readBody = (req: IncomingMessage): Promise<string> =>
     req.on('error', reject)
   })
 
-export function rpcProxy(target: string): Promise<RpcProxy> {
+function rpcProxy(target: string): Promise<RpcProxy> {
   const calls: { method: string; params: unknown }[] = []
   const hanging = new Set<import('node:http').ServerResponse>()
   const proxy: { mode: RpcProxy['mode'] } = { mode: 'forward' }
@@ -309,4 +311,39 @@ export function rpcProxy(target: string): Promise<RpcProxy> {
       })
     })
   })
+}
+
+/** What chainForFile hands the file's own setup. */
+export interface ChainRun {
+  readonly node: AnvilNode
+  readonly fx: ChainFixture
+  /** The counting proxy in front of anvil, when asked for. */
+  readonly proxy: RpcProxy | null
+}
+
+/**
+ * The hooks of a test file that runs against one chain: before its tests, starts anvil,
+ * deploys the fixture (setupChain), with `proxy` puts an rpcProxy in front, then runs `ready`
+ * (the file's own setup); after them, or as soon as any of that throws, closes the proxy and
+ * stops anvil.
+ */
+export function chainForFile(ready: (run: ChainRun) => void | Promise<void>, opts: { proxy?: boolean } = {}): void {
+  let node: AnvilNode | undefined
+  let proxy: RpcProxy | null = null
+  const stop = async () => {
+    await proxy?.close()
+    await node?.stop()
+  }
+  beforeAll(async () => {
+    node = await startAnvil()
+    try {
+      const fx = await setupChain(node)
+      if (opts.proxy) proxy = await rpcProxy(node.url)
+      await ready({ node, fx, proxy })
+    } catch (e) {
+      await stop()
+      throw e
+    }
+  }, 30_000)
+  afterAll(stop)
 }

@@ -5,7 +5,7 @@
  * evm_setNextBlockTimestamp (evm_increaseTime adds wall-clock drift between blocks);
  * evm_increaseTime + evm_mine, in small steps, for the coarse case.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ChainClients } from '../../src/chain/client'
 import { ChainFreshness, checkFreshBlock, checkUpdateFreshness, MAX_BLOCK_AGE_SECONDS } from '../../src/chain/freshness'
 import { ChainVerifier } from '../../src/chain/verifier'
@@ -13,25 +13,16 @@ import { ChainUnreachableError } from '../../src/core/errors'
 import { replay } from '../../src/core/replay'
 import type { FreshnessCheck } from '../../src/devnode/admission'
 import { createInbox, ethKeySigner, signUpdate } from '../../src/signing'
-import { freePort, startAnvil, type AnvilNode } from './anvil'
-import { deployWallet, eoa, logOf, rotateOwner, salt, setupChain, walletSigner, type ChainFixture } from './fixture'
+import { freePort, type AnvilNode } from './anvil'
+import { chainForFile, deployWallet, eoa, logOf, rotateOwner, salt, walletSigner, type ChainFixture } from './fixture'
 
 let node: AnvilNode
 let fx: ChainFixture
 let freshness: ChainFreshness
 
-beforeAll(async () => {
-  node = await startAnvil()
-  try {
-    fx = await setupChain(node)
-  } catch (e) {
-    await node.stop()
-    throw e
-  }
+chainForFile((run) => {
+  ;({ node, fx } = run)
   freshness = new ChainFreshness(new Map([[fx.chainId, node.url]]))
-}, 30_000)
-afterAll(async () => {
-  await node?.stop()
 })
 
 const head = () => fx.client.getBlock({ blockTag: 'latest' })

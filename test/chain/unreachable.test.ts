@@ -5,21 +5,20 @@
  * (never `rejected`), and a later attempt through a reachable route applies it. The
  * file's anvil is stopped by its last test.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ChainFreshness } from '../../src/chain/freshness'
 import { smartWalletEvidence } from '../../src/chain/evidence'
 import { ChainVerifier } from '../../src/chain/verifier'
 import { ChainUnreachableError } from '../../src/core/errors'
 import { replay } from '../../src/core/replay'
 import { addMember, createInbox, ethKeySigner, signUpdate, type SignedUpdate } from '../../src/signing'
-import { freePort, startAnvil, type AnvilNode } from './anvil'
+import { freePort, type AnvilNode } from './anvil'
 import {
+  chainForFile,
   deployWallet,
   eoa,
   logOf,
-  rpcProxy,
   salt,
-  setupChain,
   walletSigner,
   type ChainFixture,
   type RpcProxy,
@@ -34,11 +33,10 @@ let w: Wallet & { blockNumber: bigint }
 let created: SignedUpdate
 let added: SignedUpdate
 
-beforeAll(async () => {
-  node = await startAnvil()
-  try {
-    fx = await setupChain(node)
-    proxy = await rpcProxy(node.url)
+chainForFile(
+  async (run) => {
+    ;({ node, fx } = run)
+    proxy = run.proxy!
     owner = eoa('unreachable owner')
     w = await deployWallet(fx, owner, salt(1))
     const wallet = walletSigner(fx, w, { blockNumber: w.blockNumber, owner })
@@ -48,16 +46,9 @@ beforeAll(async () => {
       clientTimestampNs: 2n,
       actions: [addMember(wallet, ethKeySigner(new Uint8Array(32).fill(3)))],
     })
-  } catch (e) {
-    await proxy?.close()
-    await node.stop()
-    throw e
-  }
-}, 30_000)
-afterAll(async () => {
-  await proxy?.close()
-  await node?.stop()
-})
+  },
+  { proxy: true },
+)
 
 const rows = async (v: ChainVerifier | undefined, ...u: SignedUpdate[]) => {
   const t = await replay(logOf(...u), v ? { smartWallets: v } : {})

@@ -4,7 +4,7 @@
  * by the core with ChainVerifier. One anvil for the whole file.
  */
 import { hexToBytes, serializeErc6492Signature, toHex } from 'viem'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ChainVerifier } from '../../src/chain/verifier'
 import { replay } from '../../src/core/replay'
 import { memberKey } from '../../src/core/types'
@@ -17,8 +17,9 @@ import {
   revokeMember,
   signUpdate,
 } from '../../src/signing'
-import { startAnvil, type AnvilNode } from './anvil'
+import type { AnvilNode } from './anvil'
 import {
+  chainForFile,
   counterfactualWallet,
   deployWallet,
   eoa,
@@ -26,7 +27,6 @@ import {
   ownerOf,
   rotateOwner,
   salt,
-  setupChain,
   walletSigner,
   headNumber,
   type ChainFixture,
@@ -36,18 +36,9 @@ let node: AnvilNode
 let fx: ChainFixture
 let verifier: ChainVerifier
 
-beforeAll(async () => {
-  node = await startAnvil()
-  try {
-    fx = await setupChain(node)
-  } catch (e) {
-    await node.stop()
-    throw e
-  }
+chainForFile((run) => {
+  ;({ node, fx } = run)
   verifier = new ChainVerifier(new Map([[fx.chainId, node.url]]))
-}, 30_000)
-afterAll(async () => {
-  await node?.stop()
 })
 
 const statuses = (t: Awaited<ReturnType<typeof replay>>) => t.steps.map((s) => [s.status, s.rule])

@@ -41,9 +41,6 @@ describe('generated protobuf code', () => {
     for (const f of present) {
       if (!fresh.includes(f)) problems.push(`${GEN}/${f} is not generated from proto/ any more`)
     }
-    expect(
-      problems,
-      `src/gen does not match proto/; run \`npm run gen\`:\n  ${problems.join('\n  ')}`,
-    ).toEqual([])
+    expect(problems, `src/gen does not match proto/; run \`npm run gen\`:\n  ${problems.join('\n  ')}`).toEqual([])
   })
 })

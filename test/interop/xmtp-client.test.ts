@@ -15,7 +15,7 @@ import { spawn } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runCli } from '../support/cli'
+import { runCli, nodeArgs } from '../support/cli'
 import { ROOT, type RunningNode, startNode, stopAll, tempDir } from '../devnode/harness'
 import { prepareNativeClient } from './support/native'
 
@@ -101,17 +101,7 @@ describe.skipIf(skipReason !== null)(
       ['d14n', 'connect'],
     ] as const)('fetch --api %s --transport %s, then replay', (api, transport) => {
       it("agrees with libxmtp's own inbox state", async () => {
-        const fetched = await runCli([
-          'fetch',
-          '--node',
-          node.url,
-          '--api',
-          api,
-          '--transport',
-          transport,
-          '--address',
-          state.walletA,
-        ])
+        const fetched = await runCli(['fetch', ...nodeArgs(node.url, api, transport), '--address', state.walletA])
         expect(fetched.stderr).toBe('')
         expect(fetched.code).toBe(0)
         const bundle = JSON.parse(fetched.stdout.toString('utf8')) as { inbox_id: string; updates: unknown[] }

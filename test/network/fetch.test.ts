@@ -14,6 +14,7 @@ import { bytesToHex } from '../../src/crypto/bytes'
 import { demoInboxes } from '../../src/devnode/demo'
 import { QueryEnvelopesRequestSchema } from '../../src/gen/xmtpv4/message_api/message_api_pb'
 import { freePort, ROOT, type RunningNode, startNode, stopAll, tempDir } from '../devnode/harness'
+import { nodeArgs } from '../support/cli'
 import {
   type Answer,
   type Call,
@@ -87,16 +88,7 @@ describe('fetch against the local node, every (API, transport) pair', () => {
   for (const [api, transport] of PAIRS) {
     it(`${api} over ${transport}: by inbox, address, passkey and handle; the exact stored bytes in order`, async () => {
       const expected = aliceRows.map((r) => ({ sequence_id: String(r.sequenceId), update_hex: r.hex }))
-      const byInbox = await fetchCli(
-        '--node',
-        node.url,
-        '--api',
-        api,
-        '--transport',
-        transport,
-        '--inbox',
-        alice.inboxId,
-      )
+      const byInbox = await fetchCli(...nodeArgs(node.url, api, transport), '--inbox', alice.inboxId)
       expect(byInbox.stderr).toBe('')
       expect(byInbox.status).toBe(0)
       const b = byInbox.bundle()
@@ -104,30 +96,12 @@ describe('fetch against the local node, every (API, transport) pair', () => {
       expect(b.updates.map(({ sequence_id, update_hex }) => ({ sequence_id, update_hex }))).toEqual(expected)
       expect(b.updates.every((u) => /^[1-9][0-9]*$/.test(u.server_timestamp_ns))).toBe(true)
 
-      const byAddress = await fetchCli(
-        '--node',
-        node.url,
-        '--api',
-        api,
-        '--transport',
-        transport,
-        '--address',
-        alice.creator,
-      )
+      const byAddress = await fetchCli(...nodeArgs(node.url, api, transport), '--address', alice.creator)
       // alice's wallet is live in two inboxes; resolution names the newer association (alice-work).
       expect(byAddress.status, byAddress.stderr).toBe(0)
       expect(byAddress.bundle().inbox_id).toBe(demo.find((d) => d.name === 'alice-work')!.inboxId)
 
-      const byPasskey = await fetchCli(
-        '--node',
-        node.url,
-        '--api',
-        api,
-        '--transport',
-        transport,
-        '--passkey',
-        carol.creator,
-      )
+      const byPasskey = await fetchCli(...nodeArgs(node.url, api, transport), '--passkey', carol.creator)
       expect(byPasskey.status, byPasskey.stderr).toBe(0)
       expect(byPasskey.bundle().inbox_id).toBe(carol.inboxId)
 
@@ -153,18 +127,7 @@ describe('fetch against the local node, every (API, transport) pair', () => {
 
   it('--out writes the bundle to a file; the bundle replays as the fixture format 1', async () => {
     const out = tmp.path('alice.json')
-    const r = await fetchCli(
-      '--node',
-      node.url,
-      '--api',
-      'd14n',
-      '--transport',
-      'grpc',
-      '--inbox',
-      alice.inboxId,
-      '--out',
-      out,
-    )
+    const r = await fetchCli(...nodeArgs(node.url, 'd14n', 'grpc'), '--inbox', alice.inboxId, '--out', out)
     expect(r.status, r.stderr).toBe(0)
     expect(r.stdout).toBe('')
     let report = ''
@@ -189,19 +152,7 @@ describe('fetch against the local node, every (API, transport) pair', () => {
     expect(JSON.parse(ok.stdout).updates).toHaveLength(aliceRows.length)
     const bad = spawnSync(
       'npx',
-      [
-        'tsx',
-        'src/cli/main.ts',
-        'fetch',
-        '--node',
-        node.url,
-        '--api',
-        'd14n',
-        '--transport',
-        'gateway',
-        '--inbox',
-        alice.inboxId,
-      ],
+      ['tsx', 'src/cli/main.ts', 'fetch', ...nodeArgs(node.url, 'd14n', 'gateway'), '--inbox', alice.inboxId],
       {
         cwd: ROOT,
         encoding: 'utf8',

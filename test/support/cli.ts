@@ -36,6 +36,15 @@ interface StaleCheck {
   staleReason(root: string, out: string): string | null
 }
 
+/** The node options of `fetch` and `watch` (contracts/cli.md): `--node URL --api API [--transport T]`. */
+export const nodeArgs = (url: string, api: string, transport?: string): string[] => [
+  '--node',
+  url,
+  '--api',
+  api,
+  ...(transport === undefined ? [] : ['--transport', transport]),
+]
+
 /** The executable and leading arguments of package.json's `cli` script, run without npm. */
 export function cliCommand(): { file: string; args: string[] } {
   ensureFreshBundle()

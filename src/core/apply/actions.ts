@@ -11,7 +11,15 @@ import { HANDLE_PATTERN, isValidHandle, handleProblem, handleProblemPosition, MA
 import { deriveInboxId } from '../inbox-id'
 import { describeMember, memberIdOf, sameMember } from '../text/identifier'
 import { memberKey, type AssociationState, type Member, type MemberId, type WireAction } from '../types'
-import { requireChain, requireFresh, requireKindFor, requireSigned, type ApplyContext, type Signed } from './context'
+import {
+  requireChain,
+  requireFresh,
+  requireKindFor,
+  requireSigned,
+  requireSignedBy,
+  type ApplyContext,
+  type Signed,
+} from './context'
 import { identifierOf, requireMemberForm, signingKind } from './kinds'
 import { quote } from '../text/quote'
 
@@ -158,21 +166,8 @@ function applyCreateInbox(
 ): AssociationState {
   const initial = createInboxForm(state, a, i)
   requireKindFor(ctx.check(i, 'initial_identifier_signature'), initial.kind, 'initial identifier', i)
-  const s = requireSigned(ctx, i, 'initial_identifier_signature')
   // IDENT-012: the creator's signature names the initial identifier.
-  if (!sameMember(s.signer, initial)) {
-    throw new RuleViolation(
-      'IDENT-012',
-      i,
-      `initial identifier signature signer ${describeMember(s.signer)} differs from initial_identifier ${describeMember(initial)}`,
-      {
-        check: 'signer-mismatch',
-        role: 'initial_identifier_signature',
-        expected: describeMember(initial),
-        found: describeMember(s.signer),
-      },
-    )
-  }
+  const s = requireSignedBy(ctx, i, 'initial_identifier_signature', 'IDENT-012', initial, 'initial_identifier')
   requireFresh(ctx, s, i)
   const member: Member = {
     id: initial,
@@ -200,21 +195,8 @@ function applyAdd(prev: AssociationState | null, a: Action<'add'>, i: number, ct
   const newId = memberIdOf(a.newMemberIdentifier)
   requireKindFor(ctx.check(i, 'new_member_signature'), newId.kind, 'new member', i)
   const existing = requireSigned(ctx, i, 'existing_member_signature')
-  const added = requireSigned(ctx, i, 'new_member_signature')
   // IDENT-040: both parties approve an add.
-  if (!sameMember(added.signer, newId)) {
-    throw new RuleViolation(
-      'IDENT-040',
-      i,
-      `new member signature signer ${describeMember(added.signer)} differs from new_member_identifier ${describeMember(newId)}`,
-      {
-        check: 'signer-mismatch',
-        role: 'new_member_signature',
-        expected: describeMember(newId),
-        found: describeMember(added.signer),
-      },
-    )
-  }
+  const added = requireSignedBy(ctx, i, 'new_member_signature', 'IDENT-040', newId, 'new_member_identifier')
   // Each key built once: a fresh key string is flattened and hashed again at every lookup.
   const existingKey = memberKey(existing.signer)
   const key = memberKey(newId)
@@ -306,22 +288,15 @@ function applyRevoke(
   const state = revokeForm(prev, a, i)
   const target = memberIdOf(a.memberToRevoke)
   requireKindFor(ctx.check(i, 'recovery_identifier_signature'), state.recovery.id.kind, 'recovery identifier', i)
-  const s = requireSigned(ctx, i, 'recovery_identifier_signature')
   // IDENT-043: only the recovery identifier revokes.
-  if (!sameMember(s.signer, state.recovery.id)) {
-    throw new RuleViolation(
-      'IDENT-043',
-      i,
-      `recovery identifier signature signer ${describeMember(s.signer)} differs from the recovery identifier ${describeMember(state.recovery.id)}`,
-      {
-        check: 'signer-mismatch',
-        role: 'recovery_identifier_signature',
-        expected: describeMember(state.recovery.id),
-        found: describeMember(s.signer),
-        recovery: describeMember(state.recovery.id),
-      },
-    )
-  }
+  const s = requireSignedBy(
+    ctx,
+    i,
+    'recovery_identifier_signature',
+    'IDENT-043',
+    state.recovery.id,
+    'the recovery identifier',
+  )
   requireRecoveryChain(state, s, i)
   requireMemberChain(state, s, i)
   requireFresh(ctx, s, i)
@@ -358,22 +333,15 @@ function applyChangeRecovery(
     'recovery identifier',
     i,
   )
-  const s = requireSigned(ctx, i, 'existing_recovery_identifier_signature')
   // IDENT-045: only the recovery identifier changes recovery.
-  if (!sameMember(s.signer, state.recovery.id)) {
-    throw new RuleViolation(
-      'IDENT-045',
-      i,
-      `existing recovery identifier signature signer ${describeMember(s.signer)} differs from the recovery identifier ${describeMember(state.recovery.id)}`,
-      {
-        check: 'signer-mismatch',
-        role: 'existing_recovery_identifier_signature',
-        expected: describeMember(state.recovery.id),
-        found: describeMember(s.signer),
-        recovery: describeMember(state.recovery.id),
-      },
-    )
-  }
+  const s = requireSignedBy(
+    ctx,
+    i,
+    'existing_recovery_identifier_signature',
+    'IDENT-045',
+    state.recovery.id,
+    'the recovery identifier',
+  )
   requireRecoveryChain(state, s, i)
   requireMemberChain(state, s, i)
   requireFresh(ctx, s, i)

@@ -5,7 +5,8 @@
  */
 import type { Set as ISet } from 'immutable'
 import { RuleViolation } from '../errors'
-import { describeMember } from '../text/identifier'
+import type { RuleId } from '../rules'
+import { describeMember, sameMember } from '../text/identifier'
 import type { SignatureCheck } from '../trace'
 import type { MemberId, MemberKind, SignatureKind } from '../types'
 
@@ -71,6 +72,35 @@ export function requireSigned(ctx: ApplyContext, actionIndex: number, role: Sign
   }
   if (check.verdict === 'unreachable') ctx.unreachable.push(check)
   return { signer: check.signer, chainId: check.chainId, check }
+}
+
+/**
+ * requireSigned, and the signer is `expected` (`expectedName` in the message), else `rule`:
+ * IDENT-012 (the creator names the initial identifier), IDENT-040 (the new member signs its
+ * add), IDENT-043 / IDENT-045 (only the recovery identifier revokes or changes recovery; they
+ * name it in `recovery` too).
+ */
+export function requireSignedBy(
+  ctx: ApplyContext,
+  actionIndex: number,
+  role: SignatureCheck['role'],
+  rule: RuleId,
+  expected: MemberId,
+  expectedName: string,
+): Signed {
+  const s = requireSigned(ctx, actionIndex, role)
+  if (!sameMember(s.signer, expected)) {
+    const want = describeMember(expected)
+    const found = describeMember(s.signer)
+    const recovery = rule === 'IDENT-043' || rule === 'IDENT-045' ? { recovery: want } : {}
+    throw new RuleViolation(
+      rule,
+      actionIndex,
+      `${roleName(role)} signer ${found} differs from ${expectedName} ${want}`,
+      { check: 'signer-mismatch', role, expected: want, found, ...recovery },
+    )
+  }
+  return s
 }
 
 /** IDENT-046: the signature's chain id equals the one recorded for the member or role. */

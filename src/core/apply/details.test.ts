@@ -9,22 +9,15 @@ import { deriveInboxId } from '../inbox-id'
 import { describeMember } from '../text/identifier'
 import type { AssociationState } from '../types'
 import { applyUpdate, RejectedUpdate } from './update'
-import { add, build, by, claim, create, eth, inst, recover, revoke } from './testkit'
+import { add, build, by, claim, create, eth, inst, recover, revoke, applyAll, type Draft } from './testkit'
 
 const A = eth(0xa)
 const B = eth(0xb)
 const C = eth(0xc)
 const I1 = inst(1)
 const ID = deriveInboxId(A.text, 0n)
-type Draft = Parameters<typeof build>[1][number]
-
-function chain(...updates: Draft[][]): AssociationState {
-  let s: AssociationState | null = null
-  updates.forEach((u, n) => {
-    s = applyUpdate(s, build(s?.inboxId ?? ID, u), BigInt(n + 1)).state
-  })
-  return s!
-}
+/** Applies updates in order from nothing, each at sequence id 1, 2, ... */
+const chain = (...updates: Draft[][]): AssociationState => applyAll(ID, ...updates)
 
 function details(state: AssociationState | null, drafts: Draft[]): { rule: string; details: ViolationDetails | null } {
   try {

@@ -3,9 +3,18 @@
  * (design.md, "Rule tests build verified actions by hand"). Used by tests only.
  */
 import type { SignatureCheck } from '../trace'
-import type { MemberId, SignatureKind, SignatureRole, UnverifiedUpdate, WireAction, WireSignature } from '../types'
+import type {
+  AssociationState,
+  MemberId,
+  SignatureKind,
+  SignatureRole,
+  UnverifiedUpdate,
+  WireAction,
+  WireSignature,
+} from '../types'
 import type { VerifiedUpdate } from '../verify/update'
 import { signatureText } from '../text/signature-text'
+import { applyUpdate } from './update'
 
 export const eth = (n: number): MemberId => ({ kind: 'ethereum', text: `0x${n.toString(16).padStart(40, '0')}` })
 export const inst = (n: number): MemberId => ({ kind: 'installation', text: n.toString(16).padStart(64, 'a') })
@@ -60,7 +69,7 @@ function memberWire(id: MemberId) {
       : ({ kind: 'passkey', key: hexToBytes(id.text) } as const)
 }
 
-type Draft =
+export type Draft =
   | { kind: 'create'; id: MemberId; nonce?: bigint; sig?: Sig; identifierKind?: number; identifierText?: string }
   | { kind: 'add'; member: MemberId; existing: Sig; added?: Sig; identifierText?: string }
   | { kind: 'revoke'; member: MemberId; recovery: Sig; identifierText?: string }
@@ -175,4 +184,13 @@ export function build(
     }
   })
   return { update, text, checks }
+}
+
+/** Applies updates in order from nothing, each at sequence id 1, 2, ...; the first to inbox `inboxId`. */
+export function applyAll(inboxId: string, ...updates: Draft[][]): AssociationState {
+  let s: AssociationState | null = null
+  updates.forEach((u, n) => {
+    s = applyUpdate(s, build(s?.inboxId ?? inboxId, u), BigInt(n + 1)).state
+  })
+  return s!
 }

@@ -7,7 +7,7 @@ import { memberKey } from '../types'
 import type { SignatureCheck } from '../trace'
 import { type ApplyContext, requireFresh } from './context'
 import { applyUpdate, PendingUpdate, RejectedUpdate } from './update'
-import { add, build, by, claim, create, eth, inst, pk, recover, revoke } from './testkit'
+import { add, build, by, claim, create, eth, inst, pk, recover, revoke, applyAll, type Draft } from './testkit'
 
 const A = eth(0xa)
 const B = eth(0xb)
@@ -17,16 +17,8 @@ const I2 = inst(2)
 const P1 = pk(1)
 const ID = deriveInboxId(A.text, 0n)
 
-type Draft = Parameters<typeof build>[1][number]
-
 /** Applies updates in order from nothing, each at sequence id 1, 2, ... */
-function chain(...updates: Draft[][]): AssociationState {
-  let s: AssociationState | null = null
-  updates.forEach((u, n) => {
-    s = applyUpdate(s, build(s?.inboxId ?? ID, u), BigInt(n + 1)).state
-  })
-  return s!
-}
+const chain = (...updates: Draft[][]): AssociationState => applyAll(ID, ...updates)
 
 function rejects(
   state: AssociationState | null,

@@ -213,17 +213,7 @@ class Reader {
       this.segs.push(out.length)
       out.push(this.value(depth + 1))
       this.segs.pop()
-      this.ws()
-      const c = this.s.charCodeAt(this.pos)
-      if (c === 0x2c) {
-        this.pos++
-        continue
-      }
-      if (c === 0x5d) {
-        this.pos++
-        return out
-      }
-      this.fail(`unexpected ${this.describe(this.pos)}, expected "," or "]"`)
+      if (this.closes(0x5d)) return out
     }
   }
 
@@ -253,18 +243,22 @@ class Reader {
       if (key === '__proto__')
         Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true })
       else out[key] = v
-      this.ws()
-      const c = this.s.charCodeAt(this.pos)
-      if (c === 0x2c) {
-        this.pos++
-        continue
-      }
-      if (c === 0x7d) {
-        this.pos++
-        return out
-      }
-      this.fail(`unexpected ${this.describe(this.pos)}, expected "," or "}"`)
+      if (this.closes(0x7d)) return out
     }
+  }
+
+  /**
+   * After an element or member: true at the closing bracket `close` (`]` or `}`), false at a
+   * comma; either is consumed. Anything else fails.
+   */
+  closes(close: 0x5d | 0x7d): boolean {
+    this.ws()
+    const c = this.s.charCodeAt(this.pos)
+    if (c !== 0x2c && c !== close) {
+      this.fail(`unexpected ${this.describe(this.pos)}, expected "," or "${String.fromCharCode(close)}"`)
+    }
+    this.pos++
+    return c === close
   }
 }
 

@@ -66,7 +66,7 @@ import { JsonSyntaxError, parseJson } from './json'
 import { looksLikePostgresCsv, PG_CSV_UPDATE_COLUMN, readPostgresCsvLog } from './pg-csv'
 import { decodeUpdateFromJson } from './update'
 import { eachField, type FieldFault, type WireField } from './fields'
-import { checkWire, isValidUtf8, wireTypeMismatch, wireTypeName } from './wire'
+import { checkWire, fieldFaultDetail, isValidUtf8, wireTypeMismatch } from './wire'
 
 interface Attempt {
   readonly format: string
@@ -187,33 +187,14 @@ interface Container {
 
 /** The container's words for a fault of the shared field reader in the body of `what`. */
 function containerFault(f: FieldFault, what: string): ContainerError {
-  let detail: string
   switch (f.kind) {
     case 'tag-truncated':
       return new ContainerError(f.at, `truncated: ${what} ends inside a field tag`)
     case 'tag-invalid':
       return new ContainerError(f.at, `invalid field tag in ${what} (${f.reason.replace(/^illegal tag: /, '')})`)
-    case 'group':
-      detail = `has the group wire type ${wireTypeName(f.wt)}, which proto3 does not use`
-      break
-    case 'varint-truncated':
-      detail = 'is a varint that runs past the end'
-      break
-    case 'varint-too-long':
-      detail = 'is a varint longer than 10 bytes'
-      break
-    case 'length-truncated':
-    case 'length-too-long':
-      detail = 'has a length that runs past the end'
-      break
-    case 'past-end':
-      detail = `declares ${f.length} bytes, ${f.remaining} remain (truncated)`
-      break
-    case 'fixed-truncated':
-      detail = `needs ${f.size} bytes, ${f.remaining} remain (truncated)`
-      break
+    default:
+      return new ContainerError(f.at, `${what}: field ${f.no} ${fieldFaultDetail(f)}`)
   }
-  return new ContainerError(f.at, `${what}: field ${f.no} ${detail}`)
 }
 
 /** Calls `each` for the fields of one message body in wire order, framing checked strictly (groups refused). */

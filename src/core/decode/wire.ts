@@ -187,6 +187,28 @@ function framingDetail(f: FramingFault, label: string, fixedRemain: boolean): st
   }
 }
 
+/**
+ * What is wrong with field `f.no` (a fault past its tag) in the words of the hand readers of
+ * containers and answers (decode/logs.ts, network/wire.ts), which prefix `<what>: field N `.
+ */
+export function fieldFaultDetail(f: Exclude<FieldFault, { kind: 'tag-truncated' | 'tag-invalid' }>): string {
+  switch (f.kind) {
+    case 'group':
+      return `has the group wire type ${wireTypeName(f.wt)}, which proto3 does not use`
+    case 'varint-truncated':
+      return 'is a varint that runs past the end'
+    case 'varint-too-long':
+      return 'is a varint longer than 10 bytes'
+    case 'length-truncated':
+    case 'length-too-long':
+      return 'has a length that runs past the end'
+    case 'past-end':
+      return `declares ${f.length} bytes, ${f.remaining} remain (truncated)`
+    case 'fixed-truncated':
+      return `needs ${f.size} bytes, ${f.remaining} remain (truncated)`
+  }
+}
+
 /** Checks one packed body: a whole number of elements of wire type `wt`; `at` is the field's tag. */
 function checkPacked(body: Uint8Array, wt: WireType, at: number, label: string): Fail | null {
   if (wt === WireType.Bit64 || wt === WireType.Bit32) {
