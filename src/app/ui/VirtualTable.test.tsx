@@ -10,7 +10,13 @@ interface Row {
 const rows = (n: number): Row[] => Array.from({ length: n }, (_, i) => ({ id: i, name: `row ${i}` }))
 const columns: Column<Row>[] = [
   { header: 'Id', className: 'vt-num', cell: (r) => r.id },
-  { header: 'Name', cellClassName: 'mono', title: (r) => `the ${r.name}`, wide: true, cell: (r) => <strong>{r.name}</strong> },
+  {
+    header: 'Name',
+    cellClassName: 'mono',
+    title: (r) => `the ${r.name}`,
+    wide: true,
+    cell: (r) => <strong>{r.name}</strong>,
+  },
 ]
 
 function table(list: readonly Row[], empty = 'Nothing here.') {
