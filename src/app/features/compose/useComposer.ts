@@ -8,15 +8,10 @@ import { useCallback, useMemo, useState } from 'react'
 import type { AssociationState } from '../../../core/types'
 import type { SmartWalletVerifier } from '../../../core/verify/port'
 import type { SignerRegistry } from '../../model/app-signer'
-import {
-  afterSigned,
-  buildDraft,
-  EMPTY_FORM,
-  laterClientTime,
-  partiesOf,
-  withDefaults,
-  type ComposeForm,
-} from './compose-model'
+import { afterSigned, EMPTY_FORM, withDefaults, type ComposeForm } from './compose-form'
+import { buildDraft } from './compose-model'
+import { partiesOf } from './parties'
+import { laterClientTime } from './sign-gate'
 import { type AppendOutcome, type AppendUpdate, useSignDraft } from './useSignDraft'
 
 export const nowNs = (): bigint => BigInt(Date.now()) * 1_000_000n

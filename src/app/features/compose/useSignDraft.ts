@@ -18,7 +18,9 @@ import {
   type SignedUpdate,
 } from '../../../signing'
 import type { SignerRegistry } from '../../model/app-signer'
-import { type ComposeBuild, type HandleOnNode, type Party, signGate, slotViews } from './compose-model'
+import type { ComposeBuild } from './compose-model'
+import type { Party } from './parties'
+import { type HandleOnNode, signGate, slotViews } from './sign-gate'
 import { useNodeService } from '../../model/node-service'
 import { useDebounced } from '../../ui/useDebounced'
 

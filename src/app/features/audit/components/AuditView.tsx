@@ -15,6 +15,7 @@ import { useAuditReader } from '../useAuditReader'
 import { AuditChart, NO_RULE } from './AuditChart'
 import { AuditTable } from './AuditTable'
 import '../audit.css'
+import { PanelHead } from '../../../ui/PanelHead'
 
 type OpenState =
   | { readonly kind: 'fetching'; readonly row: OpenableRow; readonly url: string }
@@ -114,14 +115,7 @@ export function AuditView({ onOpen, onClose }: AuditViewProps) {
       onDragOver={(e) => e.preventDefault()}
       onDrop={onDrop}
     >
-      <div className="open-head">
-        <h2 id="audit-title">Audit report</h2>
-        {onClose && (
-          <button type="button" onClick={onClose} aria-label="Close the audit view">
-            Close
-          </button>
-        )}
-      </div>
+      <PanelHead id="audit-title" title="Audit report" closeLabel="Close the audit view" onClose={onClose} />
       <p className="hint">
         The JSON Lines of <code>inbox-inspector audit --json</code>: one line per inbox, the summary last. Choose the
         file, drop it here, or paste it.
@@ -234,7 +228,7 @@ export function AuditView({ onOpen, onClose }: AuditViewProps) {
             }}
           />
           {rule && <RuleText id={rule} onClose={() => showRule(null)} />}
-          <div className="audit-filters" role="group" aria-label="Filter the inboxes">
+          <div className="vt-filters" role="group" aria-label="Filter the inboxes">
             <label>
               Verdict
               <select

@@ -12,7 +12,8 @@ import { diffStates } from '../../../model/state-diff'
 import { CopyButton } from '../../../ui/CopyButton'
 import { DiffRows } from '../../../ui/DiffRows'
 import { MEMBER_KIND_LABEL, shortId } from '../../../ui/format'
-import type { ComposeBuild, SlotView } from '../compose-model'
+import type { ComposeBuild } from '../compose-model'
+import type { SlotView } from '../sign-gate'
 
 const enc = new TextEncoder()
 

@@ -22,7 +22,7 @@ import {
 } from '../../../../signing'
 import type { SignerRegistry } from '../../../model/app-signer'
 import { shortId } from '../../../ui/format'
-import { parseNonce } from '../compose-model'
+import { parseNonce } from '../compose-form'
 import { describePublishAnswer } from '../publish-answer'
 import {
   createPreAuthGate,

@@ -4,9 +4,12 @@ import { claimPolicyProblem, type ClaimPolicy } from '../../../../network/claim-
 import { type HandleHolderLike, useNodeService } from '../../../model/node-service'
 import { shortId } from '../../../ui/format'
 import { useDebounced } from '../../../ui/useDebounced'
-import { buildDraft, EMPTY_FORM, eligible, partiesOf, withDefaults } from '../compose-model'
+import { EMPTY_FORM, withDefaults } from '../compose-form'
+import { buildDraft } from '../compose-model'
+import { eligible, partiesOf } from '../parties'
 import { nowNs } from '../useComposer'
 import { HANDLE_PAUSE_MS } from '../useSignDraft'
+import { HandleField, PartySelect } from '../components/fields'
 import type { FlowProps } from './flow-props'
 import { SignEnd } from './SignEnd'
 import { useFlowSigning } from './useFlowSigning'
@@ -53,21 +56,9 @@ export function ClaimFlow(p: FlowProps) {
       : null
   const policyNo = policy?.p && typed && claim?.valid ? claimPolicyProblem(typed, policy.p) : null
   const refuse = policyNo ? `the node's claim policy would refuse it: ${policyNo.message} (${policyNo.code})` : null
-  const claimers = eligible(parties, 'claimer')
   return (
     <div className="compose-body">
-      <label className="compose-field">
-        <span>Handle</span>
-        <input
-          aria-label="Handle to claim"
-          value={handle}
-          onChange={(e) => setHandle(e.target.value)}
-          spellCheck={false}
-          autoCapitalize="off"
-          size={34}
-          placeholder="nick or nick#2341"
-        />
-      </label>
+      <HandleField value={handle} onChange={setHandle} />
       <p role="status" aria-label="Handle check" className="small">
         {!typed ? (
           <span className="muted">
@@ -101,17 +92,14 @@ export function ClaimFlow(p: FlowProps) {
           </span>
         )}
       </p>
-      <label className="compose-field">
-        <span>Signed by (any current member)</span>
-        <select aria-label="Signed by" value={form.claimer} onChange={(e) => setClaimer(e.target.value)}>
-          {!claimers.some((x) => x.ref === form.claimer) && <option value="">choose…</option>}
-          {claimers.map((x) => (
-            <option key={x.ref} value={x.ref}>
-              {x.label}
-            </option>
-          ))}
-        </select>
-      </label>
+      <PartySelect
+        label="Signed by (any current member)"
+        ariaLabel="Signed by"
+        value={form.claimer}
+        parties={eligible(parties, 'claimer')}
+        onChange={setClaimer}
+        empty="choose…"
+      />
       <p className="muted small" aria-label="Claim policy">
         {policy?.p
           ? `This node admits names of at least ${policy.p.minHandleLength} characters${policy.p.reserved.length ? ` and reserves ${policy.p.reserved.join(', ')}` : ''}${policy.p.claimIntervalNs > 0n ? `, one claim per ${policy.p.claimIntervalNs / 1_000_000n} ms` : ''}. `

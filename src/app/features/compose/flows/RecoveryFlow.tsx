@@ -1,8 +1,11 @@
 import { useCallback, useEffect, useMemo, useState } from 'react'
 import { describeMember } from '../../../../core/text/identifier'
 import { memberKey } from '../../../../core/types'
-import { buildDraft, EMPTY_FORM, eligible, partiesOf, TYPED, withDefaults } from '../compose-model'
+import { EMPTY_FORM, withDefaults } from '../compose-form'
+import { buildDraft } from '../compose-model'
+import { eligible, partiesOf } from '../parties'
 import { nowNs } from '../useComposer'
+import { RecoveryTargetFields } from '../components/fields'
 import type { FlowProps } from './flow-props'
 import { SignEnd } from './SignEnd'
 import { useFlowSigning } from './useFlowSigning'
@@ -56,49 +59,17 @@ export function RecoveryFlow(p: FlowProps) {
         <code title={state.recovery.id.text}>{describeMember(state.recovery.id)}</code>; it signs the rotation alone
         (IDENT-045){recoveryHeld ? '.' : ', and this browser holds no signer for it: connect it in Signers… first.'}
       </p>
-      <label className="compose-field">
-        <span>New recovery identifier</span>
-        <select
-          aria-label="New recovery identifier"
-          value={form.recoveryTarget}
-          onChange={(e) => setTarget(e.target.value)}
-        >
-          {!targets.some((x) => x.ref === form.recoveryTarget) && form.recoveryTarget !== TYPED && (
-            <option value="">choose…</option>
-          )}
-          {targets.map((x) => (
-            <option key={x.ref} value={x.ref}>
-              {x.label}
-            </option>
-          ))}
-          <option value={TYPED}>type an identifier…</option>
-        </select>
-      </label>
-      {form.recoveryTarget === TYPED && (
-        <div className="compose-form">
-          <label className="compose-field">
-            <span>Kind</span>
-            <select
-              aria-label="Kind of the typed recovery identifier"
-              value={typedKind}
-              onChange={(e) => setTypedKind(e.target.value as 'ethereum' | 'passkey')}
-            >
-              <option value="ethereum">Ethereum address</option>
-              <option value="passkey">Passkey key (hex)</option>
-            </select>
-          </label>
-          <label className="compose-field">
-            <span>Identifier</span>
-            <input
-              aria-label="Typed recovery identifier"
-              value={typedId}
-              onChange={(e) => setTypedId(e.target.value)}
-              size={44}
-              spellCheck={false}
-            />
-          </label>
-        </div>
-      )}
+      <div className="compose-form">
+        <RecoveryTargetFields
+          targets={targets}
+          target={form.recoveryTarget}
+          onTarget={setTarget}
+          typedKind={typedKind}
+          onTypedKind={setTypedKind}
+          typed={typedId}
+          onTyped={setTypedId}
+        />
+      </div>
       <SignEnd
         p={p}
         build={build}

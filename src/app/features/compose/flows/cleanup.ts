@@ -8,7 +8,8 @@ import { hexToBytes } from '../../../../crypto/bytes'
 import { describeMember } from '../../../../core/text/identifier'
 import { memberKey, type AssociationState, type Member } from '../../../../core/types'
 import { draftUpdate, previewRevocationCascade, revokeMember, type RevocationCascade } from '../../../../signing'
-import { partiesOf, type ComposeBuild, type Party } from '../compose-model'
+import type { ComposeBuild } from '../compose-model'
+import { partiesOf, type Party } from '../parties'
 
 /** The installation member keys to preselect for "all but this browser's": every installation this browser holds no key for. */
 export function allButMine(state: AssociationState, parties: readonly Party[]): string[] {

@@ -9,52 +9,22 @@ import userEvent from '@testing-library/user-event'
 import { useState } from 'react'
 import type { ClaimPolicy } from '../../../../network/claim-policy'
 import type { AssociationState } from '../../../../core/types'
-import {
-  addMember,
-  claimHandle,
-  createInbox,
-  ethKeySigner,
-  inboxIdOf,
-  installationKeySigner,
-  type Signer,
-} from '../../../../signing'
-import { buildState, T0, testKey } from '../../../../signing/testkit'
+import type { Signer } from '../../../../signing'
 import { ChainRoutesContext, SignerRegistryContext } from '../../../model/app-context'
-import type { AppSigner, AppSignerSource } from '../../../model/app-signer'
 import {
   type HandleHolderLike,
   type NodeQuery,
   type NodeService,
   NodeServiceContext,
 } from '../../../model/node-service'
+import { heldSigner, inboxWithHandle, installationKeys, wallet } from '../compose-testkit'
 import type { FlowId } from './flow-ids'
 import { FlowsPanel } from './FlowsPanel'
 
-const wallet = ethKeySigner(testKey('wallet'))
-export const installations = [1, 2, 3].map((i) => installationKeySigner(testKey(`installation ${i}`)))
-
-const held = (source: AppSignerSource, signer: Signer, label: string): AppSigner => ({
-  id: `${source}:${signer.identifier.text}`,
-  source,
-  label,
-  identifier: signer.identifier,
-  signer,
-  interactive: false,
-})
+export const installations = installationKeys.slice(0, 3)
 
 /** An inbox created by the wallet (the recovery identifier), with three installations and the handle `nick`. */
-export async function inbox(): Promise<AssociationState> {
-  const id = inboxIdOf(wallet, 0n)
-  return buildState([
-    () => ({ clientTimestampNs: T0, actions: [createInbox(wallet)] }),
-    ...installations.map((s, i) => () => ({
-      inboxId: id,
-      clientTimestampNs: T0 + 10n - BigInt(i),
-      actions: [addMember(wallet, s)],
-    })),
-    () => ({ inboxId: id, clientTimestampNs: T0 + 20n, actions: [claimHandle('nick', wallet)] }),
-  ])
-}
+export const inbox = (): Promise<AssociationState> => inboxWithHandle(installations)
 
 export interface NodeAnswers {
   readonly holders?: Readonly<Record<string, HandleHolderLike>>
@@ -111,8 +81,8 @@ export function renderTasks(state: AssociationState, flow: FlowId, answers: Node
   const node = fakeNode(answers)
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
   const signers = [
-    held('local-ethereum', wallet, 'the wallet'),
-    ...mine.map((s) => held('installation', s, 'this browser')),
+    heldSigner('local-ethereum', wallet, 'the wallet'),
+    ...mine.map((s) => heldSigner('installation', s, 'this browser')),
   ]
   const registry = {
     signers,

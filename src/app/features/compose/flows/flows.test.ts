@@ -1,50 +1,16 @@
 import { describe, expect, it } from 'vitest'
-import { memberKey, type AssociationState } from '../../../../core/types'
-import {
-  addMember,
-  claimHandle,
-  createCollector,
-  createInbox,
-  dryRun,
-  ethKeySigner,
-  inboxIdOf,
-  installationKeySigner,
-  type Signer,
-} from '../../../../signing'
-import { buildState, T0, testKey } from '../../../../signing/testkit'
-import type { AppSigner, AppSignerSource } from '../../../model/app-signer'
-import { partiesOf } from '../compose-model'
+import { memberKey } from '../../../../core/types'
+import { createCollector, dryRun, type Signer } from '../../../../signing'
+import { T0 } from '../../../../signing/testkit'
+import { partiesOf } from '../parties'
+import { heldSigner, inboxWithHandle, installationKeys, wallet } from '../compose-testkit'
 import { allButMine, buildCleanup } from './cleanup'
 import { readSetting, writeSetting } from '../../../model/setting'
 import { mapStorage, refusing } from '../../../model/storage-doubles'
 import { inboxHealth, LAST_ENTRIES, LOG_LIMIT_SETTING, parseLogLimit, spendWarning } from './health'
 
-const wallet = ethKeySigner(testKey('wallet'))
-const insts = [1, 2, 3, 4].map((i) => installationKeySigner(testKey(`installation ${i}`)))
-
-const app = (source: AppSignerSource, signer: Signer, label: string): AppSigner => ({
-  id: `${source}:${signer.identifier.text}`,
-  source,
-  label,
-  identifier: signer.identifier,
-  signer,
-  interactive: source === 'wallet',
-})
-
-/** An inbox created by the wallet with four installations (added at T0+1 … T0+4) and a handle. */
-async function inbox(): Promise<AssociationState> {
-  const id = inboxIdOf(wallet, 0n)
-  return buildState([
-    () => ({ clientTimestampNs: T0, actions: [createInbox(wallet)] }),
-    // Added newest first, so the oldest client time is the last installation.
-    ...insts.map((s, i) => () => ({
-      inboxId: id,
-      clientTimestampNs: T0 + 10n - BigInt(i),
-      actions: [addMember(wallet, s)],
-    })),
-    () => ({ inboxId: id, clientTimestampNs: T0 + 20n, actions: [claimHandle('nick', wallet)] }),
-  ])
-}
+const insts = installationKeys
+const inbox = () => inboxWithHandle(insts)
 
 describe('inbox health (issue 15)', () => {
   it('counts entries against the limit and installations against the ceiling, oldest client time first', async () => {
@@ -84,7 +50,7 @@ describe('inbox health (issue 15)', () => {
 describe('clean up installations (issue 15)', () => {
   it('revokes three installations in one update with one prompt from the recovery identifier', async () => {
     const s = await inbox()
-    const parties = partiesOf(s, [app('wallet', wallet, 'E2E Wallet')])
+    const parties = partiesOf(s, [heldSigner('wallet', wallet, 'E2E Wallet')])
     const targets = insts.slice(0, 3).map((i) => memberKey(i.identifier))
     const b = buildCleanup(s, parties, targets, T0 + 30n)
     expect(b.problems).toEqual([])
@@ -116,7 +82,10 @@ describe('clean up installations (issue 15)', () => {
 
   it('"all but this browser’s" keeps the installations this browser holds, and a draft names what it lacks', async () => {
     const s = await inbox()
-    const parties = partiesOf(s, [app('wallet', wallet, 'E2E Wallet'), app('installation', insts[1]!, 'this browser')])
+    const parties = partiesOf(s, [
+      heldSigner('wallet', wallet, 'E2E Wallet'),
+      heldSigner('installation', insts[1]!, 'this browser'),
+    ])
     expect(allButMine(s, parties).sort()).toEqual(
       [insts[0]!, insts[2]!, insts[3]!].map((i) => memberKey(i.identifier)).sort(),
     )
@@ -127,7 +96,7 @@ describe('clean up installations (issue 15)', () => {
     const s = await inbox()
     const h = inboxHealth(s, { logEntries: 6, logLimit: 256, ceiling: 4 })
     expect(h.installations.atCeiling).toBe(true)
-    const parties = partiesOf(s, [app('wallet', wallet, 'E2E Wallet')])
+    const parties = partiesOf(s, [heldSigner('wallet', wallet, 'E2E Wallet')])
     const b = buildCleanup(s, parties, allButMine(s, parties), T0 + 30n)
     expect(b.draft!.actions).toHaveLength(4)
     expect((await dryRun(s, b.draft!)).ok).toBe(true)

@@ -1,4 +1,5 @@
-import type { partiesOf, ComposeBuild } from '../compose-model'
+import type { ComposeBuild } from '../compose-model'
+import type { partiesOf } from '../parties'
 import { useSignDraft } from '../useSignDraft'
 import type { FlowProps } from './flow-props'
 

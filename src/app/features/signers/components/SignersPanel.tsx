@@ -17,20 +17,14 @@ import { EthereumKeys } from './EthereumKeys'
 import { InstallationKeys } from './InstallationKeys'
 import { AllSigners } from './AllSigners'
 import { SmartWallets } from './SmartWallets'
+import { PanelHead } from '../../../ui/PanelHead'
 
 export function SignersPanel({ onClose }: { onClose?: () => void }) {
   const registry = useSignerManager()
   const v = registry.vault
   return (
     <section className="signers-panel" aria-labelledby="signers-title">
-      <div className="open-head">
-        <h2 id="signers-title">Signers</h2>
-        {onClose && (
-          <button type="button" onClick={onClose} aria-label="Close the signers panel">
-            Close
-          </button>
-        )}
-      </div>
+      <PanelHead id="signers-title" title="Signers" closeLabel="Close the signers panel" onClose={onClose} />
       <p className="hint">
         Keys and passkey records are kept only in this browser, for this site. Clearing this site&apos;s data deletes
         them: export an Ethereum key first if you need it again.

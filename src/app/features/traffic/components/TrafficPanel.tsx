@@ -5,10 +5,10 @@
  * connection's state is announced politely to screen readers. Every string shown came
  * from some client of the node: React escapes it and the model bounded it.
  */
-import { useVirtualizer } from '@tanstack/react-virtual'
-import { useCallback, useMemo, useRef, useState } from 'react'
+import { useCallback, useMemo, useState } from 'react'
 import type { InspectRequest } from '../../../model/inspect-request'
 import { RuleText } from '../../../ui/RuleText'
+import { type Column, VirtualTable } from '../../../ui/VirtualTable'
 import { requestForCall } from '../open-call'
 import {
   filterCalls,
@@ -22,8 +22,7 @@ import {
 import type { StreamStatus, TrafficDeps } from '../traffic-stream'
 import { useTraffic } from '../useTraffic'
 import '../traffic.css'
-
-const ROW_HEIGHT = 38
+import { PanelHead } from '../../../ui/PanelHead'
 
 const STATUS_TEXT: Record<StreamStatus, string> = {
   connecting: 'connecting…',
@@ -56,15 +55,6 @@ export function TrafficPanel({ nodeUrl, onOpen, onClose, deps }: TrafficPanelPro
   const [rule, showRule] = useState<string | null>(null)
   const [opening, setOpening] = useState<Opening>(null)
   const shown = useMemo(() => filterCalls(t.calls, filter), [t.calls, filter]) as readonly Keyed[]
-  const scroller = useRef<HTMLDivElement>(null)
-  const v = useVirtualizer({
-    count: shown.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 8,
-    initialRect: { width: 700, height: 480 },
-    getItemKey: (i) => shown[i]!.key,
-  })
 
   const open = useCallback(
     async (c: Keyed) => {
@@ -85,16 +75,85 @@ export function TrafficPanel({ nodeUrl, onOpen, onClose, deps }: TrafficPanelPro
     [nodeUrl, onOpen],
   )
 
+  const columns: Column<Keyed>[] = [
+    { header: 'Time', cellClassName: 'mono', title: (c) => c.time, cell: (c) => clock(c.time) },
+    { header: 'Transport', wide: true, cell: (c) => c.transport },
+    {
+      header: 'Method',
+      title: (c) => c.method,
+      cell: (c) => {
+        const m = shortMethod(c.method)
+        return (
+          <>
+            {m.name}
+            {m.service && <span className="muted small"> {m.service}</span>}
+          </>
+        )
+      },
+    },
+    {
+      header: 'Subject',
+      cellClassName: 'mono',
+      wide: true,
+      title: (c) => (c.subject ? `${c.subject.kind} ${c.subject.value}` : undefined),
+      cell: (c) =>
+        c.subject ? (
+          <>
+            <span className="muted">{c.subject.kind} </span>
+            {c.subject.value}
+          </>
+        ) : (
+          <span className="muted">—</span>
+        ),
+    },
+    {
+      header: 'Outcome',
+      title: (c) => c.message || c.code,
+      cell: (c) => (
+        <>
+          <span className={`chip tone-${c.outcome}`}>{c.outcome}</span>
+          {c.rule ? (
+            <button
+              type="button"
+              className="link mono"
+              onClick={() => showRule(c.rule)}
+              aria-label={`Rule ${c.rule}: show its text`}
+            >
+              {c.rule}
+            </button>
+          ) : (
+            c.outcome !== 'ok' && <span className="muted small"> {c.code}</span>
+          )}
+        </>
+      ),
+    },
+    { header: 'ms', className: 'vt-num', wide: true, cell: (c) => c.ms.toFixed(1) },
+    {
+      header: <span className="sr-only">Open</span>,
+      cell: (c) => {
+        const target = targetOf(c)
+        const busy = opening?.key === c.key && opening.error === null
+        return target.kind !== 'none' ? (
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => void open(c)}
+            aria-label={`Open call ${c.id} in the inspector${target.kind === 'refused' ? ' (the refused update after the head)' : ''}`}
+          >
+            {busy ? 'Opening…' : 'Open'}
+          </button>
+        ) : target.why ? (
+          <span className="muted small" title={target.why}>
+            no bytes
+          </span>
+        ) : null
+      },
+    },
+  ]
+
   return (
     <section className="traffic-panel" aria-labelledby="traffic-title">
-      <div className="open-head">
-        <h2 id="traffic-title">Node traffic</h2>
-        {onClose && (
-          <button type="button" onClick={onClose} aria-label="Close the node traffic panel">
-            Close
-          </button>
-        )}
-      </div>
+      <PanelHead id="traffic-title" title="Node traffic" closeLabel="Close the node traffic panel" onClose={onClose} />
       <p
         className={`traffic-status status-${t.status}`}
         role="status"
@@ -117,7 +176,7 @@ export function TrafficPanel({ nodeUrl, onOpen, onClose, deps }: TrafficPanelPro
           ))}
         </ul>
       )}
-      <div className="traffic-filters" role="group" aria-label="Filter the calls">
+      <div className="vt-filters" role="group" aria-label="Filter the calls">
         <label>
           Method
           <input
@@ -153,118 +212,21 @@ export function TrafficPanel({ nodeUrl, onOpen, onClose, deps }: TrafficPanelPro
           {opening.error}
         </p>
       )}
-      <div className="traffic-table" role="table" aria-label="Node calls" aria-rowcount={shown.length + 1}>
-        <div role="rowgroup">
-          <div role="row" aria-rowindex={1} className="traffic-row traffic-head">
-            <span role="columnheader">Time</span>
-            <span role="columnheader" className="traffic-transport">
-              Transport
-            </span>
-            <span role="columnheader">Method</span>
-            <span role="columnheader">Subject</span>
-            <span role="columnheader">Outcome</span>
-            <span role="columnheader" className="traffic-ms">
-              ms
-            </span>
-            <span role="columnheader">
-              <span className="sr-only">Open</span>
-            </span>
-          </div>
-        </div>
-        <div className="traffic-scroll" ref={scroller}>
-          {shown.length === 0 ? (
-            <p className="muted traffic-empty">
-              {t.calls.length === 0
-                ? 'No call yet: the calls the node serves appear here as they happen.'
-                : 'No call matches the filter.'}
-            </p>
-          ) : (
-            <div role="rowgroup" style={{ height: v.getTotalSize(), position: 'relative' }}>
-              {v.getVirtualItems().map((item) => {
-                const c = shown[item.index]!
-                const m = shortMethod(c.method)
-                const target = targetOf(c)
-                const busy = opening?.key === c.key && opening.error === null
-                return (
-                  <div
-                    key={c.key}
-                    role="row"
-                    aria-rowindex={item.index + 2}
-                    className={`traffic-row outcome-${c.outcome}`}
-                    style={{
-                      position: 'absolute',
-                      top: 0,
-                      left: 0,
-                      right: 0,
-                      height: ROW_HEIGHT,
-                      transform: `translateY(${item.start}px)`,
-                    }}
-                  >
-                    <span role="cell" className="mono" title={c.time}>
-                      {clock(c.time)}
-                    </span>
-                    <span role="cell" className="traffic-transport">
-                      {c.transport}
-                    </span>
-                    <span role="cell" title={c.method}>
-                      {m.name}
-                      {m.service && <span className="muted small"> {m.service}</span>}
-                    </span>
-                    <span
-                      role="cell"
-                      className="mono"
-                      title={c.subject ? `${c.subject.kind} ${c.subject.value}` : undefined}
-                    >
-                      {c.subject ? (
-                        <>
-                          <span className="muted">{c.subject.kind} </span>
-                          {c.subject.value}
-                        </>
-                      ) : (
-                        <span className="muted">—</span>
-                      )}
-                    </span>
-                    <span role="cell" title={c.message || c.code}>
-                      <span className={`chip outcome-chip outcome-${c.outcome}`}>{c.outcome}</span>
-                      {c.rule ? (
-                        <button
-                          type="button"
-                          className="link mono"
-                          onClick={() => showRule(c.rule)}
-                          aria-label={`Rule ${c.rule}: show its text`}
-                        >
-                          {c.rule}
-                        </button>
-                      ) : (
-                        c.outcome !== 'ok' && <span className="muted small"> {c.code}</span>
-                      )}
-                    </span>
-                    <span role="cell" className="traffic-ms">
-                      {c.ms.toFixed(1)}
-                    </span>
-                    <span role="cell">
-                      {target.kind !== 'none' ? (
-                        <button
-                          type="button"
-                          disabled={busy}
-                          onClick={() => void open(c)}
-                          aria-label={`Open call ${c.id} in the inspector${target.kind === 'refused' ? ' (the refused update after the head)' : ''}`}
-                        >
-                          {busy ? 'Opening…' : 'Open'}
-                        </button>
-                      ) : target.why ? (
-                        <span className="muted small" title={target.why}>
-                          no bytes
-                        </span>
-                      ) : null}
-                    </span>
-                  </div>
-                )
-              })}
-            </div>
-          )}
-        </div>
-      </div>
+      <VirtualTable
+        label="Node calls"
+        className="traffic-table"
+        rows={shown}
+        columns={columns}
+        rowKey={(c) => c.key}
+        rowHeight={38}
+        rowClass={(c) => `outcome-${c.outcome}`}
+        initialWidth={700}
+        empty={
+          t.calls.length === 0
+            ? 'No call yet: the calls the node serves appear here as they happen.'
+            : 'No call matches the filter.'
+        }
+      />
     </section>
   )
 }
