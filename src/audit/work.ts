@@ -36,7 +36,7 @@ export type FromAuditThread =
  * one buffer, transferred, not one per array. A view into a larger buffer (an update
  * sliced out of a whole file) would otherwise clone that whole buffer with every message.
  */
-export function packBytes<T>(
+function packBytes<T>(
   items: readonly T[],
   get: (t: T) => Uint8Array | null | undefined,
   set: (t: T, b: Uint8Array) => T,
