@@ -6,7 +6,9 @@ import { KeymapProvider } from '../ui/useKeys'
 import { DrawerStack } from './DrawerStack'
 import type { DrawerContext, DrawerSpec } from './drawers'
 import type { LogSession } from './useLogSession'
-import { type DrawerId, EMPTY_VIEW, useViewState } from './view-state'
+import { useState } from 'react'
+import { type DrawerId, EMPTY_VIEW } from './view-state'
+import { useShellView, ViewStore } from './view-store'
 
 afterEach(cleanup)
 
@@ -36,7 +38,9 @@ const REGISTRY: Record<DrawerId, DrawerSpec> = {
 }
 
 function Harness({ loaded, onEscape }: { loaded: boolean; onEscape: () => boolean }) {
-  const [view, dispatch] = useViewState(() => EMPTY_VIEW)
+  const [store] = useState(() => new ViewStore(EMPTY_VIEW))
+  const view = useShellView(store)
+  const dispatch = store.dispatch
   const session = { ins: { loaded: loaded ? {} : null, busy: null } } as unknown as LogSession
   return (
     <>

@@ -6,7 +6,7 @@
  */
 import { useKeys } from '../ui/useKeys'
 import { type DrawerContext, type DrawerSpec, DRAWERS } from './drawers'
-import { type DrawerId, topDrawer, type ViewState } from './view-state'
+import { type DrawerId, type ShellView, topDrawer } from './view-state'
 import { ErrorBoundary } from '../ui/ErrorBoundary'
 import { useDrawerFocus } from '../ui/drawer-focus'
 
@@ -18,7 +18,7 @@ function shownAsDrawer(registry: Registry, d: DrawerId, loaded: boolean): boolea
 }
 
 /** The drawers to render, bottom first: the open ones in the order they opened; with no log (and none loading), the Open panel. */
-function drawersToRender(registry: Registry, view: ViewState, loaded: boolean, busy: boolean): DrawerId[] {
+function drawersToRender(registry: Registry, view: ShellView, loaded: boolean, busy: boolean): DrawerId[] {
   const list = view.drawers.filter((d) => loaded || !registry[d].needsLog)
   if (!loaded && !busy && !list.includes('open')) list.push('open')
   return list

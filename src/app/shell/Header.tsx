@@ -15,7 +15,7 @@ import { shortId } from '../ui/format'
 import { DRAWERS } from './drawers'
 import { BusyBar, LogVerdict } from './HeaderStatus'
 import type { LogSession } from './useLogSession'
-import { DRAWER_IDS, type DrawerId, type ViewAction, type ViewState } from './view-state'
+import { DRAWER_IDS, type DrawerId, type ShellView, type ViewAction } from './view-state'
 
 /** A header button that opens and closes a drawer or panel: pressed-looking while it is open. */
 function DrawerToggle({ open, onClick, children }: { open: boolean; onClick: () => void; children: ReactNode }) {
@@ -36,7 +36,7 @@ export function Header({
   onPresent,
 }: {
   session: LogSession
-  view: ViewState
+  view: ShellView
   dispatch: Dispatch<ViewAction>
   edit: ReturnType<typeof useEditSession>
   logLimit: number
@@ -128,7 +128,7 @@ export function Header({
           fragment &&
           (fragment.linkable ? (
             <CopyButton
-              text={`${location.origin}${location.pathname}${fragment.search}${fragment.hash}`}
+              text={() => `${location.origin}${location.pathname}${fragment.search}${fragment.hash()}`}
               what="permalink to this step"
               label="Copy link"
             />

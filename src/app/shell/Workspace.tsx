@@ -2,7 +2,7 @@
  * The workbench's two panes: the timeline (with the time slider) on the left, the
  * selected step on the right (its tabs, then the exports). The selection, the tab and the
  * Diff tab's base (pinned from the timeline, shift-click or `b`, or chosen in the Diff tab)
- * are the view state's.
+ * are the view state's; this pane reads the selection from the view store (./view-store.ts).
  */
 import { type Dispatch, useCallback, useRef } from 'react'
 import { Exports } from '../features/exports/Exports'
@@ -13,7 +13,8 @@ import { ErrorBoundary } from '../ui/ErrorBoundary'
 import { StepDetails } from './StepDetails'
 import type { TabId } from './step-tabs'
 import type { LogSession } from './useLogSession'
-import { baseIn, type ViewAction, type ViewState } from './view-state'
+import { baseIn, type ShellView, type ViewAction } from './view-state'
+import { useSelection } from './view-store'
 
 function baseName(s: Source): string {
   return (s.example ?? s.name).replace(/\.[a-z0-9]+$/i, '').replace(/[^a-zA-Z0-9._-]+/g, '-') || 'log'
@@ -26,13 +27,15 @@ export function Workspace({
   retrying,
 }: {
   session: LogSession
-  view: ViewState
+  view: ShellView
   dispatch: Dispatch<ViewAction>
   retrying: boolean
 }) {
   const { ins } = session
   const loaded = ins.loaded!
-  const { selection, tab } = view
+  const { tab } = view
+  // The selection from the view store: a step re-renders this pane, not the shell around it.
+  const selection = useSelection()
   const filterInput = useRef<HTMLInputElement>(null)
   const onSelect = useCallback((r: Row) => dispatch({ type: 'select', selection: r }), [dispatch])
   const onTab = useCallback((t: TabId) => dispatch({ type: 'tab', tab: t }), [dispatch])

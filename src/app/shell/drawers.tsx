@@ -17,12 +17,13 @@ import { diffStates } from '../model/state-diff'
 import type { InspectRequest } from '../model/inspect-request'
 import type { Loaded } from '../trace/useInspector'
 import type { LogSession } from './useLogSession'
-import type { DrawerId, ViewAction, ViewState } from './view-state'
+import type { DrawerId, ShellView, ViewAction } from './view-state'
+import { useSelection } from './view-store'
 
 /** What every drawer component is given. */
 export interface DrawerContext {
   readonly session: LogSession
-  readonly view: ViewState
+  readonly view: ShellView
   readonly dispatch: Dispatch<ViewAction>
   /** Closes this drawer. */
   readonly close: () => void
@@ -148,10 +149,11 @@ function SignDrawer({ session, close }: DrawerContext) {
   )
 }
 
-function EditDrawer({ session, view, edit, close }: DrawerContext) {
+function EditDrawer({ session, edit, close }: DrawerContext) {
   const { loaded } = session.ins
+  const selection = useSelection()
   if (!loaded) return null
-  const selected = view.selection ? (loaded.model.steps[view.selection.k] ?? null) : null
+  const selected = selection ? (loaded.model.steps[selection.k] ?? null) : null
   return (
     <Signing>
       <EditPanel loaded={loaded} session={edit} selected={selected} compareStates={diffStates} onClose={close} />

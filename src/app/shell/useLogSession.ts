@@ -4,7 +4,7 @@
  * that names it and the view (./view-url.ts). What the user started always wins over what
  * the app started by itself (the StartGuard).
  */
-import { type Dispatch, useCallback, useMemo } from 'react'
+import { useCallback, useMemo } from 'react'
 import { useAddressOpening, useStartGuard } from '../features/log-input/useAddressOpening'
 import { useOpenActions } from '../features/log-input/useOpenActions'
 import { type NodeFetch, useNetworkProfiles, useNodeFetch } from '../features/network/node-fetch'
@@ -12,14 +12,17 @@ import { type FetchAddress, fetchAddressQuery, readFetchAddress } from '../featu
 import type { RemoteResult } from '../features/network/remote-fetch'
 import { useNodeUrl } from '../features/settings/node-url'
 import type { InspectRequest } from '../model/inspect-request'
+import type { Selection } from '../trace/trace-model'
 import { useInspector } from '../trace/useInspector'
 import { isTabId } from './step-tabs'
-import type { ViewAction, ViewState } from './view-state'
-import { withParams, writeView } from './view-url'
+import type { ShellView } from './view-state'
+import type { ViewStore } from './view-store'
+import { stepRefOf, withParams, writeView } from './view-url'
 
-export function useLogSession(view: ViewState, dispatch: Dispatch<ViewAction>) {
-  const select = useCallback((selection: ViewState['selection']) => dispatch({ type: 'select', selection }), [dispatch])
-  const ins = useInspector({ selection: view.selection, select })
+export function useLogSession(view: ShellView, store: ViewStore) {
+  const dispatch = store.dispatch
+  const select = useCallback((selection: Selection | null) => dispatch({ type: 'select', selection }), [dispatch])
+  const ins = useInspector({ selection: store.selection, select })
   const { loaded, open, setProblem } = ins
   const [nodeUrl, setNodeUrl] = useNodeUrl()
   const guard = useStartGuard()
@@ -57,8 +60,14 @@ export function useLogSession(view: ViewState, dispatch: Dispatch<ViewAction>) {
     },
   }
 
-  // The page address: opened at first load and on hashchange, kept as the view changes.
+  // The page address: opened at first load and on hashchange, kept as the view changes. The
+  // selected step is read from the store when the address is written, not rendered here.
   const address = writeView(view, loaded?.model ?? null, loaded?.source.kind === 'node' && !!loaded.source.fetch)
+  const model = loaded?.model ?? null
+  const step = useMemo(
+    () => ({ get: () => stepRefOf(store.selection(), model), subscribe: store.subscribe }),
+    [store, model],
+  )
   const paramsKey = JSON.stringify(address.params)
   // biome-ignore lint/correctness/useExhaustiveDependencies: paramsKey stands for address.params
   const search = useMemo(() => (s: string) => withParams(s, address.params), [paramsKey])
@@ -77,7 +86,7 @@ export function useLogSession(view: ViewState, dispatch: Dispatch<ViewAction>) {
     },
     loaded,
     select,
-    view: { fragment: address.fragment, search },
+    view: { fragment: address.fragment, search, step },
     setTab: useCallback((t: string | undefined) => isTabId(t) && dispatch({ type: 'tab', tab: t }), [dispatch]),
     setPresenting: useCallback((on: boolean) => dispatch({ type: 'present', on }), [dispatch]),
   })

@@ -7,7 +7,6 @@
  * Adding a view field (a new feature's mode): one field here, one action, and its
  * projection in view-url.ts.
  */
-import { useReducer } from 'react'
 import { isFlowId, type FlowId } from '../features/compose/flows/flow-ids'
 import type { Row, Selection } from '../trace/trace-model'
 import { isTabId, type TabId } from './step-tabs'
@@ -34,6 +33,13 @@ export interface ViewState {
   /** Follow (features/follow): a log read from a node follows it, unless the user turned it off. */
   readonly follow: boolean
 }
+
+/**
+ * The view without the selection: what the shell (header, drawers, workspace frame)
+ * renders from. The selection changes on every step and is read by the views that show
+ * it (./view-store.ts), so a step does not re-render the shell.
+ */
+export type ShellView = Omit<ViewState, 'selection'>
 
 export type ViewAction =
   | { readonly type: 'select'; readonly selection: Selection | null }
@@ -93,12 +99,12 @@ export function viewReducer(s: ViewState, a: ViewAction): ViewState {
 }
 
 /** The Diff tab's base in the open log (a base pinned in another log, or past its end, is none). */
-export function baseIn(s: ViewState, loadId: number, steps: number): Row | null {
+export function baseIn(s: ShellView, loadId: number, steps: number): Row | null {
   return s.base && s.base.loadId === loadId && s.base.row.k < steps ? s.base.row : null
 }
 
 /** The drawer Escape closes: the newest open one that is shown (`shown` says which are). */
-export function topDrawer(s: ViewState, shown: (d: DrawerId) => boolean): DrawerId | null {
+export function topDrawer(s: ShellView, shown: (d: DrawerId) => boolean): DrawerId | null {
   for (let i = s.drawers.length - 1; i >= 0; i--) if (shown(s.drawers[i]!)) return s.drawers[i]!
   return null
 }
@@ -122,8 +128,4 @@ export function initialView(a: AddressView): ViewState {
     flow,
     drawers: flow ? ['flows'] : [],
   }
-}
-
-export function useViewState(init: () => ViewState) {
-  return useReducer(viewReducer, undefined, init)
 }

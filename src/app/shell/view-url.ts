@@ -11,8 +11,8 @@
  * them, and a shared link shows the log, not someone's half-filled form.
  */
 import { parseFragment, type Fragment, type StepRef } from '../features/log-input/permalink'
-import type { TraceModel } from '../trace/trace-model'
-import type { AddressView, ViewState } from './view-state'
+import type { Selection, TraceModel } from '../trace/trace-model'
+import type { AddressView, ShellView } from './view-state'
 
 /** The address parts of a view: the fragment's keys and the query's parameters. */
 export interface ViewAddress {
@@ -21,14 +21,18 @@ export interface ViewAddress {
 }
 
 /** The selected step as the address names it (by sequence id, which outlives a reload). */
-function stepRefOf(view: ViewState, model: TraceModel | null): StepRef | undefined {
-  const sel = view.selection
+export function stepRefOf(sel: Selection | null, model: TraceModel | null): StepRef | undefined {
   const step = sel && model ? model.steps[sel.k] : undefined
   return step && sel ? { sequenceId: step.sequenceId, action: sel.i } : undefined
 }
 
-export function writeView(view: ViewState, model: TraceModel | null, followable = false): ViewAddress {
-  const step = stepRefOf(view, model)
+/** The view's address; a view without its selection (ShellView) gives it without the step. */
+export function writeView(
+  view: ShellView & { readonly selection?: Selection | null },
+  model: TraceModel | null,
+  followable = false,
+): ViewAddress {
+  const step = stepRefOf(view.selection ?? null, model)
   const params: [string, string][] = []
   if (followable) params.push(['follow', view.follow ? '1' : '0'])
   if (view.flow) params.push(['flow', view.flow])

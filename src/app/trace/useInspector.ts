@@ -158,7 +158,8 @@ export function useInspector({
   selection,
   select: setSelection,
 }: {
-  selection: Selection | null
+  /** The selection now (read when a retry starts; a step does not re-render the inspector's owner). */
+  selection: () => Selection | null
   select: (s: Selection | null) => void
 }) {
   // The app's chain routes (the providers layer's); read at each replay, so a Retry uses the routes of the moment.
@@ -317,9 +318,6 @@ export function useInspector({
     return k >= 0 ? cur.model.steps[k]!.sequenceId : null
   }, [])
 
-  const selectionRef = useRef<Selection | null>(null)
-  selectionRef.current = selection
-
   /**
    * Replays the open log again, keeping the selected step: after a pending update
    * (IDENT-061) the chain may now answer (a route added or fixed, a node started).
@@ -327,14 +325,13 @@ export function useInspector({
   const retry = useCallback(async (): Promise<boolean> => {
     const cur = loadedRef.current
     if (!cur) return false
-    const step = selectionRef.current ? cur.model.steps[selectionRef.current.k] : undefined
+    const sel = selection()
+    const step = sel ? cur.model.steps[sel.k] : undefined
     return open(cur.source, {
       logIndex: cur.logIndex,
-      ...(step && selectionRef.current
-        ? { step: { sequenceId: step.sequenceId, action: selectionRef.current.i } }
-        : {}),
+      ...(step && sel ? { step: { sequenceId: step.sequenceId, action: sel.i } } : {}),
     })
-  }, [open])
+  }, [open, selection])
 
   return {
     loaded,
@@ -342,7 +339,6 @@ export function useInspector({
     progress,
     problem,
     notice,
-    selection,
     open,
     cancel,
     setProblem,

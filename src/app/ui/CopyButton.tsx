@@ -1,7 +1,15 @@
 import { useState } from 'react'
 
-/** A small button that copies `text`, named for what it copies. */
-export function CopyButton({ text, what, label = 'copy' }: { text: string; what: string; label?: string }) {
+/** A small button that copies `text` (or what `text()` gives when pressed), named for what it copies. */
+export function CopyButton({
+  text,
+  what,
+  label = 'copy',
+}: {
+  text: string | (() => string)
+  what: string
+  label?: string
+}) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle')
   const copy = () => {
     const done = (s: 'copied' | 'failed') => {
@@ -9,7 +17,7 @@ export function CopyButton({ text, what, label = 'copy' }: { text: string; what:
       setTimeout(() => setState('idle'), 1500)
     }
     if (!navigator.clipboard) return done('failed')
-    navigator.clipboard.writeText(text).then(
+    navigator.clipboard.writeText(typeof text === 'function' ? text() : text).then(
       () => done('copied'),
       () => done('failed'),
     )

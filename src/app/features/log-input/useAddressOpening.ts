@@ -70,7 +70,7 @@ export function useAddressOpening<A extends object>(o: AddressOpeningOptions<A>)
       const { fragment, compressed } = address
       // An in-page link (the skip link to #step-details) is no permalink: put the step's address back.
       if (/^#[A-Za-z][\w-]*$/.test(location.hash) && document.getElementById(location.hash.slice(1))) {
-        if (fragment) history.replaceState(null, '', `${location.pathname}${fragment.search}${fragment.hash}`)
+        if (fragment) history.replaceState(null, '', `${location.pathname}${fragment.search}${fragment.hash()}`)
         return
       }
       void opener.hashChanged(location.hash, location.search, {

@@ -13,7 +13,7 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { utf8 } from '../../../crypto/bytes'
 import type { Loaded } from '../../trace/useInspector'
-import { compressLog, type Fragment, formatFragment, MAX_FRAGMENT } from './permalink'
+import { compressLog, type Fragment, formatFragment, MAX_FRAGMENT, type StepRef } from './permalink'
 
 /** The log of the open source, compressed for a fragment, or why it cannot be carried. */
 interface CompressedLog {
@@ -23,8 +23,11 @@ interface CompressedLog {
 }
 
 export interface PageAddress {
-  /** The fragment and query of the open log; `linkable` is false when no link can carry it. */
-  readonly fragment: { readonly hash: string; readonly search: string; readonly linkable: boolean } | null
+  /**
+   * The fragment and query of the open log; `linkable` is false when no link can carry it.
+   * `hash()` reads the selected step when called: a step does not re-render what holds this.
+   */
+  readonly fragment: { readonly hash: () => string; readonly search: string; readonly linkable: boolean } | null
   readonly compressed: CompressedLog | null
 }
 
@@ -87,12 +90,22 @@ function isText(b: Uint8Array): boolean {
   }
 }
 
+/** The selected step as the address names it, read when the address is written; `subscribe` says when it may have changed. */
+export interface StepSource {
+  readonly get: () => StepRef | undefined
+  readonly subscribe: (onChange: () => void) => () => void
+}
+
 /** The view's part of the address (the shell's view state, src/app/shell/view-url.ts). */
 export interface ViewPart {
-  readonly fragment: Pick<Fragment, 'step' | 'tab' | 'present'>
+  readonly fragment: Pick<Fragment, 'tab' | 'present'>
   /** The query string with the source's parameters and the view's after them. */
   readonly search: (sourceSearch: string) => string
+  /** The selected step: kept out of `fragment`, so a step re-renders no more than the views that show it. */
+  readonly step: StepSource
 }
+
+const stepKey = (r: StepRef | undefined): string => (r ? `${r.sequenceId}.${r.action}` : '')
 
 export function usePageAddress({ loaded, view }: { loaded: Loaded | null; view: ViewPart }): PageAddress {
   const [z, setZ] = useState<CompressedLog | null>(null)
@@ -129,10 +142,9 @@ export function usePageAddress({ loaded, view }: { loaded: Loaded | null; view: 
     }
   }, [loaded])
 
-  const { step, tab, present } = view.fragment
-  const seq = step?.sequenceId
-  const action = step?.action
+  const { tab, present } = view.fragment
   const search = view.search
+  const step = view.step
   const fragment = useMemo(() => {
     if (!loaded) return null
     const s = loaded.source
@@ -142,7 +154,6 @@ export function usePageAddress({ loaded, view }: { loaded: Loaded | null; view: 
         ? { log: z.value, binary: typeof s.input !== 'string' && !isText(s.input) }
         : {}),
       ...(loaded.logIndex > 0 ? { inbox: loaded.logIndex } : {}),
-      ...(seq !== undefined && action !== undefined ? { step: { sequenceId: seq, action } } : {}),
       ...(tab ? { tab } : {}),
       ...(present ? { present: true } : {}),
       ...(s.edited
@@ -156,40 +167,55 @@ export function usePageAddress({ loaded, view }: { loaded: Loaded | null; view: 
         : {}),
     }
     const linkable = s.kind === 'example' || s.kind === 'url' || s.kind === 'node' || !!f.log
+    // The hash of the step last asked for (a log in the fragment makes it a long string).
+    let last: { key: string; hash: string } | null = null
+    const hash = (): string => {
+      if (!linkable) return ''
+      const ref = step.get()
+      const key = stepKey(ref)
+      if (last?.key !== key) last = { key, hash: formatFragment(ref ? { ...f, step: ref } : f) }
+      return last.hash
+    }
     return {
-      hash: linkable ? formatFragment(f) : '',
+      hash,
       // A fetched log keeps the address of its fetch (?node=…&api=…&inbox=…): reloading fetches it again.
       search: search(
         s.kind === 'url' ? `?url=${encodeURIComponent(s.url!)}` : s.kind === 'node' ? (s.fetch ?? '') : '',
       ),
       linkable,
     }
-  }, [loaded, seq, action, z, tab, present, search])
+  }, [loaded, z, tab, present, search, step])
 
   // Keep the address bar in step. A change of the selected step alone is written once
   // stepping pauses (STEP_SETTLE_MS): replaceState costs milliseconds (tens with a log in
   // the fragment), which would sit in each key press's way to the next paint. Any other
-  // change is written in the commit that shows it.
+  // change is written in the commit that shows it (with the step selected then).
   const writer = useRef<AddressWriter | null>(null)
   writer.current ??= new AddressWriter((next) => {
     if (next !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(null, '', next)
   })
   const stepWrite = useRef<ReturnType<typeof setTimeout> | null>(null)
-  const rest = useRef<readonly unknown[]>([])
+  const shown = useRef(fragment)
   useLayoutEffect(() => {
+    shown.current = fragment
     if (stepWrite.current !== null) clearTimeout(stepWrite.current)
     stepWrite.current = null
-    if (!fragment) return
-    const address = `${location.pathname}${fragment.search}${fragment.hash}`
-    const others = [loaded, z, tab, present, search]
-    const stepOnly = others.every((x, j) => x === rest.current[j])
-    rest.current = others
-    if (!stepOnly) return writer.current!.set(address)
-    stepWrite.current = setTimeout(() => {
-      stepWrite.current = null
-      writer.current!.set(address)
-    }, STEP_SETTLE_MS)
-  }, [fragment, loaded, z, tab, present, search])
+    if (fragment) writer.current!.set(`${location.pathname}${fragment.search}${fragment.hash()}`)
+  }, [fragment])
+  useEffect(() => {
+    let at = stepKey(step.get())
+    return step.subscribe(() => {
+      const key = stepKey(step.get())
+      if (key === at) return
+      at = key
+      if (stepWrite.current !== null) clearTimeout(stepWrite.current)
+      stepWrite.current = setTimeout(() => {
+        stepWrite.current = null
+        const f = shown.current
+        if (f) writer.current!.set(`${location.pathname}${f.search}${f.hash()}`)
+      }, STEP_SETTLE_MS)
+    })
+  }, [step])
   useEffect(
     () => () => {
       if (stepWrite.current !== null) clearTimeout(stepWrite.current)
