@@ -55,7 +55,7 @@ const ViewStoreContext = createContext<ViewStore | null>(null)
 export const ViewStoreProvider = ViewStoreContext.Provider
 
 /** The page's view store (inside ViewStoreProvider). */
-export function useViewStore(): ViewStore {
+function useViewStore(): ViewStore {
   const store = useContext(ViewStoreContext)
   if (!store) throw new Error('useViewStore: no ViewStoreProvider above this component')
   return store

@@ -91,7 +91,7 @@ function isText(b: Uint8Array): boolean {
 }
 
 /** The selected step as the address names it, read when the address is written; `subscribe` says when it may have changed. */
-export interface StepSource {
+interface StepSource {
   readonly get: () => StepRef | undefined
   readonly subscribe: (onChange: () => void) => () => void
 }
