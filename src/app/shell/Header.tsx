@@ -13,7 +13,7 @@ import { ThemeToggle } from '../features/settings/ThemeToggle'
 import { CopyButton } from '../ui/CopyButton'
 import { shortId } from '../ui/format'
 import { DRAWERS } from './drawers'
-import { BusyBar, LogVerdict } from './HeaderStatus'
+import { AutoLoadStatus, BusyBar, LogVerdict } from './HeaderStatus'
 import type { LogSession } from './useLogSession'
 import { DRAWER_IDS, type DrawerId, type ViewAction, type ViewState } from './view-state'
 
@@ -43,7 +43,7 @@ export function Header({
   presentButton: RefObject<HTMLButtonElement | null>
   onPresent: (on: boolean) => void
 }) {
-  const { ins, page, userActed } = session
+  const { ins, page, openByUser } = session
   const { loaded, busy } = ins
   const topbar = useRef<HTMLElement>(null)
   useEffect(() => {
@@ -60,7 +60,7 @@ export function Header({
       key={d}
       // With no log open, the Open panel is the page: its button shows it pressed.
       open={view.drawers.includes(d) || (d === 'open' && !loaded && !busy)}
-      onClick={() => dispatch({ type: 'toggle', drawer: d })}
+      onClick={() => session.toggleDrawer(d)}
     >
       {DRAWERS[d].title}
     </DrawerToggle>
@@ -86,10 +86,7 @@ export function Header({
               <select
                 aria-label="Inbox log of the input"
                 value={loaded.logIndex}
-                onChange={(e) => {
-                  userActed()
-                  void ins.open(loaded.source, { logIndex: Number(e.target.value) })
-                }}
+                onChange={(e) => void openByUser(loaded.source, { logIndex: Number(e.target.value) })}
               >
                 {loaded.logs.map((l) => (
                   <option key={l.index} value={l.index}>
@@ -108,6 +105,7 @@ export function Header({
         )}
       </div>
       {busy && <BusyBar busy={busy} progress={ins.progress} onCancel={ins.cancel} />}
+      {!busy && session.pendingAuto.length > 0 && <AutoLoadStatus loads={session.pendingAuto} />}
       {/* On a phone this is one row that scrolls sideways (styles.css), so the header keeps two rows. */}
       <div className="topbar-actions" role="group" aria-label="Inspector actions">
         {DRAWER_IDS.filter((d) => !DRAWERS[d].needsLog).map(toggle)}

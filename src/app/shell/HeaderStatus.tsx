@@ -1,14 +1,28 @@
 /**
- * The header's status: the replay's progress (with Cancel) and the open log's verdict.
+ * The header's status: what the app is loading by itself, the replay's progress (with
+ * Cancel) and the open log's verdict.
  */
 import { useSyncExternalStore } from 'react'
+import type { AutoLoad } from '../features/log-input/start-guard'
 import type { Busy, Loaded, ProgressStore } from '../trace/useInspector'
+
+/**
+ * What the app is fetching or reading by itself (the demo log, the address's fetch, the
+ * log a reload restores): anything the user does now wins over it.
+ */
+export function AutoLoadStatus({ loads }: { loads: readonly AutoLoad[] }) {
+  return (
+    <p className="busy auto-load" role="status" aria-label="Opening by itself">
+      <span className="busy-text">Opening {loads.map((l) => l.label).join(', ')}…</span>
+    </p>
+  )
+}
 
 export function BusyBar({ busy, progress, onCancel }: { busy: Busy; progress: ProgressStore; onCancel: () => void }) {
   const { done, total } = useSyncExternalStore(progress.subscribe, progress.get)
   return (
     <div className="busy" role="status" aria-live="polite">
-      <span>
+      <span className="busy-text">
         {busy.phase === 'reading'
           ? `Reading ${busy.label}…`
           : `Replaying ${done.toLocaleString('en')} of ${total.toLocaleString('en')} updates`}

@@ -102,6 +102,9 @@ function useHeadBase(loaded: Loaded | null): ComposeBase {
 function OpenDrawer({ session, close, openSettings }: DrawerContext) {
   const { loaded } = session.ins
   const a = session.actions
+  const userActed = session.userActed
+  // Typing or picking a file in the panel (the page itself before a log opens) is the user's intent to open one.
+  const onIntent = useCallback(() => userActed('panel'), [userActed])
   return (
     <OpenPanel
       onPaste={a.onPaste}
@@ -110,6 +113,7 @@ function OpenDrawer({ session, close, openSettings }: DrawerContext) {
       onExample={a.onExample}
       current={loaded?.source.example}
       onClose={loaded ? close : undefined}
+      onIntent={onIntent}
       fromNode={<FromNode net={session.net} fetch={session.userFetch} onSettings={openSettings} />}
     />
   )
