@@ -213,9 +213,7 @@ test('the log a reload restores from the address gives way to the Open panel the
   expect(await opens(page)).toBe(1)
 })
 
-test('left alone, each automatic load opens as before (the held load is the one the tests hold)', async ({
-  page,
-}) => {
+test('left alone, each automatic load opens as before (the held load is the one the tests hold)', async ({ page }) => {
   const chunk = await hold(page, /gallery-data[^/]*\.js$/)
   await page.goto('/#example=valid-full-life')
   await expect(status(page)).toContainText('Opening example valid-full-life')
