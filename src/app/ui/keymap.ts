@@ -138,6 +138,12 @@ export const KEYMAP = [
   },
   { id: 'skip-link', group: 'Inspector', keys: 'Tab', help: 'first stop: skip to the selected step' },
   {
+    id: 'menu.move',
+    group: 'Inspector',
+    keys: '↓ ↑  Home  End  Escape',
+    help: 'in the header’s More menu (a phone): move between its items; Escape closes it, back on More',
+  },
+  {
     id: 'presenter.next',
     group: 'Presenter mode',
     keys: '→ ↓  Space  PageDown',
