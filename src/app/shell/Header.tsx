@@ -88,11 +88,13 @@ export function Header({
           {
             id: 'copy-link',
             label: 'Copy link',
-            onSelect: () =>
-              void navigator.clipboard?.writeText(link).then(
-                () => ins.setNotice('The link to this step was copied.'),
-                () => ins.setNotice('The link could not be copied: the browser refused the clipboard.'),
-              ),
+            onSelect: () => {
+              const refused = () => ins.setNotice('The link could not be copied: the browser refused the clipboard.')
+              if (!navigator.clipboard) return refused()
+              navigator.clipboard
+                .writeText(link)
+                .then(() => ins.setNotice('The link to this step was copied.'), refused)
+            },
           },
         ]
       : []),
