@@ -191,3 +191,27 @@ test('at 1440×900 every action is a header button and there is no More', async 
   await expect(header.getByRole('button', { name: 'Copy permalink to this step' })).toBeVisible()
   await expect(header.getByRole('button', { name: 'More', exact: true })).toBeHidden()
 })
+
+test('at 390×844 an edited copy keeps the one row: its badge beside the label, Restore original in More', async ({
+  page,
+}, info) => {
+  await page.setViewportSize({ width: 390, height: 844 })
+  await page.goto('/')
+  await waitForLog(page)
+  await (await headerAction(page, 'Edit…')).click()
+  await page
+    .locator('[data-drawer="edit"]')
+    .getByRole('button', { name: 'Replay an old add after its revocation', exact: true })
+    .click()
+  await expect(page.locator('.source.edited .edited-badge')).toHaveText('edited')
+  await (await headerAction(page, 'Edit…')).click()
+  expect((await page.locator('header.topbar').boundingBox())!.height).toBeLessThanOrEqual(44)
+  const controls = await headerControls(page)
+  expect(Math.max(...controls.map((c) => c.top))).toBeLessThan(Math.min(...controls.map((c) => c.bottom)))
+  await expect(page.locator('.source.edited .edited-badge')).toBeInViewport()
+  await shot(page, info, 'header-390-edited')
+  await (await headerAction(page, 'Restore original')).click()
+  await expect(page.locator('.edited-badge')).toHaveCount(0)
+  await expect(page.locator('.source')).toContainText('example valid-full-life')
+  await expect((await moreMenu(page)).getByRole('menuitem', { name: 'Restore original' })).toHaveCount(0)
+})

@@ -98,7 +98,7 @@ export function Header({
           },
         ]
       : []),
-    ...(loaded?.source.edited && edit.restorable
+    ...(loaded?.source.edited && edit.restorable === null
       ? [{ id: 'restore', label: 'Restore original', onSelect: () => void edit.restore() }]
       : []),
     { id: 'settings', label: 'Settings…', onSelect: () => dispatch({ type: 'settings', open: true }) },
