@@ -39,14 +39,21 @@ export function BusyBar({ busy, progress, onCancel }: { busy: Busy; progress: Pr
   )
 }
 
+/** The log's verdict as a badge; its text is also its title (a phone's one-row header may cut it short). */
 export function LogVerdict({ loaded }: { loaded: Loaded }) {
   const stop = loaded.model.stopIndex()
-  if (loaded.ok) return <span className="badge ok">every update applies</span>
-  if (stop < 0) return <span className="badge bad">not every update applies</span>
-  const s = loaded.model.steps[stop]!
+  const s = stop < 0 ? null : loaded.model.steps[stop]!
+  const [tone, text] = loaded.ok
+    ? ['ok', 'every update applies']
+    : !s
+      ? ['bad', 'not every update applies']
+      : [
+          s.status === 'pending' ? 'warn' : 'bad',
+          `stops at sequence id ${s.sequenceId.toString()}: ${s.status === 'pending' ? 'pending' : s.rule}`,
+        ]
   return (
-    <span className={`badge ${s.status === 'pending' ? 'warn' : 'bad'}`}>
-      stops at sequence id {s.sequenceId.toString()}: {s.status === 'pending' ? 'pending' : s.rule}
+    <span className={`badge ${tone}`} title={text}>
+      {text}
     </span>
   )
 }
