@@ -6,7 +6,7 @@
  */
 import type { Page } from '@playwright/test'
 import { expect, expectNoA11yViolations, test } from './fixtures'
-import { headerAction, moreMenu, shot, summary, waitForLog } from './helpers'
+import { fixture, headerAction, moreMenu, shot, summary, waitForLog } from './helpers'
 
 // Code inside page.evaluate runs in the page; tsconfig.node.json has no DOM lib.
 declare const document: any, navigator: any
@@ -214,4 +214,24 @@ test('at 390×844 an edited copy keeps the one row: its badge beside the label, 
   await expect(page.locator('.edited-badge')).toHaveCount(0)
   await expect(page.locator('.source')).toContainText('example valid-full-life')
   await expect((await moreMenu(page)).getByRole('menuitem', { name: 'Restore original' })).toHaveCount(0)
+})
+
+test('at 390×844 the header stays one row while a log opens by itself', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 })
+  // The log the address names is held until the header has been measured.
+  let release!: () => void
+  const held = new Promise<void>((r) => (release = r))
+  await page.route('**/held/log.json', async (route) => {
+    await held
+    await route.fulfill({ status: 200, contentType: 'application/json', body: fixture('valid-full-life.json') })
+  })
+  await page.goto(`/?url=${encodeURIComponent('/held/log.json')}`)
+  await expect(page.getByRole('status', { name: 'Opening by itself' })).toContainText('Opening the log at')
+  expect((await page.locator('header.topbar').boundingBox())!.height).toBeLessThanOrEqual(44)
+  const controls = await headerControls(page)
+  expect(Math.max(...controls.map((c) => c.top))).toBeLessThan(Math.min(...controls.map((c) => c.bottom)))
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+  release()
+  await waitForLog(page)
+  await expect(page.getByLabel('Open log', { exact: true })).toContainText('log.json')
 })
