@@ -34,7 +34,7 @@ export function Workspace({
   const loaded = ins.loaded!
   const { selection, tab } = view
   const filterInput = useRef<HTMLInputElement>(null)
-  const onSelect = useCallback((r: Row) => dispatch({ type: 'select', selection: r }), [dispatch])
+  const onSelect = session.userSelect
   const onTab = useCallback((t: TabId) => dispatch({ type: 'tab', tab: t }), [dispatch])
   const retry = ins.retry
   const onRetry = useCallback(() => void retry(), [retry])
