@@ -5,7 +5,7 @@ import { shortId } from '../../../ui/format'
 import { checkSigner, type SignerCheck } from '../check'
 import { DEMO_OWNER_LABEL, describeSigning, ownerAddress, type SmartWalletForm } from '../smart-wallets'
 import type { SignerManager, SmartWalletEntry } from '../useSignerRegistry'
-import { ConfirmButton, Kind, Outcome, useAction } from './section'
+import { ConfirmButton, HexField, Kind, NameField, Outcome, useAction } from './section'
 
 const EMPTY_FORM: SmartWalletForm = {
   chainId: '',
@@ -129,42 +129,33 @@ export function SmartWallets({ registry }: { registry: SignerManager }) {
         </div>
         {form.mode === 'deployed' ? (
           <div className="row-buttons">
-            <label htmlFor="sw-address">Wallet address</label>
-            <input
+            <HexField
               id="sw-address"
-              className="mono"
+              label="Wallet address"
               value={form.address}
-              onChange={(e) => set({ address: e.target.value })}
+              onChange={(address) => set({ address })}
               placeholder="0x + 40 hex digits"
               size={44}
-              spellCheck={false}
-              autoComplete="off"
             />
           </div>
         ) : (
           <>
             <div className="row-buttons">
-              <label htmlFor="sw-factory">Factory address</label>
-              <input
+              <HexField
                 id="sw-factory"
-                className="mono"
+                label="Factory address"
                 value={form.factory}
-                onChange={(e) => set({ factory: e.target.value })}
+                onChange={(factory) => set({ factory })}
                 placeholder="0x + 40 hex digits"
                 size={44}
-                spellCheck={false}
-                autoComplete="off"
               />
-              <label htmlFor="sw-salt">Salt</label>
-              <input
+              <HexField
                 id="sw-salt"
-                className="mono"
+                label="Salt"
                 value={form.salt}
-                onChange={(e) => set({ salt: e.target.value })}
+                onChange={(salt) => set({ salt })}
                 placeholder="e.g. 1, or 0x + 64 hex digits"
                 size={24}
-                spellCheck={false}
-                autoComplete="off"
               />
             </div>
             <p className="hint">
@@ -174,14 +165,12 @@ export function SmartWallets({ registry }: { registry: SignerManager }) {
           </>
         )}
         <div className="row-buttons">
-          <label htmlFor="sw-label">Smart wallet name</label>
-          <input
+          <NameField
             id="sw-label"
+            label="Smart wallet name"
             value={form.label}
-            onChange={(e) => set({ label: e.target.value })}
+            onChange={(label) => set({ label })}
             placeholder="optional"
-            maxLength={64}
-            autoComplete="off"
           />
           <button type="submit" disabled={a.busy !== null || !ready}>
             {a.busy === 'add' ? 'Adding…' : 'Add smart wallet'}
