@@ -27,6 +27,16 @@ export function SmartWallets({ registry }: { registry: SignerManager }) {
   const chainId = sw.routes.some((r) => r.chainId === form.chainId) ? form.chainId : (sw.routes[0]?.chainId ?? '')
   const owner = sw.owners.some((o) => o.id === form.owner) ? form.owner : (sw.owners[0]?.id ?? '')
   const set = (patch: Partial<SmartWalletForm>) => setForm((f) => ({ ...f, ...patch }))
+  const hex = (key: 'address' | 'factory' | 'salt', label: string, placeholder: string, size: number) => (
+    <HexField
+      id={`sw-${key}`}
+      label={label}
+      value={form[key]}
+      onChange={(v) => set({ [key]: v })}
+      placeholder={placeholder}
+      size={size}
+    />
+  )
   const add = (e: FormEvent) => {
     e.preventDefault()
     void a.run('add', async () => {
@@ -128,35 +138,12 @@ export function SmartWallets({ registry }: { registry: SignerManager }) {
           </label>
         </div>
         {form.mode === 'deployed' ? (
-          <div className="row-buttons">
-            <HexField
-              id="sw-address"
-              label="Wallet address"
-              value={form.address}
-              onChange={(address) => set({ address })}
-              placeholder="0x + 40 hex digits"
-              size={44}
-            />
-          </div>
+          <div className="row-buttons">{hex('address', 'Wallet address', '0x + 40 hex digits', 44)}</div>
         ) : (
           <>
             <div className="row-buttons">
-              <HexField
-                id="sw-factory"
-                label="Factory address"
-                value={form.factory}
-                onChange={(factory) => set({ factory })}
-                placeholder="0x + 40 hex digits"
-                size={44}
-              />
-              <HexField
-                id="sw-salt"
-                label="Salt"
-                value={form.salt}
-                onChange={(salt) => set({ salt })}
-                placeholder="e.g. 1, or 0x + 64 hex digits"
-                size={24}
-              />
+              {hex('factory', 'Factory address', '0x + 40 hex digits', 44)}
+              {hex('salt', 'Salt', 'e.g. 1, or 0x + 64 hex digits', 24)}
             </div>
             <p className="hint">
               The address is read from the factory&apos;s addressOf(owner, salt) on the chain, so the wallet can sign
