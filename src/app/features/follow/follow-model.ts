@@ -9,7 +9,7 @@
  */
 import { encodeBundleJson } from '../../../core/encode/update'
 import type { FollowEvent } from '../../../network/follow'
-import { APIS, type Api, DEFAULT_TRANSPORT, TRANSPORTS, type TransportKind } from '../../../network/remote'
+import { APIS, type Api, DEFAULT_TRANSPORT, TRANSPORTS, type TransportKind } from '../../../network/target'
 
 export interface FollowAddress {
   readonly url: string
