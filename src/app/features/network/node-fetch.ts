@@ -105,10 +105,10 @@ export function useNodeFetch(onOpen: (r: RemoteResult) => void): NodeFetch {
     setLastTarget(address.target)
     setStatus({ kind: 'fetching', what: `${address.target.kind} ${address.target.value} from ${address.url}` })
     // The network client loads with the first fetch (its own chunk), under the fetching status.
-    let describe = (e: unknown) => `the network code did not load: ${e instanceof Error ? e.message : String(e)}`
+    let explain = (e: unknown) => `the network code did not load: ${e instanceof Error ? e.message : String(e)}`
     try {
       const remote = await import('./remote-fetch')
-      describe = remote.describeRemoteError
+      explain = remote.describeRemoteError
       const result = await remote.fetchRemote(address, {
         signal: ac.signal,
         ...(verifyRef.current ? { verify: verifyRef.current } : {}),
@@ -122,7 +122,7 @@ export function useNodeFetch(onOpen: (r: RemoteResult) => void): NodeFetch {
       open.current(result)
     } catch (e) {
       if (ac.signal.aborted) return
-      setStatus({ kind: 'error', message: describe(e) })
+      setStatus({ kind: 'error', message: explain(e) })
     }
   }, [])
   const dismiss = useCallback(() => {
