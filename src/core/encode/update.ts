@@ -29,7 +29,7 @@ import type { SignatureSchema } from '../../gen/identity/associations/signature_
 import type { WireAction, WireMemberIdentifier, WireSignature } from '../types'
 
 // The bundle JSON has its own module (no protobuf code, for the app's first screen); kept importable from here.
-export { type BundleLog, encodeBundleJson } from './bundle'
+export { encodeBundleJson } from './bundle'
 
 /** The fields of an identity update before it is encoded. */
 export interface UpdateFields {

@@ -6,7 +6,10 @@ import { linkHandlers } from '../../../ui/Linked'
 import type { WireNode, WireTree } from '../wire-tree'
 
 /** The wire-format reader (protobuf's runtime and the update's schema): a chunk loaded when a Raw view first shows. */
-type WireModule = typeof import('../wire-tree')
+interface WireModule {
+  readonly wireTree: (bytes: Uint8Array) => WireTree
+  readonly names: Readonly<Record<number, string>>
+}
 let wireModule: WireModule | null = null
 
 function useWireModule(): { mod: WireModule | null; error: string | null } {
@@ -16,9 +19,9 @@ function useWireModule(): { mod: WireModule | null; error: string | null } {
     if (mod) return
     let live = true
     import('../wire-tree').then(
-      (m) => {
-        wireModule = m
-        if (live) setMod(m)
+      ({ wireTree, WIRE_TYPE_NAMES }) => {
+        wireModule = { wireTree: (bytes) => wireTree(bytes), names: WIRE_TYPE_NAMES }
+        if (live) setMod(wireModule)
       },
       (e: unknown) => live && setError(e instanceof Error ? e.message : String(e)),
     )
@@ -57,7 +60,7 @@ function NodeView({
 }: {
   node: WireNode
   bytes: Uint8Array
-  names: WireModule['WIRE_TYPE_NAMES']
+  names: WireModule['names']
   top?: boolean
 }) {
   const [full, setFull] = useState(false)
@@ -174,7 +177,7 @@ export function RawView({ bytes, bytesSource }: { bytes: Uint8Array | null; byte
           <PartRange tree={tree} linked={linked} />
           <ul className="wire-tree" aria-label="Protobuf fields">
             {tree.nodes.map((n) => (
-              <NodeView key={n.offset} node={n} bytes={bytes} names={mod.WIRE_TYPE_NAMES} top />
+              <NodeView key={n.offset} node={n} bytes={bytes} names={mod.names} top />
             ))}
           </ul>
         </>
