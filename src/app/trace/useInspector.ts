@@ -143,6 +143,19 @@ function verifierOf(verifier: Verifier, chainRoutes: readonly ChainRouteWire[]):
 }
 
 /**
+ * The user-timing mark set when the open log's state checkpoints are all built (its detail:
+ * the log's loadId); DevTools shows it, and e2e/replay-perf.spec.ts waits for it before timing steps.
+ */
+const CHECKPOINTS_MARK = 'inspector: checkpoints'
+
+function markCheckpoints(loadId: number): void {
+  const perf = globalThis.performance
+  if (typeof perf?.mark !== 'function') return
+  perf.clearMarks(CHECKPOINTS_MARK)
+  perf.mark(CHECKPOINTS_MARK, { detail: { loadId } })
+}
+
+/**
  * The open log and its loading. The selection is the view state's (src/app/shell/view-state.ts):
  * the inspector sets it when a log opens and reads it to retry at the same step.
  */
@@ -171,6 +184,7 @@ export function useInspector({
   loadedRef.current = loaded
 
   // Build state checkpoints in idle time after a load, so any step is a short rebuild away.
+  // When they are all built, a user-timing mark (CHECKPOINTS_MARK) says so.
   useEffect(() => {
     if (!loaded) return
     let handle = 0
@@ -179,6 +193,7 @@ export function useInspector({
     const cancel = typeof cancelIdleCallback === 'function' ? cancelIdleCallback : window.clearTimeout
     const tick = () => {
       if (loaded.model.warm(8)) handle = ric(tick)
+      else markCheckpoints(loaded.loadId)
     }
     handle = ric(tick)
     return () => cancel(handle)
