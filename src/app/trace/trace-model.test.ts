@@ -49,3 +49,23 @@ describe('TraceModel: states in any order of access', () => {
     )
   })
 })
+
+describe('TraceModel: counts kept from the first ask', () => {
+  it('appliedThrough counts the applied updates up to each one, and stopIndex finds where the log stops, asked in any order', () => {
+    const all = new TraceModel(trace.steps.map(toTransferStep))
+    expect(all.stopIndex()).toBe(-1)
+    // The same log stopped at update 150: rejected there, the later ones not applied.
+    const steps = trace.steps
+      .map(toTransferStep)
+      .map((s, k) => (k < 150 ? s : { ...s, status: k === 150 ? ('rejected' as const) : ('not_applied' as const) }))
+    const model = new TraceModel(steps)
+    const n = steps.length
+    for (const k of [n - 1, 0, 149, 150, 151, 57, n + 5, -1]) {
+      const naive = steps.slice(0, Math.max(0, k + 1)).filter((s) => s.status === 'applied').length
+      expect(model.appliedThrough(k), `update ${k}`).toBe(naive)
+    }
+    expect(model.appliedThrough(n - 1)).toBe(150)
+    expect(model.stopIndex()).toBe(150)
+    expect(model.stopIndex()).toBe(150)
+  })
+})

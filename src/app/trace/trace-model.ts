@@ -188,16 +188,30 @@ export class TraceModel {
     return i < 0 ? sigs : sigs.filter((s) => s.actionIndex === i)
   }
 
+  /** appliedUpTo[k]: updates applied up to and including update k (counted once, on first ask). */
+  private appliedUpTo: Int32Array | undefined
+
   /** Number of updates applied up to and including update k: the log entries the state used. */
   appliedThrough(k: number): number {
-    let n = 0
-    for (let j = 0; j <= k && j < this.steps.length; j++) if (this.steps[j]!.status === 'applied') n++
-    return n
+    if (k < 0 || this.steps.length === 0) return 0
+    if (!this.appliedUpTo) {
+      const a = new Int32Array(this.steps.length)
+      let n = 0
+      this.steps.forEach((s, j) => {
+        if (s.status === 'applied') n++
+        a[j] = n
+      })
+      this.appliedUpTo = a
+    }
+    return this.appliedUpTo[Math.min(k, this.steps.length - 1)]!
   }
 
-  /** The index of the update where the log stops (rejected or pending), or -1. */
+  private stop: number | undefined
+
+  /** The index of the update where the log stops (rejected or pending), or -1 (found once: every step's render asks). */
   stopIndex(): number {
-    return this.steps.findIndex((s) => s.status === 'rejected' || s.status === 'pending')
+    this.stop ??= this.steps.findIndex((s) => s.status === 'rejected' || s.status === 'pending')
+    return this.stop
   }
 }
 
