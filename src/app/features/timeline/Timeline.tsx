@@ -139,6 +139,80 @@ const TimelineRow = memo(function TimelineRow({
   )
 })
 
+/** The timeline's title and counts; memoized, so a step does not re-render it. */
+const TimelineHead = memo(function TimelineHead({
+  filtering,
+  shown,
+  rows,
+  updates,
+}: {
+  filtering: boolean
+  shown: number
+  rows: number
+  updates: number
+}) {
+  return (
+    <div className="timeline-head">
+      <h2 id="timeline-title">Timeline</h2>
+      <span className="muted">
+        {filtering ? `${shown.toLocaleString('en')} of ${plural(rows, 'action')}` : plural(rows, 'action')} ·{' '}
+        {plural(updates, 'update')}
+      </span>
+    </div>
+  )
+})
+
+const KINDS = Object.keys(KIND_LABEL) as (keyof typeof KIND_LABEL)[]
+
+/** The filter controls; memoized, so a step does not re-render them. */
+const TimelineFilters = memo(function TimelineFilters({
+  filter,
+  setFilter,
+  filterInput,
+}: {
+  filter: RowFilter
+  setFilter: (f: RowFilter) => void
+  filterInput: RefObject<HTMLInputElement | null>
+}) {
+  return (
+    <div className="filters">
+      <input
+        ref={filterInput}
+        type="search"
+        aria-label="Filter by member or handle (press / to focus)"
+        placeholder="member or handle  ( / )"
+        value={filter.text}
+        onChange={(e) => setFilter({ ...filter, text: e.target.value })}
+      />
+      <select
+        aria-label="Filter by action kind"
+        value={filter.kind}
+        onChange={(e) => setFilter({ ...filter, kind: e.target.value as RowFilter['kind'] })}
+      >
+        <option value="">all kinds</option>
+        {KINDS.map((k) => (
+          <option key={k} value={k}>
+            {KIND_LABEL[k]}
+          </option>
+        ))}
+        <option value="undecodable">undecodable</option>
+      </select>
+      <select
+        aria-label="Filter by status"
+        value={filter.status}
+        onChange={(e) => setFilter({ ...filter, status: e.target.value as RowFilter['status'] })}
+      >
+        <option value="">all statuses</option>
+        {(Object.keys(STATUS_LABEL) as (keyof typeof STATUS_LABEL)[]).map((s) => (
+          <option key={s} value={s}>
+            {STATUS_LABEL[s]}
+          </option>
+        ))}
+      </select>
+    </div>
+  )
+})
+
 /** The timeline: every action of every update, virtualized, keyboard first. */
 export const Timeline = memo(function Timeline({
   model,
@@ -271,55 +345,17 @@ export const Timeline = memo(function Timeline({
   const last = Math.min(items.length, Math.ceil((scrollTop + height) / ROW_H) + OVERSCAN)
   const visible = items.slice(first, last)
   const selected = selIndex >= 0 ? items[selIndex] : undefined
-  const kinds = Object.keys(KIND_LABEL) as (keyof typeof KIND_LABEL)[]
 
   return (
     // data-filter: the filter text the list shows (the deferred render has committed it).
     <section className="timeline" aria-labelledby="timeline-title" data-filter={deferredFilter.text}>
-      <div className="timeline-head">
-        <h2 id="timeline-title">Timeline</h2>
-        <span className="muted">
-          {isFiltering(deferredFilter)
-            ? `${shown.length.toLocaleString('en')} of ${plural(rows.length, 'action')}`
-            : plural(rows.length, 'action')}{' '}
-          · {plural(model.steps.length, 'update')}
-        </span>
-      </div>
-      <div className="filters">
-        <input
-          ref={filterInput}
-          type="search"
-          aria-label="Filter by member or handle (press / to focus)"
-          placeholder="member or handle  ( / )"
-          value={filter.text}
-          onChange={(e) => setFilter({ ...filter, text: e.target.value })}
-        />
-        <select
-          aria-label="Filter by action kind"
-          value={filter.kind}
-          onChange={(e) => setFilter({ ...filter, kind: e.target.value as RowFilter['kind'] })}
-        >
-          <option value="">all kinds</option>
-          {kinds.map((k) => (
-            <option key={k} value={k}>
-              {KIND_LABEL[k]}
-            </option>
-          ))}
-          <option value="undecodable">undecodable</option>
-        </select>
-        <select
-          aria-label="Filter by status"
-          value={filter.status}
-          onChange={(e) => setFilter({ ...filter, status: e.target.value as RowFilter['status'] })}
-        >
-          <option value="">all statuses</option>
-          {(Object.keys(STATUS_LABEL) as (keyof typeof STATUS_LABEL)[]).map((s) => (
-            <option key={s} value={s}>
-              {STATUS_LABEL[s]}
-            </option>
-          ))}
-        </select>
-      </div>
+      <TimelineHead
+        filtering={isFiltering(deferredFilter)}
+        shown={shown.length}
+        rows={rows.length}
+        updates={model.steps.length}
+      />
+      <TimelineFilters filter={filter} setFilter={setFilter} filterInput={filterInput} />
       <div className="tl-colhead" aria-hidden="true">
         <span>seq</span>
         <span />
