@@ -26,7 +26,7 @@ import { verifyUntilDecided } from './judge-order'
 import { replay } from './replay'
 import type { AssociationState } from './types'
 import { verifyUpdate, type VerifiedUpdate } from './verify/update'
-import { XMTPD_CSV, XMTPD_ROWS } from './vectors.testkit'
+import { XMTPD_CSV, XMTPD_ROWS } from '../../test/support/xmtpd-vectors'
 
 const SECONDS = Number(process.env.FUZZ_SECONDS ?? 3)
 const SEED = process.env.FUZZ_SEED === undefined ? {} : { seed: Number(process.env.FUZZ_SEED) }

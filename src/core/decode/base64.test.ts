@@ -11,7 +11,7 @@ import { LogInputError } from '../errors'
 import { encodeUpdate } from '../encode/update'
 import { base64Bytes } from './base64'
 import { readLogs } from './logs'
-import { thrown } from '../vectors.testkit'
+import { thrown } from '../../../test/support/xmtpd-vectors'
 
 const calls = vi.hoisted(() => ({ base64ToBytes: 0, decoded: 0 }))
 

@@ -14,7 +14,7 @@ import { RuleViolation } from '../errors'
 import type { UnverifiedUpdate } from '../types'
 import { decodeDirect } from './direct'
 import { decodeUpdate, decodeUpdateOfRecord } from './update'
-import { XMTPD_ROWS } from '../vectors.testkit'
+import { XMTPD_ROWS } from '../../../test/support/xmtpd-vectors'
 
 const ROWS = XMTPD_ROWS.map((r) => r.bytes)
 

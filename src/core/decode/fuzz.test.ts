@@ -11,7 +11,7 @@ import { LogInputError, RuleViolation } from '../errors'
 import { encodeBundleJson, encodeGetIdentityUpdatesResponse } from '../encode/update'
 import { readLogs } from './logs'
 import { decodeUpdate } from './update'
-import { XMTPD_CSV, XMTPD_ROWS } from '../vectors.testkit'
+import { XMTPD_CSV, XMTPD_ROWS } from '../../../test/support/xmtpd-vectors'
 
 const ROWS = XMTPD_ROWS
 const RESPONSE = encodeGetIdentityUpdatesResponse([

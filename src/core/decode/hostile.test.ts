@@ -10,7 +10,7 @@ import { LogInputError, RuleViolation } from '../errors'
 import { encodeGetIdentityUpdatesResponse, encodeUpdate } from '../encode/update'
 import { readLogs } from './logs'
 import { decodeUpdate, decodeUpdateOfRecord, UNKNOWN_FIELDS_READ } from './update'
-import { thrown } from '../vectors.testkit'
+import { thrown } from '../../../test/support/xmtpd-vectors'
 
 const counted = vi.hoisted(() => ({ unknown: 0, calls: 0, readers: 0 }))
 

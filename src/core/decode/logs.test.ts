@@ -16,7 +16,7 @@ import {
 import { isDecoded } from './entry'
 import { readBundleJson, readGatewayJson, readGetIdentityUpdatesResponse, readLogs, readSingleUpdate } from './logs'
 import { readPostgresCsvLog } from './pg-csv'
-import { thrown, XMTPD_CSV } from '../vectors.testkit'
+import { thrown, XMTPD_CSV } from '../../../test/support/xmtpd-vectors'
 
 const CSV = XMTPD_CSV
 const CSV_LOGS = readPostgresCsvLog(CSV)

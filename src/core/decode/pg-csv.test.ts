@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { LogInputError } from '../errors'
 import { isDecoded } from './entry'
 import { looksLikePostgresCsv, readPostgresCsvLog } from './pg-csv'
-import { thrown, XMTPD_CSV } from '../vectors.testkit'
+import { thrown, XMTPD_CSV } from '../../../test/support/xmtpd-vectors'
 
 const CSV = XMTPD_CSV
 const HEADER = 'sequence_id,inbox_id,server_timestamp_ns,identity_update_proto'

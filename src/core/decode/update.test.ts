@@ -9,7 +9,7 @@ import { encodeUpdate } from '../encode/update'
 import { JsonBigInt } from './json'
 import { decodeUpdate, decodeUpdateFromJson } from './update'
 import { checkWire } from './wire'
-import { XMTPD_ROWS } from '../vectors.testkit'
+import { XMTPD_ROWS } from '../../../test/support/xmtpd-vectors'
 
 // --- wire building helpers --------------------------------------------------------------
 const ld = (no: number, body: Uint8Array) => new BinaryWriter().tag(no, WireType.LengthDelimited).bytes(body).finish()

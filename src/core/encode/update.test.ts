@@ -7,7 +7,7 @@ import { decodeUpdate } from '../decode/update'
 import { readLogs } from '../decode/logs'
 import type { WireAction } from '../types'
 import { encodeBundleJson, encodeGetIdentityUpdatesResponse, encodeUpdate, toGatewayJson } from './update'
-import { XMTPD_ROWS } from '../vectors.testkit'
+import { XMTPD_ROWS } from '../../../test/support/xmtpd-vectors'
 
 const ROW_BYTES = XMTPD_ROWS.map((r) => r.bytes)
 

@@ -1,6 +1,6 @@
 /** What the core's tests share: the xmtpd inbox log vector (shared/vectors/xmtpd-inbox-log.csv) and a catcher for an expected error. */
 import { readFileSync } from 'node:fs'
-import { hexToBytes } from '../crypto/bytes'
+import { hexToBytes } from '../../src/crypto/bytes'
 
 /** The vector file as it is: a BOM, a header, then `sequence_id,inbox_id,server_timestamp_ns,\x…` rows. */
 export const XMTPD_CSV = readFileSync(new URL('../../../shared/vectors/xmtpd-inbox-log.csv', import.meta.url), 'utf8')
