@@ -55,9 +55,26 @@ export async function watchCsp(page: Page): Promise<() => Promise<string[]>> {
   return () => page.evaluate(() => (window as unknown as { __csp: string[] }).__csp)
 }
 
-/** Opens the Settings dialog (header button) and returns it. */
+/** The header's More menu (on a phone the header is one row: the other actions are in it), opened. */
+export async function moreMenu(page: Page) {
+  const header = page.locator('header.topbar')
+  const menu = header.getByRole('menu', { name: 'More' })
+  if (!(await menu.isVisible())) await header.getByRole('button', { name: 'More', exact: true }).click()
+  await expect(menu).toBeVisible()
+  return menu
+}
+
+/** A header action by its name: its button, or on a phone (where that is hidden) its item in the More menu. */
+export async function headerAction(page: Page, name: string) {
+  const button = page.locator('header.topbar').getByRole('button', { name, exact: true })
+  if (await button.isVisible()) return button
+  const menu = await moreMenu(page)
+  return menu.getByRole('menuitem', { name, exact: true }).or(menu.getByRole('menuitemcheckbox', { name, exact: true }))
+}
+
+/** Opens the Settings dialog (header button, or More › Settings… on a phone) and returns it. */
 export async function openSettings(page: Page) {
-  await page.getByRole('button', { name: 'Settings…' }).click()
+  await (await headerAction(page, 'Settings…')).click()
   const dialog = page.getByRole('dialog', { name: 'Settings' })
   await expect(dialog).toBeVisible()
   return dialog

@@ -165,17 +165,25 @@ test('keyboard only: open an example, select a step, read its signature text, ev
   await expect(present).toBeFocused()
 })
 
-test('keyboard only at 390 px: the drawers cover the page, and Tab stays in them', async ({ page }) => {
+test('keyboard only at 390 px: the drawers open from More, cover the page, and Tab stays in them', async ({ page }) => {
   test.setTimeout(120_000)
   await page.setViewportSize({ width: 390, height: 844 })
   await page.goto('/#example=valid-full-life&step=3.0')
   await waitForLog(page)
-  for (const [button, region] of [
+  // The header is one row: the drawers are items of its More menu (↓ opens it, ↓ moves, Enter picks).
+  const opener = page.getByRole('button', { name: 'More', exact: true })
+  const focused = (l: Locator) => l.evaluate((el) => el === document.activeElement)
+  for (const [item, region] of [
     ['Sign…', 'Signing playground'],
     ['Signers…', 'Signers'],
   ] as const) {
-    const opener = page.getByRole('button', { name: button })
-    await tabTo(page, opener)
+    if (!(await focused(opener))) await tabTo(page, opener)
+    await expectVisibleFocus(page)
+    await page.keyboard.press('ArrowDown')
+    const entry = page.getByRole('menu', { name: 'More' }).getByRole('menuitemcheckbox', { name: item, exact: true })
+    for (let n = 0; n < 12 && !(await focused(entry)); n++) await page.keyboard.press('ArrowDown')
+    await expect(entry).toBeFocused()
+    await expectVisibleFocus(page)
     await page.keyboard.press('Enter')
     const drawer = page.getByRole('region', { name: region, exact: true })
     await expect(drawer).toBeFocused()
@@ -206,4 +214,50 @@ test('keyboard only at 390 px: the drawers cover the page, and Tab stays in them
     await page.keyboard.press('Escape')
     await expect(opener).toBeFocused()
   }
+})
+
+test('each drawer has its key from the registry, listed under ?, and none is taken while typing', async ({ page }) => {
+  await page.goto('/#example=valid-full-life&step=3.0')
+  await waitForLog(page)
+  for (const [key, drawer, button] of [
+    ['o', 'open', 'Open log…'],
+    ['s', 'signers', 'Signers…'],
+    ['n', 'sign', 'Sign…'],
+    ['a', 'audit', 'Audit…'],
+    ['t', 'traffic', 'Node traffic…'],
+    ['e', 'edit', 'Edit…'],
+    ['i', 'flows', 'Inbox tasks…'],
+  ] as const) {
+    await page.keyboard.press(key)
+    await expect(page.locator(`[data-drawer="${drawer}"]`), key).toBeVisible()
+    await expect(page.getByRole('button', { name: button, exact: true })).toHaveAttribute('aria-expanded', 'true')
+    await page.keyboard.press('Escape')
+    await expect(page.locator(`[data-drawer="${drawer}"]`), key).toHaveCount(0)
+  }
+  // Typed into the filter, the letters are text.
+  await page.keyboard.press('/')
+  const filter = page.getByRole('searchbox', { name: /Filter by member or handle/ })
+  await expect(filter).toBeFocused()
+  await page.keyboard.type('snoat')
+  await expect(filter).toHaveValue('snoat')
+  await expect(page.locator('[data-drawer]')).toHaveCount(0)
+  await filter.fill('')
+  await page.keyboard.press('Escape')
+  // The ? list is generated from the keymap: every drawer key is there with its drawer.
+  await page.keyboard.press('?')
+  const keys = page.getByRole('dialog', { name: 'Keyboard' })
+  for (const [key, name] of [
+    ['o', 'Open log'],
+    ['s', 'Signers'],
+    ['n', 'Sign'],
+    ['i', 'Inbox tasks'],
+  ])
+    await expect(
+      keys.locator('.kv-row').filter({ has: page.locator('dt', { hasText: new RegExp(`^${key}$`) }) }),
+    ).toContainText(`${name}: open or close`)
+  // Under the list (a modal), a drawer key opens nothing.
+  await page.keyboard.press('s')
+  await expect(page.locator('[data-drawer]')).toHaveCount(0)
+  await page.keyboard.press('Escape')
+  await expect(keys).toHaveCount(0)
 })

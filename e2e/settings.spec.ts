@@ -149,8 +149,8 @@ test('at 390x844: Settings and the Open drawer fit the phone; axe clean', async 
   await page.setViewportSize({ width: 390, height: 844 })
   await page.goto(`/?node=${encodeURIComponent(NODE)}`)
   await waitForLog(page)
-  await page.getByRole('button', { name: 'Settings…' }).click()
-  const dialog = page.getByRole('dialog', { name: 'Settings' })
+  // On a phone Settings… is in the header's More menu.
+  const dialog = await openSettings(page)
   await expect(dialog.getByRole('status', { name: 'Node status' })).toContainText('node reachable')
   const box = await dialog.boundingBox()
   expect(box!.x).toBeGreaterThanOrEqual(0)

@@ -92,7 +92,7 @@ test('what the user opens while the demo log loads wins: the demo neither replac
   // Hold the demo's data chunk until the user has pasted a log.
   let release!: () => void
   const held = new Promise<void>((r) => (release = r))
-  await page.route(/gallery-data[^/]*\.js$/, async (route) => {
+  await page.route(/valid-full-life-[^/]*\.js$/, async (route) => {
     await held
     await route.continue()
   })
@@ -108,7 +108,7 @@ test('what the user opens while the demo log loads wins: the demo neither replac
   await openButton.click()
   await expect(openButton).toHaveAttribute('aria-expanded', 'true')
   const opened = await opens(page)
-  const chunk = page.waitForResponse(/gallery-data[^/]*\.js$/)
+  const chunk = page.waitForResponse(/valid-full-life-[^/]*\.js$/)
   release()
   const url = (await chunk).url()
   // Importing the same module resolves after the app's own import of it did: by then the

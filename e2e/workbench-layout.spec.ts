@@ -1,10 +1,15 @@
 /**
  * The workbench layout (issue #12) at 1440×900, 1280×720, 800 and 390 px: the header at
- * the top, the timeline and the selected step on screen, and Open, Signers and Sign as
- * drawers that never move the inspector. Full-page screenshots are saved as artifacts.
+ * the top (one row on a phone, the other actions in its More menu), the timeline and the
+ * selected step on screen, and Open, Signers and Sign as drawers that never move the
+ * inspector. Full-page screenshots are saved as artifacts.
  */
+import type { Page } from '@playwright/test'
 import { expect, expectNoA11yViolations, test } from './fixtures'
-import { shot, summary, waitForLog } from './helpers'
+import { fixture, headerAction, moreMenu, shot, summary, waitForLog } from './helpers'
+
+// Code inside page.evaluate runs in the page; tsconfig.node.json has no DOM lib.
+declare const document: any, navigator: any
 
 const SIZES = [
   [1440, 900],
@@ -24,19 +29,9 @@ for (const [width, height] of SIZES) {
     await expect(header).toBeInViewport()
     await expect(page.getByRole('listbox', { name: /Updates and their actions/ })).toBeInViewport()
     if (width > 900) await expect(summary(page)).toBeInViewport()
-    // Two rows at most (the log, then the actions): at 390 px the actions scroll sideways in one row.
+    // On a phone one row (the rest of the actions in More, see the test below); wider, two rows at most.
     const headerBox = (await header.boundingBox())!
-    expect(headerBox.height, `header height at ${width} px`).toBeLessThanOrEqual(width <= 640 ? 72 : 80)
-    if (width <= 640) {
-      // Every action is still reachable by its name, and focus brings it into view.
-      for (const name of ['Open log…', 'Signers…', 'Sign…', 'Present', 'Edit…', 'Inbox tasks…', 'Settings…']) {
-        const b = header.getByRole('button', { name, exact: true })
-        await b.focus()
-        await expect(b).toBeInViewport()
-      }
-      await expect(header.getByRole('button', { name: /^Theme: / })).toHaveCount(1)
-      await header.getByRole('button', { name: 'Open log…', exact: true }).focus()
-    }
+    expect(headerBox.height, `header height at ${width} px`).toBeLessThanOrEqual(width <= 640 ? 44 : 80)
     await shot(page, info, `layout-${width}x${height}`)
 
     const timeline = page.locator('section.timeline')
@@ -45,7 +40,7 @@ for (const [width, height] of SIZES) {
       ['Sign…', 'Signing playground'],
       ['Signers…', 'Signers'],
     ] as const) {
-      await page.getByRole('button', { name: button }).click()
+      await (await headerAction(page, button)).click()
       const drawer = page.getByRole('region', { name: region, exact: true })
       await expect(drawer).toBeInViewport()
       // The inspector stays where it was: the drawer is over it, not above it.
@@ -76,4 +71,167 @@ test("an edited copy's name stays readable where the actions wrap under it (800 
   const width = await label.evaluate((e) => e.getBoundingClientRect().width)
   expect(width, 'the label shows more than a few letters').toBeGreaterThan(150)
   expect((await page.locator('header.topbar').boundingBox())!.height).toBeLessThanOrEqual(80)
+})
+
+/** Every visible control of the header, with its box. */
+function headerControls(page: Page) {
+  return page.locator('header.topbar').evaluate((h: any) =>
+    [...h.querySelectorAll('button, select, a, .source-label, .badge, [role="status"]')]
+      .filter((el: any) => el.getClientRects().length > 0 && el.closest('[role="menu"]') === null)
+      .map((el: any) => {
+        const r = el.getBoundingClientRect()
+        return {
+          what: el.getAttribute('aria-label') ?? el.textContent!.trim(),
+          tag: el.tagName,
+          top: r.top,
+          bottom: r.bottom,
+          right: r.right,
+        }
+      }),
+  )
+}
+
+const PHONE_ACTIONS = [
+  'Signers…',
+  'Sign…',
+  'Audit…',
+  'Node traffic…',
+  'Present',
+  'Edit…',
+  'Inbox tasks…',
+  'Copy link',
+  'Settings…',
+]
+
+test('at 390×844 the header is one row: Open log…, the theme and More, which holds every other action', async ({
+  page,
+  context,
+}, info) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'])
+  await page.setViewportSize({ width: 390, height: 844 })
+  await page.goto('/#example=valid-full-life&step=3.0')
+  await waitForLog(page)
+  const header = page.locator('header.topbar')
+  const box = (await header.boundingBox())!
+  expect(box.height).toBeLessThanOrEqual(44)
+  // One row: the buttons share one top, and nothing starts below the end of anything else (no wrapping).
+  const controls = await headerControls(page)
+  const buttons = controls.filter((c) => c.tag === 'BUTTON')
+  expect(buttons.map((b) => b.what)).toEqual(['Open log…', expect.stringMatching(/^Theme: /), 'More'])
+  for (const b of buttons) expect(b.top, b.what).toBeCloseTo(buttons[0]!.top, 0)
+  const lowestTop = Math.max(...controls.map((c) => c.top))
+  const highestBottom = Math.min(...controls.map((c) => c.bottom))
+  expect(lowestTop, JSON.stringify(controls)).toBeLessThan(highestBottom)
+  for (const c of controls) expect(c.right, c.what).toBeLessThanOrEqual(390)
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  )
+  expect(overflow).toBeLessThanOrEqual(0)
+
+  // More holds the rest, in the wide header's order, on screen.
+  const more = header.getByRole('button', { name: 'More', exact: true })
+  await expect(more).toHaveAttribute('aria-expanded', 'false')
+  const menu = await moreMenu(page)
+  await expect(more).toHaveAttribute('aria-expanded', 'true')
+  await expect(menu.locator('[role^="menuitem"]')).toHaveText(PHONE_ACTIONS)
+  const m = (await menu.boundingBox())!
+  expect(m.x).toBeGreaterThanOrEqual(0)
+  expect(m.x + m.width).toBeLessThanOrEqual(390)
+  expect(m.y + m.height).toBeLessThanOrEqual(844)
+  await expectNoA11yViolations(page)
+  await shot(page, info, 'header-390-more')
+  await page.keyboard.press('Escape')
+  await expect(menu).toHaveCount(0)
+  await expect(more).toBeFocused()
+
+  // Each action, through the menu: the drawers open (checked in the menu while open) and close.
+  for (const [name, drawer] of [
+    ['Signers…', 'signers'],
+    ['Sign…', 'sign'],
+    ['Audit…', 'audit'],
+    ['Node traffic…', 'traffic'],
+    ['Edit…', 'edit'],
+    ['Inbox tasks…', 'flows'],
+  ] as const) {
+    await (await headerAction(page, name)).click()
+    await expect(page.locator(`[data-drawer="${drawer}"]`), name).toBeVisible()
+    await expect((await moreMenu(page)).getByRole('menuitemcheckbox', { name })).toHaveAttribute('aria-checked', 'true')
+    await (await headerAction(page, name)).click()
+    await expect(page.locator(`[data-drawer="${drawer}"]`), name).toHaveCount(0)
+  }
+  await (await headerAction(page, 'Present')).click()
+  await expect(page.getByRole('main', { name: /^Presenting/ })).toBeVisible()
+  await page.keyboard.press('Escape')
+  await expect(page.getByRole('main', { name: /^Presenting/ })).toHaveCount(0)
+  await (await headerAction(page, 'Copy link')).click()
+  await expect(page.getByRole('status').filter({ hasText: 'The link to this step was copied.' })).toBeVisible()
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(page.url())
+  await (await headerAction(page, 'Settings…')).click()
+  await expect(page.getByRole('dialog', { name: 'Settings' })).toBeVisible()
+  await page.keyboard.press('Escape')
+
+  // From the keyboard: ↓ on More opens it, Enter picks, and the drawer gives the focus back to More.
+  await more.focus()
+  await page.keyboard.press('ArrowDown')
+  await expect(menu.getByRole('menuitemcheckbox', { name: 'Signers…' })).toBeFocused()
+  await page.keyboard.press('ArrowDown')
+  await page.keyboard.press('Enter')
+  await expect(page.getByRole('region', { name: 'Signing playground', exact: true })).toBeFocused()
+  await page.keyboard.press('Escape')
+  await expect(more).toBeFocused()
+})
+
+test('at 1440×900 every action is a header button and there is no More', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 })
+  await page.goto('/#example=valid-full-life&step=3.0')
+  await waitForLog(page)
+  const header = page.locator('header.topbar')
+  for (const name of ['Open log…', ...PHONE_ACTIONS.filter((n) => n !== 'Copy link')])
+    await expect(header.getByRole('button', { name, exact: true })).toBeVisible()
+  await expect(header.getByRole('button', { name: 'Copy permalink to this step' })).toBeVisible()
+  await expect(header.getByRole('button', { name: 'More', exact: true })).toBeHidden()
+})
+
+test('at 390×844 an edited copy keeps the one row: its badge beside the label, Restore original in More', async ({
+  page,
+}, info) => {
+  await page.setViewportSize({ width: 390, height: 844 })
+  await page.goto('/')
+  await waitForLog(page)
+  await (await headerAction(page, 'Edit…')).click()
+  await page
+    .locator('[data-drawer="edit"]')
+    .getByRole('button', { name: 'Replay an old add after its revocation', exact: true })
+    .click()
+  await expect(page.locator('.source.edited .edited-badge')).toHaveText('edited')
+  await (await headerAction(page, 'Edit…')).click()
+  expect((await page.locator('header.topbar').boundingBox())!.height).toBeLessThanOrEqual(44)
+  const controls = await headerControls(page)
+  expect(Math.max(...controls.map((c) => c.top))).toBeLessThan(Math.min(...controls.map((c) => c.bottom)))
+  await expect(page.locator('.source.edited .edited-badge')).toBeInViewport()
+  await shot(page, info, 'header-390-edited')
+  await (await headerAction(page, 'Restore original')).click()
+  await expect(page.locator('.edited-badge')).toHaveCount(0)
+  await expect(page.locator('.source')).toContainText('example valid-full-life')
+  await expect((await moreMenu(page)).getByRole('menuitem', { name: 'Restore original' })).toHaveCount(0)
+})
+
+test('at 390×844 the header stays one row while a log opens by itself', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 })
+  // The log the address names is held until the header has been measured.
+  let release!: () => void
+  const held = new Promise<void>((r) => (release = r))
+  await page.route('**/held/log.json', async (route) => {
+    await held
+    await route.fulfill({ status: 200, contentType: 'application/json', body: fixture('valid-full-life.json') })
+  })
+  await page.goto(`/?url=${encodeURIComponent('/held/log.json')}`)
+  await expect(page.getByRole('status', { name: 'Opening by itself' })).toContainText('Opening the log at')
+  expect((await page.locator('header.topbar').boundingBox())!.height).toBeLessThanOrEqual(44)
+  const controls = await headerControls(page)
+  expect(Math.max(...controls.map((c) => c.top))).toBeLessThan(Math.min(...controls.map((c) => c.bottom)))
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+  release()
+  await waitForLog(page)
+  await expect(page.getByLabel('Open log', { exact: true })).toContainText('log.json')
 })

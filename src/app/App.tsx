@@ -44,7 +44,7 @@ export function App() {
   const { loaded, busy, problem } = ins
   const [logLimit, setLogLimit] = useLogLimit()
   // Edit mode (features/edit): edited copies of the open log, replayed like any log.
-  const edit = useEditSession({ loaded, open: ins.open, openExample: session.page.openExample })
+  const edit = useEditSession({ loaded, open: session.openByUser, openExample: session.page.openExample })
   // Presenter mode (workshops): one step per screen instead of the workspace; leaving returns the focus to Present.
   const presentButton = useRef<HTMLButtonElement>(null)
   const present = useCallback(
@@ -98,7 +98,7 @@ export function App() {
                       on={view.follow}
                       onFollow={setFollow}
                       onOpen={openFollowed}
-                      onSelect={(selection) => dispatch({ type: 'select', selection })}
+                      onSelect={session.userSelect}
                     />
                   )}
                 </WithSelection>
@@ -158,7 +158,7 @@ export function App() {
                     model={loaded.model}
                     rows={loaded.rows}
                     selection={selection}
-                    onSelect={(selection) => dispatch({ type: 'select', selection })}
+                    onSelect={session.userSelect}
                     diffOf={diffOf}
                     title={loaded.source.label}
                     onLeave={() => present(false)}

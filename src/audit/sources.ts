@@ -46,7 +46,7 @@ export function seenOf(page: FeedPage): SeenSeq[] {
 /**
  * Tracks the identity originator's sequence ids as they are listed, and the holes between
  * them, each with the inboxes of the updates on either side (what can be told of whose
- * update is missing: see docs/audit.md, "Holes").
+ * update is missing: see the summary's `sequence_gaps` in docs/audit.md).
  */
 export class GapTracker {
   last = 0n

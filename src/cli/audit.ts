@@ -10,7 +10,7 @@ import type { AuditRow, Change, Summary } from '../audit/row'
 import type { Progress } from '../audit/run'
 import type { NodeSource } from '../audit/sources'
 import type { AuditStore } from '../audit/store'
-import { APIS, type Api, DEFAULT_TRANSPORT, TRANSPORTS, type TransportKind } from '../network/remote'
+import { APIS, type Api, DEFAULT_TRANSPORT, TRANSPORTS, type TransportKind } from '../network/target'
 import { InputError, UsageError, jsonLine } from './io'
 import { escapeLine } from './terminal'
 

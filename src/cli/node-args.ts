@@ -13,7 +13,7 @@ import {
   type TargetKind,
   TRANSPORTS,
   type TransportKind,
-} from '../network/remote'
+} from '../network/target'
 import { UsageError } from './io'
 
 const TARGETS: readonly TargetKind[] = ['inbox', 'address', 'passkey', 'handle']

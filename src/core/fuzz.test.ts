@@ -15,10 +15,9 @@
  * Time: FUZZ_SECONDS per property (default 3: the short pass inside `npm test`);
  * `npm run fuzz` runs each for 120 s (FUZZ_SECONDS overrides it). FUZZ_SEED replays a failure fast-check reported.
  */
-import { readFileSync } from 'node:fs'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { bytesToBase64, bytesToHex, hexToBytes } from '../crypto/bytes'
+import { bytesToBase64, bytesToHex } from '../crypto/bytes'
 import { readLogs } from './decode/logs'
 import { encodeBundleJson, encodeGetIdentityUpdatesResponse, toGatewayJson } from './encode/update'
 import { LogInputError } from './errors'
@@ -27,21 +26,14 @@ import { verifyUntilDecided } from './judge-order'
 import { replay } from './replay'
 import type { AssociationState } from './types'
 import { verifyUpdate, type VerifiedUpdate } from './verify/update'
+import { XMTPD_CSV, XMTPD_ROWS } from '../../test/support/xmtpd-vectors'
 
 const SECONDS = Number(process.env.FUZZ_SECONDS ?? 3)
 const SEED = process.env.FUZZ_SEED === undefined ? {} : { seed: Number(process.env.FUZZ_SEED) }
 /** The longest message any input may produce (an error, an attempt's detail, a step's message). */
 const MESSAGE_MAX = 2000
 
-const CSV = readFileSync(new URL('../../../shared/vectors/xmtpd-inbox-log.csv', import.meta.url), 'utf8')
-const ROWS = CSV.replace(/^\uFEFF/, '')
-  .split('\n')
-  .slice(1)
-  .filter((l) => l.trim())
-  .map((l) => {
-    const [seq, inbox, ts, upd] = l.split(',')
-    return { seq: BigInt(seq!), inbox: inbox!.slice(2), ts: BigInt(ts!), bytes: hexToBytes(upd!.trim().slice(2)) }
-  })
+const ROWS = XMTPD_ROWS
 const LOG = [
   {
     inboxId: ROWS[0]!.inbox,
@@ -57,7 +49,7 @@ const BASES: Uint8Array[] = [
   enc.encode(JSON.stringify(toGatewayJson(LOG))),
   enc.encode(bytesToHex(RESPONSE)),
   enc.encode(bytesToBase64(ROWS[2]!.bytes)),
-  enc.encode(CSV.split('\n').slice(0, 4).join('\n')),
+  enc.encode(XMTPD_CSV.split('\n').slice(0, 4).join('\n')),
 ]
 
 /** Hostile splices: what the fault campaign found expensive or misleading. */

@@ -25,14 +25,19 @@ export type CryptoErrorCode =
   /** An Ed25519ph context longer than 255 bytes (RFC 8032 dom2 carries its length in one byte). */
   | 'bad-context'
 
-export class CryptoError extends Error {
-  override readonly name = 'CryptoError'
-  readonly code: CryptoErrorCode
-
-  constructor(code: CryptoErrorCode, message: string, options?: { cause?: unknown }) {
+/** An error with a stable, machine-readable `code` beside its message: the base of the project's coded errors. */
+export class CodedError<C extends string> extends Error {
+  constructor(
+    readonly code: C,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(message, options)
-    this.code = code
   }
+}
+
+export class CryptoError extends CodedError<CryptoErrorCode> {
+  override readonly name = 'CryptoError'
 }
 
 /** The message of an unknown thrown value, for wrapping a library error into a CryptoError. */

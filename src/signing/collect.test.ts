@@ -6,12 +6,8 @@ import { walletSigner, type Eip1193Request } from './browser/wallet'
 import { collectSignatures, createCollector, type RoleEntry } from './collect'
 import { addMember, createInbox, draftUpdate, claimHandle } from './draft'
 import { plannedSigner } from './roles'
-import { ethKeySigner, installationKeySigner, type Signer } from './signers'
-import { fakeSmartWallets, T0, testKey, testSmartWallet } from './testkit'
-
-const W1 = ethKeySigner(testKey('w1'))
-const W2 = ethKeySigner(testKey('w2'))
-const I1 = installationKeySigner(testKey('i1'))
+import type { Signer } from './signers'
+import { fakeSmartWallets, T0, testKey, testSmartWallet, W1, W2, I1 } from './testkit'
 
 /** A fake EIP-1193 wallet that signs personal_sign with `key`, whatever account it is asked for. */
 function fakeWallet(key: Uint8Array, log: string[] = []): Eip1193Request {

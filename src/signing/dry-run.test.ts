@@ -14,15 +14,22 @@ import {
 } from './draft'
 import { draftDiff, dryRun, previewClaim, previewRecoveryChain, previewRevocationCascade } from './dry-run'
 import { plannedSigner } from './roles'
-import { ethKeySigner, installationKeySigner, passkeySigner, smartWalletSigner, type Signer } from './signers'
-import { applySigned, buildState, fakeSmartWallets, T0, testKey, testSmartWallet } from './testkit'
+import { installationKeySigner, passkeySigner, smartWalletSigner, type Signer } from './signers'
+import {
+  applySigned,
+  buildState,
+  fakeSmartWallets,
+  T0,
+  testKey,
+  testSmartWallet,
+  W1,
+  W2,
+  W3,
+  I1,
+  I2,
+  I3,
+} from './testkit'
 
-const W1 = ethKeySigner(testKey('w1'))
-const W2 = ethKeySigner(testKey('w2'))
-const W3 = ethKeySigner(testKey('w3'))
-const I1 = installationKeySigner(testKey('i1'))
-const I2 = installationKeySigner(testKey('i2'))
-const I3 = installationKeySigner(testKey('i3'))
 const P1 = passkeySigner(testKey('p1'), { origin: 'https://inbox.example' })
 const SW = testSmartWallet('sw', 8453n)
 

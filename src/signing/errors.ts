@@ -3,6 +3,7 @@
  * every signer (local key, wallet, passkey) and for the checks collect.ts runs on what a
  * signer returned; `code` is stable and machine-readable, `message` says what happened.
  */
+import { CodedError } from '../crypto/errors'
 
 export type SignerErrorCode =
   /** The user refused the prompt (EIP-1193 4001, WebAuthn NotAllowedError). */
@@ -24,15 +25,8 @@ export type SignerErrorCode =
   /** Any other failure of the wallet or authenticator. */
   | 'signer_error'
 
-export class SignerError extends Error {
+export class SignerError extends CodedError<SignerErrorCode> {
   override readonly name = 'SignerError'
-  constructor(
-    readonly code: SignerErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options)
-  }
 }
 
 /** The EIP-1193 / JSON-RPC error code of a thrown value, if it carries one. */

@@ -10,12 +10,9 @@ import {
   RegistrationError,
   type RegistrationProgress,
 } from './registration'
-import { ethKeySigner, installationKeySigner, type Signer } from './signers'
-import { buildState, T0, testKey } from './testkit'
+import { installationKeySigner, type Signer } from './signers'
+import { buildState, T0, testKey, W1, W3, I1 } from './testkit'
 
-const W1 = ethKeySigner(testKey('w1'))
-const W3 = ethKeySigner(testKey('w3'))
-const I1 = installationKeySigner(testKey('i1'))
 const NEW = installationKeySigner(testKey('new browser'))
 
 /** Records every call in one log, so tests can assert the order of handler, signers, publish and reads. */

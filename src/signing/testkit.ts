@@ -11,9 +11,18 @@ import type { SmartWalletVerifier } from '../core/verify/port'
 import { verifyUpdate } from '../core/verify/update'
 import { signUpdate, type DraftInput, type SignedUpdate } from './draft'
 import { chainBoundSmartWalletSigner, type ChainBoundSigner } from './roles'
+import { ethKeySigner, installationKeySigner } from './signers'
 
 export const testKey = (label: string): Uint8Array => sha256(utf8(`signing testkit key ${label}`))
 export const T0 = 1712750400000000000n
+
+/** The signing tests' wallets and installations, from the keys `w1`…`w3` and `i1`…`i3`. */
+export const W1 = ethKeySigner(testKey('w1'))
+export const W2 = ethKeySigner(testKey('w2'))
+export const W3 = ethKeySigner(testKey('w3'))
+export const I1 = installationKeySigner(testKey('i1'))
+export const I2 = installationKeySigner(testKey('i2'))
+export const I3 = installationKeySigner(testKey('i3'))
 
 /** Applies signed bytes with the core (decode → verify → apply) at `sequenceId`. */
 export async function applySigned(

@@ -3,6 +3,7 @@
  * Kept apart from idb.ts and free of DOM types, so code that Node typechecks (record
  * checkers, their tests) can name it without pulling in the IndexedDB library's types.
  */
+import { CodedError } from '../crypto/errors'
 
 export type StorageErrorCode =
   /** No IndexedDB here (private mode in some browsers, a sandboxed frame, a blocked origin). */
@@ -14,15 +15,8 @@ export type StorageErrorCode =
   /** A stored record does not have the shape this app writes. */
   | 'bad_record'
 
-export class StorageError extends Error {
+export class StorageError extends CodedError<StorageErrorCode> {
   override readonly name = 'StorageError'
-  constructor(
-    readonly code: StorageErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options)
-  }
 }
 
 /** `Name: message` of a DOMException or Error, for the messages above; never throws. */

@@ -11,7 +11,15 @@
  * otherwise clone that whole input once per step.
  */
 import { Map as IMap, Set as ISet } from 'immutable'
-import type { ActionKind, AssociationState, InboxId, Member, Recovery, WireAction } from '../core/types'
+import type {
+  ActionKind,
+  AssociationState,
+  InboxId,
+  Member,
+  Recovery,
+  WireAction,
+  WireMemberIdentifier,
+} from '../core/types'
 import { memberKey } from '../core/types'
 import type { SignatureCheck, TraceStep, UpdateStatus } from '../core/trace'
 import type { RuleId } from '../core/rules'
@@ -220,49 +228,37 @@ export function ownBytes<T>(value: T): T {
 
 const MEMBER_KIND_NAME = { ethereum: 'wallet', passkey: 'passkey', installation: 'installation' } as const
 
-/** The kind and subject of an action, for the timeline and the panels. */
-function summarizeAction(a: WireAction): ActionSummary {
+type Subject = ActionSummary['subject']
+
+const identifierSubject = (label: string, text: string, kind: number): Subject => ({
+  label,
+  text,
+  kind: kind === 2 ? 'passkey' : 'wallet',
+})
+
+const memberSubject = (label: string, m: WireMemberIdentifier): Subject => ({
+  label,
+  text: memberIdentifierText(m),
+  kind: MEMBER_KIND_NAME[m.kind],
+})
+
+/** The subject of an action, for the timeline and the panels. */
+function subjectOf(a: WireAction): Subject {
   switch (a.kind) {
     case 'create_inbox':
-      return {
-        kind: a.kind,
-        subject: {
-          label: 'owner',
-          text: a.initialIdentifier,
-          kind: a.initialIdentifierKind === 2 ? 'passkey' : 'wallet',
-        },
-      }
+      return identifierSubject('owner', a.initialIdentifier, a.initialIdentifierKind)
     case 'add':
-      return {
-        kind: a.kind,
-        subject: {
-          label: 'adds',
-          text: memberIdentifierText(a.newMemberIdentifier),
-          kind: MEMBER_KIND_NAME[a.newMemberIdentifier.kind],
-        },
-      }
+      return memberSubject('adds', a.newMemberIdentifier)
     case 'revoke':
-      return {
-        kind: a.kind,
-        subject: {
-          label: 'revokes',
-          text: memberIdentifierText(a.memberToRevoke),
-          kind: MEMBER_KIND_NAME[a.memberToRevoke.kind],
-        },
-      }
+      return memberSubject('revokes', a.memberToRevoke)
     case 'change_recovery_address':
-      return {
-        kind: a.kind,
-        subject: {
-          label: 'recovery →',
-          text: a.newRecoveryIdentifier,
-          kind: a.newRecoveryIdentifierKind === 2 ? 'passkey' : 'wallet',
-        },
-      }
+      return identifierSubject('recovery →', a.newRecoveryIdentifier, a.newRecoveryIdentifierKind)
     case 'claim_handle':
-      return { kind: a.kind, subject: { label: 'claims', text: a.handle, kind: 'handle' } }
+      return { label: 'claims', text: a.handle, kind: 'handle' }
   }
 }
+
+const summarizeAction = (a: WireAction): ActionSummary => ({ kind: a.kind, subject: subjectOf(a) })
 
 function addedKeyOf(action: WireAction | undefined): string | undefined {
   return action?.kind === 'add' ? memberKey(memberIdOf(action.newMemberIdentifier)) : undefined

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { startNode, stopAll, tempDir } from '../devnode/harness'
 import { installation, newInbox, wallet } from '../devnode/updates'
 import { pgMissing, startPg, type TempPg } from './postgres'
-import { auditRun, fixtureDir, killAll, parseReport, rowKey, startCli } from './support'
+import { auditRun, fixtureDir, killAll, parseReport, rowKey, startCli, verdictOf } from './support'
 
 const missing = pgMissing()
 if (missing) console.log(`skipped: ${missing}`)
@@ -21,17 +21,6 @@ afterAll(async () => {
   await stopAll()
   await pg?.stop()
   tmp.remove()
-})
-
-const verdict = (r: Record<string, unknown>) => ({
-  inbox_id: r.inbox_id,
-  ok: r.ok,
-  updates: r.updates,
-  head: r.head,
-  first_failure: r.first_failure,
-  members: r.members,
-  state_digest: r.state_digest,
-  log_digest: r.log_digest,
 })
 
 describe.skipIf(missing !== null)('audit --store postgres:// with audit-worker processes', () => {
@@ -60,7 +49,7 @@ describe.skipIf(missing !== null)('audit --store postgres:// with audit-worker p
     expect(new Set(keys).size).toBe(keys.length)
     expect(report.rows.length).toBe(embedded.report!.rows.length)
     const byKey = new Map(embedded.report!.rows.map((r) => [rowKey(r), r]))
-    for (const r of report.rows) expect(verdict(r), rowKey(r)).toEqual(verdict(byKey.get(rowKey(r))!))
+    for (const r of report.rows) expect(verdictOf(r), rowKey(r)).toEqual(verdictOf(byKey.get(rowKey(r))!))
     const { seconds: _a, checked: _b, ...counts } = embedded.report!.summary!
     expect(report.summary).toMatchObject(counts)
   })
@@ -83,7 +72,7 @@ describe.skipIf(missing !== null)('audit --store postgres:// with audit-worker p
     const byKey = new Map(embedded.report!.rows.map((r) => [rowKey(r), r]))
     for (const r of distributed.report!.rows) {
       expect(r.source).toBe(node.url)
-      expect(verdict(r)).toEqual(verdict(byKey.get(rowKey(r))!))
+      expect(verdictOf(r)).toEqual(verdictOf(byKey.get(rowKey(r))!))
     }
     expect(distributed.report!.summary).toMatchObject({ inboxes: 6, ok: 6, sequence_gaps: [] })
   })

@@ -6,7 +6,7 @@
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { tempDir } from '../devnode/harness'
-import { auditRun, fixtureDir, killAll, parseReport, rowKey, startCli } from './support'
+import { auditRun, fixtureDir, killAll, parseReport, rowKey, startCli, verdictOf } from './support'
 
 const tmp = tempDir('audit-resume-')
 afterAll(() => {
@@ -15,14 +15,8 @@ afterAll(() => {
 })
 
 /** A row's verdict and state, the fields a resumed run must reproduce. */
-const verdict = (r: Record<string, unknown>) => ({
-  ok: r.ok,
-  updates: r.updates,
-  head: r.head,
-  first_failure: r.first_failure,
-  members: r.members,
-  state_digest: r.state_digest,
-})
+const verdict = (r: Record<string, unknown>) =>
+  verdictOf(r, ['ok', 'updates', 'head', 'first_failure', 'members', 'state_digest'])
 
 describe('audit --db after SIGKILL', () => {
   it('resumes: every inbox printed once, verdicts equal to an uninterrupted run', async () => {

@@ -7,6 +7,22 @@ import { copyFileSync, mkdirSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { cliCommand, ROOT } from '../support/cli'
 
+/** An audit row's verdict and state: the fields two runs over the same logs must agree on. */
+const VERDICT_FIELDS = [
+  'inbox_id',
+  'ok',
+  'updates',
+  'head',
+  'first_failure',
+  'members',
+  'state_digest',
+  'log_digest',
+] as const
+
+/** The `fields` (all of VERDICT_FIELDS unless told) of an audit row, for comparing runs. */
+export const verdictOf = (r: Record<string, unknown>, fields: readonly string[] = VERDICT_FIELDS) =>
+  Object.fromEntries(fields.map((f) => [f, r[f]]))
+
 export interface AuditReport {
   rows: Record<string, unknown>[]
   summary: Record<string, unknown> | null

@@ -1,20 +1,22 @@
 // @vitest-environment happy-dom
 import { cleanup, render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
+import { useCallback, useState } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { KeysHelp } from '../ui/KeysHelp'
 import { KeymapProvider } from '../ui/useKeys'
 import { DrawerStack } from './DrawerStack'
 import type { DrawerContext, DrawerSpec } from './drawers'
 import type { LogSession } from './useLogSession'
-import { useState } from 'react'
 import { type DrawerId, EMPTY_VIEW } from './view-state'
 import { useShellView, ViewStore } from './view-store'
 
 afterEach(cleanup)
 
-function fake(title: string, needsLog = false): DrawerSpec {
+function fake(title: string, key: string, needsLog = false): DrawerSpec {
   return {
     title,
+    key,
     label: title,
     needsLog,
     component: ({ close }: DrawerContext) => (
@@ -28,27 +30,34 @@ function fake(title: string, needsLog = false): DrawerSpec {
 }
 
 const REGISTRY: Record<DrawerId, DrawerSpec> = {
-  open: fake('Open'),
-  signers: fake('Signers'),
-  sign: fake('Sign'),
-  edit: fake('Edit', true),
-  flows: fake('Flows', true),
-  audit: fake('Audit', true),
-  traffic: fake('Traffic', true),
+  open: fake('Open', 'o'),
+  signers: fake('Signers', 's'),
+  sign: fake('Sign', 'n'),
+  edit: fake('Edit', 'e', true),
+  flows: fake('Flows', 'i', true),
+  audit: fake('Audit', 'a', true),
+  traffic: fake('Traffic', 't', true),
 }
 
-function Harness({ loaded, onEscape }: { loaded: boolean; onEscape: () => boolean }) {
+function Harness({ loaded, onEscape, modal }: { loaded: boolean; onEscape: () => boolean; modal: boolean }) {
   const [store] = useState(() => new ViewStore(EMPTY_VIEW))
   const view = useShellView(store)
   const dispatch = store.dispatch
-  const session = { ins: { loaded: loaded ? {} : null, busy: null } } as unknown as LogSession
+  const toggleDrawer = useCallback((drawer: DrawerId) => dispatch({ type: 'toggle', drawer }), [dispatch])
+  const session = { ins: { loaded: loaded ? {} : null, busy: null }, toggleDrawer } as unknown as LogSession
   return (
     <>
       {(['signers', 'sign', 'edit'] as const).map((d) => (
-        <button key={d} type="button" onClick={() => dispatch({ type: 'toggle', drawer: d })}>
+        <button key={d} type="button" onClick={() => toggleDrawer(d)}>
           {`${REGISTRY[d].title}…`}
         </button>
       ))}
+      <input aria-label="a field" />
+      {modal && (
+        <div role="dialog" aria-modal="true" aria-label="a modal">
+          <button type="button">in the modal</button>
+        </div>
+      )}
       <DrawerStack
         ctx={{ session, view, dispatch, openSettings: () => undefined, edit: {} as never, logLimit: 256 }}
         registry={REGISTRY}
@@ -58,12 +67,13 @@ function Harness({ loaded, onEscape }: { loaded: boolean; onEscape: () => boolea
   )
 }
 
-function setup(loaded = true) {
+function setup(loaded = true, modal = false) {
   const onEscape = vi.fn(() => false)
   const user = userEvent.setup()
   render(
     <KeymapProvider>
-      <Harness loaded={loaded} onEscape={onEscape} />
+      <Harness loaded={loaded} onEscape={onEscape} modal={modal} />
+      <KeysHelp />
     </KeymapProvider>,
   )
   return { user, onEscape }
@@ -112,5 +122,45 @@ describe('DrawerStack', () => {
     expect(drawers()).toEqual(['open'])
     await user.keyboard('{Escape}')
     expect(onEscape).toHaveBeenCalledOnce()
+  })
+
+  it('opens and closes each drawer by the key of its registry entry', async () => {
+    const { user } = setup()
+    await user.keyboard('n')
+    await user.keyboard('s')
+    expect(drawers()).toEqual(['sign', 'signers'])
+    await user.keyboard('e')
+    expect(drawers()).toEqual(['sign', 'signers', 'edit'])
+    await user.keyboard('s')
+    expect(drawers()).toEqual(['sign', 'edit'])
+    await user.keyboard('{Control>}n{/Control}')
+    expect(drawers()).toEqual(['sign', 'edit'])
+  })
+
+  it('takes no drawer key typed in a text field, under a modal, or (for a drawer that needs one) with no log', async () => {
+    const { user } = setup(false)
+    await user.type(screen.getByRole('textbox', { name: 'a field' }), 'snoat')
+    expect(screen.getByRole('textbox', { name: 'a field' })).toHaveProperty('value', 'snoat')
+    expect(drawers()).toEqual(['open'])
+    screen.getByRole('button', { name: 'Sign…' }).focus()
+    await user.keyboard('ei')
+    expect(drawers()).toEqual(['open'])
+    await user.keyboard('s')
+    expect(drawers()).toEqual(['signers', 'open'])
+    cleanup()
+    const modal = setup(true, true)
+    screen.getByRole('button', { name: 'in the modal' }).focus()
+    await modal.user.keyboard('s')
+    expect(drawers()).toEqual([])
+  })
+
+  it('lists every drawer key in the ? overlay, from the registry', async () => {
+    const { user } = setup()
+    await user.keyboard('?')
+    const dialog = screen.getByRole('dialog', { name: 'Keyboard' })
+    const rows = [...dialog.querySelectorAll('dt')].map((dt) => [dt.textContent, dt.nextElementSibling?.textContent])
+    for (const [d, spec] of Object.entries(REGISTRY)) {
+      expect(rows, d).toContainEqual([spec.key, expect.stringContaining(`${spec.title}: open or close`)])
+    }
   })
 })

@@ -4,13 +4,18 @@
  * Tab inside it, and gives the focus back when it closes (ui/drawer-focus.ts). With no log
  * open, the Open drawer is the page itself (inline, not closable).
  */
-import { useKeys } from '../ui/useKeys'
+import { useMemo } from 'react'
+import { is } from '../ui/keymap'
+import { type OwnBinding, useKeyBindings, useKeys } from '../ui/useKeys'
 import { type DrawerContext, type DrawerSpec, DRAWERS } from './drawers'
-import { type DrawerId, type ShellView, topDrawer } from './view-state'
+import { DRAWER_IDS, type DrawerId, type ShellView, topDrawer } from './view-state'
 import { ErrorBoundary } from '../ui/ErrorBoundary'
 import { useDrawerFocus } from '../ui/drawer-focus'
 
 type Registry = Readonly<Record<DrawerId, DrawerSpec>>
+
+/** A modal dialog (Settings, the `?` list, a confirmation) is open: the page under it takes no keys. */
+const modalOpen = (): boolean => document.querySelector('dialog[open], [aria-modal="true"]') !== null
 
 /** Whether drawer `d` is shown as a drawer now (what Escape may close). */
 function shownAsDrawer(registry: Registry, d: DrawerId, loaded: boolean): boolean {
@@ -61,6 +66,24 @@ export function DrawerStack({
 }) {
   const { view, dispatch } = ctx
   const loaded = !!ctx.session.ins.loaded
+  const toggle = ctx.session.toggleDrawer
+  // Each drawer's key, from the registry: it opens and closes the drawer as its header button does.
+  const bindings = useMemo(
+    (): OwnBinding[] =>
+      DRAWER_IDS.map((d) => ({
+        id: `drawer.${d}`,
+        group: 'Drawers',
+        keys: registry[d].key,
+        help: `${registry[d].title.replace(/…$/, '')}: open or close${registry[d].needsLog ? ' (with a log open)' : ''}`,
+        match: is(registry[d].key),
+        run: () => {
+          if ((registry[d].needsLog && !loaded) || modalOpen()) return false
+          toggle(d)
+        },
+      })),
+    [registry, loaded, toggle],
+  )
+  useKeyBindings(bindings)
   useKeys({
     'shell.escape': () => {
       const top = topDrawer(view, (d) => shownAsDrawer(registry, d, loaded))

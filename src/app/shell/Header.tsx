@@ -2,8 +2,8 @@
  * The header: the open log (its label, the edited mark, the log of a multi-inbox input,
  * its verdict and health), the replay's progress, and the actions: a button per drawer of
  * the registry (those that need a log once one is open), Present, the permalink, Settings
- * and the theme. Its height (it wraps on a narrow screen) is kept in --topbar-h, under
- * which the drawers sit.
+ * and the theme. On a phone it is one row: Open log…, the theme and a More menu with the
+ * rest. Its height is kept in --topbar-h, under which the drawers sit.
  */
 import { type Dispatch, type ReactNode, type RefObject, useEffect, useRef } from 'react'
 import { HealthChip } from '../features/compose/flows/HealthChip'
@@ -13,7 +13,8 @@ import { ThemeToggle } from '../features/settings/ThemeToggle'
 import { CopyButton } from '../ui/CopyButton'
 import { shortId } from '../ui/format'
 import { DRAWERS } from './drawers'
-import { BusyBar, LogVerdict } from './HeaderStatus'
+import { AutoLoadStatus, BusyBar, LogVerdict } from './HeaderStatus'
+import { type MenuAction, OverflowMenu } from './OverflowMenu'
 import type { LogSession } from './useLogSession'
 import { DRAWER_IDS, type DrawerId, type ShellView, type ViewAction } from './view-state'
 
@@ -43,7 +44,7 @@ export function Header({
   presentButton: RefObject<HTMLButtonElement | null>
   onPresent: (on: boolean) => void
 }) {
-  const { ins, page, userActed } = session
+  const { ins, page, openByUser } = session
   const { loaded, busy } = ins
   const topbar = useRef<HTMLElement>(null)
   useEffect(() => {
@@ -60,12 +61,49 @@ export function Header({
       key={d}
       // With no log open, the Open panel is the page: its button shows it pressed.
       open={view.drawers.includes(d) || (d === 'open' && !loaded && !busy)}
-      onClick={() => dispatch({ type: 'toggle', drawer: d })}
+      onClick={() => session.toggleDrawer(d)}
     >
       {DRAWERS[d].title}
     </DrawerToggle>
   )
   const { fragment, compressed: z } = page
+  // Built when asked for: the hash names the selected step, which a step changes without rendering the header.
+  const link = () => (fragment ? `${location.origin}${location.pathname}${fragment.search}${fragment.hash()}` : '')
+  // A phone's More menu: the same actions as the buttons it hides, in the same order.
+  const drawerAction = (d: DrawerId): MenuAction => ({
+    id: d,
+    label: DRAWERS[d].title,
+    checked: view.drawers.includes(d),
+    onSelect: () => session.toggleDrawer(d),
+  })
+  const more: MenuAction[] = [
+    ...DRAWER_IDS.filter((d) => d !== 'open' && !DRAWERS[d].needsLog).map(drawerAction),
+    ...(loaded
+      ? [
+          { id: 'present', label: 'Present', checked: view.presenting, onSelect: () => onPresent(!view.presenting) },
+          ...DRAWER_IDS.filter((d) => DRAWERS[d].needsLog).map(drawerAction),
+        ]
+      : []),
+    ...(loaded && fragment?.linkable
+      ? [
+          {
+            id: 'copy-link',
+            label: 'Copy link',
+            onSelect: () => {
+              const refused = () => ins.setNotice('The link could not be copied: the browser refused the clipboard.')
+              if (!navigator.clipboard) return refused()
+              navigator.clipboard
+                .writeText(link())
+                .then(() => ins.setNotice('The link to this step was copied.'), refused)
+            },
+          },
+        ]
+      : []),
+    ...(loaded?.source.edited && edit.restorable === null
+      ? [{ id: 'restore', label: 'Restore original', onSelect: () => void edit.restore() }]
+      : []),
+    { id: 'settings', label: 'Settings…', onSelect: () => dispatch({ type: 'settings', open: true }) },
+  ]
   return (
     <header className="topbar" ref={topbar}>
       <div className="topbar-id">
@@ -86,10 +124,7 @@ export function Header({
               <select
                 aria-label="Inbox log of the input"
                 value={loaded.logIndex}
-                onChange={(e) => {
-                  userActed()
-                  void ins.open(loaded.source, { logIndex: Number(e.target.value) })
-                }}
+                onChange={(e) => void openByUser(loaded.source, { logIndex: Number(e.target.value) })}
               >
                 {loaded.logs.map((l) => (
                   <option key={l.index} value={l.index}>
@@ -108,44 +143,45 @@ export function Header({
         )}
       </div>
       {busy && <BusyBar busy={busy} progress={ins.progress} onCancel={ins.cancel} />}
-      {/* On a phone this is one row that scrolls sideways (styles.css), so the header keeps two rows. */}
+      {!busy && session.pendingAuto.length > 0 && <AutoLoadStatus loads={session.pendingAuto} />}
+      {/* On a phone the header is one row: Open log…, the theme and More (the rest, ./OverflowMenu.tsx). */}
       <div className="topbar-actions" role="group" aria-label="Inspector actions">
-        {DRAWER_IDS.filter((d) => !DRAWERS[d].needsLog).map(toggle)}
-        {loaded && (
+        {toggle('open')}
+        <div className="topbar-rest">
+          {DRAWER_IDS.filter((d) => d !== 'open' && !DRAWERS[d].needsLog).map(toggle)}
+          {loaded && (
+            <button
+              type="button"
+              ref={presentButton}
+              className={view.presenting ? 'active' : ''}
+              aria-pressed={view.presenting}
+              title="Presenter mode: one step per screen, in large type"
+              onClick={() => onPresent(!view.presenting)}
+            >
+              Present
+            </button>
+          )}
+          {loaded && DRAWER_IDS.filter((d) => DRAWERS[d].needsLog).map(toggle)}
+          {loaded &&
+            fragment &&
+            (fragment.linkable ? (
+              <CopyButton text={link} what="permalink to this step" label="Copy link" />
+            ) : (
+              <span className="muted small" title={z?.why ?? 'preparing the link'}>
+                no permalink
+              </span>
+            ))}
           <button
             type="button"
-            ref={presentButton}
-            className={view.presenting ? 'active' : ''}
-            aria-pressed={view.presenting}
-            title="Presenter mode: one step per screen, in large type"
-            onClick={() => onPresent(!view.presenting)}
+            className={view.settings ? 'active' : ''}
+            aria-haspopup="dialog"
+            onClick={() => dispatch({ type: 'settings', open: true })}
           >
-            Present
+            Settings…
           </button>
-        )}
-        {loaded && DRAWER_IDS.filter((d) => DRAWERS[d].needsLog).map(toggle)}
-        {loaded &&
-          fragment &&
-          (fragment.linkable ? (
-            <CopyButton
-              text={() => `${location.origin}${location.pathname}${fragment.search}${fragment.hash()}`}
-              what="permalink to this step"
-              label="Copy link"
-            />
-          ) : (
-            <span className="muted small" title={z?.why ?? 'preparing the link'}>
-              no permalink
-            </span>
-          ))}
-        <button
-          type="button"
-          className={view.settings ? 'active' : ''}
-          aria-haspopup="dialog"
-          onClick={() => dispatch({ type: 'settings', open: true })}
-        >
-          Settings…
-        </button>
+        </div>
         <ThemeToggle />
+        <OverflowMenu label="More" className="topbar-more" actions={more} />
       </div>
     </header>
   )

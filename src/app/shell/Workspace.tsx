@@ -37,7 +37,7 @@ export function Workspace({
   // The selection from the view store: a step re-renders this pane, not the shell around it.
   const selection = useSelection()
   const filterInput = useRef<HTMLInputElement>(null)
-  const onSelect = useCallback((r: Row) => dispatch({ type: 'select', selection: r }), [dispatch])
+  const onSelect = session.userSelect
   const onTab = useCallback((t: TabId) => dispatch({ type: 'tab', tab: t }), [dispatch])
   const retry = ins.retry
   const onRetry = useCallback(() => void retry(), [retry])

@@ -2,8 +2,9 @@
  * The drawers, as data: one entry per drawer (its header button, what an error in it is
  * called, whether it needs an open log, and the component it shows). The drawer stack
  * (./DrawerStack.tsx) renders the open ones, newest on top, gives each the focus and
- * gives it back when it closes; Escape closes the newest (./useShellKeys.ts); the header
- * makes a button of each. A new drawer is one id in view-state.ts and one entry here.
+ * gives it back when it closes, adds each one's key to the keymap (ui/keymap.ts, so the
+ * `?` overlay lists it) and closes the newest on Escape; the header makes a button of each.
+ * A new drawer is one id in view-state.ts and one entry here.
  */
 import { useQueryClient } from '@tanstack/react-query'
 import { type ComponentType, type Dispatch, lazy, type ReactNode, Suspense, useCallback, useMemo } from 'react'
@@ -35,6 +36,8 @@ export interface DrawerContext {
 export interface DrawerSpec {
   /** The header button that opens and closes it. */
   readonly title: string
+  /** The key that opens and closes it, as KeyboardEvent.key (the keymap and the `?` overlay are generated from it). */
+  readonly key: string
   /** What an error inside it is called ("The signers panel failed…"). */
   readonly label: string
   /** Shown (with its button) only while a log is open. */
@@ -118,6 +121,9 @@ function useHeadBase(loaded: Loaded | null): ComposeBase {
 function OpenDrawer({ session, close, openSettings }: DrawerContext) {
   const { loaded } = session.ins
   const a = session.actions
+  const userActed = session.userActed
+  // Typing or picking a file in the panel (the page itself before a log opens) is the user's intent to open one.
+  const onIntent = useCallback(() => userActed('panel'), [userActed])
   return (
     <OpenPanel
       onPaste={a.onPaste}
@@ -126,6 +132,7 @@ function OpenDrawer({ session, close, openSettings }: DrawerContext) {
       onExample={a.onExample}
       current={loaded?.source.example}
       onClose={loaded ? close : undefined}
+      onIntent={onIntent}
       fromNode={<FromNode net={session.net} fetch={session.userFetch} onSettings={openSettings} />}
     />
   )
@@ -194,17 +201,25 @@ function FlowsDrawer({ session, view, dispatch, close, openSettings, logLimit }:
 
 /** The registry, in the order of the header's buttons. */
 export const DRAWERS: Readonly<Record<DrawerId, DrawerSpec>> = {
-  open: { title: 'Open log…', label: 'The open panel', needsLog: false, component: OpenDrawer },
-  signers: { title: 'Signers…', label: 'The signers panel', needsLog: false, component: SignersDrawer },
-  sign: { title: 'Sign…', label: 'The signing playground', needsLog: false, component: SignDrawer },
-  audit: { title: 'Audit…', label: 'The audit view', needsLog: false, component: AuditDrawer, wide: true },
+  open: { title: 'Open log…', key: 'o', label: 'The open panel', needsLog: false, component: OpenDrawer },
+  signers: { title: 'Signers…', key: 's', label: 'The signers panel', needsLog: false, component: SignersDrawer },
+  sign: { title: 'Sign…', key: 'n', label: 'The signing playground', needsLog: false, component: SignDrawer },
+  audit: {
+    title: 'Audit…',
+    key: 'a',
+    label: 'The audit view',
+    needsLog: false,
+    component: AuditDrawer,
+    wide: true,
+  },
   traffic: {
     title: 'Node traffic…',
+    key: 't',
     label: 'The node traffic panel',
     needsLog: false,
     component: TrafficDrawer,
     wide: true,
   },
-  edit: { title: 'Edit…', label: 'Edit mode', needsLog: true, component: EditDrawer },
-  flows: { title: 'Inbox tasks…', label: 'The inbox tasks', needsLog: true, component: FlowsDrawer },
+  edit: { title: 'Edit…', key: 'e', label: 'Edit mode', needsLog: true, component: EditDrawer },
+  flows: { title: 'Inbox tasks…', key: 'i', label: 'The inbox tasks', needsLog: true, component: FlowsDrawer },
 }

@@ -2,10 +2,14 @@
  * The log session: the open log (trace/useInspector), how it was opened (paste, file, URL,
  * example, a node fetch: features/log-input and features/network) and the page address
  * that names it and the view (./view-url.ts). What the user started always wins over what
- * the app started by itself (the StartGuard).
+ * the app started by itself (features/log-input/start-guard.ts): the demo log, the address's
+ * fetch and the log a reload restores are tagged as the app's own, and every user intent
+ * (opening the Open panel, a paste, a file, a selection, a fetch or open they asked for)
+ * goes through the guard here, so what the app began before it gives way.
  */
 import { useCallback, useMemo } from 'react'
-import { useAddressOpening, useStartGuard } from '../features/log-input/useAddressOpening'
+import type { UserIntent } from '../features/log-input/start-guard'
+import { useAddressOpening, usePendingAutoLoads, useStartGuard } from '../features/log-input/useAddressOpening'
 import { useOpenActions } from '../features/log-input/useOpenActions'
 import { type NodeFetch, useNetworkProfiles, useNodeFetch } from '../features/network/node-fetch'
 import { type FetchAddress, fetchAddressQuery, readFetchAddress } from '../features/network/profiles'
@@ -13,9 +17,9 @@ import type { RemoteResult } from '../features/network/remote-fetch'
 import { useNodeUrl } from '../features/settings/node-url'
 import type { InspectRequest } from '../model/inspect-request'
 import type { Selection } from '../trace/trace-model'
-import { useInspector } from '../trace/useInspector'
+import { type OpenOptions, type Source, useInspector } from '../trace/useInspector'
 import { isTabId } from './step-tabs'
-import type { ShellView } from './view-state'
+import type { DrawerId, ShellView } from './view-state'
 import type { ViewStore } from './view-store'
 import { stepRefOf, withParams, writeView } from './view-url'
 
@@ -25,32 +29,60 @@ export function useLogSession(view: ShellView, store: ViewStore) {
   const ins = useInspector({ selection: store.selection, select })
   const { loaded, open, setProblem } = ins
   const [nodeUrl, setNodeUrl] = useNodeUrl()
-  const guard = useStartGuard()
+  const guard = useStartGuard(ins.cancel)
+  const pendingAuto = usePendingAutoLoads(guard)
   const openPanel = useCallback((on: boolean) => dispatch({ type: on ? 'open' : 'close', drawer: 'open' }), [dispatch])
   const net = useNetworkProfiles(nodeUrl)
 
-  // A fetch named by the page address is the app's own start: it gives way to what the user did since (and may name a step).
+  /** The user's intent that is no open of its own (the Open panel's first keystroke, say). */
+  const userActed = guard.userActed
+  /** Opens a log the user asked for: what the app is loading by itself gives way. */
+  const openByUser = useCallback(
+    (source: Source, options?: OpenOptions, intent: UserIntent = 'log') =>
+      guard.userOpen(intent, () => open(source, options)),
+    [guard, open],
+  )
+  /** The user moves the selection (the timeline, presenter mode, Follow's jump). */
+  const userSelect = useCallback(
+    (selection: Selection) => {
+      userActed('select')
+      select(selection)
+    },
+    [userActed, select],
+  )
+  /** A header button or key toggles a drawer; opening the Open panel is the user's intent to open a log. */
+  const drawerOpen = view.drawers.includes('open')
+  const toggleDrawer = useCallback(
+    (d: DrawerId) => {
+      if (d === 'open' && !drawerOpen) userActed('panel')
+      dispatch({ type: 'toggle', drawer: d })
+    },
+    [dispatch, userActed, drawerOpen],
+  )
+
+  // A fetch named by the page address is the app's own load: it gives way to what the user did since (and may name a step).
   const onFetched = useCallback(
     (r: RemoteResult) => {
       const claim = guard.claimFetch()
       if (claim.kind === 'stale') return
       const head = r.headSequenceId === null ? {} : { step: { sequenceId: r.headSequenceId, action: 0 } }
-      void open(
-        {
-          kind: 'node',
-          label: `${r.address.url} (${r.address.api} over ${r.address.transport}): inbox ${r.log.inboxId.slice(0, 10)}…`,
-          name: `remote-${r.log.inboxId}`,
-          input: r.bundle,
-          fetch: fetchAddressQuery(r.address),
-          verifier: 'none',
-        },
-        claim.kind === 'boot' && claim.step ? { step: claim.step } : head,
-      ).then((ok) => ok && openPanel(false))
+      const source: Source = {
+        kind: 'node',
+        label: `${r.address.url} (${r.address.api} over ${r.address.transport}): inbox ${r.log.inboxId.slice(0, 10)}…`,
+        name: `remote-${r.log.inboxId}`,
+        input: r.bundle,
+        fetch: fetchAddressQuery(r.address),
+        verifier: 'none',
+      }
+      const options = claim.step ? { step: claim.step } : head
+      if (claim.kind === 'auto') void guard.autoOpen(claim.load, (wanted) => open(source, { ...options, wanted }))
+      else void guard.userOpen('fetch', () => open(source, options)).then((ok) => ok && openPanel(false))
     },
     [open, guard, openPanel],
   )
   const nodeFetch = useNodeFetch(onFetched)
   const runFetch = nodeFetch.run
+  const dismissFetch = nodeFetch.dismiss
   // A fetch the user started from the Open drawer.
   const userFetch: NodeFetch = {
     ...nodeFetch,
@@ -79,9 +111,15 @@ export function useLogSession(view: ShellView, store: ViewStore) {
     openPanel,
     fetchAddress: {
       read: readFetchAddress,
-      start: (a) => {
+      start: (a, load) => {
         chooseProfileFor(a)
-        void runFetch(a)
+        // The app's own fetch stops when the user acts, and is over once it ran (its result, if any, claimed meanwhile).
+        const stop = () => dismissFetch()
+        load?.signal.addEventListener('abort', stop, { once: true })
+        void runFetch(a).finally(() => {
+          load?.signal.removeEventListener('abort', stop)
+          if (load) guard.end(load)
+        })
       },
     },
     loaded,
@@ -103,16 +141,13 @@ export function useLogSession(view: ShellView, store: ViewStore) {
   })
 
   // A log fetched from the node by a drawer opens at its head: the node's answer is about the newest state.
-  const userActed = guard.userActed
   const openNodeLog = useCallback(
-    (l: { inboxId: string; bundle: string; label: string }) => {
-      userActed()
-      void open(
+    (l: { inboxId: string; bundle: string; label: string }) =>
+      void openByUser(
         { kind: 'paste', label: l.label, name: `node-${l.inboxId}`, input: l.bundle, verifier: 'none' },
         { at: 'head' },
-      )
-    },
-    [open, userActed],
+      ),
+    [openByUser],
   )
 
   /**
@@ -122,26 +157,40 @@ export function useLogSession(view: ShellView, store: ViewStore) {
    */
   const openRequest = useCallback(
     (r: InspectRequest, user = true) => {
-      if (user) userActed()
-      return open(
-        {
-          kind: r.kind,
-          label: r.label,
-          name: r.name,
-          input: r.input,
-          ...(r.fetch ? { fetch: r.fetch } : {}),
-          verifier: 'none',
-        },
-        {
-          ...(r.logIndex !== undefined ? { logIndex: r.logIndex } : {}),
-          ...(r.step ? { step: r.step } : { at: 'head' as const }),
-        },
-      )
+      const source: Source = {
+        kind: r.kind,
+        label: r.label,
+        name: r.name,
+        input: r.input,
+        ...(r.fetch ? { fetch: r.fetch } : {}),
+        verifier: 'none',
+      }
+      const options: OpenOptions = {
+        ...(r.logIndex !== undefined ? { logIndex: r.logIndex } : {}),
+        ...(r.step ? { step: r.step } : { at: 'head' as const }),
+      }
+      return user ? openByUser(source, options) : open(source, options)
     },
-    [open, userActed],
+    [open, openByUser],
   )
 
-  return { ins, nodeUrl, setNodeUrl, net, nodeFetch, userFetch, page, actions, userActed, openNodeLog, openRequest }
+  return {
+    ins,
+    nodeUrl,
+    setNodeUrl,
+    net,
+    nodeFetch,
+    userFetch,
+    page,
+    actions,
+    userActed,
+    openByUser,
+    userSelect,
+    toggleDrawer,
+    pendingAuto,
+    openNodeLog,
+    openRequest,
+  }
 }
 
 export type LogSession = ReturnType<typeof useLogSession>

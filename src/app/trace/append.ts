@@ -4,7 +4,7 @@
  * re-encoded, design.md "decode") and the new update at the next sequence id, so that
  * replaying the bundle replays the new update after all the others (IDENT-004).
  */
-import { encodeBundleJson } from '../../core/encode/update'
+import { encodeBundleJson } from '../../core/encode/bundle'
 
 export class AppendError extends Error {
   override readonly name = 'AppendError'

@@ -98,6 +98,11 @@ export interface OpenOptions {
   readonly step?: StepWish
   /** With no wished step: open at the head (the newest update) instead of the first (a log fetched from a node). */
   readonly at?: 'first' | 'head'
+  /**
+   * An automatic open's check (features/log-input/start-guard.ts), asked before anything is
+   * shown: false drops the open quietly (the user did something since it began).
+   */
+  readonly wanted?: () => boolean
 }
 
 /**
@@ -206,12 +211,13 @@ export function useInspector({
       const c = (client.current ??= new ReplayClient())
       c.cancel()
       const mine = ++run.current
+      const dropped = () => mine !== run.current || options.wanted?.() === false
       setNotice(null)
       progress.set(0, 0)
       setBusy({ phase: 'reading', label: source.label, total: 0 })
       try {
         const opened = await c.open(source.input, source.name)
-        if (mine !== run.current) return false
+        if (dropped()) return false
         if ('problem' in opened) {
           setProblem({ label: source.label, problem: opened.problem, json: looksLikeJson(source.input) })
           return false
@@ -227,7 +233,7 @@ export function useInspector({
             if (mine === run.current) progress.set(done, total)
           },
         )
-        if (mine !== run.current) return false
+        if (dropped()) return false
         if ('problem' in r) {
           setProblem({ label: source.label, problem: r.problem })
           return false
@@ -255,7 +261,7 @@ export function useInspector({
         })
         return true
       } catch (e) {
-        if (mine !== run.current) return false
+        if (dropped()) return false
         if (e instanceof ReplayCancelled)
           setNotice(
             `Stopped reading ${source.label}.${loadedRef.current ? ' The log shown before is still open.' : ''}`,

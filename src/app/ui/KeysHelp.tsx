@@ -3,14 +3,14 @@
  * (outside a text field) opens it, Escape or the Close button closes it and gives focus
  * back; Tab stays inside.
  */
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import { helpGroups } from './keymap'
-import { useKeys } from './useKeys'
-
-const GROUPS = helpGroups()
+import { useKeymap, useKeys } from './useKeys'
 
 export function KeysHelp() {
   const [open, setOpen] = useState(false)
+  const keymap = useKeymap()
+  const groups = useMemo(() => helpGroups(keymap), [keymap])
   const close = useRef<HTMLButtonElement>(null)
   const back = useRef<Element | null>(null)
   useKeys({
@@ -36,7 +36,7 @@ export function KeysHelp() {
     <div className="keys-backdrop">
       <div className="keys-help" role="dialog" aria-modal="true" aria-labelledby="keys-title">
         <h2 id="keys-title">Keyboard</h2>
-        {GROUPS.map((g) => (
+        {groups.map((g) => (
           <div key={g.group}>
             <h3 className="keys-group">{g.group}</h3>
             <dl className="kv">

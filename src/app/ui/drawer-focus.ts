@@ -25,11 +25,27 @@ export function useDrawerFocus(open: boolean, name: string): void {
     const at = document.activeElement
     const opener = at instanceof HTMLElement && at.matches(':focus-visible') ? at : null
     const drawer = document.querySelector<HTMLElement>(`[data-drawer="${name}"]`)
-    if (drawer && !drawer.contains(document.activeElement)) {
-      // The drawer's named panel, so a screen reader says which drawer it is.
-      const target = drawer.querySelector<HTMLElement>('section[aria-labelledby], [role="region"]') ?? drawer
+    // The drawer's named panel, so a screen reader says which drawer it is.
+    const panel = () => drawer?.querySelector<HTMLElement>('section[aria-labelledby], [role="region"]') ?? null
+    const take = (target: HTMLElement) => {
       if (!target.hasAttribute('tabindex')) target.tabIndex = -1
       target.focus({ preventScroll: true })
+    }
+    // A lazy drawer shows its loading line first: the frame takes the focus, and hands it
+    // to the panel when the panel arrives, unless the user has moved it meanwhile.
+    let waiting: MutationObserver | null = null
+    if (drawer && !drawer.contains(document.activeElement)) {
+      const now = panel()
+      take(now ?? drawer)
+      if (!now) {
+        waiting = new MutationObserver(() => {
+          const p = panel()
+          if (!p) return
+          waiting?.disconnect()
+          if (document.activeElement === drawer) take(p)
+        })
+        waiting.observe(drawer, { childList: true, subtree: true })
+      }
     }
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== 'Tab' || e.defaultPrevented || !drawer) return
@@ -48,6 +64,7 @@ export function useDrawerFocus(open: boolean, name: string): void {
     }
     drawer?.addEventListener('keydown', onKey)
     return () => {
+      waiting?.disconnect()
       drawer?.removeEventListener('keydown', onKey)
       // The drawer is gone: its focused control went with it, and the focus fell to the body.
       const lost = document.activeElement === null || document.activeElement === document.body

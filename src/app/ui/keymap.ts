@@ -7,9 +7,12 @@
  * (the control marks the event handled first).
  *
  * Adding a shortcut: one entry here, then `useKeys({ 'my.id': handler })` where it acts.
+ * Bindings that a registry generates (the drawers' keys, src/app/shell/drawers.tsx) join
+ * this list while their owner is mounted (useKeyBindings), after these, and the overlay
+ * lists them too.
  */
 
-export type KeyGroup = 'Inspector' | 'Presenter mode'
+export type KeyGroup = 'Inspector' | 'Presenter mode' | 'Drawers'
 
 /** The parts of a KeyboardEvent a binding reads (so tests can pass plain objects). */
 export interface KeyInput {
@@ -38,7 +41,7 @@ export interface KeyBinding {
   readonly keepDefault?: boolean
 }
 
-const is =
+export const is =
   (...keys: string[]) =>
   (e: KeyInput) =>
     keys.includes(e.key)
@@ -134,6 +137,12 @@ export const KEYMAP = [
     help: 'arrows step through updates, Home / End the first and last',
   },
   { id: 'skip-link', group: 'Inspector', keys: 'Tab', help: 'first stop: skip to the selected step' },
+  {
+    id: 'menu.move',
+    group: 'Inspector',
+    keys: '↓ ↑  Home  End  Escape',
+    help: 'in the header’s More menu (a phone): move between its items; Escape closes it, back on More',
+  },
   {
     id: 'presenter.next',
     group: 'Presenter mode',

@@ -138,23 +138,7 @@ function claimForm(prev: AssociationState | null, a: Action<'claim_handle'>, i: 
  * reads a check).
  */
 export function signatureFreeChecks(state: AssociationState | null, action: WireAction, i: number): void {
-  switch (action.kind) {
-    case 'create_inbox':
-      createInboxForm(state, action, i)
-      return
-    case 'add':
-      addForm(state, action, i)
-      return
-    case 'revoke':
-      revokeForm(state, action, i)
-      return
-    case 'change_recovery_address':
-      changeRecoveryForm(state, action, i)
-      return
-    case 'claim_handle':
-      claimForm(state, action, i)
-      return
-  }
+  byKind(FORM_CHECKS, state, action, i)
 }
 
 /** IDENT-010, IDENT-011, IDENT-012, IDENT-013, IDENT-077. */
@@ -379,22 +363,43 @@ function applyClaimHandle(
   }
 }
 
+/** One function a kind of action, as the reducers and their form checks are kept. */
+type PerKind<R, X extends unknown[]> = {
+  readonly [K in WireAction['kind']]: (state: AssociationState | null, a: Action<K>, i: number, ...x: X) => R
+}
+
+function byKind<R, X extends unknown[]>(
+  table: PerKind<R, X>,
+  state: AssociationState | null,
+  action: WireAction,
+  i: number,
+  ...x: X
+): R {
+  const f = table[action.kind] as (state: AssociationState | null, a: WireAction, i: number, ...x: X) => R
+  return f(state, action, i, ...x)
+}
+
+const FORM_CHECKS: PerKind<unknown, []> = {
+  create_inbox: createInboxForm,
+  add: addForm,
+  revoke: revokeForm,
+  change_recovery_address: changeRecoveryForm,
+  claim_handle: claimForm,
+}
+
+const REDUCERS: PerKind<AssociationState, [ApplyContext]> = {
+  create_inbox: applyCreateInbox,
+  add: applyAdd,
+  revoke: applyRevoke,
+  change_recovery_address: applyChangeRecovery,
+  claim_handle: applyClaimHandle,
+}
+
 export function applyAction(
   state: AssociationState | null,
   action: WireAction,
   i: number,
   ctx: ApplyContext,
 ): AssociationState {
-  switch (action.kind) {
-    case 'create_inbox':
-      return applyCreateInbox(state, action, i, ctx)
-    case 'add':
-      return applyAdd(state, action, i, ctx)
-    case 'revoke':
-      return applyRevoke(state, action, i, ctx)
-    case 'change_recovery_address':
-      return applyChangeRecovery(state, action, i, ctx)
-    case 'claim_handle':
-      return applyClaimHandle(state, action, i, ctx)
-  }
+  return byKind(REDUCERS, state, action, i, ctx)
 }

@@ -11,6 +11,7 @@ import { LogInputError } from '../errors'
 import { encodeUpdate } from '../encode/update'
 import { base64Bytes } from './base64'
 import { readLogs } from './logs'
+import { thrown } from '../../../test/support/xmtpd-vectors'
 
 const calls = vi.hoisted(() => ({ base64ToBytes: 0, decoded: 0 }))
 
@@ -91,15 +92,9 @@ describe('issue #14: hex text tried as base64', () => {
   it('finding 2: 32 kB of 0a hex text is read as base64 without base64ToBytes (no array per character)', () => {
     // Before: 32 MB of this text peaked at 1.5 GB, in base64ToBytes' split, map and radix arrays.
     const text = new TextEncoder().encode('0a'.repeat(16_384))
-    let err: unknown
-    try {
-      readLogs(text, 'hex.txt')
-    } catch (e) {
-      err = e
-    }
-    expect(err).toBeInstanceOf(LogInputError)
+    const err = thrown(() => readLogs(text, 'hex.txt'), LogInputError)
     // Both readings were still tried, in the same order: hex, then base64.
-    const formats = (err as LogInputError).attempts.map((a) => a.format)
+    const formats = err.attempts.map((a) => a.format)
     expect(formats.filter((f) => f.startsWith('hex → ')).length).toBe(2)
     expect(formats.filter((f) => f.startsWith('base64 → ')).length).toBe(2)
     expect(formats.indexOf('hex → single-update')).toBeLessThan(formats.indexOf('base64 → single-update'))

@@ -4,24 +4,19 @@
  * reader gives an update it is the one the decoder of record gives, field for field, and
  * it gives up on everything outside the form it reads (so errors always come from there).
  */
-import { readFileSync } from 'node:fs'
 import { create, toBinary } from '@bufbuild/protobuf'
 import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { IdentityUpdateSchema } from '../../gen/identity/associations/association_pb'
-import { concatBytes, hexToBytes, utf8 } from '../../crypto/bytes'
+import { concatBytes, utf8 } from '../../crypto/bytes'
 import { RuleViolation } from '../errors'
 import type { UnverifiedUpdate } from '../types'
 import { decodeDirect } from './direct'
 import { decodeUpdate, decodeUpdateOfRecord } from './update'
+import { XMTPD_ROWS } from '../../../test/support/xmtpd-vectors'
 
-const CSV = readFileSync(new URL('../../../../shared/vectors/xmtpd-inbox-log.csv', import.meta.url), 'utf8')
-const ROWS = CSV.replace(/^\uFEFF/, '')
-  .split('\n')
-  .slice(1)
-  .filter((l) => l.trim() !== '')
-  .map((l) => hexToBytes(l.split(',')[3]!.trim().slice(2)))
+const ROWS = XMTPD_ROWS.map((r) => r.bytes)
 
 /** The decoder of record's answer: the update, or its RuleViolation. */
 function ofRecord(b: Uint8Array): UnverifiedUpdate | RuleViolation {

@@ -4,24 +4,16 @@
  * LogInputError for a file. Inputs are random bytes and random mutations (bit flips,
  * byte overwrites, truncations, insertions, deletions) of the real xmtpd vectors.
  */
-import { readFileSync } from 'node:fs'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { bytesToBase64, bytesToHex, hexToBytes } from '../../crypto/bytes'
+import { bytesToBase64, bytesToHex } from '../../crypto/bytes'
 import { LogInputError, RuleViolation } from '../errors'
 import { encodeBundleJson, encodeGetIdentityUpdatesResponse } from '../encode/update'
 import { readLogs } from './logs'
 import { decodeUpdate } from './update'
+import { XMTPD_CSV, XMTPD_ROWS } from '../../../test/support/xmtpd-vectors'
 
-const CSV = readFileSync(new URL('../../../../shared/vectors/xmtpd-inbox-log.csv', import.meta.url), 'utf8')
-const ROWS = CSV.replace(/^\uFEFF/, '')
-  .split('\n')
-  .slice(1)
-  .filter((l) => l.trim())
-  .map((l) => {
-    const [seq, inbox, ts, upd] = l.split(',')
-    return { seq: BigInt(seq!), inbox: inbox!.slice(2), ts: BigInt(ts!), bytes: hexToBytes(upd!.trim().slice(2)) }
-  })
+const ROWS = XMTPD_ROWS
 const RESPONSE = encodeGetIdentityUpdatesResponse([
   {
     inboxId: ROWS[5]!.inbox,
@@ -151,7 +143,7 @@ describe('readLogs (property)', () => {
       enc.encode(encodeBundleJson({ inboxId: 'x', updates: [{ sequenceId: 9n, bytes: ROWS[8]!.bytes }] }, 'base64')),
       enc.encode(bytesToHex(ROWS[6]!.bytes)),
       enc.encode(bytesToBase64(RESPONSE)),
-      enc.encode(CSV.split('\n').slice(0, 3).join('\n')),
+      enc.encode(XMTPD_CSV.split('\n').slice(0, 3).join('\n')),
     ]
     fc.assert(
       fc.property(mutated(texts), (b) => {

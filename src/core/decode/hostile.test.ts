@@ -10,6 +10,7 @@ import { LogInputError, RuleViolation } from '../errors'
 import { encodeGetIdentityUpdatesResponse, encodeUpdate } from '../encode/update'
 import { readLogs } from './logs'
 import { decodeUpdate, decodeUpdateOfRecord, UNKNOWN_FIELDS_READ } from './update'
+import { thrown } from '../../../test/support/xmtpd-vectors'
 
 const counted = vi.hoisted(() => ({ unknown: 0, calls: 0, readers: 0 }))
 
@@ -71,14 +72,8 @@ describe('issue #14: bounded decoding work', () => {
   it('finding 2: hex text is not read as raw protobuf', () => {
     // '0a' text is, as raw bytes, 0x30 0x61: an unknown varint field 6, two bytes each.
     const text = new TextEncoder().encode('0a'.repeat(50_000))
-    let err: unknown
-    try {
-      readLogs(text, 'hex.txt')
-    } catch (e) {
-      err = e
-    }
-    expect(err).toBeInstanceOf(LogInputError)
-    const attempts = (err as LogInputError).attempts
+    const err = thrown(() => readLogs(text, 'hex.txt'), LogInputError)
+    const attempts = err.attempts
     expect(attempts.some((a) => a.format === 'binary' && /not tried/.test(a.detail))).toBe(true)
     expect(attempts.some((a) => a.format.startsWith('single-update') && !a.format.startsWith('hex'))).toBe(false)
     expect(counted.unknown).toBe(0)
@@ -108,15 +103,9 @@ describe('issue #14: bounded decoding work', () => {
     const claim = [0x0a, 0x04, ...new TextEncoder().encode('nick'), 0x12, ...varint(sig.length), ...sig]
     const action = [0x2a, ...varint(claim.length), ...claim]
     const bytes = new Uint8Array([0x0a, ...varint(action.length), ...action])
-    let err: unknown
-    try {
-      decodeUpdate(bytes)
-    } catch (e) {
-      err = e
-    }
-    expect(err).toBeInstanceOf(RuleViolation)
-    expect((err as RuleViolation).message).toContain('the update carries 2000 unknown fields')
-    expect((err as RuleViolation).message.length).toBeLessThan(400)
+    const err = thrown(() => decodeUpdate(bytes), RuleViolation)
+    expect(err.message).toContain('the update carries 2000 unknown fields')
+    expect(err.message.length).toBeLessThan(400)
     expect(counted.unknown).toBe(0)
   })
 })

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs'
 import { toJson } from '@bufbuild/protobuf'
 import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire'
 import { describe, expect, it } from 'vitest'
@@ -17,8 +16,9 @@ import {
 import { isDecoded } from './entry'
 import { readBundleJson, readGatewayJson, readGetIdentityUpdatesResponse, readLogs, readSingleUpdate } from './logs'
 import { readPostgresCsvLog } from './pg-csv'
+import { thrown, XMTPD_CSV } from '../../../test/support/xmtpd-vectors'
 
-const CSV = readFileSync(new URL('../../../../shared/vectors/xmtpd-inbox-log.csv', import.meta.url), 'utf8')
+const CSV = XMTPD_CSV
 const CSV_LOGS = readPostgresCsvLog(CSV)
 const bytesOf = (u: InboxLog['entries'][number]['update']): Uint8Array => u.bytes!
 /** Every row's exact bytes, in sequence id order. */
@@ -36,15 +36,7 @@ const ld = (no: number, body: Uint8Array) => new BinaryWriter().tag(no, WireType
 const vi = (no: number, v: bigint | number) => new BinaryWriter().tag(no, WireType.Varint).uint64(v).finish()
 const raw = (...b: number[]) => new Uint8Array(b)
 
-function inputError(f: () => unknown): LogInputError {
-  try {
-    f()
-  } catch (e) {
-    if (e instanceof LogInputError) return e
-    throw e
-  }
-  throw new Error('expected a LogInputError')
-}
+const inputError = (f: () => unknown): LogInputError => thrown(f, LogInputError)
 
 function domain(u: UnverifiedUpdate) {
   return { inboxId: u.inboxId, clientTimestampNs: u.clientTimestampNs, actions: u.actions }

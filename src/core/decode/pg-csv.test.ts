@@ -1,21 +1,13 @@
-import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { LogInputError } from '../errors'
 import { isDecoded } from './entry'
 import { looksLikePostgresCsv, readPostgresCsvLog } from './pg-csv'
+import { thrown, XMTPD_CSV } from '../../../test/support/xmtpd-vectors'
 
-const CSV = readFileSync(new URL('../../../../shared/vectors/xmtpd-inbox-log.csv', import.meta.url), 'utf8')
+const CSV = XMTPD_CSV
 const HEADER = 'sequence_id,inbox_id,server_timestamp_ns,identity_update_proto'
 
-function inputError(f: () => unknown): LogInputError {
-  try {
-    f()
-  } catch (e) {
-    if (e instanceof LogInputError) return e
-    throw e
-  }
-  throw new Error('expected a LogInputError')
-}
+const inputError = (f: () => unknown): LogInputError => thrown(f, LogInputError)
 
 describe('readPostgresCsvLog', () => {
   const logs = readPostgresCsvLog(CSV)

@@ -1,15 +1,15 @@
-import { readFileSync } from 'node:fs'
 import { fromBinary, toBinary, toJson, create } from '@bufbuild/protobuf'
 import { BinaryReader, BinaryWriter, WireType } from '@bufbuild/protobuf/wire'
 import { describe, expect, it } from 'vitest'
 import { IdentityUpdateSchema } from '../../gen/identity/associations/association_pb'
-import { concatBytes, hexToBytes, utf8 } from '../../crypto/bytes'
+import { concatBytes, utf8 } from '../../crypto/bytes'
 import { RuleViolation } from '../errors'
 import type { UnverifiedUpdate, WireAction, WireSignature } from '../types'
 import { encodeUpdate } from '../encode/update'
 import { JsonBigInt } from './json'
 import { decodeUpdate, decodeUpdateFromJson } from './update'
 import { checkWire } from './wire'
+import { XMTPD_ROWS } from '../../../test/support/xmtpd-vectors'
 
 // --- wire building helpers --------------------------------------------------------------
 const ld = (no: number, body: Uint8Array) => new BinaryWriter().tag(no, WireType.LengthDelimited).bytes(body).finish()
@@ -45,15 +45,7 @@ function violation(bytes: Uint8Array): RuleViolation {
 }
 
 // --- real-world vectors -----------------------------------------------------------------
-const CSV = readFileSync(new URL('../../../../shared/vectors/xmtpd-inbox-log.csv', import.meta.url), 'utf8')
-const ROWS = CSV.replace(/^\uFEFF/, '')
-  .split('\n')
-  .slice(1)
-  .filter((l) => l.trim() !== '')
-  .map((l) => {
-    const [seq, , , upd] = l.split(',')
-    return { seq: Number(seq), bytes: hexToBytes(upd!.trim().slice(2)) }
-  })
+const ROWS = XMTPD_ROWS.map((r) => ({ seq: Number(r.seq), bytes: r.bytes }))
 
 // --- domain fixtures ----------------------------------------------------------------------
 const sigE: WireSignature = { kind: 'erc_191', bytes: new Uint8Array(65).fill(1) }

@@ -171,6 +171,9 @@ function withRelyingParty<T extends object>(o: T, rp: string | undefined): T & {
 /** IDENT-001: an action whose kind is unset rejects the update. */
 function mapAction(a: IdentityAction, i: number): WireAction {
   const p = `actions[${i}]`
+  // The signature and member at `field` of this action.
+  const sig = (s: Parameters<typeof mapSignature>[0], field: string) => mapSignature(s, `${p}.${field}`, i)
+  const member = (m: Parameters<typeof mapMember>[0], field: string) => mapMember(m, `${p}.${field}`, i)
   const k = a.kind
   switch (k.case) {
     case 'createInbox': {
@@ -182,20 +185,16 @@ function mapAction(a: IdentityAction, i: number): WireAction {
           nonce: v.nonce,
           // Kept as a number: the enum is open on the wire, IDENT-077 checks it.
           initialIdentifierKind: v.initialIdentifierKind as number,
-          initialIdentifierSignature: mapSignature(
-            v.initialIdentifierSignature,
-            `${p}.create_inbox.initial_identifier_signature`,
-            i,
-          ),
+          initialIdentifierSignature: sig(v.initialIdentifierSignature, 'create_inbox.initial_identifier_signature'),
         },
         v.relyingParty,
       )
     }
     case 'add': {
       const v = k.value
-      const newMemberIdentifier = mapMember(v.newMemberIdentifier, `${p}.add.new_member_identifier`, i)
-      const existingMemberSignature = mapSignature(v.existingMemberSignature, `${p}.add.existing_member_signature`, i)
-      const newMemberSignature = mapSignature(v.newMemberSignature, `${p}.add.new_member_signature`, i)
+      const newMemberIdentifier = member(v.newMemberIdentifier, 'add.new_member_identifier')
+      const existingMemberSignature = sig(v.existingMemberSignature, 'add.existing_member_signature')
+      const newMemberSignature = sig(v.newMemberSignature, 'add.new_member_signature')
       return withRelyingParty(
         { kind: 'add' as const, newMemberIdentifier, existingMemberSignature, newMemberSignature },
         v.relyingParty,
@@ -203,12 +202,8 @@ function mapAction(a: IdentityAction, i: number): WireAction {
     }
     case 'revoke': {
       const v = k.value
-      const memberToRevoke = mapMember(v.memberToRevoke, `${p}.revoke.member_to_revoke`, i)
-      const recoveryIdentifierSignature = mapSignature(
-        v.recoveryIdentifierSignature,
-        `${p}.revoke.recovery_identifier_signature`,
-        i,
-      )
+      const memberToRevoke = member(v.memberToRevoke, 'revoke.member_to_revoke')
+      const recoveryIdentifierSignature = sig(v.recoveryIdentifierSignature, 'revoke.recovery_identifier_signature')
       return { kind: 'revoke', memberToRevoke, recoveryIdentifierSignature }
     }
     case 'changeRecoveryAddress': {
@@ -219,10 +214,9 @@ function mapAction(a: IdentityAction, i: number): WireAction {
           newRecoveryIdentifier: shared(v.newRecoveryIdentifier),
           // Kept as a number: IDENT-077 checks it.
           newRecoveryIdentifierKind: v.newRecoveryIdentifierKind as number,
-          existingRecoveryIdentifierSignature: mapSignature(
+          existingRecoveryIdentifierSignature: sig(
             v.existingRecoveryIdentifierSignature,
-            `${p}.change_recovery_address.existing_recovery_identifier_signature`,
-            i,
+            'change_recovery_address.existing_recovery_identifier_signature',
           ),
         },
         v.relyingParty,
@@ -233,7 +227,7 @@ function mapAction(a: IdentityAction, i: number): WireAction {
       return {
         kind: 'claim_handle',
         handle: shared(v.handle),
-        signature: mapSignature(v.signature, `${p}.claim_handle.signature`, i),
+        signature: sig(v.signature, 'claim_handle.signature'),
       }
     }
     case undefined: {

@@ -1,20 +1,15 @@
-import { readFileSync } from 'node:fs'
 import { create, fromBinary, fromJson, toBinary } from '@bufbuild/protobuf'
 import { describe, expect, it } from 'vitest'
 import { GetIdentityUpdatesResponseSchema } from '../../gen/identity/api/v1/identity_pb'
 import { IdentityUpdateSchema } from '../../gen/identity/associations/association_pb'
-import { base64ToBytes, bytesToHex, concatBytes, equalBytes, hexToBytes } from '../../crypto/bytes'
+import { base64ToBytes, bytesToHex, concatBytes, equalBytes } from '../../crypto/bytes'
 import { decodeUpdate } from '../decode/update'
 import { readLogs } from '../decode/logs'
 import type { WireAction } from '../types'
 import { encodeBundleJson, encodeGetIdentityUpdatesResponse, encodeUpdate, toGatewayJson } from './update'
+import { XMTPD_ROWS } from '../../../test/support/xmtpd-vectors'
 
-const CSV = readFileSync(new URL('../../../../shared/vectors/xmtpd-inbox-log.csv', import.meta.url), 'utf8')
-const ROW_BYTES = CSV.replace(/^\uFEFF/, '')
-  .split('\n')
-  .slice(1)
-  .filter((l) => l.trim())
-  .map((l) => hexToBytes(l.split(',')[3]!.trim().slice(2)))
+const ROW_BYTES = XMTPD_ROWS.map((r) => r.bytes)
 
 const ADDR = `0x${'11'.repeat(20)}`
 const create1: WireAction = {

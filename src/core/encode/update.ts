@@ -26,8 +26,10 @@ import {
   type MemberIdentifierSchema,
 } from '../../gen/identity/associations/association_pb'
 import type { SignatureSchema } from '../../gen/identity/associations/signature_pb'
-import { bytesToBase64, bytesToHex } from '../../crypto/bytes'
 import type { WireAction, WireMemberIdentifier, WireSignature } from '../types'
+
+// The bundle JSON has its own module (no protobuf code, for the app's first screen); kept importable from here.
+export { encodeBundleJson } from './bundle'
 
 /** The fields of an identity update before it is encoded. */
 export interface UpdateFields {
@@ -44,12 +46,6 @@ export interface ResponseLog {
     readonly serverTimestampNs?: bigint
     readonly bytes: Uint8Array
   }[]
-}
-
-/** A log for a bundle file. */
-export interface BundleLog {
-  readonly inboxId?: string
-  readonly updates: readonly { readonly sequenceId: bigint; readonly bytes: Uint8Array }[]
 }
 
 type SignatureInit = MessageInitShape<typeof SignatureSchema>
@@ -204,18 +200,4 @@ export function toGatewayJson(logs: readonly ResponseLog[], options: { useProtoF
     })),
   })
   return toJson(GetIdentityUpdatesResponseSchema, msg, { useProtoFieldName: options.useProtoFieldName ?? false })
-}
-
-/**
- * The project's log bundle JSON (2-space indented, with a final newline): sequence ids
- * as decimal strings, each update's exact bytes as lowercase hex or standard base64.
- */
-export function encodeBundleJson(log: BundleLog, encoding: 'hex' | 'base64' = 'hex'): string {
-  const updates = log.updates.map((u) =>
-    encoding === 'hex'
-      ? { sequence_id: u.sequenceId.toString(), update_hex: bytesToHex(u.bytes) }
-      : { sequence_id: u.sequenceId.toString(), update_base64: bytesToBase64(u.bytes) },
-  )
-  const doc = log.inboxId === undefined ? { updates } : { inbox_id: log.inboxId, updates }
-  return `${JSON.stringify(doc, null, 2)}\n`
 }

@@ -2,14 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { memberKey, type AssociationState } from '../../../core/types'
 import { actionsFor, parseNonce } from './compose-form'
 import { eligible, partiesOf } from './parties'
-import { formOf, heldSigner, installationKeys, otherWallet, passkey, smallInbox, wallet } from './compose-testkit'
-
-const inst1 = installationKeys[0]!
-const inst2 = installationKeys[1]!
-const W = heldSigner('wallet', wallet, 'E2E Wallet')
-const I1 = heldSigner('installation', inst1, 'installation one')
-const I2 = heldSigner('installation', inst2, 'installation two')
-const P = heldSigner('passkey', passkey, 'passkey laptop')
+import { formOf, otherWallet, smallInbox, wallet, inst1, W, I1, I2, P } from './compose-testkit'
 
 describe('parseNonce', () => {
   it('accepts decimal uint64 values', () => {

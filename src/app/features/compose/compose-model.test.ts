@@ -7,24 +7,7 @@ import { TYPED } from './compose-form'
 import { buildDraft } from './compose-model'
 import { partiesOf } from './parties'
 import { unavailable } from './sign-gate'
-import {
-  formOf,
-  gateOf,
-  heldSigner,
-  installationKeys,
-  otherWallet,
-  passkey,
-  smallInbox,
-  wallet,
-} from './compose-testkit'
-
-const inst1 = installationKeys[0]!
-const inst2 = installationKeys[1]!
-const _other = otherWallet
-const W = heldSigner('wallet', wallet, 'E2E Wallet')
-const _I1 = heldSigner('installation', inst1, 'installation one')
-const I2 = heldSigner('installation', inst2, 'installation two')
-const P = heldSigner('passkey', passkey, 'passkey laptop')
+import { formOf, gateOf, passkey, smallInbox, wallet, inst1, inst2, W, I2, P } from './compose-testkit'
 
 describe('buildDraft: CreateInbox', () => {
   it('derives the inbox id from the identifier and nonce as typed (IDENT-010) and dry-runs to a new state', async () => {

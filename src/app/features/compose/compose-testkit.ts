@@ -37,6 +37,14 @@ export const heldSigner = (source: AppSignerSource, signer: Signer, label: strin
   interactive: source === 'wallet' || source === 'passkey',
 })
 
+export const inst1 = installationKeys[0]!
+export const inst2 = installationKeys[1]!
+/** The held signers the compose tests pick from: the wallet, installations one and two, the passkey. */
+export const W = heldSigner('wallet', wallet, 'E2E Wallet')
+export const I1 = heldSigner('installation', inst1, 'installation one')
+export const I2 = heldSigner('installation', inst2, 'installation two')
+export const P = heldSigner('passkey', passkey, 'passkey laptop')
+
 /**
  * An inbox created by `wallet` (its recovery identifier), with `installations` added by it
  * newest first (the last one has the oldest client time) and the handle `nick`.

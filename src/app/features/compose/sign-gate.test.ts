@@ -6,23 +6,7 @@ import { afterSigned, EMPTY_FORM, type ComposeForm } from './compose-form'
 import { buildDraft } from './compose-model'
 import { partiesOf } from './parties'
 import { laterClientTime, signGate, slotViews, unavailable } from './sign-gate'
-import {
-  formOf,
-  gateOf,
-  heldSigner,
-  installationKeys,
-  otherWallet,
-  passkey,
-  smallInbox,
-  wallet,
-} from './compose-testkit'
-
-const inst1 = installationKeys[0]!
-const inst2 = installationKeys[1]!
-const W = heldSigner('wallet', wallet, 'E2E Wallet')
-const _I1 = heldSigner('installation', inst1, 'installation one')
-const I2 = heldSigner('installation', inst2, 'installation two')
-const P = heldSigner('passkey', passkey, 'passkey laptop')
+import { formOf, gateOf, heldSigner, otherWallet, smallInbox, wallet, W, I2, P } from './compose-testkit'
 
 describe('laterClientTime (the draft after a signed one, IDENT-050)', () => {
   const S = 1_000_000_000n

@@ -4,7 +4,7 @@
  * readable line per edit operation.
  */
 import { decodeUpdate } from '../../../core/decode/update'
-import { EditError, PatchSyntaxError, type EditableEntry, type EditOp } from '../../../core/encode/edit'
+import { EditError, PatchSyntaxError, type EditableEntry } from '../../../core/encode/edit'
 import { encodeBundleJson } from '../../../core/encode/update'
 import type { AssociationState, UnverifiedUpdate } from '../../../core/types'
 import type { TransferStep } from '../../../worker/transfer'
@@ -50,30 +50,6 @@ export function editBaseOf(steps: readonly TransferStep[], head: AssociationStat
     signatures: s.signatures,
   }))
   return { steps: out, head: head ? { members: new Set(head.members.keys()), recovery: head.recovery.id } : null }
-}
-
-const pathText = (p: readonly (string | number)[]): string => p.join('/')
-
-/** One line per operation, as the edits list shows it. */
-export function describeOp(op: EditOp): string {
-  switch (op.op) {
-    case 'drop':
-      return `drop sequence id ${op.seq}`
-    case 'move':
-      return `move sequence id ${op.seq} to ${op.to}`
-    case 'duplicate':
-      return `duplicate sequence id ${op.seq} as ${op.to}`
-    case 'set':
-      return `set ${pathText(op.path)} of sequence id ${op.seq} to ${JSON.stringify(op.value)}`
-    case 'remove':
-      return `remove ${pathText(op.path)} of sequence id ${op.seq}`
-    case 'set-bytes':
-      return `replace the bytes of sequence id ${op.seq} (${op.bytes.length} bytes)`
-    case 'move-action':
-      return `move action ${op.from} of sequence id ${op.seq} to position ${op.to}`
-    case 'copy-action':
-      return `copy action ${op.from} of sequence id ${op.seq} to position ${op.to}`
-  }
 }
 
 /**

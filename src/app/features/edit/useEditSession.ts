@@ -4,11 +4,12 @@
  * applyEdits, and the result opens as a bundle through the inspector's own `open` (the
  * worker replays it like any log), marked as an edited copy. A failed edit changes
  * nothing: the edited log shown before stays open and the failure is shown inline.
+ * The edit code (decoding, applyEdits, encoding) loads with the first edit, not with the page.
  */
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { applyEdits, type EditOp } from '../../../core/encode/edit'
+import type { EditOp } from '../../../core/encode/edit'
 import type { EditedMark, Loaded, OpenOptions, Source } from '../../trace/useInspector'
-import { describeOp, editedBundle, editFailure, entriesOf } from './session'
+import { describeOp } from './describe-op'
 
 export interface EditSessionOptions {
   readonly loaded: Loaded | null
@@ -56,10 +57,16 @@ export function useEditSession({ loaded, open, openExample }: EditSessionOptions
       const ops = edits.flatMap((e) => e.ops)
       let bundle: string
       try {
+        const [{ applyEdits }, { editedBundle, entriesOf }] = await Promise.all([
+          import('../../../core/encode/edit'),
+          import('./session'),
+        ])
         const entries = applyEdits(entriesOf(root.model.steps), ops)
         bundle = editedBundle(root.inboxId, entries).bundle
       } catch (e) {
-        setError(editFailure(what, e))
+        // The core's reason, or the edit code's chunk that did not load.
+        const session = await import('./session').catch(() => null)
+        setError(session ? session.editFailure(what, e) : `${what}: ${e instanceof Error ? e.message : String(e)}`)
         return { ok: false }
       }
       const rootMark = root.source.edited

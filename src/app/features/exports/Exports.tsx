@@ -1,5 +1,5 @@
 import { memo, useMemo } from 'react'
-import { encodeBundleJson } from '../../../core/encode/update'
+import { encodeBundleJson } from '../../../core/encode/bundle'
 import { bytesToBase64, bytesToHex } from '../../../crypto/bytes'
 import type { TransferStep } from '../../../worker/transfer'
 import { download } from '../../ui/download'

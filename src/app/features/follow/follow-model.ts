@@ -7,9 +7,9 @@
  * to the new head when the user was at the head, else nowhere (a notice counts the
  * updates below).
  */
-import { encodeBundleJson } from '../../../core/encode/update'
+import { encodeBundleJson } from '../../../core/encode/bundle'
 import type { FollowEvent } from '../../../network/follow'
-import { APIS, type Api, DEFAULT_TRANSPORT, TRANSPORTS, type TransportKind } from '../../../network/remote'
+import { APIS, type Api, DEFAULT_TRANSPORT, TRANSPORTS, type TransportKind } from '../../../network/target'
 
 export interface FollowAddress {
   readonly url: string

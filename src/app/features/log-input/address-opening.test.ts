@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import type { Row } from '../../trace/trace-model'
 import type { Loaded, OpenOptions, Source } from '../../trace/useInspector'
-import { AddressOpener, type OpenerDeps, type PageNow, StartGuard } from './address-opening'
+import { AddressOpener, type OpenerDeps, type PageNow } from './address-opening'
 import { DEFAULT_EXAMPLE, EXAMPLES, type Example } from './gallery'
 import { compressLog } from './permalink'
+import { StartGuard } from './start-guard'
 
 const OTHER = EXAMPLES.find((e) => e.name !== DEFAULT_EXAMPLE)!.name
 
@@ -73,31 +74,6 @@ function page(loaded: Loaded | null, compressed: string | null = null) {
   return { now, selected, tabs, present }
 }
 
-describe('StartGuard', () => {
-  it('marks are overtaken by a later user act, not by an earlier one', () => {
-    const g = new StartGuard()
-    g.userActed()
-    const m = g.mark()
-    expect(g.overtaken(m)).toBe(false)
-    g.userActed()
-    expect(g.overtaken(m)).toBe(true)
-  })
-
-  it('claims a fetch result once: the address fetch with its step, stale after a user act, else the user one', () => {
-    const g = new StartGuard()
-    const step = { sequenceId: 4n, action: 1 }
-    g.bootFetchStarted(g.mark(), step)
-    expect(g.claimFetch()).toEqual({ kind: 'boot', step })
-    expect(g.claimFetch()).toEqual({ kind: 'user' })
-    g.bootFetchStarted(g.mark(), undefined)
-    g.userActed()
-    expect(g.claimFetch()).toEqual({ kind: 'stale' })
-    g.bootFetchStarted(g.mark(), step)
-    g.userFetchStarted()
-    expect(g.claimFetch()).toEqual({ kind: 'user' })
-  })
-})
-
 describe('AddressOpener.boot', () => {
   it('opens the default example when the address names nothing, leaving the Open drawer alone', async () => {
     const h = harness()
@@ -113,7 +89,7 @@ describe('AddressOpener.boot', () => {
     const h = harness()
     const done = h.opener.boot('', '')
     // The user pastes a log (the shell counts it as their act) before the demo finishes loading.
-    h.guard.userActed()
+    h.guard.userActed('paste')
     h.loads.get(DEFAULT_EXAMPLE)!.resolve('{"log":1}')
     await done
     expect(h.opened).toEqual([])
@@ -124,7 +100,72 @@ describe('AddressOpener.boot', () => {
     const done = h.opener.boot(`#example=${OTHER}&step=3.1`, '')
     h.loads.get(OTHER)!.resolve('text')
     await done
-    expect(h.opened[0]!.options).toEqual({ step: { sequenceId: 3n, action: 1 } })
+    const { wanted, ...options } = h.opened[0]!.options!
+    expect(options).toEqual({ step: { sequenceId: 3n, action: 1 } })
+    // The app's own load: the inspector asks before it shows it.
+    expect(wanted?.()).toBe(true)
+    h.guard.userActed('select')
+    expect(wanted?.()).toBe(false)
+  })
+
+  it('gives way to the Open panel the user opened while the demo log was loading: nothing opens, nothing is said', async () => {
+    const h = harness()
+    const done = h.opener.boot('', '')
+    expect(h.guard.pending().map((l) => l.label)).toEqual([`example ${DEFAULT_EXAMPLE}`])
+    h.guard.userActed('panel')
+    expect(h.guard.pending()).toEqual([])
+    h.loads.get(DEFAULT_EXAMPLE)!.resolve('{"log":1}')
+    await done
+    expect(h.opened).toEqual([])
+    expect(h.panel).toEqual([])
+    expect(h.problems).toEqual([])
+  })
+
+  it('aborts the ?url= fetch at a user intent and says nothing of its failure', async () => {
+    let signal: AbortSignal | undefined
+    const h = harness({
+      fetchLog: (_url, s) =>
+        new Promise((_, reject) => {
+          signal = s
+          s?.addEventListener('abort', () => reject(new Error('aborted')))
+        }),
+    })
+    const done = h.opener.boot('', '?url=http%3A%2F%2Flocalhost%2Flog.json')
+    expect(h.guard.pending().map((l) => l.label)).toEqual(['the log at http://localhost/log.json'])
+    h.guard.userActed('paste')
+    await done
+    expect(signal?.aborted).toBe(true)
+    expect(h.opened).toEqual([])
+    expect(h.problems).toEqual([])
+    expect(h.panel).toEqual([])
+  })
+
+  it('still shows why the ?url= fetch failed when the user did nothing since', async () => {
+    const h = harness({
+      fetchLog: async () => {
+        throw new Error('connection refused')
+      },
+    })
+    await h.opener.boot('', '?url=http%3A%2F%2Flocalhost%2Flog.json')
+    expect(h.problems).toEqual([
+      {
+        label: 'URL http://localhost/log.json',
+        message: 'could not open http://localhost/log.json: connection refused',
+      },
+    ])
+    expect(h.panel).toEqual([true])
+    expect(h.guard.pending()).toEqual([])
+  })
+
+  it('drops the log a reload restores from the address when the user acted while it was read', async () => {
+    const h = harness()
+    const z = (await compressLog(new TextEncoder().encode('{"a":1}')))!
+    const done = h.opener.boot(`#log=${z}`, '')
+    expect(h.guard.pending().map((l) => l.label)).toEqual(['the log in the page address'])
+    h.guard.userActed('panel')
+    await done
+    expect(h.opened).toEqual([])
+    expect(h.panel).toEqual([])
   })
 
   it('names an unknown example and shows the Open drawer', async () => {
@@ -144,8 +185,10 @@ describe('AddressOpener.boot', () => {
     const h = harness()
     await h.opener.boot('#step=2.0', '?node=http://n&inbox=ab')
     expect(h.fetches).toEqual([{ inbox: 'ab' }])
-    h.guard.userActed()
+    expect(h.guard.pending().map((l) => l.label)).toEqual(['the log the page address names on http://n'])
+    h.guard.userActed('panel')
     expect(h.guard.claimFetch()).toEqual({ kind: 'stale' })
+    expect(h.guard.pending()).toEqual([])
   })
 
   it('says why a ?node= address cannot be fetched', async () => {
@@ -186,9 +229,9 @@ describe('AddressOpener.hashChanged', () => {
 
   it('opens it even when the user acted before: the pasted address is the user’s own act', async () => {
     const h = harness()
-    h.guard.userActed()
+    h.guard.userActed('paste')
     const done = h.opener.hashChanged(`#example=${OTHER}`, '', page(loadedOf({ example: DEFAULT_EXAMPLE }, [1n])).now)
-    h.guard.userActed()
+    h.guard.userActed('panel')
     h.loads.get(OTHER)!.resolve('t')
     await done
     expect(h.opened).toHaveLength(1)

@@ -6,9 +6,10 @@
  * at a URL (`?url=…`) or a fetch from a node (`?node=…&inbox=…`, which the network
  * feature makes: it comes in as `fetchAddress`), each with the step to select.
  *
- * What the user started always wins over what the app started by itself (design.md):
- * StartGuard counts the user's actions, and an open the app started (the demo log at
- * first load, the address's fetch) gives way when the count moved while it loaded.
+ * What the user started always wins over what the app started by itself (design.md): what
+ * the address names at first load is the app's own load, tagged by the StartGuard
+ * (./start-guard.ts), and gives way to anything the user does while it loads; a new
+ * address on an open page is the user's own act.
  *
  * Plain classes over injected functions, so the rules are tested without a browser;
  * useAddressOpening.ts wires them to React and the window.
@@ -19,55 +20,7 @@ import type { Example } from './gallery'
 import { DEFAULT_EXAMPLE, findExample } from './gallery'
 import { FetchLogError } from './fetch-url'
 import { decompressLog, type Fragment, PermalinkError, parseFragment } from './permalink'
-
-/** What the boot fetch's result may do when it arrives. */
-export type FetchClaim =
-  /** Not the app's own fetch: the user started it; open it. */
-  | { readonly kind: 'user' }
-  /** The fetch the page address named, with its step; nothing the user did since. */
-  | { readonly kind: 'boot'; readonly step: StepWish | undefined }
-  /** The page address's fetch, but the user did something since: drop it. */
-  | { readonly kind: 'stale' }
-
-/** The user's actions against what the app started on its own. */
-export class StartGuard {
-  private acts = 0
-  private bootFetch: { acts: number; step: StepWish | undefined } | null = null
-
-  /** The user did something (opened, pasted, picked a log): what the app started before gives way. */
-  readonly userActed = (): void => {
-    this.acts++
-  }
-
-  /** A mark to take when the app starts something by itself. */
-  mark(): number {
-    return this.acts
-  }
-
-  /** True when the user acted after `mark` was taken. */
-  overtaken(mark: number): boolean {
-    return mark !== this.acts
-  }
-
-  /** The page address started a fetch (wishing `step`). */
-  bootFetchStarted(mark: number, step: StepWish | undefined): void {
-    this.bootFetch = { acts: mark, step }
-  }
-
-  /** The user started a fetch: it is theirs, not the address's. */
-  userFetchStarted(): void {
-    this.acts++
-    this.bootFetch = null
-  }
-
-  /** A fetch's result arrived: whose it is (asked once per result). */
-  claimFetch(): FetchClaim {
-    const boot = this.bootFetch
-    this.bootFetch = null
-    if (!boot) return { kind: 'user' }
-    return this.overtaken(boot.acts) ? { kind: 'stale' } : { kind: 'boot', step: boot.step }
-  }
-}
+import type { AutoLoad, StartGuard, UserIntent } from './start-guard'
 
 export interface OpenerDeps<A> {
   readonly open: (source: Source, options?: OpenOptions) => Promise<boolean>
@@ -75,11 +28,13 @@ export interface OpenerDeps<A> {
   /** Shows (true) or hides the Open drawer: a failed open shows it, a user's open of an example hides it. */
   readonly openPanel: (open: boolean) => void
   readonly loadExample: (ex: Example) => Promise<string>
-  readonly fetchLog: (url: string) => Promise<Uint8Array>
+  /** `signal` aborts the fetch (the user acted while the app's own fetch ran). */
+  readonly fetchLog: (url: string, signal?: AbortSignal) => Promise<Uint8Array>
   /** The network feature's part: reads `?node=…` from the query and starts that fetch. */
   readonly fetchAddress: {
     readonly read: (search: string) => A | { readonly error: string } | null
-    readonly start: (address: A) => void
+    /** `load`: the app's own fetch at first load (ended when its result is claimed or it fails), null for the user's. */
+    readonly start: (address: A, load: AutoLoad | null) => void
   }
 }
 
@@ -106,6 +61,19 @@ function exampleSource(ex: Example, text: string): Source {
 
 const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e))
 
+/** Who started an open: the app (its tagged automatic load) or the user (what they did). */
+export type Starter = AutoLoad | UserIntent
+
+/** What an automatic load of the address is called while it loads (the header's status). */
+function autoLabel(f: Fragment, search: URLSearchParams): string {
+  const url = search.get('url')
+  if (url) return `the log at ${url}`
+  if (f.log) return f.edited ? `the edited copy of ${f.edited.label}` : 'the log in the page address'
+  const node = search.get('node')
+  if (node && f.example === undefined) return `the log the page address names on ${node}`
+  return `example ${f.example ?? DEFAULT_EXAMPLE}`
+}
+
 export class AddressOpener<A> {
   constructor(
     readonly guard: StartGuard,
@@ -113,46 +81,69 @@ export class AddressOpener<A> {
     public deps: OpenerDeps<A>,
   ) {}
 
-  /**
-   * Opens a gallery example. `auto` is the guard's mark when the app started it (it then
-   * gives way to anything the user did since); a user's open hides the Open drawer.
-   */
-  async openExample(ex: Example, step?: StepWish, auto?: number): Promise<void> {
+  /** Opens `source` as the app's automatic load (it gives way to the user) or as the user's. */
+  private openSource(source: Source, options: OpenOptions, who: Starter): Promise<boolean> {
+    const open = this.deps.open
+    return typeof who === 'object'
+      ? this.guard.autoOpen(who, (wanted) => open(source, { ...options, wanted }))
+      : this.guard.userOpen(who, () => open(source, options))
+  }
+
+  /** True when `who` is an automatic load the user has overtaken: its result and its failure are dropped. */
+  private stale(who: Starter): boolean {
+    return typeof who === 'object' && !this.guard.wanted(who)
+  }
+
+  /** A failed open shows the Open drawer and says why, unless the user has moved on. */
+  private fail(who: Starter, p: { readonly label: string; readonly message: string }): void {
+    if (this.stale(who)) return
+    this.deps.openPanel(true)
+    this.deps.problem(p)
+  }
+
+  /** Opens a gallery example: the user's (`who` an intent: the Open drawer closes) or the app's own load. */
+  async openExample(ex: Example, step?: StepWish, who: Starter = 'example'): Promise<void> {
     const d = this.deps
+    if (typeof who !== 'object') this.guard.userActed(who)
     try {
       const text = await d.loadExample(ex)
-      if (auto !== undefined && this.guard.overtaken(auto)) return
-      if ((await d.open(exampleSource(ex, text), step ? { step } : {})) && auto === undefined) d.openPanel(false)
+      if (this.stale(who)) return
+      if ((await this.openSource(exampleSource(ex, text), step ? { step } : {}, who)) && typeof who !== 'object')
+        d.openPanel(false)
     } catch (e) {
-      d.problem({ label: `example ${ex.name}`, message: messageOf(e) })
+      this.fail(who, { label: `example ${ex.name}`, message: messageOf(e) })
+    } finally {
+      if (typeof who === 'object') this.guard.end(who)
     }
   }
 
-  /** Opens what a fragment and query name; `auto` as for openExample. */
-  async openFragment(f: Fragment, search: URLSearchParams, auto?: number): Promise<void> {
+  /** Opens what a fragment and query name, started by `who`. */
+  async openFragment(f: Fragment, search: URLSearchParams, who: Starter): Promise<void> {
     const d = this.deps
     const url = search.get('url')
     const step = f.step
     const opts = { ...(step ? { step } : {}), ...(f.inbox !== undefined ? { logIndex: f.inbox } : {}) }
-    const stale = () => auto !== undefined && this.guard.overtaken(auto)
+    const auto = typeof who === 'object' ? who : null
     if (url) {
       try {
-        const bytes = await d.fetchLog(url)
-        if (stale()) return
-        await d.open({ kind: 'url', label: `URL ${url}`, name: url, input: bytes, url, verifier: 'none' }, opts)
+        const bytes = await d.fetchLog(url, auto?.signal)
+        if (this.stale(who)) return
+        const source: Source = { kind: 'url', label: `URL ${url}`, name: url, input: bytes, url, verifier: 'none' }
+        await this.openSource(source, opts, who)
       } catch (e) {
-        d.openPanel(true)
-        d.problem({
+        this.fail(who, {
           label: `URL ${url}`,
           message: e instanceof FetchLogError ? e.message : `could not open ${url}: ${messageOf(e)}`,
         })
+      } finally {
+        if (auto) this.guard.end(auto)
       }
       return
     }
     if (f.log) {
       try {
         const bytes = await decompressLog(f.log)
-        if (stale()) return
+        if (this.stale(who)) return
         const ed = f.edited
         const source: Source = ed
           ? {
@@ -168,43 +159,47 @@ export class AddressOpener<A> {
               },
             }
           : { kind: 'permalink', label: 'the permalink', name: 'permalink', input: bytes, verifier: 'none' }
-        if (!(await d.open(source, opts))) d.openPanel(true)
+        if (!(await this.openSource(source, opts, who)) && !this.stale(who)) d.openPanel(true)
       } catch (e) {
-        d.openPanel(true)
-        d.problem({ label: 'The permalink', message: e instanceof PermalinkError ? e.message : String(e) })
+        this.fail(who, { label: 'The permalink', message: e instanceof PermalinkError ? e.message : String(e) })
+      } finally {
+        if (auto) this.guard.end(auto)
       }
       return
     }
     const address = f.example === undefined ? d.fetchAddress.read(search.toString()) : null
     if (address !== null) {
       if (typeof address === 'object' && 'error' in address) {
-        d.openPanel(true)
-        d.problem({
+        if (auto) this.guard.end(auto)
+        this.fail(who, {
           label: 'The page address',
           message: `the page address asks for a fetch that cannot be made: ${address.error}`,
         })
         return
       }
-      this.guard.bootFetchStarted(auto ?? this.guard.mark(), step)
-      d.fetchAddress.start(address)
+      // The network feature runs the fetch; its result asks the guard whose it is (and ends `auto`).
+      this.guard.addressFetchStarted(auto, step)
+      d.fetchAddress.start(address, auto)
       return
     }
     const name = f.example ?? DEFAULT_EXAMPLE
     const ex = findExample(name)
     if (!ex) {
-      d.openPanel(true)
-      d.problem({
+      if (auto) this.guard.end(auto)
+      this.fail(who, {
         label: `example ${name}`,
         message: `there is no built-in example named ${JSON.stringify(name)}; pick one from the gallery`,
       })
       return
     }
-    await this.openExample(ex, step, auto)
+    await this.openExample(ex, step, who)
   }
 
-  /** First load: the address bar says what to open (the default example when it names nothing). */
+  /** First load: the address bar says what to open (the default example when it names nothing), as the app's own load. */
   boot(hash: string, search: string): Promise<void> {
-    return this.openFragment(parseFragment(hash), new URLSearchParams(search), this.guard.mark())
+    const f = parseFragment(hash)
+    const q = new URLSearchParams(search)
+    return this.openFragment(f, q, this.guard.begin(autoLabel(f, q)))
   }
 
   /**
@@ -212,6 +207,7 @@ export class AddressOpener<A> {
    * log moves to the step it names; another log opens, as the user's own act.
    */
   hashChanged(hash: string, search: string, page: PageNow): Promise<void> {
+    this.guard.userActed('address')
     const f = parseFragment(hash)
     page.setTab(f.tab)
     page.setPresenting(f.present === true)
@@ -229,6 +225,6 @@ export class AddressOpener<A> {
       }
       return Promise.resolve()
     }
-    return this.openFragment(f, new URLSearchParams(search))
+    return this.openFragment(f, new URLSearchParams(search), 'address')
   }
 }

@@ -1,4 +1,7 @@
-/** The fixture corpus's log bundles as text, file name → content (one lazily loaded chunk). */
+/**
+ * The fixture corpus's log bundles, file name → a loader of its text. Each log is its own
+ * chunk of the build, fetched when its example opens: the first screen loads only the demo's.
+ */
 const modules = import.meta.glob<string>(
   [
     '../../../../test/fixtures/*.json',
@@ -6,9 +9,9 @@ const modules = import.meta.glob<string>(
     '!../../../../test/fixtures/*.gateway.json',
     '!../../../../test/fixtures/index.json',
   ],
-  { eager: true, query: '?raw', import: 'default' },
+  { query: '?raw', import: 'default' },
 )
 
-export const FIXTURE_FILES: Readonly<Record<string, string>> = Object.fromEntries(
-  Object.entries(modules).map(([path, text]) => [path.slice(path.lastIndexOf('/') + 1), text]),
+export const FIXTURE_FILES: Readonly<Record<string, () => Promise<string>>> = Object.fromEntries(
+  Object.entries(modules).map(([path, load]) => [path.slice(path.lastIndexOf('/') + 1), load]),
 )

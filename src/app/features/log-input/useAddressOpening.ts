@@ -6,17 +6,26 @@
  * useStartGuard comes first (the network feature's fetch result asks it whose the fetch
  * was), then useAddressOpening with the inspector and the fetch it may start.
  */
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react'
 import type { Row } from '../../trace/trace-model'
 import type { Loaded } from '../../trace/useInspector'
-import { AddressOpener, type OpenerDeps, StartGuard } from './address-opening'
+import { AddressOpener, type OpenerDeps } from './address-opening'
 import { fetchLog } from './fetch-url'
 import { type Example, findExample, loadExample } from './gallery'
+import { type AutoLoad, StartGuard } from './start-guard'
 import { type PageAddress, usePageAddress, type ViewPart } from './usePageAddress'
 
-/** The page's one StartGuard: what the user started wins over what the app started by itself. */
-export function useStartGuard(): StartGuard {
-  return useState(() => new StartGuard())[0]
+/**
+ * The page's one StartGuard: what the user started wins over what the app started by
+ * itself. `cancelOpen` stops the inspector's open (an automatic one the user overtook).
+ */
+export function useStartGuard(cancelOpen: () => void): StartGuard {
+  return useState(() => new StartGuard(cancelOpen))[0]
+}
+
+/** The app's own loads still fetching or reading (for the header's status). */
+export function usePendingAutoLoads(guard: StartGuard): readonly AutoLoad[] {
+  return useSyncExternalStore(guard.subscribe, guard.pending, guard.pending)
 }
 
 export interface AddressOpeningOptions<A extends object>
@@ -45,7 +54,7 @@ export function useAddressOpening<A extends object>(o: AddressOpeningOptions<A>)
     openPanel: o.openPanel,
     fetchAddress: o.fetchAddress,
     loadExample,
-    fetchLog: (url) => fetchLog(url),
+    fetchLog: (url, signal) => fetchLog(url, signal),
   }
   const [opener] = useState(() => new AddressOpener<A>(o.guard, deps))
   opener.deps = deps
@@ -95,9 +104,9 @@ export function useAddressOpening<A extends object>(o: AddressOpeningOptions<A>)
   )
   const openUrl = useCallback(
     (url: string) => {
-      opener.guard.userActed()
+      opener.guard.userActed('url')
       history.replaceState(null, '', `${location.pathname}?url=${encodeURIComponent(url)}`)
-      void opener.openFragment({}, new URLSearchParams({ url }))
+      void opener.openFragment({}, new URLSearchParams({ url }), 'url')
     },
     [opener],
   )

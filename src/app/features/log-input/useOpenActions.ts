@@ -1,11 +1,11 @@
 /**
  * What the user opens by hand (the Open drawer and a file dropped on the page): a paste,
- * a file, a URL, a gallery example. Each is the user's own act (StartGuard: it wins over
- * the demo log the app opened by itself) and a successful open closes the drawer.
+ * a file, a URL, a gallery example. Each is the user's own act (./start-guard.ts: it wins
+ * over what the app is loading by itself) and a successful open closes the drawer.
  */
 import { type DragEvent, useCallback } from 'react'
 import type { OpenOptions, Source } from '../../trace/useInspector'
-import type { StartGuard } from './address-opening'
+import type { StartGuard } from './start-guard'
 import type { Example } from './gallery'
 
 /** The largest file the inspector opens (64 MiB). */
@@ -37,33 +37,24 @@ export interface OpenActionsOptions {
 }
 
 export function useOpenActions({ guard, open, problem, closePanel, openExample, openUrl }: OpenActionsOptions) {
-  const userActed = guard.userActed
   const onPaste = useCallback(
     (text: string) => {
-      userActed()
-      void open({ kind: 'paste', label: 'The pasted text', name: 'pasted', input: text, verifier: 'none' }).then(
-        (ok) => ok && closePanel(),
-      )
+      const source: Source = { kind: 'paste', label: 'The pasted text', name: 'pasted', input: text, verifier: 'none' }
+      void guard.userOpen('paste', () => open(source)).then((ok) => ok && closePanel())
     },
-    [open, userActed, closePanel],
+    [open, guard, closePanel],
   )
   const onFile = useCallback(
     (file: File) => {
-      userActed()
+      // The app's own loads give way as the file is picked, not once it has been read.
+      guard.userActed('file')
       void (async () => {
         const s = await fileSource(file)
         if (!('kind' in s)) problem(s)
-        else if (await open(s)) closePanel()
+        else if (await guard.userOpen('file', () => open(s))) closePanel()
       })()
     },
-    [open, problem, userActed, closePanel],
-  )
-  const onExample = useCallback(
-    (ex: Example) => {
-      userActed()
-      openExample(ex)
-    },
-    [openExample, userActed],
+    [open, problem, guard, closePanel],
   )
   // A file dropped anywhere on the page, unless something inside handled it first.
   const onDrop = useCallback(
@@ -77,5 +68,5 @@ export function useOpenActions({ guard, open, problem, closePanel, openExample, 
     },
     [onFile],
   )
-  return { onPaste, onFile, onUrl: openUrl, onExample, onDrop }
+  return { onPaste, onFile, onUrl: openUrl, onExample: openExample, onDrop }
 }

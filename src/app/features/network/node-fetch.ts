@@ -15,7 +15,7 @@ import {
   profileForAddress,
   saveCustomProfiles,
 } from './profiles'
-import { describeRemoteError, fetchRemote, type RemoteResult } from './remote-fetch'
+import type { RemoteResult } from './remote-fetch'
 
 export interface NetworkProfiles {
   readonly profiles: readonly Profile[]
@@ -104,8 +104,12 @@ export function useNodeFetch(onOpen: (r: RemoteResult) => void): NodeFetch {
     abort.current = ac
     setLastTarget(address.target)
     setStatus({ kind: 'fetching', what: `${address.target.kind} ${address.target.value} from ${address.url}` })
+    // The network client loads with the first fetch (its own chunk), under the fetching status.
+    let explain = (e: unknown) => `the network code did not load: ${e instanceof Error ? e.message : String(e)}`
     try {
-      const result = await fetchRemote(address, {
+      const remote = await import('./remote-fetch')
+      explain = remote.describeRemoteError
+      const result = await remote.fetchRemote(address, {
         signal: ac.signal,
         ...(verifyRef.current ? { verify: verifyRef.current } : {}),
       })
@@ -118,7 +122,7 @@ export function useNodeFetch(onOpen: (r: RemoteResult) => void): NodeFetch {
       open.current(result)
     } catch (e) {
       if (ac.signal.aborted) return
-      setStatus({ kind: 'error', message: describeRemoteError(e) })
+      setStatus({ kind: 'error', message: explain(e) })
     }
   }, [])
   const dismiss = useCallback(() => {

@@ -12,7 +12,7 @@
  * `&address=`, `&passkey=`, `&handle=`), optionally `&transport=`.
  */
 import type { Api, Target, TargetKind, TransportKind } from '../../../network/remote'
-import { APIS, DEFAULT_TRANSPORT, normalizeTarget, TRANSPORTS } from '../../../network/remote'
+import { APIS, DEFAULT_TRANSPORT, normalizeTarget, TRANSPORTS } from '../../../network/target'
 import { safeStorage } from '../../model/setting'
 
 export interface Profile {

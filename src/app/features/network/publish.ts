@@ -2,7 +2,7 @@
  * The publish seam, for the signing playground and anything else that publishes:
  *
  *   const answer = await publishUpdate(baseUrl, signed.bytes)       // plain function
- *   const { publish, answer, busy } = usePublish()                  // the node service's mutation
+ *   const { publish, answer, busy } = usePublish()                  // ./use-publish.ts: the node service's mutation
  *   await publish(signed.bytes, { inboxId })                        // + visibility check
  *
  * `bytes` are the exact IdentityUpdate bytes (never re-encoded). The answer is
@@ -12,10 +12,8 @@
  * sequence id not below the receipt (IDENT-072): only then is `visible` true, and only
  * then may a registration be reported complete. `<PublishAnswerView answer>` shows it.
  */
-import { useMutation } from '@tanstack/react-query'
-import { useCallback } from 'react'
 import { NodeError, NodeUnreachableError } from '../../../network/client'
-import { type PublishAnswer, useNodeService } from '../../model/node-service'
+import type { PublishAnswer } from '../../model/node-service'
 import { nodeClient } from './queries'
 
 export interface PublishOptions {
@@ -63,15 +61,4 @@ export async function publishUpdate(
     if (e instanceof NodeUnreachableError) return { kind: 'unreachable', message: e.message }
     return { kind: 'unreachable', message: e instanceof Error ? e.message : String(e) }
   }
-}
-
-/** A thin hook over the node service's publish mutation: the answer stays until the next publish or reset. */
-export function usePublish() {
-  const m = useMutation(useNodeService().publish)
-  const { mutateAsync } = m
-  const publish = useCallback(
-    (bytes: Uint8Array, options: Omit<PublishOptions, 'attempts'> = {}) => mutateAsync({ bytes, ...options }),
-    [mutateAsync],
-  )
-  return { publish, answer: (m.data as PublishAnswer | undefined) ?? null, busy: m.isPending, reset: m.reset }
 }

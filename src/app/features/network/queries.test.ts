@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { hashQueryKey } from '../../model/query-key'
-import { nodeKeys } from './queries'
+import { nodeKeys } from './node-keys'
 
 describe('hashQueryKey', () => {
   it('hashes bigints without throwing, distinct from the same digits as a string', () => {

@@ -1,5 +1,5 @@
 /**
- * Network reads through TanStack Query: a query-key factory (`nodeKeys`), a key hash
+ * Network reads through TanStack Query (keyed by ./node-keys.ts), a key hash
  * that keeps bigints (`hashQueryKey`, model/query-key.ts: TanStack's default JSON hash throws on them), the
  * node status probe, who holds a handle (IDENT-085: used only when the holder's derived
  * state holds it) and the re-fetch of an inbox for the inbox tasks. Every log is replayed
@@ -13,16 +13,7 @@ import { fastContext } from '../../../core/verify/fast'
 import type { SmartWalletVerifier } from '../../../core/verify/port'
 import type { InboxLog } from '../../../core/types'
 import { createNodeClient, NodeError, NodeUnreachableError, type NodeClient } from '../../../network/client'
-
-export type LookupBy = 'inbox' | 'ethereum' | 'passkey' | 'handle'
-
-export const nodeKeys = {
-  all: (baseUrl: string) => ['node', baseUrl] as const,
-  status: (baseUrl: string) => ['node', baseUrl, 'status'] as const,
-  lookup: (baseUrl: string, by: LookupBy, identifier: string) => ['node', baseUrl, 'lookup', by, identifier] as const,
-  log: (baseUrl: string, inboxId: string) => ['node', baseUrl, 'log', inboxId] as const,
-  newest: (baseUrl: string, inboxId: string, atLeast: bigint) => ['node', baseUrl, 'newest', inboxId, atLeast] as const,
-}
+import { nodeKeys } from './node-keys'
 
 export function nodeClient(baseUrl: string): NodeClient {
   return createNodeClient({ baseUrl, fetch: (input, init) => fetch(input, init) })

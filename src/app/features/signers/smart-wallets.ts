@@ -28,6 +28,7 @@ import type { ChainRoute } from '../../../chain/routes'
 import { SignerError } from '../../../signing/errors'
 import type { Signer } from '../../../signing/signers'
 import { StorageError } from '../../../storage/errors'
+import { CodedError } from '../../../crypto/errors'
 
 /** The object store of the signers' database (./idb.ts) holding these records. */
 export const SMART_WALLETS_STORE = 'smart-wallets'
@@ -115,15 +116,8 @@ export type SmartWalletSetupErrorCode =
   /** The demo wallets of `npm start` cannot be added (malformed, or their owner key does not match). */
   | 'demo'
 
-export class SmartWalletSetupError extends Error {
+export class SmartWalletSetupError extends CodedError<SmartWalletSetupErrorCode> {
   override readonly name = 'SmartWalletSetupError'
-  constructor(
-    readonly code: SmartWalletSetupErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options)
-  }
 }
 
 // ---- the panel's form ---------------------------------------------------------------------

@@ -25,6 +25,7 @@ import { localKeyAppId, localKeyAppSigner, passkeyAppSigner } from './app-signer
 import { memorySignerStorage, passkeyId, type PasskeyRecord, type SignerStorage } from './storage'
 import type { SmartWalletSigning } from '../../../chain/smart-wallet-signer'
 import type { SmartWalletRecord } from './smart-wallets'
+import { CodedError } from '../../../crypto/errors'
 
 export type SignerVaultErrorCode =
   /** Importing a key that is already kept here. */
@@ -36,15 +37,8 @@ export type SignerVaultErrorCode =
   /** This browser cannot do it (no WebAuthn). */
   | 'unsupported'
 
-export class SignerVaultError extends Error {
+export class SignerVaultError extends CodedError<SignerVaultErrorCode> {
   override readonly name = 'SignerVaultError'
-  constructor(
-    readonly code: SignerVaultErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options)
-  }
 }
 
 /** The browser's WebAuthn, as the vault needs it. */

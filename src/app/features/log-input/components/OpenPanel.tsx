@@ -10,6 +10,8 @@ export interface OpenPanelProps {
   readonly onClose?: (() => void) | undefined
   /** The "From a node" section (features/network, composed by the shell). */
   readonly fromNode?: ReactNode
+  /** The user typed or picked something here: what the app is loading by itself gives way. */
+  readonly onIntent?: (() => void) | undefined
 }
 
 /** Every way to open a log: paste, file (open or drop), URL, from a node, and the gallery. */
@@ -21,6 +23,7 @@ export const OpenPanel = memo(function OpenPanel({
   current,
   onClose,
   fromNode,
+  onIntent,
 }: OpenPanelProps) {
   const [text, setText] = useState('')
   const [url, setUrl] = useState('')
@@ -35,7 +38,7 @@ export const OpenPanel = memo(function OpenPanel({
   const valid = EXAMPLES.filter((e) => e.ok)
   const rejected = EXAMPLES.filter((e) => !e.ok)
   return (
-    <section className="open-panel" aria-labelledby="open-title">
+    <section className="open-panel" aria-labelledby="open-title" onInput={onIntent}>
       <div className="open-head">
         <h2 id="open-title">Open a log</h2>
         {onClose && (

@@ -9,7 +9,7 @@ import { useState, type FormEvent } from 'react'
 import { hexToBytes } from '../../../../crypto/bytes'
 import type { TargetKind } from '../../../../network/remote'
 import type { NetworkProfiles, NodeFetch } from '../node-fetch'
-import { usePublish } from '../publish'
+import { usePublish } from '../use-publish'
 import { PublishAnswerView } from './PublishAnswerView'
 
 const TARGET_LABEL: Record<TargetKind, string> = {

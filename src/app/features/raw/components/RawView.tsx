@@ -1,9 +1,36 @@
-import { useMemo, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { bytesToBase64, bytesToHex } from '../../../../crypto/bytes'
 import { type Linked, partKey, partOfFieldPath, samePart, useLinked } from '../../../model/linked'
 import { CopyButton } from '../../../ui/CopyButton'
 import { linkHandlers } from '../../../ui/Linked'
-import { WIRE_TYPE_NAMES, type WireNode, type WireTree, wireTree } from '../wire-tree'
+import type { WireNode, WireTree } from '../wire-tree'
+
+/** The wire-format reader (protobuf's runtime and the update's schema): a chunk loaded when a Raw view first shows. */
+interface WireModule {
+  readonly wireTree: (bytes: Uint8Array) => WireTree
+  readonly names: Readonly<Record<number, string>>
+}
+let wireModule: WireModule | null = null
+
+function useWireModule(): { mod: WireModule | null; error: string | null } {
+  const [mod, setMod] = useState(wireModule)
+  const [error, setError] = useState<string | null>(null)
+  useEffect(() => {
+    if (mod) return
+    let live = true
+    import('../wire-tree').then(
+      ({ wireTree, WIRE_TYPE_NAMES }) => {
+        wireModule = { wireTree: (bytes) => wireTree(bytes), names: WIRE_TYPE_NAMES }
+        if (live) setMod(wireModule)
+      },
+      (e: unknown) => live && setError(e instanceof Error ? e.message : String(e)),
+    )
+    return () => {
+      live = false
+    }
+  }, [mod])
+  return { mod, error }
+}
 
 const PREVIEW = 32
 
@@ -25,7 +52,17 @@ function linkOf(node: WireNode, linked: Linked, top: boolean) {
   }
 }
 
-function NodeView({ node, bytes, top = false }: { node: WireNode; bytes: Uint8Array; top?: boolean }) {
+function NodeView({
+  node,
+  bytes,
+  names,
+  top = false,
+}: {
+  node: WireNode
+  bytes: Uint8Array
+  names: WireModule['names']
+  top?: boolean
+}) {
   const [full, setFull] = useState(false)
   const { className: linkClass, ...link } = linkOf(node, useLinked(), top)
   const label = node.name ?? `field ${node.no}`
@@ -35,8 +72,8 @@ function NodeView({ node, bytes, top = false }: { node: WireNode; bytes: Uint8Ar
         @{node.offset}
       </span>{' '}
       <span className="fname">{label}</span> <span className="muted">#{node.no}</span>{' '}
-      <span className="wtype">{WIRE_TYPE_NAMES[node.wireType] ?? node.wireType}</span>{' '}
-      <span className="ftype">{node.type}</span> <span className="muted">{node.end - node.valueOffset} B</span>
+      <span className="wtype">{names[node.wireType] ?? node.wireType}</span> <span className="ftype">{node.type}</span>{' '}
+      <span className="muted">{node.end - node.valueOffset} B</span>
       {node.value !== null && <span className="fval">{node.value}</span>}
       {node.flags.map((f) => (
         <span key={f} className={`badge flag-${f}`}>
@@ -79,7 +116,7 @@ function NodeView({ node, bytes, top = false }: { node: WireNode; bytes: Uint8Ar
         {hex}
         <ul className="wire-children">
           {node.children.map((c) => (
-            <NodeView key={c.offset} node={c} bytes={bytes} />
+            <NodeView key={c.offset} node={c} bytes={bytes} names={names} />
           ))}
         </ul>
       </details>
@@ -104,7 +141,8 @@ function PartRange({ tree, linked }: { tree: WireTree; linked: Linked }) {
 
 /** The selected update's protobuf fields, as a tree with byte offsets and hex. */
 export function RawView({ bytes, bytesSource }: { bytes: Uint8Array | null; bytesSource?: string | undefined }) {
-  const tree = useMemo(() => (bytes ? wireTree(bytes) : null), [bytes])
+  const { mod, error } = useWireModule()
+  const tree = useMemo(() => (bytes && mod ? mod.wireTree(bytes) : null), [bytes, mod])
   const linked = useLinked()
   return (
     <section className="panel raw" aria-labelledby="raw-title" {...linkHandlers(linked)}>
@@ -121,7 +159,13 @@ export function RawView({ bytes, bytesSource }: { bytes: Uint8Array | null; byte
           </>
         )}
       </div>
-      {!bytes || !tree ? (
+      {bytes && error ? (
+        <p className="note warn" role="alert">
+          The protobuf reader did not load ({error}); reload the page to try again.
+        </p>
+      ) : bytes && !mod ? (
+        <p className="muted">Loading the protobuf reader…</p>
+      ) : !bytes || !tree || !mod ? (
         <p className="empty">This update has no bytes to show (its text was not valid hex or base64).</p>
       ) : (
         <>
@@ -133,7 +177,7 @@ export function RawView({ bytes, bytesSource }: { bytes: Uint8Array | null; byte
           <PartRange tree={tree} linked={linked} />
           <ul className="wire-tree" aria-label="Protobuf fields">
             {tree.nodes.map((n) => (
-              <NodeView key={n.offset} node={n} bytes={bytes} top />
+              <NodeView key={n.offset} node={n} bytes={bytes} names={mod.names} top />
             ))}
           </ul>
         </>

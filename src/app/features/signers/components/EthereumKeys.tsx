@@ -6,7 +6,7 @@ import { CopyButton } from '../../../ui/CopyButton'
 import { shortId } from '../../../ui/format'
 import type { KeptKey } from '../vault'
 import type { SignerManager } from '../useSignerRegistry'
-import { ConfirmButton, errorText, Kind, Outcome, useAction } from './section'
+import { ConfirmButton, errorText, Kind, NameForm, Outcome, useAction } from './section'
 
 interface Exported {
   readonly appId: string
@@ -25,14 +25,6 @@ export function EthereumKeys({ registry }: { registry: SignerManager }) {
   const keys = registry.vault.keys.filter((k) => k.kind === 'ethereum')
   const ready = registry.vault.ready
 
-  const generate = (e: FormEvent) => {
-    e.preventDefault()
-    void a.run('generate', async () => {
-      const s = await registry.newEthereumKey(name)
-      setName('')
-      return `Generated ${s.label}.`
-    })
-  }
   const importText = (e: FormEvent) => {
     e.preventDefault()
     // Whitespace around pasted text (a trailing newline) is not part of the key.
@@ -88,20 +80,19 @@ export function EthereumKeys({ registry }: { registry: SignerManager }) {
   return (
     <section className="signers-section" aria-labelledby="signers-eth">
       <h3 id="signers-eth">Local Ethereum keys</h3>
-      <form className="row-buttons" onSubmit={generate}>
-        <label htmlFor="eth-key-name">Key name</label>
-        <input
-          id="eth-key-name"
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          placeholder="optional"
-          maxLength={64}
-          autoComplete="off"
-        />
-        <button type="submit" disabled={a.busy !== null || !ready}>
-          Generate Ethereum key
-        </button>
-      </form>
+      <NameForm
+        a={a}
+        verb="generate"
+        make={async (n) => `Generated ${(await registry.newEthereumKey(n)).label}.`}
+        name={name}
+        setName={setName}
+        id="eth-key-name"
+        label="Key name"
+        placeholder="optional"
+        disabled={!ready}
+      >
+        Generate Ethereum key
+      </NameForm>
       <form className="row-buttons" onSubmit={importText} aria-label="Import an Ethereum private key">
         <label htmlFor="eth-key-import">Private key</label>
         <input

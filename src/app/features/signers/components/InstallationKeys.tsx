@@ -1,39 +1,30 @@
 /** The signers panel's installation keys: generate, delete. */
-import { useState, type FormEvent } from 'react'
+import { useState } from 'react'
 import { Id } from '../../../ui/Id'
 import { shortId } from '../../../ui/format'
 import type { SignerManager } from '../useSignerRegistry'
-import { ConfirmButton, Kind, Outcome, useAction } from './section'
+import { ConfirmButton, Kind, NameForm, Outcome, useAction } from './section'
 
 export function InstallationKeys({ registry }: { registry: SignerManager }) {
   const a = useAction()
   const [name, setName] = useState('')
   const keys = registry.vault.keys.filter((k) => k.kind === 'installation')
-  const generate = (e: FormEvent) => {
-    e.preventDefault()
-    void a.run('generate', async () => {
-      const s = await registry.newInstallationKey(name)
-      setName('')
-      return `Generated ${s.label}.`
-    })
-  }
   return (
     <section className="signers-section" aria-labelledby="signers-inst">
       <h3 id="signers-inst">Installation keys</h3>
-      <form className="row-buttons" onSubmit={generate}>
-        <label htmlFor="inst-key-name">Installation key name</label>
-        <input
-          id="inst-key-name"
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          placeholder="optional"
-          maxLength={64}
-          autoComplete="off"
-        />
-        <button type="submit" disabled={a.busy !== null || !registry.vault.ready}>
-          Generate installation key
-        </button>
-      </form>
+      <NameForm
+        a={a}
+        verb="generate"
+        make={async (n) => `Generated ${(await registry.newInstallationKey(n)).label}.`}
+        name={name}
+        setName={setName}
+        id="inst-key-name"
+        label="Installation key name"
+        placeholder="optional"
+        disabled={!registry.vault.ready}
+      >
+        Generate installation key
+      </NameForm>
       <p className="hint">Ed25519 keys for installations; they are not exported and stay in this browser.</p>
       <Outcome error={a.error} done={a.done} label="Installation keys" />
       {keys.length === 0 ? (

@@ -1,43 +1,34 @@
 /** The signers panel's passkeys created in this browser: create, forget. */
-import { useState, type FormEvent } from 'react'
+import { useState } from 'react'
 import { Id } from '../../../ui/Id'
 import { shortId } from '../../../ui/format'
 import type { SignerManager } from '../useSignerRegistry'
-import { ConfirmButton, IP_HOST, Kind, Outcome, useAction } from './section'
+import { ConfirmButton, IP_HOST, Kind, NameForm, Outcome, useAction } from './section'
 
 export function Passkeys({ registry }: { registry: SignerManager }) {
   const a = useAction()
   const [name, setName] = useState('')
   const passkeys = registry.vault.passkeys
   const ipHost = IP_HOST.test(registry.rpId)
-  const create = (e: FormEvent) => {
-    e.preventDefault()
-    void a.run('create', async () => {
-      const s = await registry.newPasskey(name)
-      setName('')
-      return `Created ${s.label}.`
-    })
-  }
   return (
     <section className="signers-section" aria-labelledby="signers-passkeys">
       <h3 id="signers-passkeys">Passkeys</h3>
       {!registry.webauthnSupported ? (
         <p className="muted">This browser does not support WebAuthn, so it cannot create or use passkeys.</p>
       ) : (
-        <form className="row-buttons" onSubmit={create}>
-          <label htmlFor="passkey-name">Passkey name</label>
-          <input
-            id="passkey-name"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            placeholder="e.g. laptop"
-            maxLength={64}
-            autoComplete="off"
-          />
-          <button type="submit" disabled={a.busy !== null || !registry.vault.ready}>
-            {a.busy ? 'Waiting for the passkey prompt…' : 'Create passkey'}
-          </button>
-        </form>
+        <NameForm
+          a={a}
+          verb="create"
+          make={async (n) => `Created ${(await registry.newPasskey(n)).label}.`}
+          name={name}
+          setName={setName}
+          id="passkey-name"
+          label="Passkey name"
+          placeholder="e.g. laptop"
+          disabled={!registry.vault.ready}
+        >
+          {a.busy ? 'Waiting for the passkey prompt…' : 'Create passkey'}
+        </NameForm>
       )}
       {ipHost && (
         <p className="hint">WebAuthn refuses IP addresses: open this app as http://localhost:… to use passkeys.</p>

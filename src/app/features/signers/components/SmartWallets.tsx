@@ -5,7 +5,7 @@ import { shortId } from '../../../ui/format'
 import { checkSigner, type SignerCheck } from '../check'
 import { DEMO_OWNER_LABEL, describeSigning, ownerAddress, type SmartWalletForm } from '../smart-wallets'
 import type { SignerManager, SmartWalletEntry } from '../useSignerRegistry'
-import { ConfirmButton, Kind, Outcome, useAction } from './section'
+import { ConfirmButton, HexField, Kind, NameField, Outcome, useAction } from './section'
 
 const EMPTY_FORM: SmartWalletForm = {
   chainId: '',
@@ -27,6 +27,16 @@ export function SmartWallets({ registry }: { registry: SignerManager }) {
   const chainId = sw.routes.some((r) => r.chainId === form.chainId) ? form.chainId : (sw.routes[0]?.chainId ?? '')
   const owner = sw.owners.some((o) => o.id === form.owner) ? form.owner : (sw.owners[0]?.id ?? '')
   const set = (patch: Partial<SmartWalletForm>) => setForm((f) => ({ ...f, ...patch }))
+  const hex = (key: 'address' | 'factory' | 'salt', label: string, placeholder: string, size: number) => (
+    <HexField
+      id={`sw-${key}`}
+      label={label}
+      value={form[key]}
+      onChange={(v) => set({ [key]: v })}
+      placeholder={placeholder}
+      size={size}
+    />
+  )
   const add = (e: FormEvent) => {
     e.preventDefault()
     void a.run('add', async () => {
@@ -128,44 +138,12 @@ export function SmartWallets({ registry }: { registry: SignerManager }) {
           </label>
         </div>
         {form.mode === 'deployed' ? (
-          <div className="row-buttons">
-            <label htmlFor="sw-address">Wallet address</label>
-            <input
-              id="sw-address"
-              className="mono"
-              value={form.address}
-              onChange={(e) => set({ address: e.target.value })}
-              placeholder="0x + 40 hex digits"
-              size={44}
-              spellCheck={false}
-              autoComplete="off"
-            />
-          </div>
+          <div className="row-buttons">{hex('address', 'Wallet address', '0x + 40 hex digits', 44)}</div>
         ) : (
           <>
             <div className="row-buttons">
-              <label htmlFor="sw-factory">Factory address</label>
-              <input
-                id="sw-factory"
-                className="mono"
-                value={form.factory}
-                onChange={(e) => set({ factory: e.target.value })}
-                placeholder="0x + 40 hex digits"
-                size={44}
-                spellCheck={false}
-                autoComplete="off"
-              />
-              <label htmlFor="sw-salt">Salt</label>
-              <input
-                id="sw-salt"
-                className="mono"
-                value={form.salt}
-                onChange={(e) => set({ salt: e.target.value })}
-                placeholder="e.g. 1, or 0x + 64 hex digits"
-                size={24}
-                spellCheck={false}
-                autoComplete="off"
-              />
+              {hex('factory', 'Factory address', '0x + 40 hex digits', 44)}
+              {hex('salt', 'Salt', 'e.g. 1, or 0x + 64 hex digits', 24)}
             </div>
             <p className="hint">
               The address is read from the factory&apos;s addressOf(owner, salt) on the chain, so the wallet can sign
@@ -174,14 +152,12 @@ export function SmartWallets({ registry }: { registry: SignerManager }) {
           </>
         )}
         <div className="row-buttons">
-          <label htmlFor="sw-label">Smart wallet name</label>
-          <input
+          <NameField
             id="sw-label"
+            label="Smart wallet name"
             value={form.label}
-            onChange={(e) => set({ label: e.target.value })}
+            onChange={(label) => set({ label })}
             placeholder="optional"
-            maxLength={64}
-            autoComplete="off"
           />
           <button type="submit" disabled={a.busy !== null || !ready}>
             {a.busy === 'add' ? 'Adding…' : 'Add smart wallet'}

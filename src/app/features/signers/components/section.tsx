@@ -1,5 +1,5 @@
 /** What the signers panel's sections share: the kind tag, one action at a time, its outcome, a confirm button. */
-import { useState, type ReactNode } from 'react'
+import { useState, type FormEvent, type ReactNode } from 'react'
 import type { AppSignerSource } from '../../../model/app-signer'
 import { SOURCE_LABEL } from '../app-signers'
 
@@ -30,6 +30,89 @@ export function useAction() {
     }
   }
   return { busy, error, done, run, setError, clear: () => (setError(null), setDone(null)) }
+}
+
+type Action = ReturnType<typeof useAction>
+
+interface FieldProps {
+  id: string
+  label: string
+  value: string
+  onChange: (value: string) => void
+  placeholder: string
+}
+
+/** A labelled name field: at most 64 characters. */
+export function NameField({ id, label, value, onChange, placeholder }: FieldProps) {
+  return (
+    <>
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        placeholder={placeholder}
+        maxLength={64}
+        autoComplete="off"
+      />
+    </>
+  )
+}
+
+/** A labelled hex field: monospace, `size` characters wide, no spell check. */
+export function HexField({ id, label, value, onChange, placeholder, size }: FieldProps & { size: number }) {
+  return (
+    <>
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        className="mono"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        placeholder={placeholder}
+        size={size}
+        spellCheck={false}
+        autoComplete="off"
+      />
+    </>
+  )
+}
+
+/** A form of one name field and a submit button: `make` runs as the section's action `verb` and the name is cleared once it succeeds. */
+export function NameForm({
+  a,
+  verb,
+  make,
+  name,
+  setName,
+  disabled,
+  children,
+  ...field
+}: Omit<FieldProps, 'value' | 'onChange'> & {
+  a: Action
+  verb: string
+  make: (name: string) => Promise<string>
+  name: string
+  setName: (name: string) => void
+  disabled: boolean
+  children: ReactNode
+}) {
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    void a.run(verb, async () => {
+      const done = await make(name)
+      setName('')
+      return done
+    })
+  }
+  return (
+    <form className="row-buttons" onSubmit={submit}>
+      <NameField {...field} value={name} onChange={setName} />
+      <button type="submit" disabled={a.busy !== null || disabled}>
+        {children}
+      </button>
+    </form>
+  )
 }
 
 export function Outcome({ error, done, label }: { error: string | null; done: string | null; label: string }) {
