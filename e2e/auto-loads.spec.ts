@@ -83,7 +83,7 @@ async function openThePaste(page: Page): Promise<void> {
 for (const address of ['/', '/#example=valid-full-life'])
   test(`the demo log (${address}) gives way to the Open panel the user opened while it loaded`, async ({ page }) => {
     // Hold the chunk that holds the example logs until the user has acted.
-    const chunk = await hold(page, /gallery-data[^/]*\.js$/)
+    const chunk = await hold(page, /valid-full-life-[^/]*\.js$/)
     await countOpens(page)
     await page.goto(address)
     await expect(status(page)).toContainText('Opening example valid-full-life')
@@ -92,7 +92,7 @@ for (const address of ['/', '/#example=valid-full-life'])
     await expect(status(page)).toHaveCount(0)
     await pasteBox(page).fill(PASTED)
 
-    const loaded = page.waitForResponse(/gallery-data[^/]*\.js$/)
+    const loaded = page.waitForResponse(/valid-full-life-[^/]*\.js$/)
     chunk.release()
     const url = (await loaded).url()
     // Importing the chunk again resolves after the app's own import did: by then the demo's
@@ -214,7 +214,7 @@ test('the log a reload restores from the address gives way to the Open panel the
 })
 
 test('left alone, each automatic load opens as before (the held load is the one the tests hold)', async ({ page }) => {
-  const chunk = await hold(page, /gallery-data[^/]*\.js$/)
+  const chunk = await hold(page, /valid-full-life-[^/]*\.js$/)
   await page.goto('/#example=valid-full-life')
   await expect(status(page)).toContainText('Opening example valid-full-life')
   chunk.release()

@@ -5,7 +5,7 @@ import type { Page, TestInfo } from '@playwright/test'
 import { expect } from './fixtures'
 
 // Code inside page.evaluate / addInitScript runs in the page; tsconfig.node.json has no DOM lib.
-declare const window: any, document: any
+declare const window: any, document: any, indexedDB: any
 
 const FIXTURES = fileURLToPath(new URL('../test/fixtures/', import.meta.url))
 
@@ -99,4 +99,17 @@ export async function fetchFromNode(page: Page, by: string, identifier: string, 
   await section.getByRole('combobox', { name: 'Fetch by' }).selectOption({ label: by })
   await section.getByRole('textbox', { name: 'Identifier to fetch' }).fill(identifier)
   await section.getByRole('button', { name: 'Fetch log' }).click()
+}
+
+/** Deletes every IndexedDB database of the page's origin (a returning user with no stored verdicts or logs). */
+export async function clearIndexedDb(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    for (const db of await indexedDB.databases())
+      if (db.name)
+        await new Promise((resolve, reject) => {
+          const r = indexedDB.deleteDatabase(db.name!)
+          r.onsuccess = r.onblocked = resolve
+          r.onerror = () => reject(r.error)
+        })
+  })
 }

@@ -17,10 +17,10 @@ import { loadavg } from 'node:os'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { expect, test } from './fixtures'
-import { waitForLog } from './helpers'
+import { clearIndexedDb, waitForLog } from './helpers'
 import { syntheticBundle } from './synthetic-log'
 
-declare const window: any, document: any, indexedDB: any, requestAnimationFrame: any, MutationObserver: any
+declare const window: any, document: any, requestAnimationFrame: any, MutationObserver: any
 
 const ON = process.env.INSPECTOR_OPEN_BENCH === '1'
 const N = Number(process.env.INSPECTOR_OPEN_UPDATES ?? 256)
@@ -121,16 +121,7 @@ test.describe('load path benchmark (npm run bench)', () => {
 
     const rounds: Round[] = []
     for (let round = 0; round < ROUNDS; round++) {
-      if (round > 0)
-        await page.evaluate(async () => {
-          for (const db of await indexedDB.databases())
-            if (db.name)
-              await new Promise((resolve, reject) => {
-                const r = indexedDB.deleteDatabase(db.name!)
-                r.onsuccess = r.onblocked = resolve
-                r.onerror = () => reject(r.error)
-              })
-        })
+      if (round > 0) await clearIndexedDb(page)
       await page.goto('/')
       await waitForLog(page)
       await page.getByRole('button', { name: 'Open log…' }).click()

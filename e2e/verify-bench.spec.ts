@@ -31,12 +31,12 @@ import { readdirSync, readFileSync, existsSync, mkdirSync, writeFileSync } from 
 import { availableParallelism, loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { expect, test } from './fixtures'
-import { waitForLog } from './helpers'
+import { clearIndexedDb, waitForLog } from './helpers'
 import { syntheticBundle } from './synthetic-log'
 import { readLogs } from '../src/core/decode/logs'
 import { signaturesOf } from '../src/core/verify/update'
 
-declare const Worker: any, navigator: any, indexedDB: any
+declare const Worker: any, navigator: any
 
 const ON = process.env.INSPECTOR_VERIFY_BENCH === '1'
 const SIZES = (process.env.INSPECTOR_VERIFY_SIZES ?? '256,10000').split(',').map(Number)
@@ -140,16 +140,7 @@ test.describe('verification benchmark (npm run bench)', () => {
       await page.route(`**${logPath}`, (route) => route.fulfill({ body: text, contentType: 'application/json' }))
       const appFirst: { replayMs: number; endedAfterLoadMs: number; detail: any }[] = []
       for (let round = 0; round < rounds; round++) {
-        if (round > 0)
-          await page.evaluate(async () => {
-            for (const db of await indexedDB.databases())
-              if (db.name)
-                await new Promise((resolve, reject) => {
-                  const r = indexedDB.deleteDatabase(db.name!)
-                  r.onsuccess = r.onblocked = resolve
-                  r.onerror = () => reject(r.error)
-                })
-          })
+        if (round > 0) await clearIndexedDb(page)
         const origin = new URL(page.url() === 'about:blank' ? info.project.use.baseURL! : page.url()).origin
         await page.goto(`/?url=${encodeURIComponent(origin + logPath)}`)
         const m = await page.waitForFunction(
