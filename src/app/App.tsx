@@ -10,7 +10,7 @@ import { NodeServiceProvider } from './features/network/NodeServiceProvider'
 import { fetchAddressQuery } from './features/network/profiles'
 import { Presenter } from './features/presenter/components/Presenter'
 import type { InspectRequest } from './model/inspect-request'
-import type { Selection } from './trace/trace-model'
+import type { Selection, TraceModel } from './trace/trace-model'
 import { diffStates } from './model/state-diff'
 import { DrawerStack } from './shell/DrawerStack'
 import { Header } from './shell/Header'
@@ -29,8 +29,14 @@ const FetchCallout = lazy(() =>
 )
 
 /** Renders `children` with the selection: the one part of a view here that changes on each step. */
-function WithSelection({ children }: { children: (selection: Selection | null) => ReactNode }) {
-  return children(useSelection())
+function WithSelection({
+  model,
+  children,
+}: {
+  model: TraceModel
+  children: (selection: Selection | null) => ReactNode
+}) {
+  return children(useSelection(model))
 }
 
 export function App() {
@@ -88,7 +94,7 @@ export function App() {
           {loaded?.source.kind === 'node' && loaded.source.fetch && (
             <ErrorBoundary label="Follow">
               <Suspense fallback={null}>
-                <WithSelection>
+                <WithSelection model={loaded.model}>
                   {(selection) => (
                     <FollowBar
                       loaded={loaded}
@@ -152,7 +158,7 @@ export function App() {
           />
           {loaded && view.presenting && (
             <ErrorBoundary label="Presenter mode" resetKey={loaded.loadId}>
-              <WithSelection>
+              <WithSelection model={loaded.model}>
                 {(selection) => (
                   <Presenter
                     model={loaded.model}

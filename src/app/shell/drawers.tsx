@@ -158,7 +158,7 @@ function SignDrawer({ session, close }: DrawerContext) {
 
 function EditDrawer({ session, edit, close }: DrawerContext) {
   const { loaded } = session.ins
-  const selection = useSelection()
+  const selection = useSelection(loaded?.model ?? null)
   if (!loaded) return null
   const selected = selection ? (loaded.model.steps[selection.k] ?? null) : null
   return (

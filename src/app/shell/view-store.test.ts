@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import { EMPTY_VIEW } from './view-state'
-import { ViewStore } from './view-store'
+import type { TraceModel } from '../trace/trace-model'
+import { fitSelection, ViewStore } from './view-store'
 
 describe('ViewStore (the view outside React state)', () => {
   it('a step changes the selection and leaves the shell view (what the header and drawers render) the same object', () => {
@@ -40,5 +41,13 @@ describe('ViewStore (the view outside React state)', () => {
     store.dispatch({ type: 'present', on: true })
     expect(heard).not.toHaveBeenCalled()
     expect(store.shellView().presenting).toBe(true)
+  })
+
+  it('a selection past the end of the model rendered is no selection (a shorter log replacing a longer one)', () => {
+    const model = { steps: [{}, {}, {}] } as unknown as TraceModel
+    expect(fitSelection({ k: 2, i: 0 }, model)).toEqual({ k: 2, i: 0 })
+    expect(fitSelection({ k: 3, i: 0 }, model)).toBeNull()
+    expect(fitSelection({ k: 0, i: 0 }, null)).toBeNull()
+    expect(fitSelection(null, model)).toBeNull()
   })
 })

@@ -6,7 +6,7 @@
  * drawers or the page address's owner.
  */
 import { createContext, useContext, useSyncExternalStore } from 'react'
-import type { Selection } from '../trace/trace-model'
+import type { Selection, TraceModel } from '../trace/trace-model'
 import { EMPTY_VIEW, type ShellView, type ViewAction, type ViewState, viewReducer } from './view-state'
 
 const SHELL_KEYS = (Object.keys(EMPTY_VIEW) as (keyof ViewState)[]).filter((k) => k !== 'selection')
@@ -66,8 +66,18 @@ export function useShellView(store: ViewStore): ShellView {
   return useSyncExternalStore(store.subscribe, store.shellView)
 }
 
-/** The selected row; re-renders on each step. */
-export function useSelection(): Selection | null {
+/**
+ * The selected row of `model`; re-renders on each step. The store and the open log change
+ * in separate renders: when a log with fewer updates replaces one (an edited copy, a newly
+ * opened log), one render may see the new model with the old selection before the
+ * inspector selects in the new log. A selection past the model's end is no selection.
+ */
+export function useSelection(model: TraceModel | null): Selection | null {
   const store = useViewStore()
-  return useSyncExternalStore(store.subscribe, store.selection)
+  return fitSelection(useSyncExternalStore(store.subscribe, store.selection), model)
+}
+
+/** `selection` if it names an update of `model`, else null. */
+export function fitSelection(selection: Selection | null, model: TraceModel | null): Selection | null {
+  return selection && model && selection.k < model.steps.length ? selection : null
 }
