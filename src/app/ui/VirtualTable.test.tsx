@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
-import { cleanup, render, screen, within } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { render, screen, within } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import { withLayoutBox } from './layout-box.testkit'
 import { type Column, VirtualTable } from './VirtualTable'
 
 interface Row {
@@ -34,14 +35,7 @@ function table(list: readonly Row[], empty = 'Nothing here.') {
   )
 }
 
-beforeEach(() => {
-  vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(400)
-  vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(900)
-})
-afterEach(() => {
-  cleanup()
-  vi.restoreAllMocks()
-})
+withLayoutBox(400)
 
 describe('VirtualTable', () => {
   it('names the table, its columns and its rows, with their place in the whole list', () => {

@@ -9,6 +9,7 @@ import { useChainRoutesContext } from '../../model/app-context'
 import { defaultChainRoutes, parseRouteSetting, routeSpec, type RouteSetting } from './chain-routes'
 import { DEMO_CHAIN } from './demo-chain'
 import { useRouteCheck } from './route-check'
+import { FormEnd } from '../../ui/FormEnd'
 
 const ROW = { display: 'flex', flexWrap: 'wrap', gap: '0.4rem', alignItems: 'center', maxWidth: '100%' } as const
 const INPUT = { maxWidth: '100%', minWidth: 0, boxSizing: 'border-box' } as const
@@ -173,17 +174,7 @@ function RouteForm({
           style={INPUT}
         />
       </label>
-      <button type="submit">{submitLabel}</button>
-      {onCancel && (
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-      )}
-      {problem && (
-        <span role="alert" className="bad">
-          {problem}
-        </span>
-      )}
+      <FormEnd submitLabel={submitLabel} onCancel={onCancel} problem={problem} />
     </form>
   )
 }

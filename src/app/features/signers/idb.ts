@@ -4,7 +4,7 @@
  *   keys      KeyRecord (src/signing/local-keys.ts): local Ethereum keys and Ed25519
  *             installation keys, secret included (never logged, never exported from here)
  *   passkeys  PasskeyRecord (./storage.ts): the public record of a passkey created here
- *   smart-wallets  SmartWalletRecord (./smart-wallets.ts): public data of a smart contract
+ *   smart-wallets  SmartWalletRecord (./smart-wallet-record.ts): public data of a smart contract
  *             wallet (chain, address, owner's signer id, deployment); added in version 2
  *
  * Opened and read through src/storage/idb.ts, so the same code runs in the browser over
@@ -13,7 +13,7 @@
  * reader that knows its shape, never passed on.
  */
 import { type Db, type IdbFactoryLike, inStore, openIdb, StorageError } from '../../../storage/idb'
-import { SMART_WALLETS_STORE } from './smart-wallets'
+import { SMART_WALLETS_STORE } from './smart-wallet-record'
 
 export const DB_NAME = 'inbox-inspector-signers'
 export const DB_VERSION = 2

@@ -11,7 +11,7 @@
  */
 import { copyKeyRecord, memoryRecords, type KeyRecord, type KeyRecordBackend } from '../../../signing/local-keys'
 import type { StoredPasskey } from '../../../signing/browser/passkey'
-import { checkSmartWalletRecord, SMART_WALLETS_STORE, type SmartWalletRecord } from './smart-wallets'
+import { checkSmartWalletRecord, SMART_WALLETS_STORE, type SmartWalletRecord } from './smart-wallet-record'
 import { globalIndexedDb, type IdbFactoryLike, StorageError } from '../../../storage/idb'
 import { idbRecordStore, KEYS_STORE, openSignerDb, PASSKEYS_STORE, type RecordStore } from './idb'
 

@@ -26,18 +26,10 @@ import type { ChainRoute } from '../../../chain/routes'
 import type { SmartWalletSigning } from '../../../chain/smart-wallet-signer'
 import { ChainVerifier } from '../../../chain/verifier'
 import { orderSigners, walletAppSigners } from './app-signers'
-import {
-  addDemoSmartWallets,
-  ownerAddress,
-  parseDemoSmartWallets,
-  parseSmartWalletForm,
-  smartWalletAppSigner,
-  smartWalletId,
-  SmartWalletSetupError,
-  type DemoSmartWallets,
-  type SmartWalletForm,
-  type SmartWalletRecord,
-} from './smart-wallets'
+import { addDemoSmartWallets, type DemoSmartWallets, parseDemoSmartWallets } from './demo-smart-wallets'
+import { parseSmartWalletForm, type SmartWalletForm } from './smart-wallet-form'
+import { ownerAddress, type SmartWalletRecord, smartWalletId } from './smart-wallet-record'
+import { SmartWalletSetupError, smartWalletAppSigner } from './smart-wallets'
 import { openSignerStorage } from './storage'
 import { SignerVault, type VaultSnapshot, type WebAuthnEnv } from './vault'
 

@@ -24,7 +24,7 @@ import { SignerError, toSignerError } from '../../../signing/errors'
 import { localKeyAppId, localKeyAppSigner, passkeyAppSigner } from './app-signers'
 import { memorySignerStorage, passkeyId, type PasskeyRecord, type SignerStorage } from './storage'
 import type { SmartWalletSigning } from '../../../chain/smart-wallet-signer'
-import type { SmartWalletRecord } from './smart-wallets'
+import type { SmartWalletRecord } from './smart-wallet-record'
 import { CodedError } from '../../../crypto/errors'
 
 export type SignerVaultErrorCode =

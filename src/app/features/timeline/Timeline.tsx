@@ -1,13 +1,15 @@
 import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type RefObject } from 'react'
 import type { Row, Selection, TraceModel } from '../../trace/trace-model'
-import { clientTime, KIND_LABEL, plural, shortId, STATUS_LABEL, STATUS_MARK } from '../../ui/format'
 import { useKeys } from '../../ui/useKeys'
-import { describeRow, filterRows, isFiltering, NO_FILTER, type RowFilter } from './rows'
+import { filterRows, isFiltering, NO_FILTER, type RowFilter } from './rows'
+import { stepUpdate } from './step-update'
+import { TimelineFilters, TimelineHead } from './TimelineHead'
+import { ROW_H, rowId, scrollFor, StopNotice, TimelineRow, topOf } from './TimelineRow'
 import { TimeSlider } from './TimeSlider'
 
-const ROW_H = 26
-const SHORT_KIND: Record<string, string> = { installation: 'inst', wallet: 'wallet', passkey: 'passkey' }
 const OVERSCAN = 12
+
+type Move = number | 'home' | 'end' | 'prev-update' | 'next-update'
 
 type Item = { readonly type: 'row'; readonly row: Row } | { readonly type: 'stop'; readonly k: number }
 
@@ -22,196 +24,6 @@ export interface TimelineProps {
   /** Pins a row as the diff base; null unpins. */
   readonly onPin?: (r: Row | null) => void
 }
-
-type Move = number | 'home' | 'end' | 'prev-update' | 'next-update'
-
-/**
- * Arrow Left/Right: the first shown row of the previous or next update (whole updates,
- * where Up/Down step through actions). `pos` indexes `shown`; returns the new index.
- */
-export function stepUpdate(shown: readonly Row[], pos: number, dir: 'prev-update' | 'next-update'): number {
-  if (shown.length === 0) return -1
-  if (pos < 0) return 0
-  const k = shown[pos]!.k
-  if (dir === 'next-update') {
-    let j = pos
-    while (j < shown.length && shown[j]!.k === k) j++
-    return j < shown.length ? j : pos
-  }
-  // back to the first row of this update's predecessor
-  let j = pos
-  while (j >= 0 && shown[j]!.k === k) j--
-  if (j < 0) return firstOf(shown, pos)
-  const prev = shown[j]!.k
-  while (j > 0 && shown[j - 1]!.k === prev) j--
-  return j
-}
-
-function firstOf(shown: readonly Row[], pos: number): number {
-  let j = pos
-  while (j > 0 && shown[j - 1]!.k === shown[pos]!.k) j--
-  return j
-}
-
-const rowId = (r: Row) => `tl-${r.k}-${r.i < 0 ? 'u' : r.i}`
-
-/**
- * The scrollTop that brings item `n` into view (the stop notice before it counted), or
- * null when it is in view already.
- */
-function scrollFor(n: number, stopPos: number, view: { readonly scrollTop: number; readonly height: number }) {
-  const top = n * ROW_H + (stopPos >= 0 && n > stopPos ? ROW_H : 0)
-  if (top < view.scrollTop) return top
-  if (top + ROW_H > view.scrollTop + view.height) return top + ROW_H - view.height
-  return null
-}
-
-/** One row of the timeline; memoized, so a step re-renders only the rows it selects or leaves. */
-const TimelineRow = memo(function TimelineRow({
-  model,
-  row,
-  top,
-  selected,
-  pinned,
-  onPick,
-}: {
-  model: TraceModel
-  row: Row
-  top: number
-  selected: boolean
-  pinned: boolean
-  onPick: (r: Row, shift: boolean) => void
-}) {
-  const v = describeRow(model, row)
-  const message = model.steps[row.k]!.message
-  return (
-    <div
-      id={rowId(row)}
-      role="option"
-      aria-selected={selected}
-      className={`tl-row st-${v.status}${selected ? ' selected' : ''}${v.first ? ' first' : ''}${pinned ? ' pinned' : ''}`}
-      style={{ top, height: ROW_H }}
-      onClick={(e) => onPick(row, e.shiftKey)}
-      title={`${v.kindLabel} · ${STATUS_LABEL[v.status]}${message ? ` · ${message}` : ''}`}
-    >
-      <span className="tl-seq">{v.first ? v.sequenceId.toString() : ''}</span>
-      <span className={`tl-mark st-${v.status}`} aria-label={STATUS_LABEL[v.status]}>
-        {STATUS_MARK[v.status]}
-      </span>
-      <span className="tl-kind">
-        {v.actionCount > 1 && <span className="tl-idx">{row.i}</span>}
-        {v.kindLabel}
-      </span>
-      <span className="tl-subject">
-        {pinned && (
-          <span className="tl-base" title="The Diff tab compares with this row (shift-click or b unpins it)">
-            diff base
-          </span>
-        )}
-        {v.subject ? (
-          v.subject.kind === 'handle' ? (
-            <span className="handle">{v.subject.text}</span>
-          ) : (
-            <>
-              <span className="kind-tag" title={v.subject.kind}>
-                {SHORT_KIND[v.subject.kind] ?? v.subject.kind}
-              </span>{' '}
-              <code title={v.subject.text}>{shortId(v.subject.text)}</code>
-            </>
-          )
-        ) : (
-          <span className="muted">{message.slice(0, 60)}</span>
-        )}
-      </span>
-      <span className="tl-signers">
-        {v.signers.map((s, x) => (
-          <code key={x} className={`sig-${s.verdict}`}>
-            {s.text === '?' ? '?' : shortId(s.text, 4, 3)}
-          </code>
-        ))}
-      </span>
-      <span className="tl-time" title={v.clientTimestampNs !== null ? clientTime(v.clientTimestampNs) : undefined}>
-        {v.clientTimestampNs !== null
-          ? clientTime(v.clientTimestampNs).slice(5).replace('T', ' ').replace('Z', '')
-          : ''}
-      </span>
-    </div>
-  )
-})
-
-/** The timeline's title and counts; memoized, so a step does not re-render it. */
-const TimelineHead = memo(function TimelineHead({
-  filtering,
-  shown,
-  rows,
-  updates,
-}: {
-  filtering: boolean
-  shown: number
-  rows: number
-  updates: number
-}) {
-  return (
-    <div className="timeline-head">
-      <h2 id="timeline-title">Timeline</h2>
-      <span className="muted">
-        {filtering ? `${shown.toLocaleString('en')} of ${plural(rows, 'action')}` : plural(rows, 'action')} ·{' '}
-        {plural(updates, 'update')}
-      </span>
-    </div>
-  )
-})
-
-const KINDS = Object.keys(KIND_LABEL) as (keyof typeof KIND_LABEL)[]
-
-/** The filter controls; memoized, so a step does not re-render them. */
-const TimelineFilters = memo(function TimelineFilters({
-  filter,
-  setFilter,
-  filterInput,
-}: {
-  filter: RowFilter
-  setFilter: (f: RowFilter) => void
-  filterInput: RefObject<HTMLInputElement | null>
-}) {
-  return (
-    <div className="filters">
-      <input
-        ref={filterInput}
-        type="search"
-        aria-label="Filter by member or handle (press / to focus)"
-        placeholder="member or handle  ( / )"
-        value={filter.text}
-        onChange={(e) => setFilter({ ...filter, text: e.target.value })}
-      />
-      <select
-        aria-label="Filter by action kind"
-        value={filter.kind}
-        onChange={(e) => setFilter({ ...filter, kind: e.target.value as RowFilter['kind'] })}
-      >
-        <option value="">all kinds</option>
-        {KINDS.map((k) => (
-          <option key={k} value={k}>
-            {KIND_LABEL[k]}
-          </option>
-        ))}
-        <option value="undecodable">undecodable</option>
-      </select>
-      <select
-        aria-label="Filter by status"
-        value={filter.status}
-        onChange={(e) => setFilter({ ...filter, status: e.target.value as RowFilter['status'] })}
-      >
-        <option value="">all statuses</option>
-        {(Object.keys(STATUS_LABEL) as (keyof typeof STATUS_LABEL)[]).map((s) => (
-          <option key={s} value={s}>
-            {STATUS_LABEL[s]}
-          </option>
-        ))}
-      </select>
-    </div>
-  )
-})
 
 /** The timeline: every action of every update, virtualized, keyboard first. */
 export const Timeline = memo(function Timeline({
@@ -340,7 +152,6 @@ export const Timeline = memo(function Timeline({
     },
   })
 
-  const topOf = (n: number) => n * ROW_H + (stopPos >= 0 && n > stopPos ? ROW_H : 0)
   const first = Math.max(0, Math.floor(scrollTop / ROW_H) - OVERSCAN)
   const last = Math.min(items.length, Math.ceil((scrollTop + height) / ROW_H) + OVERSCAN)
   const visible = items.slice(first, last)
@@ -376,28 +187,8 @@ export const Timeline = memo(function Timeline({
         <div style={{ height: items.length * ROW_H + (stopPos >= 0 ? ROW_H : 0), position: 'relative' }}>
           {visible.map((it, j) => {
             const n = first + j
-            const top = topOf(n)
-            if (it.type === 'stop') {
-              const s = model.steps[it.k]!
-              const later = model.steps.length - it.k - 1
-              return (
-                <div
-                  key={`stop-${it.k}`}
-                  role="option"
-                  aria-selected={false}
-                  aria-disabled="true"
-                  className="tl-stop"
-                  style={{ top, height: 2 * ROW_H }}
-                  title={s.message}
-                >
-                  ■ The log stops at sequence id {s.sequenceId.toString()} (
-                  {s.status === 'pending' ? 'pending' : `rejected under ${s.rule}`}).{' '}
-                  {later > 0
-                    ? `The ${later} later update${later > 1 ? 's are' : ' is'} not applied: a log cannot be read past an update that does not apply.`
-                    : 'No later updates.'}
-                </div>
-              )
-            }
+            const top = topOf(n, stopPos)
+            if (it.type === 'stop') return <StopNotice key={`stop-${it.k}`} model={model} k={it.k} top={top} />
             const isPin = pinned !== null && pinned.k === it.row.k && pinned.i === it.row.i
             return (
               <TimelineRow

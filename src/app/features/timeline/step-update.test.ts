@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { stepUpdate } from './Timeline'
+import { stepUpdate } from './step-update'
 
 // Rows of three updates: k=0 has two actions, k=1 one, k=2 three.
 const rows = [

@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
 import { readFileSync } from 'node:fs'
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react'
+import { describe, expect, it, vi } from 'vitest'
+import { withLayoutBox } from '../../../ui/layout-box.testkit'
 import type { InspectRequest } from '../../../model/inspect-request'
 import { AuditView } from './AuditView'
 
@@ -41,14 +42,7 @@ const lines = [
 ].join('\n')
 
 // happy-dom lays nothing out: give every element a box, so the windowed table has rows in view.
-beforeEach(() => {
-  vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(480)
-  vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(900)
-})
-afterEach(() => {
-  cleanup()
-  vi.restoreAllMocks()
-})
+withLayoutBox(480)
 
 async function readPasted() {
   fireEvent.change(screen.getByLabelText('Audit report text'), { target: { value: lines } })

@@ -8,6 +8,7 @@ import type { Api, TransportKind } from '../../../../network/remote'
 import type { NetworkProfiles } from '../node-fetch'
 import { type Profile, profileProblem } from '../profiles'
 import { describeNodeError, useNodeStatus } from '../queries'
+import { FormEnd } from '../../../ui/FormEnd'
 
 export interface ProfilesSettingsProps {
   readonly net: NetworkProfiles
@@ -209,17 +210,7 @@ function ProfileForm({
         <option value="connect">connect</option>
         <option value="gateway">gateway</option>
       </select>
-      <button type="submit">{submitLabel}</button>
-      {onCancel && (
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-      )}
-      {problem && (
-        <span role="alert" className="bad">
-          {problem}
-        </span>
-      )}
+      <FormEnd submitLabel={submitLabel} onCancel={onCancel} problem={problem} />
     </form>
   )
 }

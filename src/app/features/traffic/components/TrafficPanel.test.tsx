@@ -1,23 +1,9 @@
 // @vitest-environment happy-dom
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { act, fireEvent, render, screen, within } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import { withLayoutBox } from '../../../ui/layout-box.testkit'
+import { INBOX, wireCall as call } from '../traffic.testkit'
 import { TrafficPanel } from './TrafficPanel'
-
-const INBOX = 'cd'.repeat(32)
-const call = (id: number, extra: Record<string, unknown> = {}) => ({
-  id,
-  time: '2026-12-04T16:20:01.123Z',
-  transport: 'grpc-web',
-  method: 'xmtp.identity.api.v1.IdentityApi/PublishIdentityUpdate',
-  subject: { kind: 'inbox', value: INBOX },
-  outcome: 'ok',
-  code: 'ok',
-  rule: null,
-  message: '',
-  ms: 2.5,
-  update: { inbox_id: INBOX, sequence_id: String(id), update_hex: '0a00', truncated: false },
-  ...extra,
-})
 
 class FakeES {
   static last: FakeES | null = null
@@ -52,14 +38,7 @@ const deps = {
     ),
 }
 
-beforeEach(() => {
-  vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(480)
-  vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(900)
-})
-afterEach(() => {
-  cleanup()
-  vi.restoreAllMocks()
-})
+withLayoutBox(480)
 
 describe('TrafficPanel', () => {
   it('shows the calls newest first, live, with the refusal rule and its text', async () => {
