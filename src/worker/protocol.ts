@@ -121,7 +121,7 @@ export type FromWorker =
       /** The command line's report (`replay --json`), as JSON text. */
       readonly report: string
       readonly replayMs: number
-      /** After replayMs: converting the steps to the transfer format and posting them (the app waits for it too). */
+      /** After replayMs: posting the steps not posted while the replay ran (the app waits for it too). */
       readonly stepsMs: number
       readonly verify: VerifyStats
     }
