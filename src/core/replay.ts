@@ -271,9 +271,7 @@ export async function replay(log: InboxLog, opts: ReplayOptions = {}): Promise<T
       if (!isDecoded(u)) push(undecodedStep(entry, u, state, 'not_applied', message))
       else if (opts.verifyAfterStop) {
         const v = await prefetch.get(n, u)
-        push(
-          decodedStep(entry, v, state, state, { status: 'not_applied', rule: null, actionIndex: null, message }, []),
-        )
+        push(decodedStep(entry, v, state, state, { status: 'not_applied', rule: null, actionIndex: null, message }, []))
       } else push(unreadStep(entry, u, state, message))
     } else if (!isDecoded(u)) {
       push(undecodedStep(entry, u, state, 'rejected', u.error.replace(/^IDENT-001: /, '')))

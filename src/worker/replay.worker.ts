@@ -2,7 +2,7 @@
  * Replay in a Web Worker: reads the input (format detection, decoding) and replays a
  * log with the core, so the page never runs either. Posts progress while it replays,
  * and the Trace's steps in the transfer format of ./transfer.ts as the replay adds them
- * (at most STEP_CHUNK steps a message), then `done` with the command line's report.
+ * (at most STEP_CHUNK steps a message), then `done`, then the command line's report.
  *
  * Verification (the 'fast' engine, the default): logs of POOL_THRESHOLD updates or more
  * are verified on a pool of nested verification workers (./pool.ts), started with this
@@ -414,12 +414,12 @@ async function handle(m: ToWorker): Promise<void> {
     inboxId: trace.inboxId,
     ok: trace.ok,
     stepCount: trace.steps.length,
-    report: `${JSON.stringify(toReport(trace, m.file), null, 2)}\n`,
     replayMs,
     stepsMs: performance.now() - stepsFrom,
     verify,
   })
   measure('steps', stepsFrom)
+  post({ type: 'report', id: m.id, report: `${JSON.stringify(toReport(trace, m.file), null, 2)}\n` })
   // The verdicts found are kept and written after the answer (a reopened log reads them).
   pool?.keepFound()
   // The log's record, written after the answer when the log had none (or an unreadable one).
