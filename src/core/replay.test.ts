@@ -120,7 +120,7 @@ describe('replay', () => {
     })
     expect(seen.map(([i]) => i)).toEqual([0, 1, 2])
     expect(seen.map(([, s]) => s)).toEqual(t.steps)
-    seen.forEach(([i, s]) => expect(s).toBe(t.steps[i]))
+    for (const [i, s] of seen) expect(s).toBe(t.steps[i])
     expect(progressAfterStep).toBe(true)
   })
 
