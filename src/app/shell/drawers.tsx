@@ -11,6 +11,7 @@ import { type ComponentType, type Dispatch, lazy, type ReactNode, Suspense, useC
 import type { ComposeBase } from '../features/compose/components/Composer'
 import type { useEditSession } from '../features/edit/useEditSession'
 import { OpenPanel } from '../features/log-input/components/OpenPanel'
+import { FromNode } from '../features/network/components/FromNode'
 import { SigningGate } from '../providers'
 import { useNodeService } from '../model/node-service'
 import { diffStates } from '../model/state-diff'
@@ -47,8 +48,6 @@ export interface DrawerSpec {
 }
 
 // The live views are lazy chunks: they add nothing to the first screen's JavaScript.
-// So is the Open panel's "From a node" part: it loads when the panel first opens.
-const FromNode = lazy(() => import('../features/network/components/FromNode').then((m) => ({ default: m.FromNode })))
 const AuditView = lazy(() => import('../features/audit/components/AuditView').then((m) => ({ default: m.AuditView })))
 const TrafficPanel = lazy(() =>
   import('../features/traffic/components/TrafficPanel').then((m) => ({ default: m.TrafficPanel })),
@@ -134,11 +133,7 @@ function OpenDrawer({ session, close, openSettings }: DrawerContext) {
       current={loaded?.source.example}
       onClose={loaded ? close : undefined}
       onIntent={onIntent}
-      fromNode={
-        <Suspense fallback={<p className="muted">Loading…</p>}>
-          <FromNode net={session.net} fetch={session.userFetch} onSettings={openSettings} />
-        </Suspense>
-      }
+      fromNode={<FromNode net={session.net} fetch={session.userFetch} onSettings={openSettings} />}
     />
   )
 }
