@@ -167,7 +167,7 @@ test.describe('load path benchmark (npm run bench)', () => {
         // The 'opened' answer back, the page choosing the log, the replay request.
         'hand-off': replay.start - decode.end,
         'verify + apply': replay.end - replay.start,
-        // Steps converted to the transfer format and posted.
+        // The steps not yet posted when the replay ended (the worker posts them as the replay adds them).
         'steps posted': steps.end - steps.start,
         // The answer on the page, its steps deserialized, the trace model built.
         'answer to page': r.answer.end - steps.end,

@@ -232,10 +232,12 @@ test.describe('verification benchmark (npm run bench)', () => {
             new Promise<any>((resolve, reject) => {
               const w = (globalThis as any).__bench
               const t0 = performance.now()
+              let done: any = null
               w.onmessage = (ev: any) => {
                 const m = ev.data
-                if (m.type === 'done')
-                  resolve({ replayMs: m.replayMs, wallMs: performance.now() - t0, report: m.report, verify: m.verify })
+                // The report comes right after the answer (src/worker/protocol.ts).
+                if (m.type === 'done') done = { replayMs: m.replayMs, wallMs: performance.now() - t0, verify: m.verify }
+                else if (m.type === 'report' && done) resolve({ ...done, report: m.report })
                 else if (m.type === 'failed' || m.type === 'input-error') reject(new Error(JSON.stringify(m)))
               }
               w.postMessage(msg)

@@ -102,6 +102,28 @@ describe('replay', () => {
     expect(t.ok).toBe(false)
   })
 
+  it('onStep gives each step as it is added, in order, the very objects of the Trace (past the stop too)', async () => {
+    const log = await logOf(
+      [createInbox(wallet), addMember(wallet, inst1)],
+      [addMember(inst1, inst2)],
+      [addMember(wallet, wallet2)],
+    )
+    const seen: [number, unknown][] = []
+    let progressAfterStep = true
+    const t = await replay(log, {
+      verifyAfterStop: true,
+      onStep: (step, index) => seen.push([index, step]),
+      onProgress: (done) => {
+        // Each update's step was given before its progress was.
+        if (seen.length < done) progressAfterStep = false
+      },
+    })
+    expect(seen.map(([i]) => i)).toEqual([0, 1, 2])
+    expect(seen.map(([, s]) => s)).toEqual(t.steps)
+    for (const [i, s] of seen) expect(s).toBe(t.steps[i])
+    expect(progressAfterStep).toBe(true)
+  })
+
   it('IDENT-061: a smart wallet signature with no route is pending, and the log stops there', async () => {
     const sw = smartWalletSigner({
       chainId: 8453n,

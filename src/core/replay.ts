@@ -17,6 +17,12 @@ export type VerifyStage = (update: UnverifiedUpdate, index: number) => Promise<V
 export interface ReplayOptions extends UpdateVerifyOptions {
   /** Called after each update with the number done and the total. */
   readonly onProgress?: (done: number, total: number) => void
+  /**
+   * Called with each step as it is added to the Trace, in order (`index` is its place in
+   * `Trace.steps`). A step is final when given: the app's worker converts and posts it
+   * while later updates are still being verified.
+   */
+  readonly onStep?: (step: TraceStep, index: number) => void
   /** Stops the replay between updates; the promise rejects with the signal's reason. */
   readonly signal?: AbortSignal
   /** Verifies the signatures of updates after the log stops too (for the inspector). Default false. */
@@ -240,6 +246,15 @@ function described(step: { readonly update: UnverifiedUpdate }): VerifiedUpdate 
 export async function replay(log: InboxLog, opts: ReplayOptions = {}): Promise<Trace> {
   const entries = sortedEntries(log)
   const steps: TraceStep[] = []
+  const onStep = opts.onStep
+  const push = onStep
+    ? (step: TraceStep): void => {
+        steps.push(step)
+        onStep(step, steps.length - 1)
+      }
+    : (step: TraceStep): void => {
+        steps.push(step)
+      }
   let state: AssociationState | null = opts.from ?? null
   let stoppedAt: bigint | null = null
   // One message for every step past the stop (a string per step cost 56 bytes each).
@@ -253,15 +268,13 @@ export async function replay(log: InboxLog, opts: ReplayOptions = {}): Promise<T
     if (stoppedAt !== null) {
       if (pastStop === '') pastStop = `log cannot be read past sequence id ${stoppedAt}`
       const message = pastStop
-      if (!isDecoded(u)) steps.push(undecodedStep(entry, u, state, 'not_applied', message))
+      if (!isDecoded(u)) push(undecodedStep(entry, u, state, 'not_applied', message))
       else if (opts.verifyAfterStop) {
         const v = await prefetch.get(n, u)
-        steps.push(
-          decodedStep(entry, v, state, state, { status: 'not_applied', rule: null, actionIndex: null, message }, []),
-        )
-      } else steps.push(unreadStep(entry, u, state, message))
+        push(decodedStep(entry, v, state, state, { status: 'not_applied', rule: null, actionIndex: null, message }, []))
+      } else push(unreadStep(entry, u, state, message))
     } else if (!isDecoded(u)) {
-      steps.push(undecodedStep(entry, u, state, 'rejected', u.error.replace(/^IDENT-001: /, '')))
+      push(undecodedStep(entry, u, state, 'rejected', u.error.replace(/^IDENT-001: /, '')))
       stoppedAt = entry.sequenceId
       if (!opts.verifyAfterStop) prefetch.drop()
     } else {
@@ -269,7 +282,7 @@ export async function replay(log: InboxLog, opts: ReplayOptions = {}): Promise<T
       const refusal = opts.verifyAfterStop ? null : signatureFreeRefusal(state, u)
       if (refusal) {
         const v = refusedUnverified(u, refusal)
-        steps.push(decodedStep(entry, v, state, state, rejectedFields(refusal.violation), refusal.actions))
+        push(decodedStep(entry, v, state, state, rejectedFields(refusal.violation), refusal.actions))
         stoppedAt = entry.sequenceId
         prefetch.drop()
         opts.onProgress?.(n + 1, entries.length)
@@ -283,14 +296,14 @@ export async function replay(log: InboxLog, opts: ReplayOptions = {}): Promise<T
           : await verifyUntilDecided(state, u, entry.sequenceId, opts, undefined, true)
       try {
         const applied = applyUpdate(state, v, entry.sequenceId)
-        steps.push(appliedStep(entry, v, state, applied.state, applied.actions))
+        push(appliedStep(entry, v, state, applied.state, applied.actions))
         state = applied.state
       } catch (e) {
         if (e instanceof RejectedUpdate) {
-          steps.push(decodedStep(entry, v, state, state, rejectedFields(e.violation), e.actions))
+          push(decodedStep(entry, v, state, state, rejectedFields(e.violation), e.actions))
         } else if (e instanceof PendingUpdate) {
           const message = `a smart contract wallet signature could not be judged, retry later: ${e.message}`
-          steps.push(
+          push(
             decodedStep(
               entry,
               v,

@@ -118,13 +118,16 @@ export type FromWorker =
       readonly inboxId: string | null
       readonly ok: boolean
       readonly stepCount: number
-      /** The command line's report (`replay --json`), as JSON text. */
-      readonly report: string
       readonly replayMs: number
-      /** After replayMs: converting the steps to the transfer format and posting them (the app waits for it too). */
+      /** After replayMs: posting the steps not posted while the replay ran (the app waits for it too). */
       readonly stepsMs: number
       readonly verify: VerifyStats
     }
+  /**
+   * Right after `done`, with its id: the command line's report (`replay --json`) as JSON
+   * text. Made after the answer, so the page does not wait for it to show the log.
+   */
+  | { readonly type: 'report'; readonly id: number; readonly report: string }
   | { readonly type: 'failed'; readonly id: number; readonly message: string }
   /**
    * Unasked (id 0): the verification pool's state, sent when a verification worker

@@ -1,8 +1,8 @@
 /**
  * Replay in a Web Worker: reads the input (format detection, decoding) and replays a
  * log with the core, so the page never runs either. Posts progress while it replays,
- * then the Trace in the transfer format of ./transfer.ts, in chunks of STEP_CHUNK
- * steps, then `done` with the command line's report.
+ * and the Trace's steps in the transfer format of ./transfer.ts as the replay adds them
+ * (at most STEP_CHUNK steps a message), then `done`, then the command line's report.
  *
  * Verification (the 'fast' engine, the default): logs of POOL_THRESHOLD updates or more
  * are verified on a pool of nested verification workers (./pool.ts), started with this
@@ -32,7 +32,10 @@ import { IdbVerdictCache, prefetchLog } from './verdict-cache'
 import { IdbLogStore, inputDigest, logRecordId } from '../storage/log-store'
 import { decodeLogVerdicts, encodeLogVerdicts, storedStage } from '../storage/log-verdicts'
 import { STEP_CHUNK } from './protocol'
-import { toTransferStep } from './transfer'
+
+/** Steps posted together while a replay runs (a message per few steps, not one per step). */
+const STEP_FLUSH = 32
+import { toTransferStep, type TransferStep } from './transfer'
 import { loadBrowserBackend } from './browser-loaders'
 import { describeWarmUp, nextTask, WARM_ROUNDS, warmUp } from './warm-up'
 import { FakeSmartWalletVerifier } from '../../test/fixtures/fake-smart-wallet'
@@ -298,6 +301,19 @@ async function handle(m: ToWorker): Promise<void> {
   const recordId = store ? await inputHash.then((h) => h && logRecordId(h, m.logIndex)) : null
   const record = recordId ? await store!.get(recordId) : null
   const stored = record ? decodeLogVerdicts(record.verdicts, log.entries.length) : null
+  // Each step is converted to the transfer format and posted as the replay adds it
+  // (STEP_FLUSH at a time), in the time this thread waits for the pool's verdicts, so the
+  // page has nearly all of them when the replay ends.
+  const outbox: TransferStep[] = []
+  let posted = 0
+  const flushSteps = (): void => {
+    for (let i = 0; i < outbox.length; i += STEP_CHUNK) {
+      const steps = outbox.slice(i, i + STEP_CHUNK)
+      post({ type: 'steps', id: m.id, from: posted, steps })
+      posted += steps.length
+    }
+    outbox.length = 0
+  }
   const fromRecord = { count: 0 }
   const recorded = (inner: VerifyStage): VerifyStage => (stored ? storedStage(stored, inner, fromRecord) : inner)
   try {
@@ -342,6 +358,10 @@ async function handle(m: ToWorker): Promise<void> {
       verifyAfterStop: true,
       ...smartWallets,
       ...stage,
+      onStep: (step) => {
+        outbox.push(toTransferStep(step))
+        if (outbox.length >= STEP_FLUSH) flushSteps()
+      },
       onProgress(done, total) {
         const now = performance.now()
         timing.applied(done - 1, now)
@@ -387,21 +407,19 @@ async function handle(m: ToWorker): Promise<void> {
       : {}),
   }
   const stepsFrom = performance.now()
-  for (let from = 0; from < trace.steps.length; from += STEP_CHUNK) {
-    post({ type: 'steps', id: m.id, from, steps: trace.steps.slice(from, from + STEP_CHUNK).map(toTransferStep) })
-  }
+  flushSteps()
   post({
     type: 'done',
     id: m.id,
     inboxId: trace.inboxId,
     ok: trace.ok,
     stepCount: trace.steps.length,
-    report: `${JSON.stringify(toReport(trace, m.file), null, 2)}\n`,
     replayMs,
     stepsMs: performance.now() - stepsFrom,
     verify,
   })
   measure('steps', stepsFrom)
+  post({ type: 'report', id: m.id, report: `${JSON.stringify(toReport(trace, m.file), null, 2)}\n` })
   // The verdicts found are kept and written after the answer (a reopened log reads them).
   pool?.keepFound()
   // The log's record, written after the answer when the log had none (or an unreadable one).

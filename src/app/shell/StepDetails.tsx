@@ -5,12 +5,9 @@
  * view sits in its own error boundary; only the open tab is rendered.
  */
 import { lazy, memo, Suspense, useCallback, useMemo } from 'react'
-import { RawView } from '../features/raw/components/RawView'
 import { Rejection } from '../features/signature-text/components/Rejection'
-import { Signatures } from '../features/signature-text/components/Signatures'
-import { SignatureText } from '../features/signature-text/components/SignatureText'
 import { AdderTree } from '../features/state/components/AdderTree'
-import { DiffPanel, type CompareOption } from '../features/state/components/DiffPanel'
+import type { CompareOption } from '../features/state/components/DiffPanel'
 import { StatePanel } from '../features/state/components/StatePanel'
 import { compareSteps, rowLabel } from '../features/state/diff'
 import { diffStates } from '../model/state-diff'
@@ -26,6 +23,17 @@ import { activeTab, tabsFor, type TabId } from './step-tabs'
 const ChainTab = lazy(() =>
   import('../features/signature-text/components/Evidence').then((m) => ({ default: m.ChainTab })),
 )
+// The tabs the first screen does not show (it opens on State) are lazy chunks too, each
+// loaded when its tab first opens.
+const RawView = lazy(() => import('../features/raw/components/RawView').then((m) => ({ default: m.RawView })))
+const SignatureText = lazy(() =>
+  import('../features/signature-text/components/SignatureText').then((m) => ({ default: m.SignatureText })),
+)
+const Signatures = lazy(() =>
+  import('../features/signature-text/components/Signatures').then((m) => ({ default: m.Signatures })),
+)
+const DiffPanel = lazy(() => import('../features/state/components/DiffPanel').then((m) => ({ default: m.DiffPanel })))
+const loadingTab = <p className="muted">Loading…</p>
 
 const PREVIOUS = 'previous'
 const rowValue = (r: Row): string => `${r.k}:${r.i}`
@@ -135,68 +143,68 @@ export const StepDetails = memo(function StepDetails({
           update (the text, signatures, raw and chain views) are keyed by it below. */}
       <LinkedProvider resetKey={update} selectedAction={i} onSelectAction={selectAction}>
         <Tabs tabs={tabs} active={shown} onChange={onTab} label="Views of the selected step" idPrefix="step">
-          {shown === 'state' && (
-            <StateTab
-              loaded={loaded}
-              k={k}
-              i={i}
-              status={status}
-              view={view}
-              diff={diff}
-              reset={reset}
-              update={update}
-            />
-          )}
-          {shown === 'diff' && (
-            <ErrorBoundary label="The diff" resetKey={`${reset}:${base ? rowValue(base) : PREVIOUS}`}>
-              <DiffTab model={model} k={k} i={i} status={status} base={base} onBase={onBase} />
-            </ErrorBoundary>
-          )}
-          {shown === 'text' && (
-            // Linked views (model/linked.ts): the text beside the signature cards, as jwt.io
-            // puts a token's parts beside their meaning; one column on a narrow screen.
-            <div className="linked-pair" key={update}>
-              <ErrorBoundary label="The signature text" resetKey={`${loaded.loadId}:${k}`}>
-                <SignatureText text={step.signatureText} actionIndex={i} bytesSource={step.update?.bytesSource} />
+          <Suspense fallback={loadingTab}>
+            {shown === 'state' && (
+              <StateTab
+                loaded={loaded}
+                k={k}
+                i={i}
+                status={status}
+                view={view}
+                diff={diff}
+                reset={reset}
+                update={update}
+              />
+            )}
+            {shown === 'diff' && (
+              <ErrorBoundary label="The diff" resetKey={`${reset}:${base ? rowValue(base) : PREVIOUS}`}>
+                <DiffTab model={model} k={k} i={i} status={status} base={base} onBase={onBase} />
               </ErrorBoundary>
-              <ErrorBoundary label="The signatures" resetKey={reset}>
+            )}
+            {shown === 'text' && (
+              // Linked views (model/linked.ts): the text beside the signature cards, as jwt.io
+              // puts a token's parts beside their meaning; one column on a narrow screen.
+              <div className="linked-pair" key={update}>
+                <ErrorBoundary label="The signature text" resetKey={`${loaded.loadId}:${k}`}>
+                  <SignatureText text={step.signatureText} actionIndex={i} bytesSource={step.update?.bytesSource} />
+                </ErrorBoundary>
+                <ErrorBoundary label="The signatures" resetKey={reset}>
+                  <Signatures
+                    checks={allChecks}
+                    scope={n > 1 ? `All ${n} actions' signatures, beside the text they signed.` : scope}
+                    text={step.signatureText}
+                    onChain={tabs.some((t) => t.id === 'chain') ? showChain : undefined}
+                  />
+                </ErrorBoundary>
+              </div>
+            )}
+            {shown === 'signatures' && (
+              <ErrorBoundary key={update} label="The signatures" resetKey={reset}>
                 <Signatures
-                  checks={allChecks}
-                  scope={n > 1 ? `All ${n} actions' signatures, beside the text they signed.` : scope}
+                  checks={checks}
+                  scope={scope}
                   text={step.signatureText}
                   onChain={tabs.some((t) => t.id === 'chain') ? showChain : undefined}
                 />
               </ErrorBoundary>
-            </div>
-          )}
-          {shown === 'signatures' && (
-            <ErrorBoundary key={update} label="The signatures" resetKey={reset}>
-              <Signatures
-                checks={checks}
-                scope={scope}
-                text={step.signatureText}
-                onChain={tabs.some((t) => t.id === 'chain') ? showChain : undefined}
-              />
-            </ErrorBoundary>
-          )}
-          {shown === 'raw' && (
-            // The bytes beside the text they sign: pointing at a field marks its lines.
-            <div className="linked-pair" key={update}>
-              <ErrorBoundary label="The raw view" resetKey={`${loaded.loadId}:${k}`}>
-                <RawView bytes={step.bytes} bytesSource={step.update?.bytesSource} />
-              </ErrorBoundary>
-              <ErrorBoundary label="The signature text" resetKey={`${loaded.loadId}:${k}`}>
-                <SignatureText text={step.signatureText} actionIndex={i} bytesSource={step.update?.bytesSource} />
-              </ErrorBoundary>
-            </div>
-          )}
-          {shown === 'chain' && (
-            <ErrorBoundary key={update} label="The chain evidence" resetKey={reset}>
-              <Suspense fallback={<p className="muted">Loading…</p>}>
+            )}
+            {shown === 'raw' && (
+              // The bytes beside the text they sign: pointing at a field marks its lines.
+              <div className="linked-pair" key={update}>
+                <ErrorBoundary label="The raw view" resetKey={`${loaded.loadId}:${k}`}>
+                  <RawView bytes={step.bytes} bytesSource={step.update?.bytesSource} />
+                </ErrorBoundary>
+                <ErrorBoundary label="The signature text" resetKey={`${loaded.loadId}:${k}`}>
+                  <SignatureText text={step.signatureText} actionIndex={i} bytesSource={step.update?.bytesSource} />
+                </ErrorBoundary>
+              </div>
+            )}
+            {shown === 'chain' && (
+              <ErrorBoundary key={update} label="The chain evidence" resetKey={reset}>
                 <ChainTab checks={checks} scope={scope} />
-              </Suspense>
-            </ErrorBoundary>
-          )}
+              </ErrorBoundary>
+            )}
+          </Suspense>
         </Tabs>
       </LinkedProvider>
     </div>

@@ -89,7 +89,6 @@ describe('ReplayClient warm worker (issue #13)', () => {
         inboxId: null,
         ok: true,
         stepCount: 256,
-        report: '{}',
         replayMs,
         stepsMs: 7,
         verify,
@@ -115,5 +114,46 @@ describe('ReplayClient warm worker (issue #13)', () => {
       cached: 0,
       backends: ['fast'],
     })
+  })
+  it('the report comes after the answer: its promise settles then, and rejects when the worker goes first', async () => {
+    vi.stubGlobal('Worker', FakeWorker)
+    const c = new ReplayClient()
+    const answer = (id: number, steps: unknown[]) => {
+      const w = FakeWorker.made.at(-1)!
+      w.onmessage!({ data: { type: 'steps', id, from: 0, steps } } as MessageEvent)
+      const verify = { engine: 'fast', workers: 0, live: 0, ready: 0, backends: [], failures: [], remote: 0 }
+      const done = { type: 'done', id, inboxId: null, ok: true, stepCount: steps.length, replayMs: 1, stepsMs: 0 }
+      w.onmessage!({ data: { ...done, verify } } as MessageEvent)
+    }
+    const first = c.replay(0, 'a.json', 'none', () => {})
+    const id1 = (FakeWorker.made[0]!.posted.at(-1) as { id: number }).id
+    answer(id1, [{ sequenceId: 1n }])
+    const r1 = await first
+    if ('problem' in r1) throw new Error('a problem')
+    expect(r1.steps).toEqual([{ sequenceId: 1n }])
+    let settled = false
+    void r1.report.then(() => {
+      settled = true
+    })
+    await Promise.resolve()
+    expect(settled).toBe(false)
+    FakeWorker.made[0]!.onmessage!({ data: { type: 'report', id: id1, report: '{"ok":true}\n' } } as MessageEvent)
+    await expect(r1.report).resolves.toBe('{"ok":true}\n')
+
+    // The answer came, then the next request is cancelled before the report: it rejects.
+    const second = c.replay(0, 'b.json', 'none', () => {})
+    const id2 = (FakeWorker.made[0]!.posted.at(-1) as { id: number }).id
+    answer(id2, [])
+    const r2 = await second
+    if ('problem' in r2) throw new Error('a problem')
+    void c.open(new Uint8Array(1), 'c.bin').catch(() => undefined)
+    c.cancel()
+    await expect(r2.report).rejects.toBeInstanceOf(ReplayCancelled)
+    // A failed replay's report rejects too.
+    const third = c.replay(0, 'd.json', 'none', () => {})
+    const w = FakeWorker.made.at(-1)!
+    const id3 = (w.posted.at(-1) as { id: number }).id
+    w.onmessage!({ data: { type: 'failed', id: id3, message: 'boom' } } as MessageEvent)
+    await expect(third).rejects.toThrow('boom')
   })
 })

@@ -20,7 +20,8 @@ export interface ReplayDone {
   readonly inboxId: string | null
   readonly ok: boolean
   readonly stepCount: number
-  readonly report: string
+  /** The command line's report (`replay --json`): the worker sends it right after the answer. */
+  readonly report: Promise<string>
   readonly replayMs: number
   /** How verification went (pool, cache, fallback). */
   readonly verify: VerifyStats
@@ -67,12 +68,21 @@ interface Pending {
   readonly reject: (e: Error) => void
   readonly onProgress?: (done: number, total: number) => void
   readonly steps?: TransferStep[]
+  /** A replay's report, which comes after its answer. */
+  readonly report?: ReportWaiter
+}
+
+interface ReportWaiter {
+  readonly resolve: (r: string) => void
+  readonly reject: (e: Error) => void
 }
 
 export class ReplayClient {
   private worker: Worker | null = null
   private nextId = 1
   private readonly pending = new Map<number, Pending>()
+  /** The reports still to come after their replay's answer, by request id. */
+  private readonly reports = new Map<number, ReportWaiter>()
 
   private ensure(): Worker {
     if (this.worker) return this.worker
@@ -88,13 +98,22 @@ export class ReplayClient {
   }
 
   private failAll(e: Error): void {
-    for (const p of this.pending.values()) p.reject(e)
+    for (const p of this.pending.values()) {
+      p.report?.reject(e)
+      p.reject(e)
+    }
     this.pending.clear()
+    this.dropReports(e)
     this.worker?.terminate()
     this.worker = null
   }
 
   private receive(m: FromWorker): void {
+    if (m.type === 'report') {
+      this.reports.get(m.id)?.resolve(m.report)
+      this.reports.delete(m.id)
+      return
+    }
     // Unasked messages (the pool's state, id 0: ids start at 1) belong to no request.
     const p = this.pending.get(m.id)
     if (!p) return
@@ -103,6 +122,10 @@ export class ReplayClient {
       for (let i = 0; i < m.steps.length; i++) p.steps![m.from + i] = m.steps[i]!
     } else {
       this.pending.delete(m.id)
+      if (p.report) {
+        if (m.type === 'done') this.reports.set(m.id, p.report)
+        else p.report.reject(new Error('the replay gave no report'))
+      }
       p.resolve(m)
     }
   }
@@ -114,6 +137,11 @@ export class ReplayClient {
       this.pending.set(id, { resolve, reject, ...extra })
       w.postMessage({ ...msg, id } as ToWorker)
     })
+  }
+
+  private dropReports(e: Error): void {
+    for (const r of this.reports.values()) r.reject(e)
+    this.reports.clear()
   }
 
   async open(input: string | Uint8Array, name: string): Promise<OpenResult> {
@@ -130,14 +158,20 @@ export class ReplayClient {
     onProgress: (done: number, total: number) => void,
   ): Promise<ReplayDone | { problem: InputProblem }> {
     const steps: TransferStep[] = []
-    const m = await this.request({ type: 'replay', logIndex, file, verifier }, { onProgress, steps })
+    let settle!: ReportWaiter
+    const report = new Promise<string>((resolve, reject) => {
+      settle = { resolve, reject }
+    })
+    // A report that never comes (the replay failed, or was cancelled) rejects unobserved.
+    report.catch(() => {})
+    const m = await this.request({ type: 'replay', logIndex, file, verifier }, { onProgress, steps, report: settle })
     if (m.type === 'done') {
       measureReplay(m, file)
       return {
         inboxId: m.inboxId,
         ok: m.ok,
         stepCount: m.stepCount,
-        report: m.report,
+        report,
         replayMs: m.replayMs,
         verify: m.verify,
         steps,
@@ -165,8 +199,12 @@ export class ReplayClient {
   }
 
   dispose(): void {
-    for (const p of this.pending.values()) p.reject(new ReplayCancelled())
+    for (const p of this.pending.values()) {
+      p.report?.reject(new ReplayCancelled())
+      p.reject(new ReplayCancelled())
+    }
     this.pending.clear()
+    this.dropReports(new ReplayCancelled())
     this.worker?.terminate()
     this.worker = null
   }

@@ -46,7 +46,8 @@ export interface Loaded {
   readonly logIndex: number
   readonly model: TraceModel
   readonly rows: readonly Row[]
-  readonly report: string
+  /** The command line's report (`replay --json`), which the worker sends after the answer. */
+  readonly report: Promise<string>
   readonly ok: boolean
   readonly inboxId: string | null
   readonly replayMs: number

@@ -81,6 +81,19 @@ export class AddressWriter {
   }
 }
 
+/** The longest the permalink's compression waits for an idle moment (a busy page still gets its link). */
+const IDLE_TIMEOUT_MS = 1000
+
+/** Runs `f` in an idle period after the next frame (a timer where requestIdleCallback is missing); returns a cancel. */
+function whenIdle(f: () => void): () => void {
+  if (typeof requestIdleCallback === 'function') {
+    const h = requestIdleCallback(f, { timeout: IDLE_TIMEOUT_MS })
+    return () => cancelIdleCallback(h)
+  }
+  const t = setTimeout(f, 0)
+  return () => clearTimeout(t)
+}
+
 function isText(b: Uint8Array): boolean {
   try {
     new TextDecoder('utf-8', { fatal: true }).decode(b.subarray(0, 4096))
@@ -124,21 +137,27 @@ export function usePageAddress({ loaded, view }: { loaded: Loaded | null; view: 
       return
     }
     let live = true
-    compressLog(bytes, MAX_FRAGMENT).then(
-      (value) => {
-        if (!live) return
-        if (value === null)
-          setZ({
-            loadId: loaded.loadId,
-            value: null,
-            why: `the log is too large to carry in a link (over ${MAX_FRAGMENT / 1024} KiB compressed)`,
-          })
-        else setZ({ loadId: loaded.loadId, value })
-      },
-      () => live && setZ({ loadId: loaded.loadId, value: null, why: 'the log could not be compressed' }),
+    // Not in the way of the log being shown: the compression, and the write of an address
+    // of tens of KB that follows it (a replaceState of that length costs tens of ms), wait
+    // until the page has painted the new log and is idle.
+    const cancelIdle = whenIdle(() =>
+      compressLog(bytes, MAX_FRAGMENT).then(
+        (value) => {
+          if (!live) return
+          if (value === null)
+            setZ({
+              loadId: loaded.loadId,
+              value: null,
+              why: `the log is too large to carry in a link (over ${MAX_FRAGMENT / 1024} KiB compressed)`,
+            })
+          else setZ({ loadId: loaded.loadId, value })
+        },
+        () => live && setZ({ loadId: loaded.loadId, value: null, why: 'the log could not be compressed' }),
+      ),
     )
     return () => {
       live = false
+      cancelIdle()
     }
   }, [loaded])
 

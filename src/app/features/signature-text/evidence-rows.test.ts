@@ -2,7 +2,7 @@ import { sha512 } from '../../../crypto/hash'
 import { describe, expect, it } from 'vitest'
 import type { SignatureCheck } from '../../../core/trace'
 import { bytesToHex, utf8 } from '../../../crypto/bytes'
-import { evidenceRows, replayKeyShort } from './evidence-rows'
+import { evidenceRows, needsPrehash, PREHASH_ROW, prehashHex, replayKeyShort } from './evidence-rows'
 
 const base: SignatureCheck = {
   actionIndex: 0,
@@ -18,12 +18,23 @@ const base: SignatureCheck = {
 }
 
 describe('signature evidence (issue #12)', () => {
-  it('an Ed25519 card shows the signature bytes and the Ed25519ph prehash of the text', () => {
+  it('an Ed25519 card shows the signature bytes and the Ed25519ph prehash of the text', async () => {
     const text = 'XMTP : Authenticate to inbox\n'
-    const rows = Object.fromEntries(evidenceRows(base, text))
+    expect(needsPrehash([base], text)).toBe(true)
+    const hex = await prehashHex(text)
+    expect(hex).toBe(bytesToHex(sha512(utf8(text))))
+    const rows = Object.fromEntries(evidenceRows(base, text, hex))
     expect(rows.signature).toBe('cd'.repeat(64))
-    expect(rows['Ed25519ph prehash (SHA-512 of the signature text)']).toBe(bytesToHex(sha512(utf8(text))))
+    expect(rows[PREHASH_ROW]).toBe(hex)
     expect(rows['public key']).toBe('ab'.repeat(32))
+    // Until the prehash is computed the row says so.
+    expect(Object.fromEntries(evidenceRows(base, text))[PREHASH_ROW]).toBe('computing…')
+  })
+  it('the prehash of a non-ASCII text is the SHA-512 of its UTF-8 bytes', async () => {
+    const text = 'clé · 🔑\n'
+    expect(await prehashHex(text)).toBe(bytesToHex(sha512(utf8(text))))
+    expect(needsPrehash([{ ...base, kind: 'erc_191' }], text)).toBe(false)
+    expect(needsPrehash([base], null)).toBe(false)
   })
   it('leaves other kinds as the core gave them', () => {
     const c: SignatureCheck = { ...base, kind: 'erc_191', evidence: { digest: '00' } }

@@ -4,7 +4,8 @@ import { CopyButton } from '../../../ui/CopyButton'
 import { linkHandlers } from '../../../ui/Linked'
 import { Id } from '../../../ui/Id'
 import { chainText } from '../../../ui/format'
-import { evidenceRows, replayKeyShort } from '../evidence-rows'
+import { useEffect, useState } from 'react'
+import { evidenceRows, needsPrehash, prehashHex, replayKeyShort } from '../evidence-rows'
 
 const KIND_NAME: Record<SignatureCheck['kind'], string> = {
   erc_191: 'erc_191 (EIP-191 personal_sign)',
@@ -31,6 +32,7 @@ export function Signatures({
   onChain?: () => void
 }) {
   const linked = useLinked()
+  const prehash = usePrehash(needsPrehash(checks, text) ? text : null)
   return (
     <section className="panel sigs" aria-labelledby="sigs-title" {...linkHandlers(linked)}>
       <h2 id="sigs-title">Signatures</h2>
@@ -79,7 +81,7 @@ export function Signatures({
             <details className="evidence" open={c.verdict !== 'valid'}>
               <summary>What was hashed and checked</summary>
               <dl className="kv">
-                {evidenceRows(c, text).map(([k, v]) => (
+                {evidenceRows(c, text, prehash).map(([k, v]) => (
                   <div key={k} className="kv-row">
                     <dt>{k}</dt>
                     <dd className="hex">{v}</dd>
@@ -100,4 +102,21 @@ export function Signatures({
       ))}
     </section>
   )
+}
+
+/** The Ed25519ph prehash of `text` in hex once computed (null before, and for no text). */
+function usePrehash(text: string | null): string | null {
+  const [done, setDone] = useState<{ text: string; hex: string } | null>(null)
+  useEffect(() => {
+    if (text === null) return
+    let live = true
+    prehashHex(text).then(
+      (hex) => live && setDone({ text, hex }),
+      () => live && setDone({ text, hex: 'could not be computed' }),
+    )
+    return () => {
+      live = false
+    }
+  }, [text])
+  return text !== null && done?.text === text ? done.hex : null
 }
