@@ -7,8 +7,9 @@
 import { readdirSync, realpathSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { decodeOrError, entry, undecodable } from '../core/decode/entry'
+import { type FramedEntry, readResponseFrames } from '../core/decode/logs'
 import type { InboxLog, LogEntry } from '../core/types'
-import { InputError, readLogFile } from '../cli/io'
+import { InputError, readFile, readLogBytes } from '../cli/io'
 import type { AuditInput, PriorHead } from './job'
 
 /** One update as a store or a thread message carries it. */
@@ -17,7 +18,10 @@ interface WireEntry {
   readonly ts?: bigint | null
   /** The IdentityUpdate's bytes; absent for an entry that had none (bad hex in a bundle). */
   readonly bytes?: Uint8Array | null
-  /** The IDENT-001 reason of an entry whose bytes could not be decoded, when it has no bytes. */
+  /**
+   * The IDENT-001 reason of an entry that is undecodable as read (with or without bytes):
+   * kept, since the bytes alone may decode otherwise (an update field carried twice, joined).
+   */
   readonly error?: string | null
   readonly actionIndex?: number | null
 }
@@ -31,26 +35,27 @@ export interface WireLog {
   readonly unreadable?: string
 }
 
-/** The wire form of one decoded entry (its bytes when it has them, else its IDENT-001 reason). */
-function wireEntry(e: LogEntry): WireEntry {
-  const u = e.update
-  const ts = e.serverTimestampNs ?? null
-  if (!('error' in u)) return { seq: e.sequenceId, ts, bytes: u.bytes }
-  return u.bytes
-    ? { seq: e.sequenceId, ts, bytes: u.bytes }
-    : { seq: e.sequenceId, ts, error: u.error, actionIndex: u.actionIndex ?? null }
+/** The wire form of one entry, decoded or framed (its bytes when it has them, and its IDENT-001 reason when undecodable). */
+function wireEntry(seq: bigint, ts: bigint | undefined, u: LogEntry['update'] | FramedEntry['update']): WireEntry {
+  if (u instanceof Uint8Array) return { seq, ts: ts ?? null, bytes: u }
+  if (!('error' in u)) return { seq, ts: ts ?? null, bytes: u.bytes }
+  return { seq, ts: ts ?? null, bytes: u.bytes ?? null, error: u.error, actionIndex: u.actionIndex ?? null }
 }
 
-/** The job's input of a wire log: each update decoded again from its exact bytes. */
+/** The job's input of a wire log: each update decoded from its exact bytes (once, here), or its IDENT-001 reason. */
 export function inputOf(w: WireLog, prior: PriorHead | null | undefined): AuditInput {
   if (w.unreadable !== undefined)
     return { source: w.source, key: w.key, log: { unreadable: w.unreadable, inboxId: w.inboxId }, prior: null }
   const entries = (w.entries ?? []).map((e) =>
     entry(
       e.seq,
-      e.bytes
+      e.bytes && !e.error
         ? decodeOrError(e.bytes)
-        : undecodable((e.error ?? 'no bytes').replace(/^IDENT-001: /, ''), e.actionIndex ?? null),
+        : undecodable(
+            (e.error ?? 'no bytes').replace(/^IDENT-001: /, ''),
+            e.actionIndex ?? null,
+            ...(e.bytes ? [e.bytes] : []),
+          ),
       e.ts ?? undefined,
     ),
   )
@@ -63,7 +68,7 @@ export function inputOf(w: WireLog, prior: PriorHead | null | undefined): AuditI
 }
 
 /** The keys of a file's logs: the inbox id, or `#n` for a log without one; a repeat gets `#n` appended. */
-function keysOf(logs: readonly InboxLog[]): string[] {
+function keysOf(logs: readonly { readonly inboxId?: string }[]): string[] {
   const seen = new Set<string>()
   return logs.map((l, i) => {
     let k = l.inboxId ? l.inboxId : `#${i}`
@@ -75,9 +80,14 @@ function keysOf(logs: readonly InboxLog[]): string[] {
 
 /** A file's logs as job inputs: one per inbox, or one unreadable input. */
 export function fileInputs(path: string, priors: Readonly<Record<string, PriorHead>> = {}): AuditInput[] {
+  return logInputs(path, priors, () => readFile(path))
+}
+
+/** The inputs of a file's bytes (read by `bytes`, whose InputError makes the one unreadable input). */
+function logInputs(path: string, priors: Readonly<Record<string, PriorHead>>, bytes: () => Uint8Array): AuditInput[] {
   let logs: InboxLog[]
   try {
-    logs = readLogFile(path)
+    logs = readLogBytes(bytes(), path)
   } catch (e) {
     if (e instanceof InputError) return [{ source: path, key: '', log: { unreadable: e.message, inboxId: null } }]
     throw e
@@ -87,12 +97,38 @@ export function fileInputs(path: string, priors: Readonly<Record<string, PriorHe
   return logs.map((log, i) => ({ source: path, key: keys[i]!, log, prior: priors[keys[i]!] ?? null }))
 }
 
-/** A file's logs as wire logs (for a store's snapshot). */
+/**
+ * A file's logs as wire logs (a whole network's file cut into batches, a store's snapshot).
+ * A binary GetIdentityUpdatesResponse is only framed here (readResponseFrames), its updates
+ * decoded once, by the job; any other form is read as `replay` reads it.
+ */
 export function fileWireLogs(path: string): WireLog[] {
-  return fileInputs(path).map((i) =>
+  let bytes: Uint8Array
+  try {
+    bytes = readFile(path)
+  } catch (e) {
+    if (e instanceof InputError) return [{ source: path, key: '', inboxId: null, unreadable: e.message }]
+    throw e
+  }
+  const framed = readResponseFrames(bytes)
+  if (framed) {
+    const keys = keysOf(framed)
+    return framed.map((l, i) => ({
+      source: path,
+      key: keys[i]!,
+      inboxId: l.inboxId,
+      entries: l.entries.map((e) => wireEntry(e.sequenceId, e.serverTimestampNs, e.update)),
+    }))
+  }
+  return logInputs(path, {}, () => bytes).map((i) =>
     'unreadable' in i.log
       ? { source: i.source, key: i.key, inboxId: i.log.inboxId, unreadable: i.log.unreadable }
-      : { source: i.source, key: i.key, inboxId: i.log.inboxId ?? null, entries: i.log.entries.map(wireEntry) },
+      : {
+          source: i.source,
+          key: i.key,
+          inboxId: i.log.inboxId ?? null,
+          entries: i.log.entries.map((e) => wireEntry(e.sequenceId, e.serverTimestampNs, e.update)),
+        },
   )
 }
 

@@ -185,7 +185,11 @@ export function guardOutput(
 
 /** Reads one file as logs; a file that is not a log is an InputError naming what was tried. */
 export function readLogFile(path: string): InboxLog[] {
-  const bytes = readFile(path)
+  return readLogBytes(readFile(path), path)
+}
+
+/** Reads a file's bytes (./readFile) as logs; bytes that are not a log are an InputError naming what was tried. */
+export function readLogBytes(bytes: Uint8Array, path: string): InboxLog[] {
   try {
     return readLogs(bytes, path)
   } catch (e) {

@@ -13,8 +13,15 @@ import {
   toGatewayJson,
   type ResponseLog,
 } from '../encode/update'
-import { isDecoded } from './entry'
-import { readBundleJson, readGatewayJson, readGetIdentityUpdatesResponse, readLogs, readSingleUpdate } from './logs'
+import { decodeOrError, entry, isDecoded } from './entry'
+import {
+  readBundleJson,
+  readGatewayJson,
+  readGetIdentityUpdatesResponse,
+  readLogs,
+  readResponseFrames,
+  readSingleUpdate,
+} from './logs'
 import { readPostgresCsvLog } from './pg-csv'
 import { thrown, XMTPD_CSV } from '../../../test/support/xmtpd-vectors'
 
@@ -137,6 +144,28 @@ describe('readLogs', () => {
     it('reads a response for named inboxes with no updates', () => {
       const got = readLogs(encodeGetIdentityUpdatesResponse([{ inboxId: 'ab'.repeat(32), updates: [] }]))
       expect(got).toEqual([{ inboxId: 'ab'.repeat(32), entries: [], format: 'get-identity-updates-binary' }])
+    })
+
+    it('frames it (readResponseFrames) so that decoding each update gives readLogs exactly', () => {
+      const bin = encodeGetIdentityUpdatesResponse(RESPONSE_LOGS)
+      const frames = readResponseFrames(bin)
+      expect(frames).not.toBeNull()
+      const decoded = frames!.map((l) => ({
+        inboxId: l.inboxId,
+        entries: l.entries.map((e) =>
+          entry(e.sequenceId, e.update instanceof Uint8Array ? decodeOrError(e.update) : e.update, e.serverTimestampNs),
+        ),
+        format: 'get-identity-updates-binary',
+      }))
+      expect(decoded).toEqual(readLogs(bin))
+    })
+
+    it('frames nothing that readLogs reads another way or refuses', () => {
+      const u = RESPONSE_LOGS[0]!.updates[0]!
+      expect(readResponseFrames(encodeGetIdentityUpdatesResponse([{ inboxId: 'x', updates: [u, u] }]))).toBeNull()
+      expect(readResponseFrames(encodeGetIdentityUpdatesResponse(RESPONSE_LOGS.slice(6)))).toBeNull()
+      expect(readResponseFrames(utf8('{"updates": []}'))).toBeNull()
+      expect(readResponseFrames(new Uint8Array(0))).toBeNull()
     })
 
     it('refuses two updates with one sequence id in one inbox', () => {

@@ -49,7 +49,7 @@
 import { hexToBytes } from '../../crypto/bytes'
 import { base64Bytes, base64Later } from './base64'
 import { LogInputError, RuleViolation } from '../errors'
-import type { InboxLog, LogEntry } from '../types'
+import type { InboxLog, LogEntry, UndecodableUpdate } from '../types'
 import { WireType } from '@bufbuild/protobuf/wire'
 import { fromBinary } from '@bufbuild/protobuf'
 import { IdentityUpdateSchema } from '../../gen/identity/associations/association_pb'
@@ -257,29 +257,31 @@ function parseContainer(bytes: Uint8Array): Container {
   return c
 }
 
+/** The bytes of one IdentityUpdateLog's update, not decoded; or its IDENT-001 entry when it carries none or several. */
+function rawUpdate(l: RawLog, ri: number, li: number): Uint8Array | UndecodableUpdate {
+  if (l.updates.length === 1) return l.updates[0]!
+  const where = `responses[${ri}].updates[${li}]`
+  if (l.updates.length === 0) return undecodable(`${where} has no update (field 3)`, null)
+  // protobuf would merge the occurrences; which bytes were signed is then unclear.
+  const total = l.updates.reduce((n, u) => n + u.length, 0)
+  const joined = new Uint8Array(total)
+  let o = 0
+  for (const u of l.updates) {
+    joined.set(u, o)
+    o += u.length
+  }
+  return undecodable(
+    `${where} carries field 3 (update) ${l.updates.length} times; expected one IdentityUpdate`,
+    null,
+    joined,
+  )
+}
+
 function containerLogs(c: Container): InboxLog[] {
   return c.responses.map((r, ri) => {
     const entries = r.logs.map((l, li): LogEntry => {
-      const where = `responses[${ri}].updates[${li}]`
-      let update: LogEntry['update']
-      if (l.updates.length === 0) {
-        update = undecodable(`${where} has no update (field 3)`, null)
-      } else if (l.updates.length > 1) {
-        // protobuf would merge the occurrences; which bytes were signed is then unclear.
-        const total = l.updates.reduce((n, u) => n + u.length, 0)
-        const joined = new Uint8Array(total)
-        let o = 0
-        for (const u of l.updates) {
-          joined.set(u, o)
-          o += u.length
-        }
-        update = undecodable(
-          `${where} carries field 3 (update) ${l.updates.length} times; expected one IdentityUpdate`,
-          null,
-          joined,
-        )
-      } else update = decodeOrError(l.updates[0]!)
-      return entry(l.sequenceId, update, l.serverTimestampNs)
+      const raw = rawUpdate(l, ri, li)
+      return entry(l.sequenceId, raw instanceof Uint8Array ? decodeOrError(raw) : raw, l.serverTimestampNs)
     })
     const log: InboxLog = r.inboxId
       ? { inboxId: r.inboxId, entries, format: GATEWAY_BIN }
@@ -439,6 +441,61 @@ function responseReading(bytes: Uint8Array): Reading | Attempt {
   }
   const decoded = logs.some((l) => l.entries.some((e) => isDecoded(e.update)))
   return { tier: decoded ? 1 : c.unknownFields === 0 ? 2 : 4, logs: () => logs }
+}
+
+/** One update of a binary response as framed: its bytes, not decoded, or the IDENT-001 entry of a framing fault. */
+export interface FramedEntry {
+  readonly sequenceId: bigint
+  readonly serverTimestampNs?: bigint
+  readonly update: Uint8Array | UndecodableUpdate
+}
+
+/** One Response of a binary GetIdentityUpdatesResponse, its updates framed, not decoded. */
+export interface FramedLog {
+  readonly inboxId: string
+  readonly entries: readonly FramedEntry[]
+}
+
+/**
+ * The logs `readLogs` reads from `bytes` when they are a binary GetIdentityUpdatesResponse
+ * (format 2 as raw bytes, the reading it picks), each update's bytes left undecoded, so a
+ * caller that decodes them elsewhere (the audit's worker threads) does not decode them
+ * twice; decoding each with `decodeOrError` gives readLogs' entries exactly. Null when
+ * readLogs would read the bytes any other way or refuse them: text (UTF-8), a container
+ * that does not parse strictly or names no plausible inbox, a repeated sequence id, or no
+ * update that decodes (a lower tier, where a single-update reading may win); the caller
+ * then reads them with readLogs.
+ */
+export function readResponseFrames(bytes: Uint8Array): FramedLog[] | null {
+  if (bytes.length === 0 || isValidUtf8(bytes)) return null
+  let c: Container
+  try {
+    c = parseContainer(bytes)
+  } catch (e) {
+    if (e instanceof ContainerError) return null
+    throw e
+  }
+  if (c.responses.length === 0 || c.responses.some((r) => !r.inboxId || CONTROL.test(r.inboxId))) return null
+  const logs = c.responses.map(
+    (r, ri): FramedLog => ({
+      inboxId: r.inboxId!,
+      entries: r.logs.map((l, li) => ({
+        sequenceId: l.sequenceId,
+        ...(l.serverTimestampNs === undefined ? {} : { serverTimestampNs: l.serverTimestampNs }),
+        update: rawUpdate(l, ri, li),
+      })),
+    }),
+  )
+  if (!logs.every((l) => uniqueSequenceIds(l.entries))) return null
+  // Tier 1: at least one update decodes (usually the first tried).
+  const decodes = (e: FramedEntry) => e.update instanceof Uint8Array && isDecoded(decodeOrError(e.update))
+  return logs.some((l) => l.entries.some(decodes)) ? logs : null
+}
+
+function uniqueSequenceIds(es: readonly { readonly sequenceId: bigint }[]): boolean {
+  let increasing = true
+  for (let i = 1; i < es.length && increasing; i++) increasing = es[i - 1]!.sequenceId < es[i]!.sequenceId
+  return increasing || new Set(es.map((e) => e.sequenceId)).size === es.length
 }
 
 /** The single-update reading of `bytes` with its tier, or why it is not one. */

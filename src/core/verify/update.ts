@@ -204,14 +204,29 @@ export class UpdateSignatures {
     this.all = all
   }
 
+  /**
+   * The verdicts of this update's signatures by verdict key (over this one text): a
+   * signature carried twice (the wallet that creates an inbox also signs, as the existing
+   * member, the installation it adds in the same update: the same bytes over the same
+   * text) is verified once, its verdict a pure function of that key (./cache.ts).
+   */
+  private readonly verdicts = new Map<string, Promise<SignatureVerdict>>()
+
+  private verdictOf(sig: WireSignature): Promise<SignatureVerdict> {
+    const key = verdictKey(sig, '')
+    if (key === null) return verifyOne(sig, this.signed, this.ctx, this.textHash)
+    let v = this.verdicts.get(key)
+    if (!v) {
+      v = verifyOne(sig, this.signed, this.ctx, this.textHash)
+      this.verdicts.set(key, v)
+    }
+    return v
+  }
+
   /** The checks of signatures `from` to `to` (exclusive) of `all`. */
   verify(from: number, to: number): Promise<SignatureCheck[]> {
     return Promise.all(
-      this.all
-        .slice(from, to)
-        .map((s) =>
-          verifyOne(s.sig, this.signed, this.ctx, this.textHash).then((v) => toCheck(s.actionIndex, s.role, s.sig, v)),
-        ),
+      this.all.slice(from, to).map((s) => this.verdictOf(s.sig).then((v) => toCheck(s.actionIndex, s.role, s.sig, v))),
     )
   }
 
