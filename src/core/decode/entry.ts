@@ -80,21 +80,28 @@ export function describeJson(v: unknown): string {
  * @param where names entry `i` for the error, e.g. (i) => `$.updates[${i}]`
  */
 export function assertUniqueSequenceIds(log: InboxLog, where: (i: number) => string): void {
+  const repeat = repeatedSequenceId(log.entries)
+  if (!repeat) return
+  const [j, i] = repeat
+  const seq = log.entries[i]!.sequenceId
+  throw new LogInputError(
+    log.format,
+    where(i),
+    `sequence id ${seq} appears twice in the log${log.inboxId ? ` of inbox ${bounded(log.inboxId)}` : ''} (also at ${where(j)})`,
+  )
+}
+
+/** The first sequence id `es` carries twice, as [its first place, its second], or null when all are unique. */
+export function repeatedSequenceId(es: readonly { readonly sequenceId: bigint }[]): readonly [number, number] | null {
   // Logs come in sequence order: strictly increasing ids are unique, no table needed.
-  const es = log.entries
   let increasing = true
   for (let i = 1; i < es.length && increasing; i++) increasing = es[i - 1]!.sequenceId < es[i]!.sequenceId
-  if (increasing) return
+  if (increasing) return null
   const first = new Map<bigint, number>()
-  log.entries.forEach((e, i) => {
-    const j = first.get(e.sequenceId)
-    if (j !== undefined) {
-      throw new LogInputError(
-        log.format,
-        where(i),
-        `sequence id ${e.sequenceId} appears twice in the log${log.inboxId ? ` of inbox ${bounded(log.inboxId)}` : ''} (also at ${where(j)})`,
-      )
-    }
-    first.set(e.sequenceId, i)
-  })
+  for (let i = 0; i < es.length; i++) {
+    const j = first.get(es[i]!.sequenceId)
+    if (j !== undefined) return [j, i]
+    first.set(es[i]!.sequenceId, i)
+  }
+  return null
 }

@@ -59,6 +59,7 @@ import {
   describeJson,
   entry,
   isDecoded,
+  repeatedSequenceId,
   uint64FromJson,
   undecodable,
 } from './entry'
@@ -400,6 +401,16 @@ interface Reading {
   readonly logs: () => InboxLog[]
 }
 
+/**
+ * The first Response that names no plausible inbox, or -1. A gateway names every inbox, and
+ * an inbox id is printable text. (An IdentityUpdate read as a response puts a CreateInbox
+ * where inbox_id is: its field tags 0x0a, 0x10 and 0x1a, small varints and short lengths
+ * are all below 0x20.)
+ */
+function unnamedResponse(c: Container): number {
+  return c.responses.findIndex((r) => !r.inboxId || CONTROL.test(r.inboxId))
+}
+
 /** The response reading of `bytes` with its tier, or why it is not one. */
 function responseReading(bytes: Uint8Array): Reading | Attempt {
   let c: Container
@@ -412,10 +423,7 @@ function responseReading(bytes: Uint8Array): Reading | Attempt {
   if (c.responses.length === 0) {
     return { format: GATEWAY_BIN, where: 'byte 0', detail: 'no Response (field 1): only unknown fields' }
   }
-  // Plausibility: a gateway names every inbox, and an inbox id is printable text. (An
-  // IdentityUpdate read as a response puts a CreateInbox where inbox_id is: its field
-  // tags 0x0a, 0x10 and 0x1a, small varints and short lengths are all below 0x20.)
-  const unnamed = c.responses.findIndex((r) => !r.inboxId || CONTROL.test(r.inboxId))
+  const unnamed = unnamedResponse(c)
   if (unnamed >= 0) {
     return {
       format: GATEWAY_BIN,
@@ -475,7 +483,7 @@ export function readResponseFrames(bytes: Uint8Array): FramedLog[] | null {
     if (e instanceof ContainerError) return null
     throw e
   }
-  if (c.responses.length === 0 || c.responses.some((r) => !r.inboxId || CONTROL.test(r.inboxId))) return null
+  if (c.responses.length === 0 || unnamedResponse(c) >= 0) return null
   const logs = c.responses.map(
     (r, ri): FramedLog => ({
       inboxId: r.inboxId!,
@@ -486,16 +494,10 @@ export function readResponseFrames(bytes: Uint8Array): FramedLog[] | null {
       })),
     }),
   )
-  if (!logs.every((l) => uniqueSequenceIds(l.entries))) return null
+  if (logs.some((l) => repeatedSequenceId(l.entries) !== null)) return null
   // Tier 1: at least one update decodes (usually the first tried).
   const decodes = (e: FramedEntry) => e.update instanceof Uint8Array && isDecoded(decodeOrError(e.update))
   return logs.some((l) => l.entries.some(decodes)) ? logs : null
-}
-
-function uniqueSequenceIds(es: readonly { readonly sequenceId: bigint }[]): boolean {
-  let increasing = true
-  for (let i = 1; i < es.length && increasing; i++) increasing = es[i - 1]!.sequenceId < es[i]!.sequenceId
-  return increasing || new Set(es.map((e) => e.sequenceId)).size === es.length
 }
 
 /** The single-update reading of `bytes` with its tier, or why it is not one. */
