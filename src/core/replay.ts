@@ -246,15 +246,10 @@ function described(step: { readonly update: UnverifiedUpdate }): VerifiedUpdate 
 export async function replay(log: InboxLog, opts: ReplayOptions = {}): Promise<Trace> {
   const entries = sortedEntries(log)
   const steps: TraceStep[] = []
-  const onStep = opts.onStep
-  const push = onStep
-    ? (step: TraceStep): void => {
-        steps.push(step)
-        onStep(step, steps.length - 1)
-      }
-    : (step: TraceStep): void => {
-        steps.push(step)
-      }
+  const push = (step: TraceStep): void => {
+    steps.push(step)
+    opts.onStep?.(step, steps.length - 1)
+  }
   let state: AssociationState | null = opts.from ?? null
   let stoppedAt: bigint | null = null
   // One message for every step past the stop (a string per step cost 56 bytes each).
