@@ -32,9 +32,6 @@ import { IdbVerdictCache, prefetchLog } from './verdict-cache'
 import { IdbLogStore, inputDigest, logRecordId } from '../storage/log-store'
 import { decodeLogVerdicts, encodeLogVerdicts, storedStage } from '../storage/log-verdicts'
 import { STEP_CHUNK } from './protocol'
-
-/** Steps posted together while a replay runs (a message per few steps, not one per step). */
-const STEP_FLUSH = 32
 import { toTransferStep, type TransferStep } from './transfer'
 import { loadBrowserBackend } from './browser-loaders'
 import { describeWarmUp, nextTask, WARM_ROUNDS, warmUp } from './warm-up'
@@ -49,6 +46,9 @@ const scope = self as unknown as {
 let logs: InboxLog[] = []
 
 const post = (m: FromWorker): void => scope.postMessage(m)
+
+/** Steps posted together while a replay runs (a message per few steps, not one per step). */
+const STEP_FLUSH = 32
 
 /**
  * A user-timing measure on this worker's track (DevTools: `inspector worker: NAME`), also

@@ -103,7 +103,8 @@ export class ReplayClient {
       p.reject(e)
     }
     this.pending.clear()
-    this.dropReports(e)
+    for (const r of this.reports.values()) r.reject(e)
+    this.reports.clear()
     this.worker?.terminate()
     this.worker = null
   }
@@ -137,11 +138,6 @@ export class ReplayClient {
       this.pending.set(id, { resolve, reject, ...extra })
       w.postMessage({ ...msg, id } as ToWorker)
     })
-  }
-
-  private dropReports(e: Error): void {
-    for (const r of this.reports.values()) r.reject(e)
-    this.reports.clear()
   }
 
   async open(input: string | Uint8Array, name: string): Promise<OpenResult> {
@@ -199,13 +195,6 @@ export class ReplayClient {
   }
 
   dispose(): void {
-    for (const p of this.pending.values()) {
-      p.report?.reject(new ReplayCancelled())
-      p.reject(new ReplayCancelled())
-    }
-    this.pending.clear()
-    this.dropReports(new ReplayCancelled())
-    this.worker?.terminate()
-    this.worker = null
+    this.failAll(new ReplayCancelled())
   }
 }
