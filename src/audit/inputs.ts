@@ -36,10 +36,13 @@ export interface WireLog {
 }
 
 /** The wire form of one entry, decoded or framed (its bytes when it has them, and its IDENT-001 reason when undecodable). */
-function wireEntry(seq: bigint, ts: bigint | undefined, u: LogEntry['update'] | FramedEntry['update']): WireEntry {
-  if (u instanceof Uint8Array) return { seq, ts: ts ?? null, bytes: u }
-  if (!('error' in u)) return { seq, ts: ts ?? null, bytes: u.bytes }
-  return { seq, ts: ts ?? null, bytes: u.bytes ?? null, error: u.error, actionIndex: u.actionIndex ?? null }
+function wireEntry(e: LogEntry | FramedEntry): WireEntry {
+  const u = e.update
+  const seq = e.sequenceId
+  const ts = e.serverTimestampNs ?? null
+  if (u instanceof Uint8Array) return { seq, ts, bytes: u }
+  if (!('error' in u)) return { seq, ts, bytes: u.bytes }
+  return { seq, ts, bytes: u.bytes ?? null, error: u.error, actionIndex: u.actionIndex ?? null }
 }
 
 /** The job's input of a wire log: each update decoded from its exact bytes (once, here), or its IDENT-001 reason. */
@@ -117,7 +120,7 @@ export function fileWireLogs(path: string): WireLog[] {
       source: path,
       key: keys[i]!,
       inboxId: l.inboxId,
-      entries: l.entries.map((e) => wireEntry(e.sequenceId, e.serverTimestampNs, e.update)),
+      entries: l.entries.map(wireEntry),
     }))
   }
   return logInputs(path, {}, () => bytes).map((i) =>
@@ -127,7 +130,7 @@ export function fileWireLogs(path: string): WireLog[] {
           source: i.source,
           key: i.key,
           inboxId: i.log.inboxId ?? null,
-          entries: i.log.entries.map((e) => wireEntry(e.sequenceId, e.serverTimestampNs, e.update)),
+          entries: i.log.entries.map(wireEntry),
         },
   )
 }
