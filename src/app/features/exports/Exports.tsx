@@ -1,8 +1,9 @@
-import { memo, useEffect, useMemo, useState } from 'react'
+import { memo, useMemo } from 'react'
 import { encodeBundleJson } from '../../../core/encode/bundle'
 import { bytesToBase64, bytesToHex } from '../../../crypto/bytes'
 import type { TransferStep } from '../../../worker/transfer'
 import { download } from '../../ui/download'
+import { useSettled } from '../../ui/useSettled'
 
 export interface ExportsProps {
   readonly steps: readonly TransferStep[]
@@ -59,16 +60,14 @@ export const Exports = memo(function Exports({ steps, inboxId, selected, report,
       </button>
       <button
         type="button"
-        disabled={reportText?.text === undefined}
-        onClick={() =>
-          reportText?.text !== undefined && download(`${base}.report.json`, reportText.text, 'application/json')
-        }
+        disabled={!reportText?.ok}
+        onClick={() => reportText?.ok && download(`${base}.report.json`, reportText.value, 'application/json')}
         title={
           reportText === null
             ? 'Preparing the report…'
-            : reportText.text === undefined
-              ? `The report could not be made: ${reportText.error}`
-              : 'The report the command line prints (replay --json)'
+            : reportText.ok
+              ? 'The report the command line prints (replay --json)'
+              : `The report could not be made: ${reportText.error}`
         }
       >
         Report JSON
@@ -76,25 +75,3 @@ export const Exports = memo(function Exports({ steps, inboxId, selected, report,
     </div>
   )
 })
-
-/** What `p` settled to: null while pending (a new promise starts pending again). */
-function useSettled(
-  p: Promise<string>,
-):
-  | { readonly text: string; readonly error?: undefined }
-  | { readonly text?: undefined; readonly error: string }
-  | null {
-  const [settled, setSettled] = useState<{ p: Promise<string>; text?: string; error?: string } | null>(null)
-  useEffect(() => {
-    let live = true
-    p.then(
-      (text) => live && setSettled({ p, text }),
-      (e: unknown) => live && setSettled({ p, error: e instanceof Error ? e.message : String(e) }),
-    )
-    return () => {
-      live = false
-    }
-  }, [p])
-  if (settled?.p !== p) return null
-  return settled.text !== undefined ? { text: settled.text } : { error: settled.error ?? 'unknown error' }
-}

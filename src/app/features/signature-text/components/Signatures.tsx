@@ -4,7 +4,8 @@ import { CopyButton } from '../../../ui/CopyButton'
 import { linkHandlers } from '../../../ui/Linked'
 import { Id } from '../../../ui/Id'
 import { chainText } from '../../../ui/format'
-import { useEffect, useState } from 'react'
+import { useMemo } from 'react'
+import { useSettled } from '../../../ui/useSettled'
 import { evidenceRows, needsPrehash, prehashHex, replayKeyShort } from '../evidence-rows'
 
 const KIND_NAME: Record<SignatureCheck['kind'], string> = {
@@ -32,7 +33,10 @@ export function Signatures({
   onChain?: () => void
 }) {
   const linked = useLinked()
-  const prehash = usePrehash(needsPrehash(checks, text) ? text : null)
+  // The Ed25519ph prehash of the text, computed once per text (null until known).
+  const prehashOf = needsPrehash(checks, text) ? text : null
+  const prehashed = useSettled(useMemo(() => (prehashOf === null ? null : prehashHex(prehashOf)), [prehashOf]))
+  const prehash = prehashed === null ? null : prehashed.ok ? prehashed.value : 'could not be computed'
   return (
     <section className="panel sigs" aria-labelledby="sigs-title" {...linkHandlers(linked)}>
       <h2 id="sigs-title">Signatures</h2>
@@ -102,21 +106,4 @@ export function Signatures({
       ))}
     </section>
   )
-}
-
-/** The Ed25519ph prehash of `text` in hex once computed (null before, and for no text). */
-function usePrehash(text: string | null): string | null {
-  const [done, setDone] = useState<{ text: string; hex: string } | null>(null)
-  useEffect(() => {
-    if (text === null) return
-    let live = true
-    prehashHex(text).then(
-      (hex) => live && setDone({ text, hex }),
-      () => live && setDone({ text, hex: 'could not be computed' }),
-    )
-    return () => {
-      live = false
-    }
-  }, [text])
-  return text !== null && done?.text === text ? done.hex : null
 }
