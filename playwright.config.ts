@@ -12,9 +12,9 @@ import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { defineConfig, devices } from '@playwright/test'
 
-// Workers re-evaluate this file: keep the port in the environment they inherit.
-if (!process.env.E2E_PORT) {
-  process.env.E2E_PORT = execFileSync(
+/** A free port on 127.0.0.1, asked of a child process (this config is evaluated synchronously). */
+function freePort(): string {
+  return execFileSync(
     process.execPath,
     [
       '-e',
@@ -23,18 +23,12 @@ if (!process.env.E2E_PORT) {
     { encoding: 'utf8' },
   ).trim()
 }
+
+// Workers re-evaluate this file: keep the port in the environment they inherit.
+if (!process.env.E2E_PORT) process.env.E2E_PORT = freePort()
 const port = Number(process.env.E2E_PORT)
 // The local node for e2e/network*.spec.ts: a free port and a fresh SQLite file under tmp/.
-if (!process.env.E2E_NODE_PORT) {
-  process.env.E2E_NODE_PORT = execFileSync(
-    process.execPath,
-    [
-      '-e',
-      "const s=require('node:net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})",
-    ],
-    { encoding: 'utf8' },
-  ).trim()
-}
+if (!process.env.E2E_NODE_PORT) process.env.E2E_NODE_PORT = freePort()
 const nodePort = Number(process.env.E2E_NODE_PORT)
 const nodeDb = `tmp/e2e-devnode-${nodePort}.db`
 const CI = !!process.env.CI

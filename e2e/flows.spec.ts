@@ -11,16 +11,18 @@ import { createNodeClient } from '../src/network/client'
 import { addMember, createInbox, ethKeySigner, inboxIdOf, installationKeySigner, signUpdate } from '../src/signing'
 import { expect, expectNoA11yViolations, test } from './fixtures'
 import { fetchFromNode, shot, waitForLog } from './helpers'
-import { installWallet } from './support/wallet'
-
-const NODE = `http://127.0.0.1:${process.env.E2E_NODE_PORT}`
+import { E2E_NODE as NODE } from './support/playground'
+import { connectWallet, installWallet, type TestWallet } from './support/wallet'
 // anvil's key #0 (test only): the injected wallet's account.
 const WALLET_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
+
+/** A client of the e2e node, as another client of the network would use it. */
+const nodeClient = () => createNodeClient({ baseUrl: NODE, fetch: (u, i) => fetch(u, i) })
 
 /** Publishes a new inbox of the wallet (a fresh nonce per run) with three installations; returns its inbox id. */
 async function seedInbox(nonce: bigint): Promise<string> {
   const wallet = ethKeySigner(hexToBytes(WALLET_KEY.slice(2)))
-  const node = createNodeClient({ baseUrl: NODE, fetch: (u, i) => fetch(u, i) })
+  const node = nodeClient()
   const inboxId = inboxIdOf(wallet, nonce)
   const t0 = 1_790_000_000_000_000_000n
   await node.publishIdentityUpdate(
@@ -34,7 +36,10 @@ async function seedInbox(nonce: bigint): Promise<string> {
   return inboxId
 }
 
+/** Opens the app on the e2e node and reads the inbox's log from it. */
 async function openFromNode(page: Page, inboxId: string): Promise<void> {
+  await page.goto(`/?node=${encodeURIComponent(NODE)}`)
+  await waitForLog(page)
   await fetchFromNode(page, 'Inbox id', inboxId)
   await expect(page.getByRole('status', { name: 'Network fetch result' })).toContainText(`Inbox ${inboxId}`, {
     timeout: 30_000,
@@ -55,28 +60,26 @@ async function setLogLimit(page: Page, tasksPanel: ReturnType<typeof tasks>, val
   await expect(tasksPanel).toContainText(`Log limit of this deployment: ${Number(value).toLocaleString('en')}`)
 }
 
-async function connectWallet(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Signers…' }).click()
-  await page.getByRole('button', { name: 'Connect E2E Wallet' }).click()
-  await expect(page.getByRole('list', { name: 'Accounts of E2E Wallet' })).toBeVisible()
-  await page.getByRole('button', { name: 'Close the signers panel' }).click()
-}
-
 const tasks = (page: Page) => page.getByRole('region', { name: 'Inbox tasks' })
+
+/** Seeds an inbox of the wallet (see seedInbox), opens it from the node with the wallet connected, and opens Inbox tasks. */
+async function seededTasks(
+  page: Page,
+  nonce: bigint,
+): Promise<{ inboxId: string; wallet: TestWallet; t: ReturnType<typeof tasks> }> {
+  const inboxId = await seedInbox(nonce)
+  const wallet = await installWallet(page)
+  await openFromNode(page, inboxId)
+  await connectWallet(page)
+  await page.getByRole('button', { name: 'Inbox tasks…' }).click()
+  return { inboxId, wallet, t: tasks(page) }
+}
 
 test('clean up three installations in one update with one wallet prompt, published to the node', async ({
   page,
 }, info) => {
   test.setTimeout(120_000)
-  const inboxId = await seedInbox(BigInt(Date.now()))
-  const wallet = await installWallet(page)
-  await page.goto(`/?node=${encodeURIComponent(NODE)}`)
-  await waitForLog(page)
-  await openFromNode(page, inboxId)
-  await connectWallet(page)
-
-  await page.getByRole('button', { name: 'Inbox tasks…' }).click()
-  const t = tasks(page)
+  const { inboxId, wallet, t } = await seededTasks(page, BigInt(Date.now()))
   await expect(t.getByRole('meter', { name: 'Installations' })).toHaveAttribute('value', '3')
   await expect(t).toContainText('4 of 256')
   await expect(t.getByRole('list', { name: 'Installations, oldest client time first' }).locator('li')).toHaveCount(3)
@@ -106,8 +109,8 @@ test('clean up three installations in one update with one wallet prompt, publish
   expect(wallet.personalSignCount()).toBe(1) // three revocations, one prompt
   await expect(t.getByLabel('Node answer')).toContainText('Stored', { timeout: 30_000 })
   // The node holds one more entry for the inbox: one update, not three.
-  const newest = await createNodeClient({ baseUrl: NODE, fetch: (u, i) => fetch(u, i) }).queryNewest([inboxId])
-  const log = await createNodeClient({ baseUrl: NODE, fetch: (u, i) => fetch(u, i) }).getInboxLog(inboxId)
+  const newest = await nodeClient().queryNewest([inboxId])
+  const log = await nodeClient().getInboxLog(inboxId)
   expect(log.entries).toHaveLength(5)
   expect(newest[0]?.sequenceId).toBe(log.entries[4]!.sequenceId)
   await t.getByRole('tab', { name: 'Inbox health' }).click()
@@ -117,14 +120,7 @@ test('clean up three installations in one update with one wallet prompt, publish
 test('a handle held by another inbox is refused before any signer is asked (IDENT-085 checked); a free one is claimed', async ({
   page,
 }) => {
-  const inboxId = await seedInbox(BigInt(Date.now()) + 7n)
-  const wallet = await installWallet(page)
-  await page.goto(`/?node=${encodeURIComponent(NODE)}`)
-  await waitForLog(page)
-  await openFromNode(page, inboxId)
-  await connectWallet(page)
-  await page.getByRole('button', { name: 'Inbox tasks…' }).click()
-  const t = tasks(page)
+  const { wallet, t } = await seededTasks(page, BigInt(Date.now()) + 7n)
   await t.getByRole('tab', { name: 'Claim a handle' }).click()
   await t.getByRole('textbox', { name: 'Handle to claim' }).fill('Alice')
   await expect(t.getByRole('status', { name: 'Handle check' })).toContainText('uppercase')
@@ -163,16 +159,10 @@ test('locked out at the ceiling with a nearly full log: warned, then cleaned up 
   page,
 }, info) => {
   test.setTimeout(120_000)
-  const inboxId = await seedInbox(BigInt(Date.now()) + 13n)
   // A ceiling of 3 (the registration setting): the inbox's three installations fill it.
   await page.addInitScript("localStorage.setItem('inspector.maxInstallations', '3')")
-  const wallet = await installWallet(page)
-  await page.goto(`/?node=${encodeURIComponent(NODE)}`)
-  await waitForLog(page)
-  await openFromNode(page, inboxId)
-  await connectWallet(page) // the wallet only: no installation key in this browser
-  await page.getByRole('button', { name: 'Inbox tasks…' }).click()
-  const t = tasks(page)
+  // The wallet only: no installation key in this browser.
+  const { inboxId, wallet, t } = await seededTasks(page, BigInt(Date.now()) + 13n)
   await expect(t.getByRole('list', { name: 'Warnings' })).toContainText('At the installation ceiling (3 of 3)')
   // The deployment keeps 5 updates per inbox: 4 are used.
   await setLogLimit(page, t, '5')
@@ -199,21 +189,12 @@ test('locked out at the ceiling with a nearly full log: warned, then cleaned up 
   await sign.click()
   await expect(t.getByLabel('Node answer')).toContainText('Stored', { timeout: 30_000 })
   expect(wallet.personalSignCount()).toBe(1)
-  expect(
-    (await createNodeClient({ baseUrl: NODE, fetch: (u, i) => fetch(u, i) }).getInboxLog(inboxId)).entries,
-  ).toHaveLength(5)
+  expect((await nodeClient().getInboxLog(inboxId)).entries).toHaveLength(5)
 })
 
 test('rotate recovery to a typed identifier, confirmed by its last four characters, published', async ({ page }) => {
   test.setTimeout(120_000)
-  const inboxId = await seedInbox(BigInt(Date.now()) + 21n)
-  const wallet = await installWallet(page)
-  await page.goto(`/?node=${encodeURIComponent(NODE)}`)
-  await waitForLog(page)
-  await openFromNode(page, inboxId)
-  await connectWallet(page)
-  await page.getByRole('button', { name: 'Inbox tasks…' }).click()
-  const t = tasks(page)
+  const { wallet, t } = await seededTasks(page, BigInt(Date.now()) + 21n)
   await t.getByRole('tab', { name: 'Rotate recovery' }).click()
   expect(page.url()).toContain('flow=recovery')
   const next = '0x111111111111111111111111111111111111abcd'
@@ -245,8 +226,6 @@ test('an inbox that changed on the node is re-fetched before signing, and the ta
   const nonce = BigInt(Date.now()) + 29n
   const inboxId = await seedInbox(nonce)
   const wallet = await installWallet(page)
-  await page.goto(`/?node=${encodeURIComponent(NODE)}`)
-  await waitForLog(page)
   await openFromNode(page, inboxId)
   // Follow (on by default for a log read from a node) would take the new update in by itself:
   // stop it, so the task meets a log that fell behind its node.
@@ -257,7 +236,7 @@ test('an inbox that changed on the node is re-fetched before signing, and the ta
   // Another client adds a fourth installation after this log was fetched.
   const owner = ethKeySigner(hexToBytes(WALLET_KEY.slice(2)))
   const fourth = installationKeySigner(crypto.getRandomValues(new Uint8Array(32)))
-  const node = createNodeClient({ baseUrl: NODE, fetch: (u, i) => fetch(u, i) })
+  const node = nodeClient()
   await node.publishIdentityUpdate(
     (await signUpdate({ inboxId, clientTimestampNs: 1_790_000_000_000_000_009n, actions: [addMember(owner, fourth)] }))
       .bytes,

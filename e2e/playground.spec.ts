@@ -13,21 +13,14 @@ import type { Page } from '@playwright/test'
 import { inboxIdOf } from '../src/signing/draft'
 import { shortId } from '../src/app/ui/format'
 import { expect, expectNoA11yViolations, test } from './fixtures'
-import { openSettings, waitForLog } from './helpers'
+import { waitForLog } from './helpers'
 import { addVirtualAuthenticator } from './support/authenticator'
 import { runCli } from '../test/support/cli'
-import { installWallet } from './support/wallet'
-import { playground, signAndAppend } from './support/playground'
+import { connectWallet, installWallet } from './support/wallet'
+import { E2E_NODE, newInboxOnNode, playground, signAndAppend } from './support/playground'
 
 // anvil's key #1 (test only): the account the wallet switches to in the negative case.
 const OTHER_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d'
-
-async function connectWallet(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Signers…' }).click()
-  await page.getByRole('button', { name: 'Connect E2E Wallet' }).click()
-  await expect(page.getByRole('list', { name: 'Accounts of E2E Wallet' })).toBeVisible()
-  await page.getByRole('button', { name: 'Close the signers panel' }).click()
-}
 
 async function chooseAction(page: Page, name: string): Promise<void> {
   await playground(page).getByRole('radiogroup', { name: 'Action' }).getByRole('radio', { name }).check()
@@ -233,17 +226,8 @@ test('publish to the node: stored with its sequence id and visible (IDENT-072); 
   page,
 }) => {
   test.setTimeout(120_000)
-  const node = `http://127.0.0.1:${process.env.E2E_NODE_PORT}`
-  const wallet = await installWallet(page)
-  await page.goto(`/?node=${encodeURIComponent(node)}`)
-  await waitForLog(page)
-  // The node is up (its status is on the local node's profile, in Settings).
-  await expect((await openSettings(page)).getByRole('status', { name: 'Node status' })).toContainText('node reachable')
-  await page.keyboard.press('Escape')
-  await connectWallet(page)
-  await page.getByRole('button', { name: 'Sign…' }).click()
-  const pg = playground(page)
-  await pg.getByRole('radio', { name: 'a new inbox' }).check()
+  const node = E2E_NODE
+  const { wallet, pg } = await newInboxOnNode(page)
   await pg.getByRole('textbox', { name: 'Nonce' }).fill('5')
   const inboxId = inboxIdOf(wallet.address, 5n)
   await expect(pg.getByLabel('Derived inbox id')).toHaveText(inboxId)

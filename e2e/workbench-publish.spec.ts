@@ -5,36 +5,15 @@
  * answer; the claimed handle is not drafted again; a handle held by another inbox is
  * found by the node's lookup before any signer is asked. Each failed before its fix.
  */
-import type { Page } from '@playwright/test'
 import { inboxIdOf } from '../src/signing/draft'
 import { expect, test } from './fixtures'
-import { openSettings, waitForLog } from './helpers'
-import { playground, signAndAppend } from './support/playground'
-import { installWallet } from './support/wallet'
-
-const NODE = `http://127.0.0.1:${process.env.E2E_NODE_PORT}`
-
-async function connectWallet(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Signers…' }).click()
-  await page.getByRole('button', { name: 'Connect E2E Wallet' }).click()
-  await expect(page.getByRole('list', { name: 'Accounts of E2E Wallet' })).toBeVisible()
-  await page.getByRole('button', { name: 'Close the signers panel' }).click()
-}
+import { newInboxOnNode, signAndAppend } from './support/playground'
 
 test('publish once, then a claim: Publish closes after success, the next update starts clean, a taken handle blocks Sign', async ({
   page,
 }) => {
   test.setTimeout(120_000)
-  const wallet = await installWallet(page)
-  await page.goto(`/?node=${encodeURIComponent(NODE)}`)
-  await waitForLog(page)
-  // The node is up (its status is on the local node's profile, in Settings).
-  await expect((await openSettings(page)).getByRole('status', { name: 'Node status' })).toContainText('node reachable')
-  await page.keyboard.press('Escape')
-  await connectWallet(page)
-  await page.getByRole('button', { name: 'Sign…' }).click()
-  const pg = playground(page)
-  await pg.getByRole('radio', { name: 'a new inbox' }).check()
+  const { wallet, pg } = await newInboxOnNode(page)
   await pg.getByRole('textbox', { name: 'Nonce' }).fill('12')
   await expect(pg.getByLabel('Derived inbox id')).toHaveText(inboxIdOf(wallet.address, 12n))
   await signAndAppend(page, 1)

@@ -4,7 +4,7 @@
  *
  *   const wallet = await installWallet(page)        // before page.goto
  *   await page.goto('/')
- *   ... click "Connect E2E Wallet" ...
+ *   await connectWallet(page)
  *   expect(wallet.personalSignCount()).toBe(1)
  *
  * Answers: eth_requestAccounts and wallet_requestPermissions authorize the site;
@@ -18,6 +18,7 @@
 import type { Page } from '@playwright/test'
 import type { Hex } from 'viem'
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
+import { expect } from '../fixtures'
 
 // Code inside addInitScript runs in the page; tsconfig.node.json has no DOM lib.
 declare const window: any, CustomEvent: any
@@ -160,4 +161,12 @@ export async function installWallet(page: Page, opts: InstallWalletOptions = {})
     },
     authorized: () => authorized,
   }
+}
+
+/** Connects the installed wallet in the Signers panel (its accounts listed), then closes the panel. */
+export async function connectWallet(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Signers…' }).click()
+  await page.getByRole('button', { name: 'Connect E2E Wallet' }).click()
+  await expect(page.getByRole('list', { name: 'Accounts of E2E Wallet' })).toBeVisible()
+  await page.getByRole('button', { name: 'Close the signers panel' }).click()
 }
