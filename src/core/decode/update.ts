@@ -77,6 +77,13 @@ function notListed(): string {
   return `fields (numbers not listed: the update carries ${skippedUnknown} unknown fields)`
 }
 
+/** What a message whose oneof `kind` is unset holds: only unknown fields (listed when read), or nothing. */
+function unsetKindFound(message: string, unknown: readonly UnknownField[] | undefined): string {
+  const nos = unknownNumbers(unknown)
+  if (nos === null) return `the ${message} holds only unknown ${notListed()}`
+  return nos.length > 0 ? `the ${message} holds only unknown ${fieldList(nos)}` : `empty ${message}`
+}
+
 /** IDENT-001: a Signature whose signature is unset (or missing) rejects the update. */
 function mapSignature(sig: Signature | undefined, path: string, i: number): WireSignature {
   if (sig === undefined) {
@@ -151,16 +158,8 @@ function mapMember(m: MemberIdentifier | undefined, path: string, i: number): Wi
       return k.value.relyingParty === undefined
         ? { kind: 'passkey', key: k.value.key }
         : { kind: 'passkey', key: k.value.key, relyingParty: k.value.relyingParty }
-    case undefined: {
-      const nos = unknownNumbers(m.$unknown)
-      const found =
-        nos === null
-          ? `the MemberIdentifier holds only unknown ${notListed()}`
-          : nos.length > 0
-            ? `the MemberIdentifier holds only unknown ${fieldList(nos)}`
-            : 'empty MemberIdentifier'
-      throw violation(i, `${path}: kind is unset (${found}); ${expected}`)
-    }
+    case undefined:
+      throw violation(i, `${path}: kind is unset (${unsetKindFound('MemberIdentifier', m.$unknown)}); ${expected}`)
   }
 }
 
@@ -230,19 +229,11 @@ function mapAction(a: IdentityAction, i: number): WireAction {
         signature: sig(v.signature, 'claim_handle.signature'),
       }
     }
-    case undefined: {
-      const nos = unknownNumbers(a.$unknown)
-      const found =
-        nos === null
-          ? `the IdentityAction holds only unknown ${notListed()}`
-          : nos.length > 0
-            ? `the IdentityAction holds only unknown ${fieldList(nos)}`
-            : 'empty IdentityAction'
+    case undefined:
       throw violation(
         i,
-        `${p}: kind is unset (${found}); expected one of create_inbox (1), add (2), revoke (3), change_recovery_address (4), claim_handle (5)`,
+        `${p}: kind is unset (${unsetKindFound('IdentityAction', a.$unknown)}); expected one of create_inbox (1), add (2), revoke (3), change_recovery_address (4), claim_handle (5)`,
       )
-    }
   }
 }
 
