@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs'
 import Database from 'better-sqlite3'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { readLogs } from '../../src/core/decode/logs'
 import { decodeUpdate } from '../../src/core/decode/update'
 import { ChainUnreachableError } from '../../src/core/errors'
@@ -15,22 +15,15 @@ import { sortedEntries, replay } from '../../src/core/replay'
 import { memberKey } from '../../src/core/types'
 import type { SmartWalletVerifier } from '../../src/core/verify/port'
 import type { FreshnessCheck, FreshnessRequest, FreshnessVerdict, ClaimPolicy } from '../../src/devnode/admission'
-import { NodeApi } from '../../src/devnode/api'
 import { ApiError } from '../../src/devnode/errors'
 import { LocalNode } from '../../src/devnode/node'
-import { frameField1 } from '../../src/network/client'
 import { addMember, createInbox, type Signer } from '../../src/signing'
 import { FakeSmartWalletVerifier } from '../fixtures/fake-smart-wallet'
-import { ROOT, tempDir } from './harness'
+import { ROOT } from './harness'
+import { apiOf, nodeScratch, publishForSequenceId } from './in-process'
 import { claim, installation, newInbox, smartWallet, update, wallet } from './updates'
 
-const tmp = tempDir('devnode-inproc-')
-let n = 0
-const nodes: LocalNode[] = []
-afterAll(async () => {
-  for (const node of nodes) await node.close(0).catch(() => {})
-  tmp.remove()
-})
+const scratch = nodeScratch('devnode-inproc-')
 
 const PERMISSIVE: ClaimPolicy = { minHandleLength: 0, reserved: [], claimIntervalNs: 0n }
 
@@ -57,28 +50,17 @@ function open(
     now?: () => bigint
   } = {},
 ) {
-  const node = new LocalNode({
-    db: opts.db ?? tmp.path(`n${++n}.db`),
-    policy: opts.policy ?? PERMISSIVE,
-    freshness: opts.freshness ?? ALWAYS_FRESH(),
-    ...(opts.smartWallets ? { smartWallets: opts.smartWallets } : {}),
-    ...(opts.now ? { now: opts.now } : {}),
-  })
-  nodes.push(node)
-  const api = new NodeApi({ store: node.store, heads: node.heads, admission: node.admission })
-  /** The publish endpoint (binary): the receipt's sequence id, or the ApiError. */
-  const publish = async (bytes: Uint8Array): Promise<bigint | ApiError> => {
-    try {
-      const out = (await api.handle('publish', 'binary', frameField1(bytes))) as Uint8Array
-      const { fromBinary } = await import('@bufbuild/protobuf')
-      const { PublishIdentityUpdateResponseSchema } = await import('../../src/gen/identity/api/v1/identity_pb')
-      return fromBinary(PublishIdentityUpdateResponseSchema, out).sequenceId
-    } catch (e) {
-      if (e instanceof ApiError) return e
-      throw e
-    }
-  }
-  return { node, api, publish, db: node.store.path }
+  const node = scratch.keep(
+    new LocalNode({
+      db: opts.db ?? scratch.db(),
+      policy: opts.policy ?? PERMISSIVE,
+      freshness: opts.freshness ?? ALWAYS_FRESH(),
+      ...(opts.smartWallets ? { smartWallets: opts.smartWallets } : {}),
+      ...(opts.now ? { now: opts.now } : {}),
+    }),
+  )
+  const api = apiOf(node)
+  return { node, api, publish: publishForSequenceId(api), db: node.store.path }
 }
 
 // ---- the fixture corpus ---------------------------------------------------------------------

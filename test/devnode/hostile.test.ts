@@ -4,45 +4,27 @@
  * order are observed (counted calls, held promises, a fake worker), never timed.
  */
 import { connect } from 'node:net'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { decodeUpdate } from '../../src/core/decode/update'
 import type { UnverifiedUpdate } from '../../src/core/types'
 import type { ToVerifyWorker } from '../../src/core/verify/transfer'
 import { verifyWorkerHandler } from '../../src/core/verify/worker-handler'
 import { verifyUpdate, type VerifiedUpdate } from '../../src/core/verify/update'
 import { Admission } from '../../src/devnode/admission'
-import { NodeApi } from '../../src/devnode/api'
-import { ApiError } from '../../src/devnode/errors'
+import type { ApiError } from '../../src/devnode/errors'
 import { LocalNode } from '../../src/devnode/node'
 import { MAIN_THREAD_SIGNATURES, offThreadVerifier } from '../../src/devnode/off-thread'
-import { frameField1 } from '../../src/network/client'
 import { addMember, claimHandle, createInbox, type DraftAction } from '../../src/signing'
 import { NODE_VERDICTS } from '../../src/devnode/verify-context'
-import { tempDir } from './harness'
+import { apiOf, nodeScratch, publishTo } from './in-process'
 import { installation, newInbox, update, wallet } from './updates'
 
-const tmp = tempDir('devnode-hostile-')
-let n = 0
-const nodes: LocalNode[] = []
-afterAll(async () => {
-  for (const node of nodes) await node.close(0).catch(() => {})
-  tmp.remove()
-})
+const scratch = nodeScratch('devnode-hostile-')
 
 function open(verify?: (u: UnverifiedUpdate) => Promise<VerifiedUpdate>, log?: (line: string) => void) {
-  const node = new LocalNode({ db: tmp.path(`h${++n}.db`), ...(log ? { log } : {}) })
-  nodes.push(node)
-  const admission = verify ? new Admission(node.store, node.heads, { verify }) : node.admission
-  const api = new NodeApi({ store: node.store, heads: node.heads, admission })
-  const publish = async (bytes: Uint8Array): Promise<unknown> => {
-    try {
-      return await api.handle('publish', 'binary', frameField1(bytes))
-    } catch (e) {
-      if (e instanceof ApiError) return e
-      throw e
-    }
-  }
-  return { node, api, publish }
+  const node = scratch.keep(new LocalNode({ db: scratch.db(), ...(log ? { log } : {}) }))
+  const api = apiOf(node, verify ? new Admission(node.store, node.heads, { verify }) : node.admission)
+  return { node, api, publish: publishTo(api) }
 }
 
 describe('issue #14: the local node under hostile input', () => {

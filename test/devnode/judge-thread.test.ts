@@ -5,19 +5,19 @@
  * decodes are not counted here), and by the answers, which are the ones the request
  * thread gives: never timed.
  */
-import { afterAll, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { fromBinary } from '@bufbuild/protobuf'
 import { PublishIdentityUpdateResponseSchema } from '../../src/gen/identity/api/v1/identity_pb'
 import { startTsWorker } from '../../src/cli/pool/node-pool'
 import type { SmartWalletRequest, SmartWalletVerifier } from '../../src/core/verify/port'
 import { Admission, type FreshnessCheck, type FreshnessRequest } from '../../src/devnode/admission'
-import { ApiError } from '../../src/devnode/errors'
+import type { ApiError } from '../../src/devnode/errors'
 import { LARGE_PUBLISH_BYTES } from '../../src/devnode/judge-thread'
 import { LocalNode } from '../../src/devnode/node'
 import { NodeApi } from '../../src/devnode/api'
 import { frameField1 } from '../../src/network/client'
 import { addMember, claimHandle, createInbox, type DraftAction } from '../../src/signing'
-import { tempDir } from './harness'
+import { apiOf, nodeScratch, publishForSequenceId } from './in-process'
 import { FakeSmartWalletVerifier } from '../fixtures/fake-smart-wallet'
 import { installation, smartWallet, update, wallet } from './updates'
 
@@ -33,31 +33,18 @@ vi.mock('../../src/devnode/codec', async (original) => {
   }
 })
 
-const tmp = tempDir('devnode-judge-')
-const nodes: LocalNode[] = []
-afterAll(async () => {
-  for (const node of nodes) await node.close(0).catch(() => {})
-  tmp.remove()
-})
+const scratch = nodeScratch('devnode-judge-')
 
 function open(opts: { smartWallets?: SmartWalletVerifier; freshness?: FreshnessCheck } = {}) {
-  const node = new LocalNode({
-    db: tmp.path(`j${nodes.length}.db`),
-    ...(opts.smartWallets ? { smartWallets: opts.smartWallets } : {}),
-    ...(opts.freshness ? { freshness: opts.freshness } : {}),
-  })
-  nodes.push(node)
-  const api = new NodeApi({ store: node.store, heads: node.heads, admission: node.admission })
-  const publish = async (bytes: Uint8Array): Promise<bigint | ApiError> => {
-    try {
-      const out = (await api.handle('publish', 'binary', frameField1(bytes))) as Uint8Array
-      return fromBinary(PublishIdentityUpdateResponseSchema, out).sequenceId
-    } catch (e) {
-      if (e instanceof ApiError) return e
-      throw e
-    }
-  }
-  return { node, api, publish }
+  const node = scratch.keep(
+    new LocalNode({
+      db: scratch.db(),
+      ...(opts.smartWallets ? { smartWallets: opts.smartWallets } : {}),
+      ...(opts.freshness ? { freshness: opts.freshness } : {}),
+    }),
+  )
+  const api = apiOf(node)
+  return { node, api, publish: publishForSequenceId(api) }
 }
 
 /** A fake smart wallet port that counts its calls; `invalidAt` makes that call's answer 'invalid'. */

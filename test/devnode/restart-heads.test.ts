@@ -6,34 +6,16 @@
  * never timed.
  */
 import Database from 'better-sqlite3'
-import { afterAll, describe, expect, it } from 'vitest'
-import { ApiError } from '../../src/devnode/errors'
-import { NodeApi } from '../../src/devnode/api'
+import { describe, expect, it } from 'vitest'
 import { LocalNode } from '../../src/devnode/node'
-import { frameField1 } from '../../src/network/client'
-import { tempDir } from './harness'
+import { apiOf, nodeScratch, publishTo } from './in-process'
 import { add, installation, newInbox, wallet } from './updates'
 
-const tmp = tempDir('devnode-restart-heads-')
-const nodes: LocalNode[] = []
-afterAll(async () => {
-  for (const node of nodes) await node.close(0).catch(() => {})
-  tmp.remove()
-})
+const scratch = nodeScratch('devnode-restart-heads-')
 
 function open(db: string) {
-  const node = new LocalNode({ db })
-  nodes.push(node)
-  const api = new NodeApi({ store: node.store, heads: node.heads, admission: node.admission })
-  const publish = async (bytes: Uint8Array): Promise<unknown> => {
-    try {
-      return await api.handle('publish', 'binary', frameField1(bytes))
-    } catch (e) {
-      if (e instanceof ApiError) return e
-      throw e
-    }
-  }
-  return { node, publish }
+  const node = scratch.keep(new LocalNode({ db }))
+  return { node, publish: publishTo(apiOf(node)) }
 }
 
 const INBOXES = 4
@@ -41,7 +23,7 @@ let stores = 0
 
 /** A store with INBOXES inboxes of two updates each (written by a node that is then closed). */
 async function storeOfFour(label: string) {
-  const db = tmp.path(`r${++stores}.db`)
+  const db = scratch.path(`r${++stores}.db`)
   const { node, publish } = open(db)
   const inboxes: { inboxId: string; w: ReturnType<typeof wallet> }[] = []
   for (let i = 0; i < INBOXES; i++) {
