@@ -1,8 +1,9 @@
 /** Helpers of the inspector specs (the hermetic `test` itself is in ./fixtures.ts). */
-import { readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { Page, TestInfo } from '@playwright/test'
 import { expect } from './fixtures'
+import { syntheticBundle } from './synthetic-log'
 
 // Code inside page.evaluate / addInitScript runs in the page; tsconfig.node.json has no DOM lib.
 declare const window: any, document: any, indexedDB: any
@@ -11,6 +12,19 @@ const FIXTURES = fileURLToPath(new URL('../test/fixtures/', import.meta.url))
 
 export function fixture(name: string): Buffer {
   return readFileSync(FIXTURES + name)
+}
+
+const SYNTHETIC_CACHE = fileURLToPath(new URL('../node_modules/.cache/inspector-e2e/', import.meta.url))
+
+/** The path of the synthetic log of `n` updates as bundle JSON (./synthetic-log), generated once and cached. */
+export async function syntheticLogFile(n: number): Promise<string> {
+  const file = `${SYNTHETIC_CACHE}synthetic-${n}.json`
+  if (!existsSync(file)) {
+    const text = await syntheticBundle(n)
+    mkdirSync(SYNTHETIC_CACHE, { recursive: true })
+    writeFileSync(file, text)
+  }
+  return file
 }
 
 /** Waits until a log is open: the timeline shows rows and no replay is running. */

@@ -14,11 +14,9 @@
  * Prints a `open-bench {...}` line and `BENCH-TARGET` lines (scripts/bench.mjs).
  */
 import { loadavg } from 'node:os'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+import { readFileSync } from 'node:fs'
 import { expect, test } from './fixtures'
-import { clearIndexedDb, waitForLog } from './helpers'
-import { syntheticBundle } from './synthetic-log'
+import { clearIndexedDb, syntheticLogFile, waitForLog } from './helpers'
 
 declare const window: any, document: any, requestAnimationFrame: any, MutationObserver: any
 
@@ -27,15 +25,9 @@ const N = Number(process.env.INSPECTOR_OPEN_UPDATES ?? 256)
 const ROUNDS = Number(process.env.INSPECTOR_OPEN_ROUNDS ?? 5)
 const OPEN_AFTER_MS = 3000
 const TARGET_MS = 150
-const CACHE = fileURLToPath(new URL('../node_modules/.cache/inspector-e2e/', import.meta.url))
 
 async function logText(n: number): Promise<string> {
-  const file = `${CACHE}synthetic-${n}.json`
-  if (!existsSync(file)) {
-    mkdirSync(CACHE, { recursive: true })
-    writeFileSync(file, await syntheticBundle(n))
-  }
-  return readFileSync(file, 'utf8')
+  return readFileSync(await syntheticLogFile(n), 'utf8')
 }
 
 interface Span {

@@ -14,12 +14,10 @@
  * are printed beside their targets and the load average; the long-task bound (none over
  * 100 ms during the replay) is asserted there.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { availableParallelism, loadavg } from 'node:os'
-import { fileURLToPath } from 'node:url'
 import { expect, test } from './fixtures'
-import { summary, waitForLog, shot } from './helpers'
-import { syntheticBundle } from './synthetic-log'
+import { shot, summary, syntheticLogFile, waitForLog } from './helpers'
 
 // Code inside page.evaluate runs in the page; tsconfig.node.json (which checks e2e/) has no DOM lib.
 declare const window: any, document: any, PerformanceObserver: any, KeyboardEvent: any, requestAnimationFrame: any
@@ -31,16 +29,10 @@ test.use({ trace: 'off' })
 
 const N = Number(process.env.INSPECTOR_PERF_UPDATES ?? 1000)
 const TIMED = process.env.INSPECTOR_PERF_BENCH === '1'
-const CACHE = fileURLToPath(new URL('../node_modules/.cache/inspector-e2e/', import.meta.url))
 
 /** The log file (generated once, cached): opened by path, so Chromium reads it natively. */
 async function logOf(n: number): Promise<{ file: string; size: number }> {
-  const file = `${CACHE}synthetic-${n}.json`
-  if (!existsSync(file)) {
-    const text = await syntheticBundle(n)
-    mkdirSync(CACHE, { recursive: true })
-    writeFileSync(file, text)
-  }
+  const file = await syntheticLogFile(n)
   return { file, size: readFileSync(file).length }
 }
 

@@ -27,12 +27,10 @@
  * pool use, and the peak resident memory of the page's renderer process (page and its
  * workers), sampled from /proc. All three Traces must give the same report.
  */
-import { readdirSync, readFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { availableParallelism, loadavg } from 'node:os'
-import { fileURLToPath } from 'node:url'
 import { expect, test } from './fixtures'
-import { clearIndexedDb, waitForLog } from './helpers'
-import { syntheticBundle } from './synthetic-log'
+import { clearIndexedDb, syntheticLogFile, waitForLog } from './helpers'
 import { readLogs } from '../src/core/decode/logs'
 import { signaturesOf } from '../src/core/verify/update'
 
@@ -40,16 +38,10 @@ declare const Worker: any, navigator: any
 
 const ON = process.env.INSPECTOR_VERIFY_BENCH === '1'
 const SIZES = (process.env.INSPECTOR_VERIFY_SIZES ?? '256,10000').split(',').map(Number)
-const CACHE = fileURLToPath(new URL('../node_modules/.cache/inspector-e2e/', import.meta.url))
 const OUT_DIR = process.env.E2E_SLOT ? `tmp/e2e-${process.env.E2E_SLOT}/dist` : 'dist'
 
 async function logText(n: number): Promise<string> {
-  const file = `${CACHE}synthetic-${n}.json`
-  if (!existsSync(file)) {
-    mkdirSync(CACHE, { recursive: true })
-    writeFileSync(file, await syntheticBundle(n))
-  }
-  return readFileSync(file, 'utf8')
+  return readFileSync(await syntheticLogFile(n), 'utf8')
 }
 
 /** The renderer processes this test's browser started: descendants of this process. */
