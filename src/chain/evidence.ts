@@ -65,6 +65,21 @@ export interface SmartWalletEvidence {
   readonly callResult: string | null
 }
 
+/** What the chain told about the account at the block: nothing until it is read. */
+type ChainFacts = {
+  -readonly [K in
+    | 'blockTimestamp'
+    | 'blockTime'
+    | 'hasCode'
+    | 'codeSize'
+    | 'verdict'
+    | 'callResult']: SmartWalletEvidence[K]
+}
+
+function noChainFacts(): ChainFacts {
+  return { blockTimestamp: null, blockTime: null, hasCode: null, codeSize: null, verdict: null, callResult: null }
+}
+
 export interface EvidenceOptions extends ChainClientOptions {
   /** The verifier's gas cap; default 5 M, as ChainVerifier. */
   readonly gas?: bigint
@@ -127,13 +142,8 @@ export async function smartWalletEvidence(
     wrapper,
     wrapperError,
     hash,
-    blockTimestamp: null,
-    blockTime: null,
-    hasCode: null,
-    codeSize: null,
-    verdict: null,
-    callResult: null,
-  } as const
+    ...noChainFacts(),
+  }
   const parsed = parseEip155AccountId(accountId)
   if (typeof parsed === 'string') {
     return {
@@ -167,21 +177,7 @@ export async function smartWalletEvidence(
   } catch (e) {
     return { ...found, status: 'unreachable', reason: reasonOf(e) }
   }
-  const facts: {
-    blockTimestamp: bigint | null
-    blockTime: string | null
-    hasCode: boolean | null
-    codeSize: number | null
-    verdict: 'valid' | 'invalid' | null
-    callResult: string | null
-  } = {
-    blockTimestamp: null,
-    blockTime: null,
-    hasCode: null,
-    codeSize: null,
-    verdict: null,
-    callResult: null,
-  }
+  const facts = noChainFacts()
   const problems: string[] = []
   const [block, code, call] = await Promise.allSettled([
     client.getBlock({ blockNumber }),
