@@ -171,14 +171,7 @@ function EvidenceBody({ req, routeUrl }: { req: EvidenceRequest; routeUrl: strin
             The exact eth_call (a deployless call of the ERC-6492 validator, gas-capped){' '}
             <CopyButton text={request} what="eth_call request" />
           </p>
-          <pre
-            className="hex"
-            tabIndex={0}
-            aria-label="eth_call request"
-            style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', maxHeight: '12em', overflow: 'auto' }}
-          >
-            {request}
-          </pre>
+          <WrappedText label="eth_call request" text={request} maxHeight="12em" />
         </>
       )}
       {ev.curl && (
@@ -186,19 +179,26 @@ function EvidenceBody({ req, routeUrl }: { req: EvidenceRequest; routeUrl: strin
           <p className="caption">
             Reproduce it <CopyButton text={ev.curl} what="curl command" />
           </p>
-          <pre
-            className="hex"
-            tabIndex={0}
-            aria-label="curl command"
-            style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', maxHeight: '8em', overflow: 'auto' }}
-          >
-            {ev.curl}
-          </pre>
+          <WrappedText label="curl command" text={ev.curl} maxHeight="8em" />
         </>
       )}
       <button type="button" onClick={() => void q.refetch()} disabled={q.isFetching}>
         {ev.status === 'ok' ? 'Read again' : 'Retry'}
       </button>
     </div>
+  )
+}
+
+/** A long machine text, wrapped anywhere and scrolled past `maxHeight`, reachable by keyboard. */
+function WrappedText({ label, text, maxHeight }: { label: string; text: string; maxHeight: string }) {
+  return (
+    <pre
+      className="hex"
+      tabIndex={0}
+      aria-label={label}
+      style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', maxHeight, overflow: 'auto' }}
+    >
+      {text}
+    </pre>
   )
 }

@@ -39,14 +39,7 @@ export function Rejection({
           )}
         </p>
         {stopAt?.status === 'pending' && onRetry && (
-          <button
-            type="button"
-            onClick={onRetry}
-            disabled={retrying}
-            aria-label={`Retry sequence id ${stopAt.sequenceId.toString()}: replay the log again`}
-          >
-            {retrying ? 'Retrying…' : 'Retry'}
-          </button>
+          <RetryButton pending={stopAt} onRetry={onRetry} retrying={retrying} />
         )}
       </section>
     )
@@ -87,14 +80,7 @@ export function Rejection({
       )}
       {step.status === 'pending' && onRetry && (
         <p className="retry">
-          <button
-            type="button"
-            onClick={onRetry}
-            disabled={retrying}
-            aria-label={`Retry sequence id ${step.sequenceId.toString()}: replay the log again`}
-          >
-            {retrying ? 'Retrying…' : 'Retry'}
-          </button>{' '}
+          <RetryButton pending={step} onRetry={onRetry} retrying={retrying} />{' '}
           <span className="muted small">
             Unreachable is not invalid: set or fix the chain route (Settings › Chain routes) or start the chain, then
             replay.
@@ -102,6 +88,28 @@ export function Rejection({
         </p>
       )}
     </section>
+  )
+}
+
+/** Replays the log again for a pending update (IDENT-061). */
+function RetryButton({
+  pending,
+  onRetry,
+  retrying,
+}: {
+  pending: TransferStep
+  onRetry: () => void
+  retrying: boolean
+}) {
+  return (
+    <button
+      type="button"
+      onClick={onRetry}
+      disabled={retrying}
+      aria-label={`Retry sequence id ${pending.sequenceId.toString()}: replay the log again`}
+    >
+      {retrying ? 'Retrying…' : 'Retry'}
+    </button>
   )
 }
 
