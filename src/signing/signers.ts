@@ -54,9 +54,8 @@ export interface InstallationKeySigner extends Signer {
   readonly publicKey: Uint8Array
 }
 
-/** The MemberIdentifier that names a signer's member on the wire (spec section 1). */
-export function memberIdentifierOf(signer: Signer): WireMemberIdentifier {
-  const id = signer.identifier
+/** The MemberIdentifier that names a member on the wire (spec section 1); a passkey's relying party kept when given. */
+export function wireMemberIdentifier(id: MemberId, relyingParty?: string): WireMemberIdentifier {
   switch (id.kind) {
     case 'ethereum':
       return { kind: 'ethereum', address: id.text }
@@ -64,10 +63,14 @@ export function memberIdentifierOf(signer: Signer): WireMemberIdentifier {
       return { kind: 'installation', key: hexToBytes(id.text) }
     case 'passkey': {
       const key = hexToBytes(id.text)
-      const origin = isPasskeySigner(signer) ? signer.origin : undefined
-      return origin === undefined ? { kind: 'passkey', key } : { kind: 'passkey', key, relyingParty: origin }
+      return relyingParty === undefined ? { kind: 'passkey', key } : { kind: 'passkey', key, relyingParty }
     }
   }
+}
+
+/** The MemberIdentifier that names a signer's member on the wire: a passkey signer's origin as its relying party. */
+export function memberIdentifierOf(signer: Signer): WireMemberIdentifier {
+  return wireMemberIdentifier(signer.identifier, isPasskeySigner(signer) ? signer.origin : undefined)
 }
 
 function isPasskeySigner(s: Signer): s is PasskeySigner {

@@ -1,11 +1,3 @@
-/**
- * The composer's form → draft step, without React: the draft with its validation
- * messages, previews and the consequence a revocation or a recovery rotation must have
- * confirmed (design.md "draft, dry-run, sign"). A draft is built with the real Signer of
- * every party this browser holds, and with a planned stand-in for a member it does not
- * (parties.ts).
- */
-import { hexToBytes } from '../../../crypto/bytes'
 import { describeMember } from '../../../core/text/identifier'
 import {
   memberKey,
@@ -31,6 +23,7 @@ import {
   type RecoveryChainPreview,
   type RevocationCascade,
   type Signer,
+  wireMemberIdentifier,
 } from '../../../signing'
 import { type ComposeActionKind, type ComposeForm, parseNonce, TYPED } from './compose-form'
 import { partiesOf, partyOf, type Party } from './parties'
@@ -59,18 +52,7 @@ export interface ComposeBuild {
 
 /** The MemberIdentifier that carries a member of the state (its relying party kept for display). */
 function wireIdOf(state: AssociationState, id: MemberId): WireMemberIdentifier {
-  switch (id.kind) {
-    case 'ethereum':
-      return { kind: 'ethereum', address: id.text }
-    case 'installation':
-      return { kind: 'installation', key: hexToBytes(id.text) }
-    case 'passkey': {
-      const rp = state.members.get(memberKey(id))?.relyingParty
-      return rp === undefined
-        ? { kind: 'passkey', key: hexToBytes(id.text) }
-        : { kind: 'passkey', key: hexToBytes(id.text), relyingParty: rp }
-    }
-  }
+  return wireMemberIdentifier(id, id.kind === 'passkey' ? state.members.get(memberKey(id))?.relyingParty : undefined)
 }
 
 function memberIdOfKey(state: AssociationState, key: string): MemberId | null {
