@@ -18,6 +18,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { bytesToBase64, bytesToHex } from '../crypto/bytes'
+import { byteMutation, mutate } from './byte-mutation.testkit'
 import { readLogs } from './decode/logs'
 import { encodeBundleJson, encodeGetIdentityUpdatesResponse, toGatewayJson } from './encode/update'
 import { LogInputError } from './errors'
@@ -61,37 +62,7 @@ const splice = fc.oneof(
   fc.uint8Array({ minLength: 1, maxLength: 16 }),
 )
 
-type Mutation =
-  | { kind: 'flip'; at: number; bit: number }
-  | { kind: 'truncate'; at: number }
-  | { kind: 'insert'; at: number; bytes: Uint8Array }
-  | { kind: 'delete'; at: number; n: number }
-
-const mutation: fc.Arbitrary<Mutation> = fc.oneof(
-  fc.record({ kind: fc.constant('flip' as const), at: fc.nat(), bit: fc.integer({ min: 0, max: 7 }) }),
-  fc.record({ kind: fc.constant('truncate' as const), at: fc.nat() }),
-  fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), bytes: splice }),
-  fc.record({ kind: fc.constant('delete' as const), at: fc.nat(), n: fc.integer({ min: 1, max: 8 }) }),
-)
-
-function mutate(input: Uint8Array, ms: readonly Mutation[]): Uint8Array {
-  let b = input
-  for (const m of ms) {
-    const at = b.length === 0 ? 0 : m.at % (b.length + 1)
-    if (m.kind === 'flip') {
-      b = b.slice()
-      if (at < b.length) b[at]! ^= 1 << m.bit
-    } else if (m.kind === 'truncate') b = b.slice(0, at)
-    else if (m.kind === 'insert') {
-      const out = new Uint8Array(b.length + m.bytes.length)
-      out.set(b.subarray(0, at))
-      out.set(m.bytes, at)
-      out.set(b.subarray(at), at + m.bytes.length)
-      b = out
-    } else b = new Uint8Array([...b.subarray(0, at), ...b.subarray(at + m.n)])
-  }
-  return b
-}
+const mutation = byteMutation({ inserted: splice, overwrite: false })
 
 const inputs = fc
   .tuple(fc.constantFrom(...BASES), fc.array(mutation, { minLength: 1, maxLength: 4 }))

@@ -11,6 +11,7 @@ import { LogInputError, RuleViolation } from '../errors'
 import { encodeBundleJson, encodeGetIdentityUpdatesResponse } from '../encode/update'
 import { readLogs } from './logs'
 import { decodeUpdate } from './update'
+import { byteMutation, mutate } from '../byte-mutation.testkit'
 import { XMTPD_CSV, XMTPD_ROWS } from '../../../test/support/xmtpd-vectors'
 
 const ROWS = XMTPD_ROWS
@@ -22,54 +23,7 @@ const RESPONSE = encodeGetIdentityUpdatesResponse([
   { inboxId: ROWS[7]!.inbox, updates: [{ sequenceId: ROWS[7]!.seq, bytes: ROWS[7]!.bytes }] },
 ])
 
-type Mutation =
-  | { kind: 'flip'; at: number; bit: number }
-  | { kind: 'set'; at: number; value: number }
-  | { kind: 'truncate'; at: number }
-  | { kind: 'insert'; at: number; bytes: Uint8Array }
-  | { kind: 'delete'; at: number; n: number }
-
-const mutation: fc.Arbitrary<Mutation> = fc.oneof(
-  fc.record({ kind: fc.constant('flip' as const), at: fc.nat(), bit: fc.integer({ min: 0, max: 7 }) }),
-  fc.record({ kind: fc.constant('set' as const), at: fc.nat(), value: fc.integer({ min: 0, max: 255 }) }),
-  fc.record({ kind: fc.constant('truncate' as const), at: fc.nat() }),
-  fc.record({
-    kind: fc.constant('insert' as const),
-    at: fc.nat(),
-    bytes: fc.uint8Array({ minLength: 1, maxLength: 8 }),
-  }),
-  fc.record({ kind: fc.constant('delete' as const), at: fc.nat(), n: fc.integer({ min: 1, max: 8 }) }),
-)
-
-function mutate(input: Uint8Array, ms: readonly Mutation[]): Uint8Array {
-  let b = input.slice()
-  for (const m of ms) {
-    const at = b.length === 0 ? 0 : m.at % (b.length + 1)
-    switch (m.kind) {
-      case 'flip':
-        if (at < b.length) b[at]! ^= 1 << m.bit
-        break
-      case 'set':
-        if (at < b.length) b[at] = m.value
-        break
-      case 'truncate':
-        b = b.slice(0, at)
-        break
-      case 'insert': {
-        const out = new Uint8Array(b.length + m.bytes.length)
-        out.set(b.subarray(0, at))
-        out.set(m.bytes, at)
-        out.set(b.subarray(at), at + m.bytes.length)
-        b = out
-        break
-      }
-      case 'delete':
-        b = new Uint8Array([...b.subarray(0, at), ...b.subarray(at + m.n)])
-        break
-    }
-  }
-  return b
-}
+const mutation = byteMutation({ inserted: fc.uint8Array({ minLength: 1, maxLength: 8 }), overwrite: true })
 
 const mutated = (bases: Uint8Array[]) =>
   fc
