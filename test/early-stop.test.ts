@@ -12,7 +12,6 @@ import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { nobleBackend, type VerifyBackend } from '../src/crypto/backend'
 import { utf8 } from '../src/crypto/bytes'
 import { sha256 } from '../src/crypto/hash'
 import { applyUpdate, PendingUpdate, RejectedUpdate } from '../src/core/apply/update'
@@ -33,6 +32,7 @@ import {
   signUpdate,
 } from '../src/signing'
 import { FakeSmartWalletVerifier } from './fixtures/fake-smart-wallet'
+import { countingBackend as counting } from './support/counting-backend'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -119,24 +119,6 @@ async function bigUpdate(adds: number, bad: number | null): Promise<UnverifiedUp
   bytes[0]! ^= 1
   const actionsOut = u.actions.map((a, i) => (i === bad + 1 ? { ...action, newMemberSignature: { ...sig, bytes } } : a))
   return { ...u, actions: actionsOut }
-}
-
-function counting(): { backend: VerifyBackend; count: () => number } {
-  let n = 0
-  return {
-    count: () => n,
-    backend: {
-      ...nobleBackend,
-      recoverEip191: (sig, digest) => {
-        n++
-        return nobleBackend.recoverEip191(sig, digest)
-      },
-      verifyEd25519ph: (sig, message, pk, ctx) => {
-        n++
-        return nobleBackend.verifyEd25519ph(sig, message, pk, ctx)
-      },
-    },
-  }
 }
 
 describe('issue #14, finding 1: verification stops once a failed check decides the verdict', () => {

@@ -21,6 +21,7 @@ import { decodeUpdate } from './decode/update'
 import { replay } from './replay'
 import type { UnverifiedUpdate } from './types'
 import { verifyUpdate } from './verify/update'
+import { countingBackend } from '../../test/support/counting-backend'
 
 const key = (s: string) => sha256(utf8(`hostile-test-${s}`))
 const wallet = ethKeySigner(key('wallet'))
@@ -37,23 +38,12 @@ async function bigUpdate(adds: number, claim: boolean): Promise<UnverifiedUpdate
 describe('issue #14: the order and amount of verification work', () => {
   it('finding 1: a rule that needs no signature refuses before any signature is verified', async () => {
     const u = await bigUpdate(20, true)
-    let verified = 0
-    const counting: VerifyBackend = {
-      ...nobleBackend,
-      recoverEip191: (sig, digest) => {
-        verified++
-        return nobleBackend.recoverEip191(sig, digest)
-      },
-      verifyEd25519ph: (sig, message, pk, ctx) => {
-        verified++
-        return nobleBackend.verifyEd25519ph(sig, message, pk, ctx)
-      },
-    }
+    const counting = countingBackend()
     const trace = await replay(
       { entries: [{ sequenceId: 1n, update: u }], format: 'single-update' },
-      { crypto: counting },
+      { crypto: counting.backend },
     )
-    expect(verified).toBe(0)
+    expect(counting.count()).toBe(0)
     const step = trace.steps[0]!
     expect(step.status).toBe('rejected')
     expect(step.rule).toBe('IDENT-079')

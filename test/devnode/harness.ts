@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { freePort } from '../../scripts/lib/anvil.mjs'
 import { createNodeClient, type NodeClient, type NodeEncoding } from '../../src/network/client'
+import { killAll } from '../support/processes'
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 
@@ -144,19 +145,6 @@ export async function startNode(opts: {
 }
 
 /** Kills every node still running (afterAll; also after a failed test). */
-export async function stopAll(): Promise<void> {
-  await Promise.all(
-    [...running].map(
-      (p) =>
-        new Promise<void>((resolve) => {
-          if (p.exitCode !== null || p.signalCode !== null) return resolve()
-          p.once('exit', () => resolve())
-          try {
-            p.kill('SIGKILL')
-          } catch {
-            resolve()
-          }
-        }),
-    ),
-  )
+export function stopAll(): Promise<void> {
+  return killAll(running)
 }

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { killAll } from './processes'
 
 /** The repository root, where the command line runs. */
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -103,17 +104,8 @@ export interface LiveCli {
 const live = new Set<ReturnType<typeof spawn>>()
 
 /** Kills every command line spawnCli started that still runs (afterAll; also after a failed test). */
-export async function stopAllCli(): Promise<void> {
-  await Promise.all(
-    [...live].map(
-      (c) =>
-        new Promise<void>((resolve) => {
-          if (c.exitCode !== null || c.signalCode !== null) return resolve()
-          c.once('exit', () => resolve())
-          c.kill('SIGKILL')
-        }),
-    ),
-  )
+export function stopAllCli(): Promise<void> {
+  return killAll(live)
 }
 
 /** Starts the command line with `args` in the repository root without waiting for it; stop it, or stopAllCli(). */
