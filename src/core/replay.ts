@@ -127,45 +127,30 @@ function undecodedStep(
   }
 }
 
+/** The verdict fields of a step. */
+type StepFields = Pick<TraceStep, 'status' | 'rule' | 'actionIndex' | 'message' | 'details'>
+
+/** An applied step's verdict fields. */
+const APPLIED: StepFields = { status: 'applied', rule: null, actionIndex: null, message: '' }
+
+/**
+ * The step of a decoded update, written out: the fields in one order, with no object spread
+ * (a spread object literal is built by a runtime call, for every update).
+ */
 function decodedStep(
   entry: LogEntry,
   v: VerifiedUpdate,
   before: AssociationState | null,
   after: AssociationState | null,
-  fields: Pick<TraceStep, 'status' | 'rule' | 'actionIndex' | 'message' | 'details'>,
-  actions: readonly ActionStep[],
-): TraceStep {
-  return {
-    sequenceId: entry.sequenceId,
-    ...fields,
-    update: v.update,
-    bytes: v.update.bytes,
-    signatureText: v.text,
-    signatures: v.checks,
-    actions,
-    stateBefore: before,
-    stateAfter: after,
-    ...(entry.serverTimestampNs !== undefined ? { serverTimestampNs: entry.serverTimestampNs } : {}),
-  }
-}
-
-/**
- * decodedStep of an applied update, written out: the same fields in the same order, with no
- * object spread (a spread object literal is built by a runtime call, for every update).
- */
-function appliedStep(
-  entry: LogEntry,
-  v: VerifiedUpdate,
-  before: AssociationState | null,
-  after: AssociationState,
+  fields: StepFields,
   actions: readonly ActionStep[],
 ): TraceStep {
   const step: { -readonly [K in keyof TraceStep]: TraceStep[K] } = {
     sequenceId: entry.sequenceId,
-    status: 'applied',
-    rule: null,
-    actionIndex: null,
-    message: '',
+    status: fields.status,
+    rule: fields.rule,
+    actionIndex: fields.actionIndex,
+    message: fields.message,
     update: v.update,
     bytes: v.update.bytes,
     signatureText: v.text,
@@ -174,12 +159,13 @@ function appliedStep(
     stateBefore: before,
     stateAfter: after,
   }
+  if (fields.details !== undefined) step.details = fields.details
   if (entry.serverTimestampNs !== undefined) step.serverTimestampNs = entry.serverTimestampNs
   return step
 }
 
 /** A rejected step's fields from the violation, with its details when it has them. */
-function rejectedFields(v: RuleViolation): Pick<TraceStep, 'status' | 'rule' | 'actionIndex' | 'message' | 'details'> {
+function rejectedFields(v: RuleViolation): StepFields {
   const { rule, actionIndex, message, details } = v
   return details
     ? { status: 'rejected', rule, actionIndex, message, details }
@@ -291,7 +277,7 @@ export async function replay(log: InboxLog, opts: ReplayOptions = {}): Promise<T
           : await verifyUntilDecided(state, u, entry.sequenceId, opts, undefined, true)
       try {
         const applied = applyUpdate(state, v, entry.sequenceId)
-        push(appliedStep(entry, v, state, applied.state, applied.actions))
+        push(decodedStep(entry, v, state, applied.state, APPLIED, applied.actions))
         state = applied.state
       } catch (e) {
         if (e instanceof RejectedUpdate) {
