@@ -134,3 +134,23 @@ export function expectSameAsNoble(combine: Ed25519phCombine, numRuns: number): v
   // The mix held valid signatures, rejections and undecodable keys, and both paths ran.
   expect([...seen].sort()).toEqual(['bad-point', 'false', 'true'])
 }
+
+/**
+ * The combine step computes [S]B − [k]A as noble does, for a prime-order key A = [a]B (a
+ * property over random a, S, k; zero scalars drawn only with `zeroScalars`).
+ */
+export function expectCombineAsNoble(
+  combine: Ed25519phCombine,
+  options: { numRuns: number; zeroScalars: boolean },
+): void {
+  const scalar = fc.bigInt({ min: options.zeroScalars ? 0n : 1n, max: L - 1n })
+  fc.assert(
+    fc.property(fc.bigInt({ min: 1n, max: L - 1n }), scalar, scalar, (a, S, k) => {
+      const A = P.BASE.multiply(a)
+      const out = combine(le32(S), le32(k), A.toBytes())
+      expect(out).not.toBeNull()
+      expect(bytesToHex(out!)).toBe(P.BASE.multiplyUnsafe(S).subtract(A.multiplyUnsafe(k)).toHex())
+    }),
+    { numRuns: options.numRuns },
+  )
+}
