@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { Map as IMap, Set as ISet } from 'immutable'
-import type { AssociationState, InboxId, Member } from '../../core/types'
+import { Set as ISet } from 'immutable'
+import type { Member } from '../../core/types'
 import { diffStates, memberMarks } from './state-diff'
+import { RECOVERY_WALLET, stateOf } from './state.testkit'
 
 const m = (text: string, adder: string | null = null, chainId: bigint | null = null): Member => ({
   id: { kind: text.startsWith('0x') ? 'ethereum' : 'installation', text },
@@ -10,33 +11,18 @@ const m = (text: string, adder: string | null = null, chainId: bigint | null = n
   chainId,
   addedAt: 1n,
 })
-const W = `0x${'1'.repeat(40)}`
-const key = (x: Member) => `${x.id.kind}:${x.id.text}`
-
-function state(members: Member[], extra: Partial<AssociationState> = {}): AssociationState {
-  return {
-    inboxId: 'aa'.repeat(32) as InboxId,
-    members: IMap(members.map((x) => [key(x), x])),
-    recovery: { id: { kind: 'ethereum', text: W }, chainId: null },
-    handles: [],
-    claimCount: 0,
-    installationsByAdder: IMap(),
-    seen: ISet(),
-    sequenceId: 1n,
-    ...extra,
-  }
-}
+const W = RECOVERY_WALLET
 
 describe('diffStates', () => {
   it('marks the creating step: every member added, recovery set', () => {
-    const d = diffStates(null, state([m(W)]))
+    const d = diffStates(null, stateOf([m(W)]))
     expect(d.created).toBe(true)
     expect(d.members.map((c) => c.mark)).toEqual(['added'])
     expect(d.recovery?.after?.id.text).toBe(W)
   })
   it('keys rows by identifier: added, removed (revocation cascade) and changed', () => {
-    const a = state([m(W), m('aa', W), m('bb', W)])
-    const b = state([m(W, null, 5n), m('cc', W)], { sequenceId: 2n })
+    const a = stateOf([m(W), m('aa', W), m('bb', W)])
+    const b = stateOf([m(W, null, 5n), m('cc', W)], { sequenceId: 2n })
     const d = diffStates(a, b)
     const marks = memberMarks(d)
     expect(marks.get('installation:cc')).toBe('added')
@@ -47,8 +33,8 @@ describe('diffStates', () => {
     expect(d.sequenceId).toEqual({ before: 1n, after: 2n })
   })
   it('handles, display handle, claim count and replay keys', () => {
-    const a = state([m(W)], { handles: ['a', 'b'], claimCount: 2, seen: ISet(['k']) })
-    const b = state([m(W)], { handles: ['b', 'a'], claimCount: 3, seen: ISet(['k', 'k2']) })
+    const a = stateOf([m(W)], { handles: ['a', 'b'], claimCount: 2, seen: ISet(['k']) })
+    const b = stateOf([m(W)], { handles: ['b', 'a'], claimCount: 3, seen: ISet(['k', 'k2']) })
     const d = diffStates(a, b)
     expect(d.handlesAdded).toEqual([])
     expect(d.displayHandle).toEqual({ before: 'b', after: 'a' })
@@ -57,7 +43,7 @@ describe('diffStates', () => {
     expect(d.members).toEqual([])
   })
   it('the same state is an empty diff', () => {
-    const a = state([m(W)])
+    const a = stateOf([m(W)])
     expect(diffStates(a, a).empty).toBe(true)
     expect(diffStates(null, null).empty).toBe(true)
   })
