@@ -150,6 +150,16 @@ async function smartWalletInbox(sw: Signer, install: Signer) {
   return update(undefined, createInbox(sw), addMember(sw, install))
 }
 
+/** A node that stored a smart wallet's inbox (with an installation `label`), then closed: its file is reopened next. */
+async function storedSmartWalletInbox(label: string, nonce: bigint) {
+  const first = open({ smartWallets: new FakeSmartWalletVerifier() })
+  const install = installation(label)
+  const built = await smartWalletInbox(smartWallet(SW_ADDRESS, nonce), install)
+  expect(typeof (await first.publish(built.bytes))).toBe('bigint')
+  await first.node.close(0)
+  return { first, install, built }
+}
+
 describe('IDENT-062: a fresh block for every erc_6492 signature, at admission only', () => {
   it("IDENT-062: a fresh block is admitted; the check is asked for the signature's chain and block", async () => {
     const f = ALWAYS_FRESH()
@@ -186,11 +196,7 @@ describe('IDENT-062: a fresh block for every erc_6492 signature, at admission on
   })
 
   it('IDENT-062 runs only for an update not yet stored: after a restart with a check that calls every block stale, the stored log replays and the inbox admits updates', async () => {
-    const first = open({ smartWallets: new FakeSmartWalletVerifier() })
-    const install = installation('replay 62')
-    const built = await smartWalletInbox(smartWallet(SW_ADDRESS, 9n), install)
-    expect(typeof (await first.publish(built.bytes))).toBe('bigint')
-    await first.node.close(0)
+    const { first, install, built } = await storedSmartWalletInbox('replay 62', 9n)
     const stale = freshness(() => ({ fresh: false, reason: 'stale' }))
     const again = open({ db: first.db, smartWallets: new FakeSmartWalletVerifier(), freshness: stale })
     expect(typeof (await again.publish((await claim(built.inboxId, 'after-restart', install)).bytes))).toBe('bigint')
@@ -198,11 +204,7 @@ describe('IDENT-062: a fresh block for every erc_6492 signature, at admission on
   })
 
   it('IDENT-061: a stored log that cannot be replayed now (its chain is unreachable) makes a publish to that inbox 503, and is retried on the next one', async () => {
-    const first = open({ smartWallets: new FakeSmartWalletVerifier() })
-    const install = installation('pending head')
-    const built = await smartWalletInbox(smartWallet(SW_ADDRESS, 3n), install)
-    expect(typeof (await first.publish(built.bytes))).toBe('bigint')
-    await first.node.close(0)
+    const { first, install, built } = await storedSmartWalletInbox('pending head', 3n)
     // No saved head (src/devnode/heads.ts): one that matches the log would be used, and
     // nothing replayed (issue #14, test/devnode/restart-heads.test.ts).
     const sql = new Database(first.db)
