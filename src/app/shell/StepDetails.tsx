@@ -89,16 +89,7 @@ export const StepDetails = memo(function StepDetails({
   const step = model.steps[k]!
   const view = model.actionView(k, i)
   const diff = useMemo(() => diffStates(view.before, view.after, view.touched), [view.before, view.after, view.touched])
-  const status =
-    i >= 0
-      ? model.actionStatus(k, i)
-      : step.status === 'applied'
-        ? 'applied'
-        : step.status === 'pending'
-          ? 'pending'
-          : step.status === 'rejected'
-            ? 'rejected'
-            : 'not_applied'
+  const status = model.statusOf(k, i)
   const action = i >= 0 ? step.update?.actions[i] : undefined
   const n = step.update?.actions.length ?? 0
   const seq = step.sequenceId.toString()

@@ -164,6 +164,14 @@ export class TraceModel {
     }
   }
 
+  /**
+   * How step (k, i) fared, as the inspector shows it: action i's own status, or for the
+   * update as a whole (i = -1) the update's.
+   */
+  statusOf(k: number, i: number): ActionStatus {
+    return i >= 0 ? this.actionStatus(k, i) : this.steps[k]!.status
+  }
+
   actionStatus(k: number, i: number): ActionStatus {
     const step = this.steps[k]!
     switch (step.status) {

@@ -5,7 +5,7 @@ import { readLogs } from '../../../core/decode/logs'
 import { replay } from '../../../core/replay'
 import { toTransferStep } from '../../../worker/transfer'
 import { allRows, TraceModel } from '../../trace/trace-model'
-import { narrate, statusOf } from './narrate'
+import { narrate } from './narrate'
 
 const FIXTURES = join(import.meta.dirname, '..', '..', '..', '..', 'test', 'fixtures')
 
@@ -18,7 +18,7 @@ async function narrated(name: string): Promise<string[]> {
   const stop = model.stopIndex()
   const stopAt = stop >= 0 ? model.steps[stop]!.sequenceId : null
   return allRows(model.steps).map((r) =>
-    narrate({ step: model.steps[r.k]!, i: r.i, status: statusOf(model, r.k, r.i), stopAt }),
+    narrate({ step: model.steps[r.k]!, i: r.i, status: model.statusOf(r.k, r.i), stopAt }),
   )
 }
 
@@ -160,14 +160,14 @@ describe('narrate', () => {
   })
 })
 
-describe('statusOf', () => {
+describe('TraceModel.statusOf', () => {
   it('is the action’s status, or the update’s for a step without actions', async () => {
     const trace = await replay(
       readLogs(readFileSync(join(FIXTURES, 'IDENT-001-signature-field-4-only.json'), 'utf8'))[0]!,
     )
     const model = new TraceModel(trace.steps.map(toTransferStep))
-    expect(statusOf(model, 1, -1)).toBe('rejected') // the undecodable update, not "rolled back"
-    expect(statusOf(model, 0, 1)).toBe('applied')
-    expect(statusOf(model, 2, 0)).toBe('not_applied')
+    expect(model.statusOf(1, -1)).toBe('rejected') // the undecodable update, not "rolled back"
+    expect(model.statusOf(0, 1)).toBe('applied')
+    expect(model.statusOf(2, 0)).toBe('not_applied')
   })
 })

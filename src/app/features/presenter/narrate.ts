@@ -11,7 +11,7 @@ import { RULES, isRuleId } from '../../../core/rules'
 import type { MemberId, SignatureRole } from '../../../core/types'
 import { memberKey } from '../../../core/types'
 import type { TransferStep } from '../../../worker/transfer'
-import type { ActionStatus, TraceModel } from '../../trace/trace-model'
+import type { ActionStatus } from '../../trace/trace-model'
 import { MEMBER_KIND_LABEL, shortId } from '../../ui/format'
 
 export interface NarrationInput {
@@ -200,15 +200,6 @@ function deed(input: NarrationInput): string {
     case 'claim_handle':
       return `${actor} ${done ? 'claims' : 'would claim'} the handle ${JSON.stringify(bounded(action.subject.text))}`
   }
-}
-
-/**
- * How step (k, i) fared, as the inspector's step summary shows it: an action's own status,
- * or for the update as a whole (i = -1) the update's.
- */
-export function statusOf(model: Pick<TraceModel, 'steps' | 'actionStatus'>, k: number, i: number): ActionStatus {
-  if (i >= 0) return model.actionStatus(k, i)
-  return model.steps[k]!.status
 }
 
 /** The one-line narration of action i of a step. */

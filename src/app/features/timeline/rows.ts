@@ -30,16 +30,7 @@ export function describeRow(model: TraceModel, row: Row): RowView {
     subject: a ? a.subject : null,
     signers: sigs.map((s) => ({ text: s.signer?.text ?? '?', verdict: s.verdict, role: s.role })),
     clientTimestampNs: step.update?.clientTimestampNs ?? null,
-    status:
-      row.i >= 0
-        ? model.actionStatus(row.k, row.i)
-        : step.status === 'rejected'
-          ? 'rejected'
-          : step.status === 'pending'
-            ? 'pending'
-            : step.status === 'applied'
-              ? 'applied'
-              : 'not_applied',
+    status: model.statusOf(row.k, row.i),
     first: row.i <= 0,
     actionCount: step.update?.actions.length ?? 0,
   }

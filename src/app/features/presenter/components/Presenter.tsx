@@ -11,7 +11,7 @@ import { KIND_LABEL, STATUS_LABEL } from '../../../ui/format'
 import type { KeyInput } from '../../../ui/keymap'
 import { useKeys } from '../../../ui/useKeys'
 import { changeLines, type PresentedDiff } from '../changes'
-import { narrate, statusOf } from '../narrate'
+import { narrate } from '../narrate'
 
 const MARK = { added: '+', removed: '−', changed: '~' } as const
 
@@ -75,7 +75,7 @@ export function Presenter({
   const screen = useMemo(() => {
     if (!row) return null
     const step = model.steps[row.k]!
-    const status = statusOf(model, row.k, row.i)
+    const status = model.statusOf(row.k, row.i)
     const stop = model.stopIndex()
     const narration = narrate({
       step,
