@@ -11,14 +11,7 @@ export interface TabSpec<T extends string> {
   readonly label: string
 }
 
-export function Tabs<T extends string>({
-  tabs,
-  active,
-  onChange,
-  label,
-  idPrefix,
-  children,
-}: {
+interface TabListProps<T extends string> {
   tabs: readonly TabSpec<T>[]
   active: T
   onChange: (id: T) => void
@@ -26,9 +19,33 @@ export function Tabs<T extends string>({
   label: string
   /** Prefix of the tab and panel element ids (unique on the page). */
   idPrefix: string
-  /** The active tab's content. */
-  children: ReactNode
-}) {
+}
+
+/** The tabs with their content below them, in one tabpanel. */
+export function Tabs<T extends string>({ children, ...list }: TabListProps<T> & { children: ReactNode }) {
+  const current = list.tabs.find((t) => t.id === list.active) ?? list.tabs[0]!
+  return (
+    <div className="tabs">
+      <TabList {...list} />
+      <TabPanel idPrefix={list.idPrefix} active={current.id} className="tabpanel" tabIndex={0}>
+        {children}
+      </TabPanel>
+    </div>
+  )
+}
+
+/**
+ * The tablist alone, for a view that places its panel elsewhere (in a TabPanel with the
+ * same idPrefix); `className` styles the list.
+ */
+export function TabList<T extends string>({
+  tabs,
+  active,
+  onChange,
+  label,
+  idPrefix,
+  className = 'tablist',
+}: TabListProps<T> & { className?: string }) {
   const list = useRef<HTMLDivElement>(null)
   const at = Math.max(
     0,
@@ -58,36 +75,52 @@ export function Tabs<T extends string>({
   }
   const current = tabs[at]!
   return (
-    <div className="tabs">
-      <div className="tablist" role="tablist" aria-label={label} ref={list} onKeyDown={onKeyDown}>
-        {tabs.map((t) => {
-          const sel = t.id === current.id
-          return (
-            <button
-              key={t.id}
-              type="button"
-              role="tab"
-              id={`${idPrefix}-tab-${t.id}`}
-              aria-selected={sel}
-              aria-controls={sel ? `${idPrefix}-panel` : undefined}
-              tabIndex={sel ? 0 : -1}
-              className={sel ? 'tab active' : 'tab'}
-              onClick={() => onChange(t.id)}
-            >
-              {t.label}
-            </button>
-          )
-        })}
-      </div>
-      <div
-        className="tabpanel"
-        role="tabpanel"
-        id={`${idPrefix}-panel`}
-        aria-labelledby={`${idPrefix}-tab-${current.id}`}
-        tabIndex={0}
-      >
-        {children}
-      </div>
+    <div className={className} role="tablist" aria-label={label} ref={list} onKeyDown={onKeyDown}>
+      {tabs.map((t) => {
+        const sel = t.id === current.id
+        return (
+          <button
+            key={t.id}
+            type="button"
+            role="tab"
+            id={`${idPrefix}-tab-${t.id}`}
+            aria-selected={sel}
+            aria-controls={sel ? `${idPrefix}-panel` : undefined}
+            tabIndex={sel ? 0 : -1}
+            className={sel ? 'tab active' : 'tab'}
+            onClick={() => onChange(t.id)}
+          >
+            {t.label}
+          </button>
+        )
+      })}
+    </div>
+  )
+}
+
+/** The active tab's panel, labelled by its tab. */
+export function TabPanel({
+  idPrefix,
+  active,
+  className,
+  tabIndex,
+  children,
+}: {
+  idPrefix: string
+  active: string
+  className?: string
+  tabIndex?: number
+  children: ReactNode
+}) {
+  return (
+    <div
+      className={className}
+      role="tabpanel"
+      id={`${idPrefix}-panel`}
+      aria-labelledby={`${idPrefix}-tab-${active}`}
+      tabIndex={tabIndex}
+    >
+      {children}
     </div>
   )
 }

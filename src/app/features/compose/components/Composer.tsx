@@ -11,6 +11,7 @@ import { useId, useState } from 'react'
 import type { AssociationState } from '../../../../core/types'
 import { useChainRoutesContext, useSignerRegistryContext } from '../../../model/app-context'
 import { shortId } from '../../../ui/format'
+import { TabList, TabPanel, type TabSpec } from '../../../ui/Tabs'
 import { useComposer } from '../useComposer'
 import type { AppendUpdate } from '../useSignDraft'
 import { ComposeTab } from './ComposeTab'
@@ -34,6 +35,14 @@ export interface ComposerProps {
   readonly onClose: () => void
 }
 
+type Mode = 'compose' | 'register'
+
+/** The playground's two modes, as tabs (arrow keys, Home and End move between them). */
+const MODES: readonly TabSpec<Mode>[] = [
+  { id: 'compose', label: 'Compose an update' },
+  { id: 'register', label: 'Register this browser' },
+]
+
 export function Composer(props: ComposerProps) {
   const { base } = props
   const registry = useSignerRegistryContext()
@@ -56,7 +65,7 @@ export function Composer(props: ComposerProps) {
     smartWallets,
   })
   const headId = useId()
-  const [tab, setTab] = useState<'compose' | 'register'>('compose')
+  const [tab, setTab] = useState<Mode>('compose')
 
   return (
     <section className="compose panel" aria-labelledby={headId}>
@@ -85,40 +94,14 @@ export function Composer(props: ComposerProps) {
           </label>
         </fieldset>
         <div className="spacer" />
-        <div
-          role="tablist"
-          aria-label="Playground mode"
+        <TabList
+          tabs={MODES}
+          active={tab}
+          onChange={setTab}
+          label="Playground mode"
+          idPrefix="playground"
           className="compose-tabs"
-          onKeyDown={(e) => {
-            // Arrow keys move between the two tabs (WAI-ARIA tabs pattern).
-            if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return
-            e.preventDefault()
-            const next = tab === 'compose' ? 'register' : 'compose'
-            setTab(next)
-            e.currentTarget.querySelector<HTMLButtonElement>(`[data-tab="${next}"]`)?.focus()
-          }}
-        >
-          <button
-            type="button"
-            role="tab"
-            data-tab="compose"
-            aria-selected={tab === 'compose'}
-            tabIndex={tab === 'compose' ? 0 : -1}
-            onClick={() => setTab('compose')}
-          >
-            Compose an update
-          </button>
-          <button
-            type="button"
-            role="tab"
-            data-tab="register"
-            aria-selected={tab === 'register'}
-            tabIndex={tab === 'register' ? 0 : -1}
-            onClick={() => setTab('register')}
-          >
-            Register this browser
-          </button>
-        </div>
+        />
         <button type="button" onClick={props.onClose} aria-label="Close the signing playground">
           Close
         </button>
@@ -130,17 +113,19 @@ export function Composer(props: ComposerProps) {
           No signer yet: connect a wallet, create a passkey or generate a key in Signers…, or generate one below.
         </p>
       )}
-      {tab === 'register' ? (
-        <RegisterInstallation
-          registry={registry}
-          state={state}
-          onAppend={afterAppend}
-          localNewest={props.localNewest}
-          smartWallets={smartWallets}
-        />
-      ) : (
-        <ComposeTab c={c} state={state} registry={registry} />
-      )}
+      <TabPanel idPrefix="playground" active={tab}>
+        {tab === 'register' ? (
+          <RegisterInstallation
+            registry={registry}
+            state={state}
+            onAppend={afterAppend}
+            localNewest={props.localNewest}
+            smartWallets={smartWallets}
+          />
+        ) : (
+          <ComposeTab c={c} state={state} registry={registry} />
+        )}
+      </TabPanel>
     </section>
   )
 }
