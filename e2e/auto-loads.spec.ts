@@ -105,6 +105,19 @@ for (const address of ['/', '/#example=valid-full-life'])
     expect(await opens(page)).toBe(1)
   })
 
+/**
+ * The user opens the Open log panel and pastes a log while the app's load is held: its status
+ * goes, its request fails (`gaveUp`), and the held answer is released only then.
+ */
+async function pasteMeanwhile(page: Page, gaveUp: Promise<unknown>, held: { release(): void }): Promise<void> {
+  await openButton(page).click()
+  await pasteBox(page).fill(PASTED)
+  await expect(status(page)).toHaveCount(0)
+  await gaveUp
+  held.release()
+  await settle(page)
+}
+
 test('a fetch the address names (?url=) gives way to a log the user pasted meanwhile', async ({ page }) => {
   const logUrl = '/held/log.json'
   const served = await hold(page, (u) => u.pathname === logUrl, {
@@ -117,12 +130,7 @@ test('a fetch the address names (?url=) gives way to a log the user pasted meanw
   const gaveUp = page.waitForEvent('requestfailed', (r) => r.url().endsWith(logUrl))
 
   // The user opens the panel and pastes a log: the app's fetch stops there.
-  await openButton(page).click()
-  await pasteBox(page).fill(PASTED)
-  await expect(status(page)).toHaveCount(0)
-  await gaveUp
-  served.release()
-  await settle(page)
+  await pasteMeanwhile(page, gaveUp, served)
   expect(await opens(page)).toBe(0)
   await expectUsersPanel(page)
   await openThePaste(page)
@@ -143,12 +151,7 @@ test('a node fetch the address names (?node=…&inbox=…) gives way to a log th
   await expect.poll(() => node.seen.length).toBeGreaterThan(0)
   const gaveUp = page.waitForEvent('requestfailed', (r) => r.url().startsWith(NODE))
 
-  await openButton(page).click()
-  await pasteBox(page).fill(PASTED)
-  await expect(status(page)).toHaveCount(0)
-  await gaveUp
-  node.release()
-  await settle(page)
+  await pasteMeanwhile(page, gaveUp, node)
   await openThePaste(page)
   await settle(page)
   expect(await opens(page)).toBe(1)
