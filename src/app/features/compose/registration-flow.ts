@@ -19,7 +19,7 @@ import {
   type RegistrationProgress,
   type RegistrationResult,
 } from '../../../signing'
-import type { SettingSpec } from '../../model/setting'
+import { countSetting, type ParsedCount, parseCount } from './count-setting'
 
 // ---- the pre-authentication gate ----------------------------------------------------------
 
@@ -86,30 +86,15 @@ export function createPreAuthGate(onChange: (prompt: PreAuthPrompt | null) => vo
 
 // ---- the installation ceiling setting (CONF-044) ------------------------------------------
 
-const CEILING_KEY = 'inspector.maxInstallations'
 const MAX_CEILING = 1000
 
 /** The ceiling as typed: a whole number from 1 to MAX_CEILING, or why it is not one. */
-export function parseCeiling(text: string): { ok: true; value: number } | { ok: false; problem: string } {
-  const t = text.trim()
-  if (!/^[0-9]+$/.test(t))
-    return { ok: false, problem: `the installation ceiling ${JSON.stringify(t)} is not a whole number` }
-  const value = Number(t)
-  if (value < 1) return { ok: false, problem: 'the installation ceiling must be at least 1' }
-  if (value > MAX_CEILING) return { ok: false, problem: `the installation ceiling must be at most ${MAX_CEILING}` }
-  return { ok: true, value }
+export function parseCeiling(text: string): ParsedCount {
+  return parseCount(text, 'the installation ceiling', MAX_CEILING)
 }
 
 /** The ceiling setting (the Settings dialog; the registration and the inbox tasks read it). */
-export const CEILING_SETTING: SettingSpec<number> = {
-  key: CEILING_KEY,
-  parse: (text) => {
-    const p = parseCeiling(text)
-    return p.ok ? p.value : undefined
-  },
-  format: String,
-  fallback: () => DEFAULT_MAX_INSTALLATIONS,
-}
+export const CEILING_SETTING = countSetting('inspector.maxInstallations', parseCeiling, () => DEFAULT_MAX_INSTALLATIONS)
 
 // ---- the registration's log ---------------------------------------------------------------
 

@@ -8,7 +8,7 @@
  */
 import { currentHandles, MAX_CLAIMS } from '../../../../core/handles'
 import { memberKey, type AssociationState, type Member } from '../../../../core/types'
-import type { SettingSpec } from '../../../model/setting'
+import { countSetting, type ParsedCount, parseCount } from '../count-setting'
 
 /** The default limit of stored updates per inbox (a setting). */
 const DEFAULT_LOG_LIMIT = 256
@@ -110,26 +110,12 @@ export function spendWarning(h: InboxHealth): string | null {
 
 // ---- the deployment's log limit setting ---------------------------------------------------
 
-const LOG_LIMIT_KEY = 'inspector.logLimit'
 const MAX_LOG_LIMIT = 1_000_000
 
 /** The limit as typed: a whole number from 1 to 1,000,000, or why it is not one. */
-export function parseLogLimit(text: string): { ok: true; value: number } | { ok: false; problem: string } {
-  const t = text.trim()
-  if (!/^[0-9]+$/.test(t)) return { ok: false, problem: `the log limit ${JSON.stringify(t)} is not a whole number` }
-  const value = Number(t)
-  if (value < 1) return { ok: false, problem: 'the log limit must be at least 1' }
-  if (value > MAX_LOG_LIMIT) return { ok: false, problem: `the log limit must be at most ${MAX_LOG_LIMIT}` }
-  return { ok: true, value }
+export function parseLogLimit(text: string): ParsedCount {
+  return parseCount(text, 'the log limit', MAX_LOG_LIMIT)
 }
 
 /** The deployment's log limit setting (default 256), in the Settings dialog. */
-export const LOG_LIMIT_SETTING: SettingSpec<number> = {
-  key: LOG_LIMIT_KEY,
-  parse: (text) => {
-    const p = parseLogLimit(text)
-    return p.ok ? p.value : undefined
-  },
-  format: String,
-  fallback: () => DEFAULT_LOG_LIMIT,
-}
+export const LOG_LIMIT_SETTING = countSetting('inspector.logLimit', parseLogLimit, () => DEFAULT_LOG_LIMIT)
