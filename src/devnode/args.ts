@@ -19,6 +19,14 @@ function nonNegativeInt(flag: string, v: string): number {
   return Number(v)
 }
 
+/** The option's non-negative integer, or `fallback` when it is not given; below `min` is a usage error. */
+function intOption(flag: string, v: string | undefined, fallback: number, min = 0): number {
+  if (v === undefined) return fallback
+  const n = nonNegativeInt(flag, v)
+  if (n < min) throw new UsageError(`${flag} must be at least ${min}`)
+  return n
+}
+
 export interface NodeConfig {
   readonly host: string
   readonly port: number
@@ -85,24 +93,15 @@ export function parseNodeArgs(argv: readonly string[]): NodeConfig {
     const [whole, frac = ''] = v.split('.')
     claimIntervalNs = BigInt(whole!) * 1_000_000_000n + BigInt(frac.padEnd(9, '0'))
   }
-  const minHandleLength =
-    values['min-handle-length'] === undefined
-      ? DEFAULT_POLICY.minHandleLength
-      : nonNegativeInt('--min-handle-length', values['min-handle-length'])
-  const maxBodyBytes =
-    values['max-body-bytes'] === undefined
-      ? DEFAULT_MAX_BODY_BYTES
-      : nonNegativeInt('--max-body-bytes', values['max-body-bytes'])
-  if (maxBodyBytes < 1) throw new UsageError('--max-body-bytes must be at least 1')
-  const maxSubscribers =
-    values['max-subscribers'] === undefined
-      ? DEFAULT_MAX_SUBSCRIBERS
-      : nonNegativeInt('--max-subscribers', values['max-subscribers'])
-  const subscriberBacklog =
-    values['subscriber-backlog'] === undefined
-      ? DEFAULT_SUBSCRIBER_BACKLOG
-      : nonNegativeInt('--subscriber-backlog', values['subscriber-backlog'])
-  if (subscriberBacklog < 1) throw new UsageError('--subscriber-backlog must be at least 1')
+  const minHandleLength = intOption('--min-handle-length', values['min-handle-length'], DEFAULT_POLICY.minHandleLength)
+  const maxBodyBytes = intOption('--max-body-bytes', values['max-body-bytes'], DEFAULT_MAX_BODY_BYTES, 1)
+  const maxSubscribers = intOption('--max-subscribers', values['max-subscribers'], DEFAULT_MAX_SUBSCRIBERS)
+  const subscriberBacklog = intOption(
+    '--subscriber-backlog',
+    values['subscriber-backlog'],
+    DEFAULT_SUBSCRIBER_BACKLOG,
+    1,
+  )
   return {
     host: values.host,
     port,

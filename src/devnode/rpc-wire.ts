@@ -64,24 +64,14 @@ export function codeName(code: Code): string {
 /** An error answer in the request's protocol (Connect unary when the Content-Type names none). */
 export function rpcErrorResponse(type: RpcContentType | null, error: ConnectError): UniversalServerResponse {
   const protocol = type?.protocol ?? 'connect'
-  if (protocol === 'grpc') {
+  if (protocol === 'grpc' || protocol === 'grpc-web') {
+    // The status travels in trailers: HTTP trailers for gRPC, a trailer frame in the body for gRPC-web.
     const trailer = new Headers()
     setTrailerStatus(trailer, error)
-    return {
-      status: 200,
-      header: new Headers({ 'content-type': 'application/grpc+proto' }),
-      body: createAsyncIterable([]),
-      trailer,
-    }
-  }
-  if (protocol === 'grpc-web') {
-    const trailer = new Headers()
-    setTrailerStatus(trailer, error)
-    return {
-      status: 200,
-      header: new Headers({ 'content-type': 'application/grpc-web+proto' }),
-      body: createAsyncIterable([encodeEnvelope(trailerFlag, trailerSerialize(trailer))]),
-    }
+    const header = new Headers({ 'content-type': `application/${protocol}+proto` })
+    return protocol === 'grpc'
+      ? { status: 200, header, body: createAsyncIterable([]), trailer }
+      : { status: 200, header, body: createAsyncIterable([encodeEnvelope(trailerFlag, trailerSerialize(trailer))]) }
   }
   if (type?.stream) {
     const end = createEndStreamSerialization({}).serialize({ metadata: new Headers(), error })
