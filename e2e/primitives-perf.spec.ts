@@ -15,6 +15,7 @@
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
+import { formatReport } from '../bench/primitives.bench'
 import { WASM_HASHES } from '../src/crypto/backend'
 import { expect, expectNoA11yViolations, test } from './fixtures'
 
@@ -134,21 +135,7 @@ test.describe('signature primitives in Chromium', () => {
     test.setTimeout(240_000)
     await p.goto('/__primitives-bench/index.html')
     const report = await p.evaluate((ms) => window.__runBench(ms), ROUND_MS)
-    const lines: string[] = [
-      `primitives on ${report.runtime} (ops per ${report.per}, best of ${Math.max(5, Math.round(1500 / report.roundMs))} interleaved rounds of ${report.roundMs} ms; × = vs noble)`,
-    ]
-    let last = ''
-    for (const r of report.results as { primitive: string; impl: string; opsPerSec: number; vsNoble: number }[]) {
-      if (r.primitive !== last) lines.push(`  ${r.primitive}`)
-      last = r.primitive
-      lines.push(`    ${r.impl.padEnd(48)} ${String(r.opsPerSec).padStart(9)}  ${r.vsNoble.toFixed(2).padStart(6)}×`)
-    }
-    lines.push(
-      `  load: ${Object.entries(report.loadMs)
-        .map(([k, v]) => `${k} ${v} ms`)
-        .join(', ')}`,
-    )
-    const text = lines.join('\n')
+    const text = formatReport(report)
     console.log(text)
     await info.attach('primitives-chromium.txt', { body: text, contentType: 'text/plain' })
     mkdirSync(`${ROOT}tmp`, { recursive: true })
