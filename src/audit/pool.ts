@@ -23,11 +23,11 @@ function startThread(index: number): Worker {
 /**
  * V8 flags for the audit's process, set once before its threads start (V8 flags are
  * process-wide; a Worker's execArgv refuses them). Every thread optimizes the same replay
- * code, and TurboFan's background compiles were about a fifth of an audit's CPU (perf, 5,000
- * inboxes: 1.2-1.4 of 6-10 CPU-s on a loaded machine) while the signature checks (native) are the
- * hot part: without inlining, and with functions optimized only once they have run longer
- * (6x V8's default interrupt budget), TurboFan took 0.35 CPU-s and the whole audit about
- * 15% less CPU (docs/audit.md). They change how fast code runs, never what it computes.
+ * code while the native signature checks are the hot part, and perf showed TurboFan's
+ * background compiles at about a fifth of an audit's CPU (5,000 inboxes: 1.2-1.4 CPU-s). Without
+ * inlining, and with functions optimized only once they have run longer (6x V8's default
+ * interrupt budget), TurboFan took about 0.35 CPU-s in the same conditions (docs/audit.md
+ * says what the whole run gained). They change how fast code runs, never what it computes.
  */
 const AUDIT_V8_FLAGS = ['--no-turbo-inlining', '--interrupt-budget=400000'] as const
 let flagsSet = false
