@@ -4,8 +4,9 @@ import { describe, expect, it } from 'vitest'
 import { readLogs } from '../core/decode/logs'
 import { LogInputError } from '../core/errors'
 import { sortedEntries } from '../core/replay'
-import type { InboxLog } from '../core/types'
+import type { AssociationState, InboxLog, Member, MemberId, MemberKind } from '../core/types'
 import { fastContext } from '../core/verify/fast'
+import { applyDelta, stateDelta } from '../worker/transfer'
 import { auditOne } from './job'
 import { decodeState, encodeState } from './state-codec'
 
@@ -76,5 +77,50 @@ describe('encodeState', () => {
       expect(stateDigest(decodeState(encodeState(head)))).toBe(stateDigest(head))
     }
     expect(decodeState(new Uint8Array([1, 2, 3]))).toBeNull()
+  })
+
+  it('round-trips every field exactly, hex or not, prefixed or not', async () => {
+    const opts = (await fastContext()).ctx
+    const { replay } = await import('../core/replay')
+    for (const { log } of fixtureLogs()) {
+      const head = (await replay(log, opts)).head
+      if (!head) continue
+      const back = decodeState(encodeState(head))!
+      expect(stateDelta(null, back)).toEqual(stateDelta(null, head))
+      // The revocation index as applyDelta rebuilds it: the core's may keep an adder's emptied set.
+      const nonEmpty = (s: AssociationState) => s.installationsByAdder.filter((set) => set.size > 0)
+      expect(nonEmpty(back).equals(nonEmpty(head))).toBe(true)
+    }
+    const eth = (text: string): MemberId => ({ kind: 'ethereum', text })
+    const odd: Member[] = [
+      { id: eth('0xAbCd'), adder: null, clientTimestampNs: 1n, chainId: null, addedAt: 1n },
+      { id: eth('0x'), adder: eth('0xAbCd'), clientTimestampNs: 2n, chainId: 8453n, addedAt: 2n },
+      {
+        id: { kind: 'installation', text: 'abc' },
+        adder: eth('0x'),
+        clientTimestampNs: 3n,
+        chainId: null,
+        addedAt: 3n,
+      },
+      {
+        id: { kind: 'passkey', text: '00ff' },
+        adder: eth('0xAbCd'),
+        clientTimestampNs: 4n,
+        chainId: null,
+        relyingParty: 'example.com',
+        addedAt: 4n,
+      },
+      { id: { kind: 'future' as MemberKind, text: '' }, adder: null, clientTimestampNs: 0n, chainId: 1n, addedAt: 5n },
+    ]
+    const state = applyDelta(null, {
+      inboxId: 'not hex',
+      put: odd,
+      recovery: { id: eth('0x00'), chainId: 10n },
+      handles: ['alice', '0xab'],
+      claimCount: 2,
+      seen: ['ab', 'AB', '0xab'],
+      sequenceId: 99n,
+    })
+    expect(stateDelta(null, decodeState(encodeState(state))!)).toEqual(stateDelta(null, state))
   })
 })

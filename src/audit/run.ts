@@ -164,8 +164,24 @@ async function* shardWork(r: AuditRequest, run: Run, pending: readonly string[])
  * batch, and the memory it takes, is bounded whatever the files hold.
  */
 const SPLIT_BYTES = 256 << 10
-/** Inboxes per batch of a split file. */
+/** Inboxes per batch of a split file, at most and at least (see splitEnds). */
 const SPLIT_INBOXES = 256
+const SPLIT_MIN = 32
+
+/**
+ * Where the batches of a split file of `n` inboxes end: SPLIT_INBOXES each, then, as the
+ * file's end nears, a share of what is left (down to SPLIT_MIN), so the threads finish
+ * together instead of one idling while another runs the last full batch (a whole network
+ * in one file).
+ */
+export function splitEnds(n: number, jobs: number): number[] {
+  const ends: number[] = []
+  for (let at = 0; at < n; ) {
+    at = Math.min(n, at + Math.max(SPLIT_MIN, Math.min(SPLIT_INBOXES, Math.ceil((n - at) / (2 * Math.max(1, jobs))))))
+    ends.push(at)
+  }
+  return ends
+}
 
 /**
  * Small files go to the threads a few at a time (a thread reads them); a large file is read
@@ -199,9 +215,12 @@ async function* fileWork(r: AuditRequest, pending: readonly string[]): AsyncGene
     }
     const logs = fileWireLogs(path)
     const priors = (await r.store.priorsOfSources([path]))[path] ?? {}
-    let remaining = Math.ceil(logs.length / SPLIT_INBOXES)
-    for (let i = 0; i < logs.length; i += SPLIT_INBOXES) {
-      const part = logs.slice(i, i + SPLIT_INBOXES).map((l) => ({ ...l, prior: priors[l.key] ?? null }))
+    const ends = splitEnds(logs.length, r.jobs)
+    let remaining = ends.length
+    let start = 0
+    for (const end of ends) {
+      const part = logs.slice(start, end).map((l) => ({ ...l, prior: priors[l.key] ?? null }))
+      start = end
       yield {
         batch: { kind: 'logs', logs: part },
         finishes: () => (--remaining === 0 ? [path] : []),
