@@ -6,7 +6,6 @@ import { lazy, Suspense, useCallback, useState } from 'react'
 import { useLogLimit } from './features/compose/flows/useLogLimit'
 import { useEditSession } from './features/edit/useEditSession'
 import { NodeServiceProvider } from './features/network/NodeServiceProvider'
-import { Presenter } from './features/presenter/components/Presenter'
 import { DrawerStack } from './shell/DrawerStack'
 import { Header } from './shell/Header'
 import { FetchCalloutSlot, FollowSlot } from './shell/NodeSlots'
@@ -22,6 +21,10 @@ import { ErrorBoundary } from './ui/ErrorBoundary'
 import { KeysHelp } from './ui/KeysHelp'
 // The settings are a lazy chunk, loaded when shown (so are Follow and the fetch call-out: shell/NodeSlots.tsx).
 const Settings = lazy(() => import('./shell/Settings').then((m) => ({ default: m.Settings })))
+// Presenter mode (workshops) is a lazy chunk too, loaded when it starts.
+const Presenter = lazy(() =>
+  import('./features/presenter/components/Presenter').then((m) => ({ default: m.Presenter })),
+)
 
 export function App() {
   // The view lives in a store: the shell renders the view without its selection, so a step
@@ -79,19 +82,21 @@ export function App() {
           />
           {loaded && view.presenting && (
             <ErrorBoundary label="Presenter mode" resetKey={loaded.loadId}>
-              <WithSelection model={loaded.model}>
-                {(selection) => (
-                  <Presenter
-                    model={loaded.model}
-                    rows={loaded.rows}
-                    selection={selection}
-                    onSelect={session.userSelect}
-                    diffOf={diffOf}
-                    title={loaded.source.label}
-                    onLeave={() => present(false)}
-                  />
-                )}
-              </WithSelection>
+              <Suspense fallback={<p className="muted">Loading presenter mode…</p>}>
+                <WithSelection model={loaded.model}>
+                  {(selection) => (
+                    <Presenter
+                      model={loaded.model}
+                      rows={loaded.rows}
+                      selection={selection}
+                      onSelect={session.userSelect}
+                      diffOf={diffOf}
+                      title={loaded.source.label}
+                      onLeave={() => present(false)}
+                    />
+                  )}
+                </WithSelection>
+              </Suspense>
             </ErrorBoundary>
           )}
           {loaded && !view.presenting && (

@@ -5,7 +5,6 @@
  * view sits in its own error boundary; only the open tab is rendered.
  */
 import { lazy, memo, Suspense, useCallback, useMemo } from 'react'
-import { Rejection } from '../features/signature-text/components/Rejection'
 import { AdderTree } from '../features/state/components/AdderTree'
 import type { CompareOption } from '../features/state/components/DiffPanel'
 import { StatePanel } from '../features/state/components/StatePanel'
@@ -22,6 +21,11 @@ import { activeTab, tabsFor, type TabId } from './step-tabs'
 // The Chain tab reads the chain through viem: a lazy chunk, loaded when the tab opens.
 const ChainTab = lazy(() =>
   import('../features/signature-text/components/Evidence').then((m) => ({ default: m.ChainTab })),
+)
+// Why an update did not apply (with the spec's rule texts): a lazy chunk, loaded when a
+// step that did not apply is first selected (the demo log's steps all apply).
+const Rejection = lazy(() =>
+  import('../features/signature-text/components/Rejection').then((m) => ({ default: m.Rejection })),
 )
 // The tabs the first screen does not show (it opens on State) are lazy chunks too, each
 // loaded when its tab first opens.
@@ -120,15 +124,19 @@ export const StepDetails = memo(function StepDetails({
           <span className="muted"> · server time {clientTime(step.serverTimestampNs)}</span>
         )}
       </div>
-      <ErrorBoundary label="The rejection" resetKey={`${loaded.loadId}:${k}`}>
-        <Rejection
-          step={step}
-          stopAt={stop >= 0 ? model.steps[stop]! : null}
-          onRetry={onRetry}
-          retrying={retrying}
-          onShowText={showText}
-        />
-      </ErrorBoundary>
+      {step.status !== 'applied' && (
+        <ErrorBoundary label="The rejection" resetKey={`${loaded.loadId}:${k}`}>
+          <Suspense fallback={null}>
+            <Rejection
+              step={step}
+              stopAt={stop >= 0 ? model.steps[stop]! : null}
+              onRetry={onRetry}
+              retrying={retrying}
+              onShowText={showText}
+            />
+          </Suspense>
+        </ErrorBoundary>
+      )}
       {/* Not keyed by the step: a step re-renders the open view instead of mounting it again
           (the state panel keeps its member rows); the views with state of their own per
           update (the text, signatures, raw and chain views) are keyed by it below. */}

@@ -216,6 +216,7 @@ export function useInspector({
       setNotice(null)
       progress.set(0, 0)
       setBusy({ phase: 'reading', label: source.label, total: 0 })
+      let shown = false
       try {
         const opened = await c.open(source.input, source.name)
         if (dropped()) return false
@@ -244,7 +245,11 @@ export function useInspector({
         // A transition: React renders the new log in time slices, so mounting a large
         // timeline and its panels never blocks the page in one long task.
         const loadId = ++loadCount.current
+        shown = true
         startTransition(() => {
+          // Busy ends in the same commit as the log shows: ending it first would render a
+          // page with no log and nothing loading (the Open panel) for one commit.
+          setBusy(null)
           setLoaded({
             loadId,
             source,
@@ -270,7 +275,7 @@ export function useInspector({
         else setProblem({ label: source.label, message: e instanceof Error ? e.message : String(e) })
         return false
       } finally {
-        if (mine === run.current) setBusy(null)
+        if (mine === run.current && !shown) setBusy(null)
       }
     },
     [progress, setSelection],
