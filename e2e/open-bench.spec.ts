@@ -19,7 +19,7 @@ import { loadavg } from 'node:os'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { expect, test } from './fixtures'
-import { clearIndexedDb, waitForLog } from './helpers'
+import { clearIndexedDb, type TraceEvent, waitForLog } from './helpers'
 import { syntheticBundle } from './synthetic-log'
 
 declare const window: any, document: any, requestAnimationFrame: any, MutationObserver: any
@@ -43,17 +43,6 @@ const PROFILE_CATEGORIES = [
   'v8.execute',
   'disabled-by-default-v8.cpu_profiler',
 ]
-
-interface TraceEvent {
-  readonly ph: string
-  readonly name: string
-  readonly pid: number
-  readonly tid: number
-  readonly ts: number
-  readonly dur?: number
-  readonly tdur?: number
-  readonly args?: { readonly name?: string }
-}
 
 /**
  * CPU milliseconds of the replay worker and of the other workers (the verification

@@ -18,7 +18,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { availableParallelism, loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { expect, test } from './fixtures'
-import { summary, waitForLog, shot } from './helpers'
+import { summary, waitForLog, shot, type TraceEvent } from './helpers'
 import { syntheticBundle } from './synthetic-log'
 
 // Code inside page.evaluate runs in the page; tsconfig.node.json (which checks e2e/) has no DOM lib.
@@ -377,17 +377,6 @@ function printSteps(n: number, s: StepFigures): void {
 }
 
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
-
-interface TraceEvent {
-  readonly name: string
-  readonly ph: string
-  readonly pid: number
-  readonly tid: number
-  readonly ts: number
-  readonly dur?: number
-  readonly tdur?: number
-  readonly args?: { readonly name?: string }
-}
 
 /** The page's main-thread tasks in a Chromium trace: longest by thread (CPU) time and by wall time, in ms. */
 function mainThreadTasks(trace: { traceEvents: TraceEvent[] }): { longestCpu: number; longestWall: number } {
