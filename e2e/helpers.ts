@@ -127,3 +127,15 @@ export async function clearIndexedDb(page: Page): Promise<void> {
         })
   })
 }
+
+/** An event of a Chromium trace (`browser.startTracing`): `tdur` is the thread (CPU) time of an 'X' event, in µs. */
+export interface TraceEvent {
+  readonly name: string
+  readonly ph: string
+  readonly pid: number
+  readonly tid: number
+  readonly ts: number
+  readonly dur?: number
+  readonly tdur?: number
+  readonly args?: { readonly name?: string }
+}

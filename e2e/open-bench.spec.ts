@@ -11,12 +11,14 @@
  * this spec's marks in the page (`bench: …`): the file chosen (the input's change event),
  * the new log's rows in the DOM (rendered), and the frame after them (painted: a task
  * queued from the requestAnimationFrame before that frame's paint runs after it).
+ * Each round is also traced for the CPU time of the replay worker and of the verification
+ * workers during the replay (`verify_cpu_ms`), steadier than wall times on a busy machine.
  * Prints a `open-bench {...}` line and `BENCH-TARGET` lines (scripts/bench.mjs).
  */
 import { loadavg } from 'node:os'
-import { readFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { expect, test } from './fixtures'
-import { clearIndexedDb, syntheticLogFile, waitForLog } from './helpers'
+import { clearIndexedDb, syntheticLogFile, type TraceEvent, waitForLog } from './helpers'
 
 declare const window: any, document: any, requestAnimationFrame: any, MutationObserver: any
 
@@ -25,6 +27,52 @@ const N = Number(process.env.INSPECTOR_OPEN_UPDATES ?? 256)
 const ROUNDS = Number(process.env.INSPECTOR_OPEN_ROUNDS ?? 5)
 const OPEN_AFTER_MS = 3000
 const TARGET_MS = 150
+/**
+ * Each round is traced for the threads' CPU time (a machine busy with other work
+ * stretches wall times, not CPU time). With INSPECTOR_OPEN_PROFILE=DIR, V8's sampling
+ * profiler runs on every thread too and each round's trace is written to DIR/open-N.json
+ * (open it in DevTools' Performance panel).
+ */
+const PROFILE = process.env.INSPECTOR_OPEN_PROFILE
+const TRACE_CATEGORIES = ['disabled-by-default-devtools.timeline', 'blink.user_timing']
+const PROFILE_CATEGORIES = [
+  ...TRACE_CATEGORIES,
+  'devtools.timeline',
+  'v8.execute',
+  'disabled-by-default-v8.cpu_profiler',
+]
+
+/**
+ * CPU milliseconds of the replay worker and of the other workers (the verification
+ * workers) between the replay worker's `replay` measure's start and end: the thread time
+ * of their tasks (RunTask), a task cut by the window counted in proportion.
+ */
+function replayCpu(trace: { traceEvents: TraceEvent[] }): { replay: number; verify: number } | null {
+  const ev = trace.traceEvents
+  const begin = ev.find((e) => e.name === 'inspector worker: replay' && e.ph === 'b')
+  const end = begin && ev.find((e) => e.name === 'inspector worker: replay' && e.ph === 'e' && e.ts >= begin.ts)
+  if (!begin || !end) return null
+  const workers = new Set(
+    ev
+      .filter(
+        (e) =>
+          e.ph === 'M' && e.name === 'thread_name' && e.pid === begin.pid && e.args?.name === 'DedicatedWorker thread',
+      )
+      .map((e) => e.tid),
+  )
+  let replay = 0
+  let verify = 0
+  for (const e of ev) {
+    if (e.ph !== 'X' || e.name !== 'RunTask' || e.pid !== begin.pid || !workers.has(e.tid) || !e.dur || !e.tdur)
+      continue
+    const overlap = Math.min(e.ts + e.dur, end.ts) - Math.max(e.ts, begin.ts)
+    if (overlap <= 0) continue
+    const ms = (e.tdur * Math.min(1, overlap / e.dur)) / 1000
+    if (e.tid === begin.tid) replay += ms
+    else verify += ms
+  }
+  return { replay, verify }
+}
 
 async function logText(n: number): Promise<string> {
   return readFileSync(await syntheticLogFile(n), 'utf8')
@@ -40,6 +88,23 @@ interface Round {
   rendered: number
   answer: Span
   worker: Record<string, Span>
+  /** Updates verified by the verification workers, on the replay worker, from the caches (the app's measure). */
+  verified: { pool: number; here: number; cached: number }
+  /** CPU ms of the replay worker and the verification workers during the replay (replayCpu). */
+  cpu?: { replay: number; verify: number } | null
+}
+
+/** The medians of the rounds' replay CPU, and each round's. */
+function cpuFigures(rounds: readonly Round[]) {
+  const cpu = rounds.flatMap((r) => (r.cpu ? [r.cpu] : []))
+  if (cpu.length === 0) return null
+  const ms = (x: number): number => Math.round(x * 10) / 10
+  return {
+    'replay worker': ms(median(cpu.map((c) => c.replay))),
+    'verification workers': ms(median(cpu.map((c) => c.verify))),
+    both: ms(median(cpu.map((c) => c.replay + c.verify))),
+    rounds: cpu.map((c) => [Math.round(c.replay), Math.round(c.verify)]),
+  }
 }
 
 const median = (xs: number[]): number => {
@@ -122,6 +187,8 @@ test.describe('load path benchmark (npm run bench)', () => {
       // The user opens the file OPEN_AFTER_MS after the navigation (the page idles meanwhile).
       const since = await page.evaluate(() => performance.now())
       if (since < OPEN_AFTER_MS) await page.waitForTimeout(OPEN_AFTER_MS - since)
+      const browser = page.context().browser()!
+      await browser.startTracing(page, { categories: PROFILE ? PROFILE_CATEGORIES : TRACE_CATEGORIES })
       await input.setInputFiles({ name: fileName, mimeType: 'application/json', buffer: Buffer.from(text) })
       const r = await page.waitForFunction(
         (fileName) => {
@@ -137,12 +204,18 @@ test.describe('load path benchmark (npm run bench)', () => {
             painted: b.painted,
             answer: { start: replay.startTime, end: replay.startTime + replay.duration },
             worker: b.worker,
+            verified: { pool: replay.detail.remote, here: replay.detail.local, cached: replay.detail.cached },
           }
         },
         fileName,
         { timeout: 30_000, polling: 50 },
       )
-      rounds.push((await r.jsonValue()) as Round)
+      const trace = await browser.stopTracing()
+      if (PROFILE) {
+        mkdirSync(PROFILE, { recursive: true })
+        writeFileSync(`${PROFILE}/open-${round}.json`, trace)
+      }
+      rounds.push({ ...((await r.jsonValue()) as Round), cpu: replayCpu(JSON.parse(trace.toString('utf8'))) })
       await expect(page.getByText(fileName).first()).toBeVisible()
     }
 
@@ -178,6 +251,11 @@ test.describe('load path benchmark (npm run bench)', () => {
       load_average: loadavg()[0]!.toFixed(1),
       median_ms: breakdown,
       totals_ms: per.map((p) => Math.round(p.total)),
+      // The CPU time behind 'verify + apply' (median of the rounds): the replay worker's
+      // thread and the verification workers' threads, each round's pair in `rounds`.
+      verify_cpu_ms: cpuFigures(rounds),
+      // Per round: updates verified by the verification workers, by the replay worker, from a cache.
+      verified: rounds.map((r) => [r.verified.pool, r.verified.here, r.verified.cached]),
       // Before the file was chosen, from each round's navigation: the replay worker's module
       // evaluated, its fast backend loaded (WebAssembly compiled), its known-answer round, its pool ready.
       worker_start_ms: Object.fromEntries(

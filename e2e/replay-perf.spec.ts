@@ -17,7 +17,7 @@
 import { readFileSync } from 'node:fs'
 import { availableParallelism, loadavg } from 'node:os'
 import { expect, test } from './fixtures'
-import { shot, summary, syntheticLogFile, waitForLog } from './helpers'
+import { shot, summary, syntheticLogFile, type TraceEvent, waitForLog } from './helpers'
 
 // Code inside page.evaluate runs in the page; tsconfig.node.json (which checks e2e/) has no DOM lib.
 declare const window: any, document: any, PerformanceObserver: any, KeyboardEvent: any, requestAnimationFrame: any
@@ -369,17 +369,6 @@ function printSteps(n: number, s: StepFigures): void {
 }
 
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
-
-interface TraceEvent {
-  readonly name: string
-  readonly ph: string
-  readonly pid: number
-  readonly tid: number
-  readonly ts: number
-  readonly dur?: number
-  readonly tdur?: number
-  readonly args?: { readonly name?: string }
-}
 
 /** The page's main-thread tasks in a Chromium trace: longest by thread (CPU) time and by wall time, in ms. */
 function mainThreadTasks(trace: { traceEvents: TraceEvent[] }): { longestCpu: number; longestWall: number } {

@@ -183,7 +183,7 @@ test.describe('verification benchmark (npm run bench)', () => {
               w.onmessage = (ev: any) =>
                 ev.data.type === 'opened'
                   ? resolve()
-                  : ev.data.type === 'pool' // the pool's state, unasked (src/worker/protocol.ts)
+                  : ev.data.type === 'pool' || ev.data.type === 'measure' // unasked (src/worker/protocol.ts)
                     ? undefined
                     : reject(new Error(JSON.stringify(ev.data)))
               w.postMessage({ type: 'open', id: 1, input: text, name: 'bench.json' })

@@ -11,10 +11,10 @@
  */
 import type { VerdictCache } from '../core/verify/cache'
 import { VerifyPool, type SpawnVerifyWorker, type VerifyPoolOptions } from '../core/verify/pool'
-import type { FromVerifyWorker } from '../core/verify/transfer'
+import type { FromVerifyWorker, VerifyJob } from '../core/verify/transfer'
 import { wasmModule, type WasmName } from '../crypto/wasm-module'
 import type { PrimitiveTimings } from './backend-report'
-import type { WasmModulesMessage } from './protocol'
+import type { WarmJobsMessage, WasmModulesMessage } from './protocol'
 
 /** The most verification workers a pool starts, whatever the core count. */
 const POOL_CAP = 8
@@ -23,6 +23,14 @@ export const POOL_THRESHOLD = 32
 
 /** The latest time per primitive each verification worker reported, by worker index (./verify.worker.ts). */
 export const workerTimings = new Map<number, PrimitiveTimings>()
+
+/** The verification workers started in this realm (a terminated one takes messages and drops them). */
+const spawned: Worker[] = []
+
+/** Sends every verification worker the jobs of its idle warm-up (./warm-log.ts). */
+export function postWarmJobs(jobs: readonly VerifyJob[]): void {
+  for (const w of spawned) w.postMessage({ type: 'warm', jobs } satisfies WarmJobsMessage)
+}
 
 /** The compiled WebAssembly modules of this realm, for the verification workers (a module that fails to compile is left out). */
 function compiledModules(): Promise<WasmModulesMessage['modules']> {
@@ -44,6 +52,7 @@ function webWorkerSpawner(
 ): SpawnVerifyWorker {
   return (index, events) => {
     const w = new Worker(new URL('./verify.worker.ts', import.meta.url), { type: 'module', name: `verify-${index}` })
+    spawned.push(w)
     w.onmessage = (ev: MessageEvent<FromVerifyWorker | { type: 'profile'; timings: PrimitiveTimings }>) => {
       if (ev.data.type === 'profile') workerTimings.set(index, ev.data.timings)
       else {

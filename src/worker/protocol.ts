@@ -7,6 +7,7 @@ import type { PrimitiveTimings } from './backend-report'
 import type { WasmModule, WasmName } from '../crypto/wasm-module'
 import type { LogFormat } from '../core/types'
 import type { TransferStep } from './transfer'
+import type { VerifyJob } from '../core/verify/transfer'
 
 export interface LogSummary {
   readonly index: number
@@ -174,4 +175,14 @@ export const STEP_CHUNK = 100
 export interface WasmModulesMessage {
   readonly type: 'wasm'
   readonly modules: Partial<Record<WasmName, WasmModule>>
+}
+
+/**
+ * From the replay worker to each verification worker, after a replay (./warm-log.ts): the
+ * updates of the log it replayed, as jobs to verify and drop while the worker is idle, so
+ * that a log opened later meets optimized code. Never answered.
+ */
+export interface WarmJobsMessage {
+  readonly type: 'warm'
+  readonly jobs: readonly VerifyJob[]
 }

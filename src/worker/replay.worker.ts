@@ -26,7 +26,7 @@ import { nobleBackend, type VerifyBackend } from '../crypto/backend'
 import type { VerifyPool } from '../core/verify/pool'
 import type { ChainRouteWire, Engine, FromWorker, InputProblem, ToWorker, VerifyStats, WorkerMeasure } from './protocol'
 import type { SmartWalletVerifier } from '../core/verify/port'
-import { browserVerifyPool, POOL_THRESHOLD, workerTimings } from './pool'
+import { browserVerifyPool, POOL_THRESHOLD, postWarmJobs, workerTimings } from './pool'
 import { timedBackend, type PrimitiveTimings } from './backend-report'
 import { IdbVerdictCache, prefetchLog } from './verdict-cache'
 import { IdbLogStore, inputDigest, logRecordId } from '../storage/log-store'
@@ -35,6 +35,7 @@ import { STEP_CHUNK } from './protocol'
 import { toTransferStep, type TransferStep } from './transfer'
 import { loadBrowserBackend } from './browser-loaders'
 import { describeWarmUp, nextTask, WARM_ROUNDS, warmUp } from './warm-up'
+import { WARM_LOG_ROUNDS, warmJobsOf, warmLogOf, warmReplay } from './warm-log'
 import { FakeSmartWalletVerifier } from '../../test/fixtures/fake-smart-wallet'
 
 /** The worker scope, typed without the WebWorker lib (the app's tsconfig has the DOM lib). */
@@ -127,24 +128,46 @@ let toWarm: VerifyBackend | null = null
 /** Idle rounds done so far, and whether a run of them is under way. */
 let idleRounds = 0
 let idleRunning = false
+/** The log the idle warm-up replays (./warm-log.ts: a few updates of the last log replayed), and its rounds so far. */
+let warmLog: InboxLog | null = null
+let logRounds = 0
 /**
- * Warm-up rounds while nothing is asked (./warm-up.ts), up to WARM_ROUNDS in all: after
- * the known-answer round, and again after each message (the demo log the app opens at
- * load would otherwise end them, and a log opened later would meet cold code).
+ * Warm-up while nothing is asked: rounds of known answers (./warm-up.ts), up to
+ * WARM_ROUNDS in all, after the known-answer round and again after each message (the
+ * demo log the app opens at load would otherwise end them, and a log opened later would
+ * meet cold code); then replays of the last log replayed (./warm-log.ts), up to
+ * WARM_LOG_ROUNDS in all.
  */
 async function idleWarmUp(): Promise<void> {
-  if (!toWarm || busy > 0 || idleRunning || idleRounds >= WARM_ROUNDS - 1) return
+  if (!toWarm || busy > 0 || idleRunning) return
+  const fast = toWarm
   idleRunning = true
   const now = (): number => performance.now()
-  const idle = await warmUp(toWarm, {
-    rounds: WARM_ROUNDS - 1 - idleRounds,
-    stop: () => busy > 0,
-    pause: nextTask,
-    now,
-  })
+  if (idleRounds < WARM_ROUNDS - 1) {
+    const idle = await warmUp(fast, {
+      rounds: WARM_ROUNDS - 1 - idleRounds,
+      stop: () => busy > 0,
+      pause: nextTask,
+      now,
+    })
+    idleRounds += idle.rounds
+    warmState = `${warmState.replace(/; idle: [^;]*/, '')}; idle: ${describeWarmUp({ ...idle, rounds: idleRounds })}`
+  }
+  if (warmLog && logRounds < WARM_LOG_ROUNDS && busy === 0) {
+    const from = now()
+    const rounds = await warmReplay(
+      warmLog,
+      { crypto: fast },
+      {
+        rounds: WARM_LOG_ROUNDS - logRounds,
+        stop: () => busy > 0,
+        pause: nextTask,
+      },
+    )
+    logRounds += rounds
+    warmState = `${warmState.replace(/; log: [^;]*/, '')}; log: ${logRounds} replay(s) of ${warmLog.entries.length} updates, the last ${rounds} in ${Math.round(now() - from)} ms`
+  }
   idleRunning = false
-  idleRounds += idle.rounds
-  warmState = `${warmState.replace(/; idle: .*$/, '')}; idle: ${describeWarmUp({ ...idle, rounds: idleRounds })}`
   postPoolState()
 }
 /**
@@ -422,6 +445,12 @@ async function handle(m: ToWorker): Promise<void> {
   post({ type: 'report', id: m.id, report: `${JSON.stringify(toReport(trace, m.file), null, 2)}\n` })
   // The verdicts found are kept and written after the answer (a reopened log reads them).
   pool?.keepFound()
+  // While this worker is still warming up: the next idle rounds replay this log, and the
+  // verification workers verify its updates (./warm-log.ts).
+  if (logRounds < WARM_LOG_ROUNDS) {
+    warmLog = warmLogOf(log)
+    postWarmJobs(warmJobsOf(warmLog))
+  }
   // The log's record, written after the answer when the log had none (or an unreadable one).
   if (store && recordId && !stored)
     await store.put({

@@ -11,19 +11,20 @@
  * message, ./protocol.ts WasmModulesMessage). Before `ready` it
  * checks the backend on known answers, and warms up while idle after it (./warm-up.ts).
  */
-import { nobleBackend } from '../crypto/backend'
+import { nobleBackend, type VerifyBackend } from '../crypto/backend'
 import { provideWasmModule, type WasmName } from '../crypto/wasm-module'
-import type { FromVerifyWorker, ToVerifyWorker } from '../core/verify/transfer'
+import type { FromVerifyWorker, ToVerifyWorker, VerifyJob } from '../core/verify/transfer'
 import { verifyWorkerHandler } from '../core/verify/worker-handler'
 import { describeBackend, timedBackend, type PrimitiveTimings } from './backend-report'
 import { loadBrowserBackend } from './browser-loaders'
-import type { WasmModulesMessage } from './protocol'
+import type { WarmJobsMessage, WasmModulesMessage } from './protocol'
 import { describeWarmUp, nextTask, WARM_ROUNDS, warmUp } from './warm-up'
+import { WARM_LOG_ROUNDS, warmJobs } from './warm-log'
 
 /** The worker scope, typed without the WebWorker lib (the app's tsconfig has the DOM lib). */
 const scope = self as unknown as {
   postMessage(message: FromVerifyWorker | { readonly type: 'profile'; readonly timings: PrimitiveTimings }): void
-  onmessage: ((ev: MessageEvent<ToVerifyWorker | WasmModulesMessage>) => void) | null
+  onmessage: ((ev: MessageEvent<ToVerifyWorker | WasmModulesMessage | WarmJobsMessage>) => void) | null
 }
 
 /** Milliseconds from the worker's creation (its time origin) to this module's evaluation: thread, fetch, compile. */
@@ -37,6 +38,29 @@ const now = (): number => performance.now()
 /** Set by the first job: the warm-up rounds after `ready` end there. */
 let working = false
 
+/** The fast backend once it passed its known-answer round (untimed: the idle warm-ups use it). */
+let toWarm: VerifyBackend | null = null
+/** Rounds of warm-up on jobs so far, and whether a run of them is under way. */
+let jobRounds = 0
+let warmingJobs = false
+/** The latest warm-up jobs, verified while no real job has come (./warm-log.ts). */
+let warmMaterial: readonly VerifyJob[] = []
+async function warmOnJobs(): Promise<void> {
+  await context
+  if (!toWarm || working || warmingJobs || jobRounds >= WARM_LOG_ROUNDS || warmMaterial.length === 0) return
+  warmingJobs = true
+  jobRounds += await warmJobs(
+    warmMaterial,
+    { crypto: toWarm },
+    {
+      rounds: WARM_LOG_ROUNDS - jobRounds,
+      stop: () => working,
+      pause: nextTask,
+    },
+  )
+  warmingJobs = false
+}
+
 const context = loadBrowserBackend(modules).then(async (fast) => {
   const loadMs = now() - t0
   // Before `ready`: one round of known answers (./warm-up.ts), which also compiles and runs
@@ -48,10 +72,12 @@ const context = loadBrowserBackend(modules).then(async (fast) => {
       backend: `noble: the fast backend ${describeWarmUp(test)}`,
     }
   }
-  // After `ready` (posted when this resolves), more rounds while no job has come.
-  void nextTask().then(() =>
-    working ? null : warmUp(fast, { rounds: WARM_ROUNDS - 1, stop: () => working, pause: nextTask, now }),
-  )
+  toWarm = fast
+  // After `ready` (posted when this resolves), more rounds while no job has come, then the
+  // warm-up jobs when the replay worker has sent some.
+  void nextTask()
+    .then(() => (working ? null : warmUp(fast, { rounds: WARM_ROUNDS - 1, stop: () => working, pause: nextTask, now })))
+    .then(warmOnJobs)
   return {
     ctx: { crypto: timedBackend(fast, timings, now) },
     backend: `${describeBackend(fast, loadMs)} (script evaluated ${Math.round(t0)} ms after the worker was created), ${describeWarmUp(test)}`,
@@ -63,6 +89,11 @@ scope.onmessage = (ev) => {
   if (m.type === 'wasm') {
     for (const [name, module] of Object.entries(m.modules)) provideWasmModule(name as WasmName, module)
     modulesArrived()
+    return
+  }
+  if (m.type === 'warm') {
+    warmMaterial = m.jobs
+    void warmOnJobs()
     return
   }
   modulesArrived()
