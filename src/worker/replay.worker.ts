@@ -35,7 +35,8 @@ import { STEP_CHUNK } from './protocol'
 import { toTransferStep, type TransferStep } from './transfer'
 import { loadBrowserBackend } from './browser-loaders'
 import { describeWarmUp, nextTask, WARM_ROUNDS, warmUp } from './warm-up'
-import { WARM_LOG_ROUNDS, warmJobsOf, warmLogOf, warmReplay } from './warm-log'
+import { WARM_LOG_ROUNDS } from './warm-jobs'
+import { warmJobsOf, warmLogOf, warmReplay } from './warm-log'
 import { FakeSmartWalletVerifier } from '../../test/fixtures/fake-smart-wallet'
 
 /** The worker scope, typed without the WebWorker lib (the app's tsconfig has the DOM lib). */

@@ -19,7 +19,7 @@ import { describeBackend, timedBackend, type PrimitiveTimings } from './backend-
 import { loadBrowserBackend } from './browser-loaders'
 import type { WarmJobsMessage, WasmModulesMessage } from './protocol'
 import { describeWarmUp, nextTask, WARM_ROUNDS, warmUp } from './warm-up'
-import { WARM_LOG_ROUNDS, warmJobs } from './warm-log'
+import { WARM_LOG_ROUNDS, warmJobs } from './warm-jobs'
 
 /** The worker scope, typed without the WebWorker lib (the app's tsconfig has the DOM lib). */
 const scope = self as unknown as {

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { readLogs } from '../core/decode/logs'
 import { nobleBackend } from '../crypto/backend'
-import { WARM_LOG_UPDATES, warmJobs, warmJobsOf, warmLogOf, warmReplay } from './warm-log'
+import { warmJobs } from './warm-jobs'
+import { WARM_LOG_UPDATES, warmJobsOf, warmLogOf, warmReplay } from './warm-log'
 
 const fixture = (name: string) =>
   readLogs(new Uint8Array(readFileSync(new URL(`../../test/fixtures/${name}`, import.meta.url))), name)[0]!

@@ -17,22 +17,13 @@
  */
 import { replay } from '../core/replay'
 import type { InboxLog } from '../core/types'
-import { jobUpdate, toJob, toResult, type VerifyJob } from '../core/verify/transfer'
+import { toJob, type VerifyJob } from '../core/verify/transfer'
 import { verifyUpdate, type UpdateVerifyOptions } from '../core/verify/update'
 import { toTransferStep } from './transfer'
+import type { WarmLogOptions } from './warm-jobs'
 
 /** The most updates of a log a warm-up round replays (a round stays short: real work waits for it to stop). */
 export const WARM_LOG_UPDATES = 32
-/** Warm-up rounds on a log, in a worker's life: enough for V8 to optimize what a replay runs (measured: docs/performance.md). */
-export const WARM_LOG_ROUNDS = 24
-
-export interface WarmLogOptions {
-  readonly rounds: number
-  /** True once real work has arrived: the warm-up stops between updates. */
-  readonly stop: () => boolean
-  /** Yields to the event loop between rounds. */
-  readonly pause: () => Promise<void>
-}
 
 /** The first WARM_LOG_UPDATES entries of `log`, in its order (a shorter log of the same inbox). */
 export function warmLogOf(log: InboxLog): InboxLog {
@@ -71,32 +62,6 @@ export async function warmReplay(log: InboxLog, ctx: UpdateVerifyOptions, o: War
     }
   } catch {
     // Stopped for real work, or a log this path cannot replay: either way, warm enough.
-  }
-  return rounds
-}
-
-/**
- * Up to `rounds` passes over `jobs` on a verification worker, each job verified as a
- * real one is (./worker-handler.ts) and its result dropped. Returns the passes completed.
- * Never throws.
- */
-export async function warmJobs(
-  jobs: readonly VerifyJob[],
-  ctx: UpdateVerifyOptions,
-  o: WarmLogOptions,
-): Promise<number> {
-  let rounds = 0
-  try {
-    while (rounds < o.rounds && !o.stop()) {
-      for (const job of jobs) {
-        if (o.stop()) return rounds
-        toResult(job.seq, await verifyUpdate(jobUpdate(job), ctx))
-      }
-      rounds++
-      await o.pause()
-    }
-  } catch {
-    // A job this path cannot verify: warm enough.
   }
   return rounds
 }
