@@ -24,12 +24,12 @@ export const POOL_THRESHOLD = 32
 /** The latest time per primitive each verification worker reported, by worker index (./verify.worker.ts). */
 export const workerTimings = new Map<number, PrimitiveTimings>()
 
-/** The verification workers started in this realm (a terminated one takes messages and drops them). */
-const spawned: Worker[] = []
+/** The verification workers of this realm not yet terminated. */
+const live = new Set<Worker>()
 
 /** Sends every verification worker the jobs of its idle warm-up (./warm-log.ts). */
 export function postWarmJobs(jobs: readonly VerifyJob[]): void {
-  for (const w of spawned) w.postMessage({ type: 'warm', jobs } satisfies WarmJobsMessage)
+  for (const w of live) w.postMessage({ type: 'warm', jobs } satisfies WarmJobsMessage)
 }
 
 /** The compiled WebAssembly modules of this realm, for the verification workers (a module that fails to compile is left out). */
@@ -52,7 +52,7 @@ function webWorkerSpawner(
 ): SpawnVerifyWorker {
   return (index, events) => {
     const w = new Worker(new URL('./verify.worker.ts', import.meta.url), { type: 'module', name: `verify-${index}` })
-    spawned.push(w)
+    live.add(w)
     w.onmessage = (ev: MessageEvent<FromVerifyWorker | { type: 'profile'; timings: PrimitiveTimings }>) => {
       if (ev.data.type === 'profile') workerTimings.set(index, ev.data.timings)
       else {
@@ -66,7 +66,13 @@ function webWorkerSpawner(
     }
     w.onmessageerror = () => events.error(`verification worker ${index} sent a message that could not be read`)
     void modules.then((m) => w.postMessage({ type: 'wasm', modules: m } satisfies WasmModulesMessage))
-    return { post: (m) => w.postMessage(m), terminate: () => w.terminate() }
+    return {
+      post: (m) => w.postMessage(m),
+      terminate: () => {
+        live.delete(w)
+        w.terminate()
+      },
+    }
   }
 }
 
