@@ -41,6 +41,8 @@ const BREAKS: readonly { title: string; rule: RegExp; seq: string }[] = [
 ]
 
 test('each break-it button makes an edited copy and shows the rule that now rejects it', async ({ page }, info) => {
+  // Every break-it button in turn, each an edited copy replayed: the longest test of the suite.
+  test.slow()
   await openDemo(page)
   // IDENT-041 needs an installation of the inbox to sign: this browser holds the recovery wallet's key.
   await importKey(page, fixtureKey('wallet-2'))
@@ -96,6 +98,8 @@ test('a break-it whose target the log lacks is disabled with the reason', async 
 test('an edit breaks a claim, re-signing with a local key makes it apply again; the badge survives a permalink reload', async ({
   page,
 }, info) => {
+  // Edit, re-sign, publish and reload a permalink: several replays in one test.
+  test.slow()
   await openDemo(page)
   await importKey(page, fixtureKey('wallet-1')) // the wallet that signed the claim of sequence id 5
   await page
