@@ -8,6 +8,7 @@
 import { useCallback, useMemo, useState } from 'react'
 import type { InspectRequest } from '../../../model/inspect-request'
 import { AnySelect } from '../../../ui/AnySelect'
+import { ConnectionDot } from '../../../ui/ConnectionDot'
 import { RuleText } from '../../../ui/RuleText'
 import { type Column, VirtualTable } from '../../../ui/VirtualTable'
 import { requestForCall } from '../open-call'
@@ -153,7 +154,7 @@ export function TrafficPanel({ nodeUrl, onOpen, onClose, deps }: TrafficPanelPro
         aria-live="polite"
         aria-label="Traffic connection"
       >
-        <span className="traffic-dot" aria-hidden="true" /> {nodeUrl}: {STATUS_TEXT[t.status]}
+        <ConnectionDot state={t.status} /> {nodeUrl}: {STATUS_TEXT[t.status]}
         {t.detail && <span className="traffic-detail"> {t.detail}</span>}
         {t.restarts > 0 && <span className="muted"> (the node restarted; its calls are numbered anew)</span>}
       </p>
