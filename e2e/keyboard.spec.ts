@@ -120,7 +120,7 @@ test('keyboard only: open an example, select a step, read its signature text, ev
     for (let n = 0; n < 12; n++) {
       await page.keyboard.press('Tab')
       expect(
-        await drawer.evaluate((el) => el.closest('[data-drawer]').contains(document.activeElement)),
+        await drawer.evaluate((el) => el.closest('[data-drawer]')!.contains(document.activeElement)),
         `Tab ${n + 1} in ${region} stays in the drawer`,
       ).toBe(true)
       await expectVisibleFocus(page)

@@ -67,7 +67,12 @@ async function main(): Promise<void> {
   }
 
   async function h1(name: string, path: string, type: string, body: Uint8Array) {
-    const res = await fetch(base + path, { method: 'POST', headers: { 'content-type': type }, body })
+    // A copy on its own ArrayBuffer: what the DOM's BodyInit takes (as src/network/client.ts sends).
+    const res = await fetch(base + path, {
+      method: 'POST',
+      headers: { 'content-type': type },
+      body: new Uint8Array(body),
+    })
     const bytes = new Uint8Array(await res.arrayBuffer())
     save(name, { path, status: res.status, contentType: res.headers.get('content-type') }, bytes)
   }

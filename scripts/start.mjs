@@ -31,6 +31,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { AnvilError, freePort, portFree, startAnvil } from './lib/anvil.mjs'
 import { appUrl, viteArgs } from './lib/app-url.mjs'
+import { devnodeArgs } from './lib/devnode-args.mjs'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const DATA = join(ROOT, '.data')
@@ -135,18 +136,7 @@ async function startNode(chainUrl) {
   if (args.includes('--fresh')) rmSync(DB, { force: true })
   const port = (await portFree(8787)) ? 8787 : await freePort()
   const chain = chainUrl ? ['--chain', `eip155:31337=${chainUrl}`] : []
-  const node = start(process.execPath, [
-    '--import',
-    'tsx',
-    'src/devnode/main.ts',
-    '--port',
-    String(port),
-    '--db',
-    DB,
-    '--seed',
-    'demo',
-    ...chain,
-  ])
+  const node = start(process.execPath, devnodeArgs(port, DB, ['--seed', 'demo', ...chain]))
   return new Promise((resolve) => {
     let out = ''
     const timer = setTimeout(() => {

@@ -29,6 +29,13 @@ class FakeLog {
   /** Called with the number of calls so far, before each answer (a test publishes from here). */
   onCall: (n: number) => void = () => undefined
 
+  /** A log holding the updates at `seqs`. */
+  static with(...seqs: bigint[]): FakeLog {
+    const log = new FakeLog()
+    for (const seq of seqs) log.put(seq)
+    return log
+  }
+
   put(seq: bigint, salt = 0): void {
     this.rows.set(seq, { sequenceId: seq, serverTimestampNs: 1000n + seq, bytes: bytes(seq, salt) })
   }
@@ -54,6 +61,14 @@ class FakeLog {
 }
 
 const FAST = { pollMs: 2, checkMs: 30, verifyMs: 20, backoffMs: { first: 2, max: 10 } } as const
+
+/** Following INBOX on `log` with the fast timings, and `extra` over them. */
+const followOf = (log: FakeLog, extra: Partial<FollowOptions> = {}) => ({
+  source: log.source(),
+  inboxId: INBOX,
+  ...FAST,
+  ...extra,
+})
 
 /** Reads events until `until` holds for one (which is included); then stops the follower. */
 async function collect(
@@ -83,11 +98,9 @@ const states = (events: FollowEvent[]) =>
 
 describe('followInbox', () => {
   it('yields the existing log, then each new update once, in ascending order', async () => {
-    const log = new FakeLog()
-    log.put(1n)
-    log.put(3n)
+    const log = FakeLog.with(1n, 3n)
     const events = await collect(
-      { source: log.source(), inboxId: INBOX, ...FAST },
+      followOf(log),
       [(e) => updates(e).length === 2, (e) => updates(e).length === 4],
       [
         () => {
@@ -107,19 +120,16 @@ describe('followInbox', () => {
   })
 
   it('polls after the last yielded sequence id', async () => {
-    const log = new FakeLog()
-    log.put(4n)
+    const log = FakeLog.with(4n)
     log.onCall = (n) => n === 4 && log.put(6n)
-    await collect({ source: log.source(), inboxId: INBOX, ...FAST, verifyMs: 60_000 }, [(e) => updates(e).length === 2])
+    await collect(followOf(log, { verifyMs: 60_000 }), [(e) => updates(e).length === 2])
     expect(log.calls.slice(0, 4).map((c) => c.after)).toEqual([0n, 4n, 4n, 4n])
   })
 
   it('reconnects with backoff after failures and resumes: no update twice, none skipped', async () => {
-    const log = new FakeLog()
-    log.put(1n)
-    log.put(2n)
+    const log = FakeLog.with(1n, 2n)
     const events = await collect(
-      { source: log.source(), inboxId: INBOX, ...FAST },
+      followOf(log),
       [
         (e) => updates(e).length === 2,
         (e) => states(e).some((s) => s.state === 'reconnecting'),
@@ -150,10 +160,9 @@ describe('followInbox', () => {
   })
 
   it('reports a fork once when the node serves other bytes, drops or inserts an update, and goes on', async () => {
-    const log = new FakeLog()
-    for (const s of [1n, 2n, 4n]) log.put(s)
+    const log = FakeLog.with(1n, 2n, 4n)
     const events = await collect(
-      { source: log.source(), inboxId: INBOX, ...FAST },
+      followOf(log),
       [
         (e) => updates(e).length === 3,
         (e) => forks(e).length === 3,
@@ -202,19 +211,15 @@ describe('followInbox', () => {
   })
 
   it('checks updates shown before the follow began (printed) and yields only after `after`', async () => {
-    const log = new FakeLog()
-    for (const s of [1n, 2n, 3n]) log.put(s)
+    const log = FakeLog.with(1n, 2n, 3n)
     const events = await collect(
-      {
-        source: log.source(),
-        inboxId: INBOX,
-        ...FAST,
+      followOf(log, {
         after: 2n,
         printed: [
           [1n, digestOf(bytes(1n))],
           [2n, digestOf(bytes(2n, 9))],
         ],
-      },
+      }),
       [(e) => updates(e).length === 1 && forks(e).length === 1],
     )
     expect(updates(events)).toEqual([3n])
@@ -223,13 +228,10 @@ describe('followInbox', () => {
   })
 
   it('reports an envelope left out once, and polls past it', async () => {
-    const log = new FakeLog()
-    log.put(1n)
+    const log = FakeLog.with(1n)
     log.skipped.push({ sequenceId: 2n, reason: 'the ClientEnvelope carries a group_message' })
     log.onCall = (n) => n === 5 && log.put(3n)
-    const events = await collect({ source: log.source(), inboxId: INBOX, ...FAST, verifyMs: 60_000 }, [
-      (e) => updates(e).length === 2,
-    ])
+    const events = await collect(followOf(log, { verifyMs: 60_000 }), [(e) => updates(e).length === 2])
     expect(events.filter((e) => e.type === 'skipped')).toEqual([
       { type: 'skipped', sequenceId: 2n, reason: 'the ClientEnvelope carries a group_message' },
     ])
@@ -239,7 +241,7 @@ describe('followInbox', () => {
   it('throws FollowError when the node is never reached', async () => {
     const log = new FakeLog()
     log.down = true
-    const run = collect({ source: log.source(), inboxId: INBOX, ...FAST, giveUpMs: 30 }, [() => false])
+    const run = collect(followOf(log, { giveUpMs: 30 }), [() => false])
     await expect(run).rejects.toThrow(FollowError)
     await expect(run).rejects.toThrow(/ECONNREFUSED/)
     expect(log.calls.length).toBeGreaterThan(1)
@@ -256,17 +258,16 @@ describe('followInbox', () => {
   })
 
   it('ends with a stopped state when the signal aborts, and when the consumer stops reading', async () => {
-    const log = new FakeLog()
-    log.put(1n)
+    const log = FakeLog.with(1n)
     const stop = new AbortController()
     const seen: FollowEvent[] = []
-    for await (const e of followInbox({ source: log.source(), inboxId: INBOX, ...FAST, signal: stop.signal })) {
+    for await (const e of followInbox(followOf(log, { signal: stop.signal }))) {
       seen.push(e)
       if (e.type === 'update') stop.abort()
     }
     expect(seen.at(-1)).toEqual({ type: 'state', state: 'stopped' })
     let n = 0
-    for await (const e of followInbox({ source: log.source(), inboxId: INBOX, ...FAST })) {
+    for await (const e of followInbox(followOf(log))) {
       if (e.type === 'update') n++
       break
     }

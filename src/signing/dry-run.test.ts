@@ -61,6 +61,16 @@ const on = (state: AssociationState | null, actions: Parameters<typeof draftUpda
     : draftUpdate({ clientTimestampNs: T0, actions })
 
 /** The dry run's predicted state equals what the core derives from the really signed update (seen keys aside). */
+/** The dry run of `actions` on `state` refuses it under `rule`, at `actionIndex` (null: the update as a whole). */
+async function expectRefused(
+  state: AssociationState,
+  actions: Parameters<typeof on>[1],
+  rule: string,
+  actionIndex: number | null = 0,
+): Promise<void> {
+  expect(await dryRun(state, on(state, actions))).toMatchObject({ ok: false, rule, actionIndex })
+}
+
 async function expectPredictionMatchesSigning(state: AssociationState | null, draft: Draft): Promise<void> {
   const dry = await dryRun(state, draft)
   if (!dry.ok) throw new Error(`expected ok, got ${dry.rule}: ${dry.message}`)
@@ -129,27 +139,17 @@ describe('dryRun', () => {
 
     it('fails IDENT-040 when the new member is already a member', async () => {
       const s = await baseState()
-      expect(await dryRun(s, on(s, [addMember(w1, i1)]))).toMatchObject({
-        ok: false,
-        rule: 'IDENT-040',
-        actionIndex: 0,
-      })
+      await expectRefused(s, [addMember(w1, i1)], 'IDENT-040')
     })
 
     it('fails IDENT-041 when an installation adds an installation', async () => {
       const s = await baseState()
-      expect(await dryRun(s, on(s, [addMember(i1, installationKeySigner(testKey('i9')))]))).toMatchObject({
-        ok: false,
-        rule: 'IDENT-041',
-        actionIndex: 0,
-      })
+      await expectRefused(s, [addMember(i1, installationKeySigner(testKey('i9')))], 'IDENT-041')
     })
 
     it('names the failing action of a multi-action draft (IDENT-002: nothing applies)', async () => {
       const s = await baseState()
-      expect(
-        await dryRun(s, on(s, [addMember(w1, w3), addMember(i1, installationKeySigner(testKey('i9')))])),
-      ).toMatchObject({ ok: false, rule: 'IDENT-041', actionIndex: 1 })
+      await expectRefused(s, [addMember(w1, w3), addMember(i1, installationKeySigner(testKey('i9')))], 'IDENT-041', 1)
     })
 
     it('records a smart contract wallet member with its chain id, from the signer kind', async () => {
@@ -194,11 +194,7 @@ describe('dryRun', () => {
 
     it('fails IDENT-043 when the signer is not the recovery identifier', async () => {
       const s = await baseState()
-      expect(await dryRun(s, on(s, [revokeMember(I1, w2)]))).toMatchObject({
-        ok: false,
-        rule: 'IDENT-043',
-        actionIndex: 0,
-      })
+      await expectRefused(s, [revokeMember(I1, w2)], 'IDENT-043')
     })
   })
 
@@ -219,20 +215,12 @@ describe('dryRun', () => {
 
     it('fails IDENT-045 when the signer is not the recovery identifier', async () => {
       const s = await baseState()
-      expect(await dryRun(s, on(s, [changeRecovery(W3, w2)]))).toMatchObject({
-        ok: false,
-        rule: 'IDENT-045',
-        actionIndex: 0,
-      })
+      await expectRefused(s, [changeRecovery(W3, w2)], 'IDENT-045')
     })
 
     it('fails IDENT-031 when the recovery identifier is a passkey and a wallet key signs for it', async () => {
       const s = await buildState([() => ({ clientTimestampNs: T0, actions: [createInbox(P1)] })])
-      expect(await dryRun(s, on(s, [changeRecovery(W1, w1)]))).toMatchObject({
-        ok: false,
-        rule: 'IDENT-031',
-        actionIndex: 0,
-      })
+      await expectRefused(s, [changeRecovery(W1, w1)], 'IDENT-031')
     })
   })
 
@@ -256,29 +244,17 @@ describe('dryRun', () => {
 
     it('fails IDENT-079 when a claim shares its update', async () => {
       const s = await baseState()
-      expect(await dryRun(s, on(s, [claimHandle('nick', w1), addMember(w1, w3)]))).toMatchObject({
-        ok: false,
-        rule: 'IDENT-079',
-        actionIndex: null,
-      })
+      await expectRefused(s, [claimHandle('nick', w1), addMember(w1, w3)], 'IDENT-079', null)
     })
 
     it('fails IDENT-080 at 64 claims', async () => {
       const s = { ...(await baseState()), claimCount: 64 }
-      expect(await dryRun(s, on(s, [claimHandle('nick', w1)]))).toMatchObject({
-        ok: false,
-        rule: 'IDENT-080',
-        actionIndex: 0,
-      })
+      await expectRefused(s, [claimHandle('nick', w1)], 'IDENT-080')
     })
 
     it('fails IDENT-081 when the signer is not a current member', async () => {
       const s = await baseState()
-      expect(await dryRun(s, on(s, [claimHandle('nick', w3)]))).toMatchObject({
-        ok: false,
-        rule: 'IDENT-081',
-        actionIndex: 0,
-      })
+      await expectRefused(s, [claimHandle('nick', w3)], 'IDENT-081')
     })
 
     it('fails IDENT-046 when a smart wallet member signs on another chain than it was added on', async () => {
@@ -290,11 +266,7 @@ describe('dryRun', () => {
         fakeSmartWallets,
       )
       const sameAddressOtherChain = plannedSigner(SW.identifier, { kind: 'erc_6492', chainId: 1n })
-      expect(await dryRun(s, on(s, [claimHandle('nick', sameAddressOtherChain)]))).toMatchObject({
-        ok: false,
-        rule: 'IDENT-046',
-        actionIndex: 0,
-      })
+      await expectRefused(s, [claimHandle('nick', sameAddressOtherChain)], 'IDENT-046')
       expect((await dryRun(s, on(s, [claimHandle('nick', SW)]))).ok).toBe(true)
     })
   })
@@ -324,9 +296,7 @@ describe('dryRun', () => {
 
   it('predicts IDENT-030 for a signer the draft has sign another text', async () => {
     const s = await baseState()
-    expect(
-      await dryRun(s, on(s, [claimHandle('nick', w1, { signature: { over: { clientTimestampNs: 5n } } })])),
-    ).toMatchObject({ ok: false, rule: 'IDENT-030', actionIndex: 0 })
+    await expectRefused(s, [claimHandle('nick', w1, { signature: { over: { clientTimestampNs: 5n } } })], 'IDENT-030')
   })
 
   it('fails IDENT-003 when the draft names another inbox than the state', async () => {

@@ -30,6 +30,17 @@ const chain = {
   methods: [] as string[],
 }
 
+/** Runs `body` with the fake chain set as `change` says, then sets it back. */
+async function withChain(change: { valid?: boolean; down?: boolean }, body: () => Promise<void>): Promise<void> {
+  const before = { valid: chain.valid, down: chain.down }
+  Object.assign(chain, change)
+  try {
+    await body()
+  } finally {
+    Object.assign(chain, before)
+  }
+}
+
 const hex = (n: bigint) => `0x${n.toString(16)}`
 
 beforeAll(async () => {
@@ -101,25 +112,19 @@ describe('erc_6492 admission through --chain (IDENT-060, IDENT-061, IDENT-062)',
   })
 
   it('IDENT-060: a signature the wallet does not validate is 409, not a freshness question', async () => {
-    chain.valid = false
-    try {
+    await withChain({ valid: false }, async () => {
       const r = await publishSmartWalletInbox(HEAD.number)
       expect(r.status).toBe(409)
       expect(r.json()).toMatchObject({ code: 'rule_violation', rule: 'IDENT-060' })
-    } finally {
-      chain.valid = true
-    }
+    })
   })
 
   it('IDENT-061: a chain that fails, or a chain with no route, is 503 chain_unreachable, and the node keeps serving', async () => {
-    chain.down = true
-    try {
+    await withChain({ down: true }, async () => {
       const r = await publishSmartWalletInbox(HEAD.number)
       expect(r.status).toBe(503)
       expect(r.json()).toMatchObject({ code: 'chain_unreachable', rule: 'IDENT-061' })
-    } finally {
-      chain.down = false
-    }
+    })
     const unrouted = await publishSmartWalletInbox(HEAD.number, 10n)
     expect(unrouted.status).toBe(503)
     expect(unrouted.json()).toMatchObject({ code: 'chain_unreachable', rule: 'IDENT-061' })
@@ -140,14 +145,11 @@ describe('VerifySmartContractWalletSignatures through --chain (IDENT-060, IDENT-
       [true, HEAD.number - 5n, undefined],
       [true, HEAD.number, undefined],
     ])
-    chain.valid = false
-    try {
+    await withChain({ valid: false }, async () => {
       const r = await verify([{ accountId: account(), blockNumber: HEAD.number }], 'connect')
       expect(r.responses[0]?.isValid).toBe(false)
       expect(r.responses[0]?.error).toMatch(/^IDENT-060/)
-    } finally {
-      chain.valid = true
-    }
+    })
   })
 
   it('IDENT-062: a block above the head or older than 1800 s is not valid', async () => {
@@ -162,12 +164,9 @@ describe('VerifySmartContractWalletSignatures through --chain (IDENT-060, IDENT-
   })
 
   it('IDENT-061: a chain that fails, or one with no route, is UNAVAILABLE, never "not valid"', async () => {
-    chain.down = true
-    try {
+    await withChain({ down: true }, async () => {
       await expect(verify([{ accountId: account(), blockNumber: HEAD.number }])).rejects.toThrow(/IDENT-061/)
-    } finally {
-      chain.down = false
-    }
+    })
     await expect(verify([{ accountId: account(10), blockNumber: HEAD.number }])).rejects.toThrow(/IDENT-061/)
   })
 })

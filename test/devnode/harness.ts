@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { freePort } from '../../scripts/lib/anvil.mjs'
+import { devnodeArgs } from '../../scripts/lib/devnode-args.mjs'
 import { createNodeClient, type NodeClient, type NodeEncoding } from '../../src/network/client'
 import { killAll } from '../support/processes'
 
@@ -58,26 +59,11 @@ export async function startNode(opts: {
   root?: string
 }): Promise<RunningNode> {
   const port = opts.port ?? (await freePort())
-  const proc = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'src/devnode/main.ts',
-      '--port',
-      String(port),
-      '--db',
-      opts.db,
-      '--host',
-      '127.0.0.1',
-      ...(opts.args ?? []),
-    ],
-    {
-      cwd: opts.root ?? ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NODE_NO_WARNINGS: '1' },
-    },
-  )
+  const proc = spawn(process.execPath, devnodeArgs(port, opts.db, ['--host', '127.0.0.1', ...(opts.args ?? [])]), {
+    cwd: opts.root ?? ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_NO_WARNINGS: '1' },
+  })
   running.add(proc)
   let out = ''
   let err = ''

@@ -262,6 +262,26 @@ function applyAdd(prev: AssociationState | null, a: Action<'add'>, i: number, ct
   return { ...state, members, installationsByAdder }
 }
 
+/**
+ * The checks of an action only the recovery identifier signs (revoke, IDENT-043; change
+ * recovery, IDENT-045): the signature's kind fits the recovery identifier (IDENT-031), it
+ * was made by it (`rule`), its chain is the recovery's and the member's (IDENT-013), and it
+ * was not seen before (IDENT-050).
+ */
+function requireRecoverySigned(
+  state: AssociationState,
+  ctx: ApplyContext,
+  i: number,
+  role: 'recovery_identifier_signature' | 'existing_recovery_identifier_signature',
+  rule: 'IDENT-043' | 'IDENT-045',
+): void {
+  requireKindFor(ctx.check(i, role), state.recovery.id.kind, 'recovery identifier', i)
+  const s = requireSignedBy(ctx, i, role, rule, state.recovery.id, 'the recovery identifier')
+  requireRecoveryChain(state, s, i)
+  requireMemberChain(state, s, i)
+  requireFresh(ctx, s, i)
+}
+
 /** IDENT-013, IDENT-031, IDENT-043, IDENT-044, IDENT-046, IDENT-050. */
 function applyRevoke(
   prev: AssociationState | null,
@@ -271,19 +291,8 @@ function applyRevoke(
 ): AssociationState {
   const state = revokeForm(prev, a, i)
   const target = memberIdOf(a.memberToRevoke)
-  requireKindFor(ctx.check(i, 'recovery_identifier_signature'), state.recovery.id.kind, 'recovery identifier', i)
   // IDENT-043: only the recovery identifier revokes.
-  const s = requireSignedBy(
-    ctx,
-    i,
-    'recovery_identifier_signature',
-    'IDENT-043',
-    state.recovery.id,
-    'the recovery identifier',
-  )
-  requireRecoveryChain(state, s, i)
-  requireMemberChain(state, s, i)
-  requireFresh(ctx, s, i)
+  requireRecoverySigned(state, ctx, i, 'recovery_identifier_signature', 'IDENT-043')
   // IDENT-044: remove the member and every installation it added; a non-member's
   // installations go too, and the recovery identifier keeps its role and chain.
   // Deleting keys (not filtering into a new map) keeps consecutive states sharing structure.
@@ -311,24 +320,8 @@ function applyChangeRecovery(
 ): AssociationState {
   const next = changeRecoveryForm(prev, a, i)
   const state = prev! // changeRecoveryForm refused a null one (IDENT-011)
-  requireKindFor(
-    ctx.check(i, 'existing_recovery_identifier_signature'),
-    state.recovery.id.kind,
-    'recovery identifier',
-    i,
-  )
   // IDENT-045: only the recovery identifier changes recovery.
-  const s = requireSignedBy(
-    ctx,
-    i,
-    'existing_recovery_identifier_signature',
-    'IDENT-045',
-    state.recovery.id,
-    'the recovery identifier',
-  )
-  requireRecoveryChain(state, s, i)
-  requireMemberChain(state, s, i)
-  requireFresh(ctx, s, i)
+  requireRecoverySigned(state, ctx, i, 'existing_recovery_identifier_signature', 'IDENT-045')
   // IDENT-045: the new identifier's chain is the one recorded for it as a member, else absent.
   const asMember = state.members.get(memberKey(next))
   return { ...state, recovery: { id: next, chainId: asMember ? asMember.chainId : null } }

@@ -5,19 +5,10 @@
 import { describe, expect, it } from 'vitest'
 import type { ViolationDetails } from '../errors'
 import { handleProblemPosition } from '../handles'
-import { deriveInboxId } from '../inbox-id'
 import { describeMember } from '../text/identifier'
 import type { AssociationState } from '../types'
 import { applyUpdate, RejectedUpdate } from './update'
-import { add, build, by, claim, create, eth, inst, recover, revoke, applyAll, type Draft } from './testkit'
-
-const A = eth(0xa)
-const B = eth(0xb)
-const C = eth(0xc)
-const I1 = inst(1)
-const ID = deriveInboxId(A.text, 0n)
-/** Applies updates in order from nothing, each at sequence id 1, 2, ... */
-const chain = (...updates: Draft[][]): AssociationState => applyAll(ID, ...updates)
+import { A, add, B, build, by, C, chain, claim, create, eth, I1, ID, recover, revoke, type Draft } from './testkit'
 
 function details(state: AssociationState | null, drafts: Draft[]): { rule: string; details: ViolationDetails | null } {
   try {

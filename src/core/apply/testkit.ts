@@ -2,6 +2,7 @@
  * Builds verified updates by hand, with no crypto, so each rule is tested on its own
  * (design.md, "Rule tests build verified actions by hand"). Used by tests only.
  */
+import { deriveInboxId } from '../inbox-id'
 import type { SignatureCheck } from '../trace'
 import type {
   AssociationState,
@@ -194,3 +195,16 @@ export function applyAll(inboxId: string, ...updates: Draft[][]): AssociationSta
   })
   return s!
 }
+
+/** The cast of the rule tests: wallets A, B and C, installations I1 and I2, passkey P1. */
+export const A = eth(0xa)
+export const B = eth(0xb)
+export const C = eth(0xc)
+export const I1 = inst(1)
+export const I2 = inst(2)
+export const P1 = pk(1)
+/** A's first inbox (nonce 0). */
+export const ID = deriveInboxId(A.text, 0n)
+
+/** Applies updates to ID in order from nothing, each at sequence id 1, 2, ... */
+export const chain = (...updates: Draft[][]): AssociationState => applyAll(ID, ...updates)

@@ -7,18 +7,7 @@ import { memberKey } from '../types'
 import type { SignatureCheck } from '../trace'
 import { type ApplyContext, requireFresh } from './context'
 import { applyUpdate, PendingUpdate, RejectedUpdate } from './update'
-import { add, build, by, claim, create, eth, inst, pk, recover, revoke, applyAll, type Draft } from './testkit'
-
-const A = eth(0xa)
-const B = eth(0xb)
-const C = eth(0xc)
-const I1 = inst(1)
-const I2 = inst(2)
-const P1 = pk(1)
-const ID = deriveInboxId(A.text, 0n)
-
-/** Applies updates in order from nothing, each at sequence id 1, 2, ... */
-const chain = (...updates: Draft[][]): AssociationState => applyAll(ID, ...updates)
+import { A, add, B, build, by, C, chain, claim, create, I1, I2, ID, P1, recover, revoke, type Draft } from './testkit'
 
 function rejects(
   state: AssociationState | null,

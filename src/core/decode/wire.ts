@@ -232,11 +232,33 @@ interface Walk {
 type Found = { fail: Fail; segs: WirePathSegment[] } | null
 
 /**
- * The visitor that checks one message body against its descriptor (see the module
- * header); `found` is the first failure, with its path.
+ * What the checks below share: a varint or fixed field's wire type was checked at its tag,
+ * so its value passes; `found` is the first failure, with its path.
  */
-class MessageCheck implements FieldVisitor {
+abstract class BodyCheck implements FieldVisitor {
   found: Found = null
+
+  constructor(
+    protected readonly segs: WirePathSegment[],
+    protected readonly depth: number,
+    protected readonly w: Walk,
+  ) {}
+
+  abstract tag(no: number, wt: WireType, at: number): boolean
+  abstract bytes(no: number, at: number, body: Uint8Array, bodyAt: number, end: number): boolean
+  abstract fault(fault: FieldFault): void
+
+  varint(): boolean {
+    return true
+  }
+
+  fixed(): boolean {
+    return true
+  }
+}
+
+/** The visitor that checks one message body against its descriptor (see the module header). */
+class MessageCheck extends BodyCheck {
   private readonly seen = new Map<number, number>()
   private field: DescField | undefined = undefined
   private no = 0
@@ -245,10 +267,12 @@ class MessageCheck implements FieldVisitor {
 
   constructor(
     private readonly table: Map<number, DescField>,
-    private readonly segs: WirePathSegment[],
-    private readonly depth: number,
-    private readonly w: Walk,
-  ) {}
+    segs: WirePathSegment[],
+    depth: number,
+    w: Walk,
+  ) {
+    super(segs, depth, w)
+  }
 
   tag(no: number, wt: WireType, at: number): boolean {
     const field = this.table.get(no)
@@ -271,14 +295,6 @@ class MessageCheck implements FieldVisitor {
     const occurrence = this.seen.get(no) ?? 0
     this.seen.set(no, occurrence + 1)
     this.occurrence = occurrence
-    return true
-  }
-
-  varint(): boolean {
-    return true
-  }
-
-  fixed(): boolean {
     return true
   }
 
@@ -381,18 +397,19 @@ function checkLengthDelimited(
 }
 
 /** A map entry is a message with key = 1 and value = 2. */
-class MapEntryCheck implements FieldVisitor {
-  found: Found = null
+class MapEntryCheck extends BodyCheck {
   private known = false
   private no = 0
   private label = ''
 
   constructor(
     private readonly field: DescField & { fieldKind: 'map' },
-    private readonly segs: WirePathSegment[],
-    private readonly depth: number,
-    private readonly w: Walk,
-  ) {}
+    segs: WirePathSegment[],
+    depth: number,
+    w: Walk,
+  ) {
+    super(segs, depth, w)
+  }
 
   tag(no: number, wt: WireType, at: number): boolean {
     this.no = no
@@ -419,14 +436,6 @@ class MapEntryCheck implements FieldVisitor {
       )
       return false
     }
-    return true
-  }
-
-  varint(): boolean {
-    return true
-  }
-
-  fixed(): boolean {
     return true
   }
 

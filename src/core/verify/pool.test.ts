@@ -17,6 +17,20 @@ function poolFor(ctx: UpdateVerifyOptions, extra: Partial<ConstructorParameters<
   return { pool, control }
 }
 
+/**
+ * A synthetic log of `n` updates and a pool with a verdict cache: `run` replays the log
+ * through the pool, `configure` reconfigures it with the cache (or `more` over it).
+ */
+async function cachedPool(n: number) {
+  const [log] = readLogs(await syntheticBundle(n))
+  const cache = new LruVerdictCache()
+  const { pool } = poolFor({}, { verdicts: cache })
+  const run = () => replay(log!, { verify: pool.verify, verifyAhead: pool.ahead })
+  const configure = (more: Partial<Parameters<VerifyPool['configure']>[0]> = {}) =>
+    pool.configure({ local: (u) => verifyUpdate(u), verdicts: cache, ...more })
+  return { log: log!, cache, pool, run, configure }
+}
+
 async function both(
   log: InboxLog,
   ctx: UpdateVerifyOptions,
@@ -189,58 +203,52 @@ describe('VerifyPool: scheduling and fallback', () => {
   })
 
   it(`stops looking up after ${MISS_STREAK} misses in a row (a log the cache has not seen), still keeps the verdicts`, async () => {
-    const [l] = readLogs(await syntheticBundle(MISS_STREAK + 16))
-    const cache = new LruVerdictCache()
-    const { pool } = poolFor({}, { verdicts: cache })
-    await replay(l!, { verify: pool.verify, verifyAhead: pool.ahead })
+    const { log, cache, pool, run, configure } = await cachedPool(MISS_STREAK + 16)
+    await run()
     const looked = cache.hits + cache.misses
     expect(cache.size).toBeGreaterThan(looked) // verdicts of every update kept, lookups only for the first ones
-    pool.configure({ local: (u) => verifyUpdate(u), verdicts: cache })
-    const warm = await replay(l!, { verify: pool.verify, verifyAhead: pool.ahead })
+    configure()
+    const warm = await run()
     expect(pool.stats().cached).toBe(MISS_STREAK + 16)
-    expect(comparableTrace(warm)).toEqual(comparableTrace(await replay(l!)))
+    expect(comparableTrace(warm)).toEqual(comparableTrace(await replay(log)))
     pool.close()
   })
 
   it('configure({ lookups: false }) keeps the verdicts found without looking any up', async () => {
-    const [l] = readLogs(await syntheticBundle(40))
-    const cache = new LruVerdictCache()
-    const { pool } = poolFor({}, { verdicts: cache })
-    pool.configure({ local: (u) => verifyUpdate(u), verdicts: cache, lookups: false })
-    const cold = await replay(l!, { verify: pool.verify, verifyAhead: pool.ahead })
+    const { log, cache, pool, run, configure } = await cachedPool(40)
+    configure({ lookups: false })
+    const cold = await run()
     expect(cache.hits + cache.misses).toBe(0)
     expect(cache.size).toBeGreaterThan(0)
     expect(pool.stats().cached).toBe(0)
-    pool.configure({ local: (u) => verifyUpdate(u), verdicts: cache })
-    const warm = await replay(l!, { verify: pool.verify, verifyAhead: pool.ahead })
+    configure()
+    const warm = await run()
     expect(pool.stats().cached).toBe(40)
     expect(comparableTrace(warm)).toEqual(comparableTrace(cold))
-    expect(comparableTrace(cold)).toEqual(comparableTrace(await replay(l!)))
+    expect(comparableTrace(cold)).toEqual(comparableTrace(await replay(log)))
     pool.close()
   })
 
   it('configure({ keepLater: true }) keeps nothing during the replay, then every verdict at keepFound()', async () => {
-    const [l] = readLogs(await syntheticBundle(40))
-    const cache = new LruVerdictCache()
-    const { pool } = poolFor({}, { verdicts: cache })
+    const { log, cache, pool, run, configure } = await cachedPool(40)
     // Some verified by the workers, some on this thread (the helper): both kinds are deferred.
-    pool.configure({ local: (u) => verifyUpdate(u), verdicts: cache, lookups: false, keepLater: true })
-    const cold = await replay(l!, { verify: pool.verify, verifyAhead: pool.ahead })
+    configure({ lookups: false, keepLater: true })
+    const cold = await run()
     expect(cache.size, 'nothing kept before keepFound').toBe(0)
     expect(pool.keepFound()).toBe(40)
     const kept = cache.size
     expect(kept).toBeGreaterThan(0)
     expect(pool.keepFound(), 'once').toBe(0)
     expect(cache.size).toBe(kept)
-    pool.configure({ local: (u) => verifyUpdate(u), verdicts: cache })
-    const warm = await replay(l!, { verify: pool.verify, verifyAhead: pool.ahead })
+    configure()
+    const warm = await run()
     expect(pool.stats().cached).toBe(40)
     expect(comparableTrace(warm)).toEqual(comparableTrace(cold))
-    expect(comparableTrace(cold)).toEqual(comparableTrace(await replay(l!)))
+    expect(comparableTrace(cold)).toEqual(comparableTrace(await replay(log)))
     // Without keepLater the verdicts are kept at once, as before.
     const fresh = new LruVerdictCache()
-    pool.configure({ local: (u) => verifyUpdate(u), verdicts: fresh, lookups: false })
-    await replay(l!, { verify: pool.verify, verifyAhead: pool.ahead })
+    configure({ verdicts: fresh, lookups: false })
+    await run()
     expect(fresh.size).toBe(kept)
     expect(pool.keepFound()).toBe(0)
     pool.close()

@@ -59,6 +59,13 @@ const invalid = (
   chainId: bigint | null = null,
 ): SignatureVerdict => ({ verdict: 'invalid', signer, chainId, replayKey: null, failRule, reason, evidence })
 
+const valid = (
+  signer: MemberId | null,
+  replayKey: string,
+  evidence: Record<string, string>,
+  chainId: bigint | null = null,
+): SignatureVerdict => ({ verdict: 'valid', signer, chainId, replayKey, failRule: null, reason: '', evidence })
+
 const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e))
 
 /** CAIP-10 eip155 account id of IDENT-060: chain id in decimal, no sign, no leading zero. */
@@ -114,15 +121,7 @@ async function verifyErc191(bytes: Uint8Array, text: SignedText, backend: Verify
     evidence['recovery byte'] = String(r.recoveryByte)
     evidence['recovered public key'] = bytesToHex(r.publicKey)
     if (r.highS) evidence.s = 'upper half (canonicalised to the lower half in the replay key)'
-    return {
-      verdict: 'valid',
-      signer: { kind: 'ethereum', text: r.address },
-      chainId: null,
-      replayKey: bytesToHex(r.replayKey),
-      failRule: null,
-      reason: '',
-      evidence,
-    }
+    return valid({ kind: 'ethereum', text: r.address }, bytesToHex(r.replayKey), evidence)
   } catch (e) {
     return invalid(`erc_191 signature does not recover: ${messageOf(e)}`, evidence)
   }
@@ -150,7 +149,7 @@ async function verifyInstallationKey(
     return invalid(`installation_key signature does not verify: ${messageOf(e)}`, evidence)
   }
   if (!ok) return invalid(`installation_key signature does not verify under public key ${keyHex}`, evidence)
-  return { verdict: 'valid', signer, chainId: null, replayKey: bytesToHex(bytes), failRule: null, reason: '', evidence }
+  return valid(signer, bytesToHex(bytes), evidence)
 }
 
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true })
@@ -194,15 +193,7 @@ async function verifyPasskey(
     const v = await backend.verifyP256Der(sig.signature, signed, sig.publicKey)
     if (v.highS) evidence.s = 'upper half (canonicalised to the lower half in the replay key)'
     if (!v.valid) return invalid(`passkey P-256 signature does not verify under key ${keyHex}`, evidence)
-    return {
-      verdict: 'valid',
-      signer: { kind: 'passkey', text: keyHex },
-      chainId: null,
-      replayKey: bytesToHex(v.lowS),
-      failRule: null,
-      reason: '',
-      evidence,
-    }
+    return valid({ kind: 'passkey', text: keyHex }, bytesToHex(v.lowS), evidence)
   } catch (e) {
     return invalid(`passkey signature does not verify: ${messageOf(e)}`, evidence)
   }
@@ -239,8 +230,7 @@ async function verifyErc6492(
       hash,
       signature: sig.signature,
     })
-    if (v === 'valid')
-      return { verdict: 'valid', signer, chainId: account.chainId, replayKey, failRule: null, reason: '', evidence }
+    if (v === 'valid') return valid(signer, replayKey, evidence, account.chainId)
     return invalid(
       `smart contract wallet ${account.address} on chain ${account.chainId} does not validate the signature at block ${sig.blockNumber}`,
       evidence,

@@ -13,6 +13,14 @@ export interface EditField {
   readonly value: string
 }
 
+/** A bytes field, shown as hex. */
+const hexField = (path: (string | number)[], label: string, bytes: Uint8Array): EditField => ({
+  path,
+  label,
+  type: 'bytes',
+  value: bytesToHex(bytes),
+})
+
 function identifierFields(base: (string | number)[], label: string, id: WireMemberIdentifier): EditField[] {
   switch (id.kind) {
     case 'ethereum':
@@ -25,64 +33,22 @@ function identifierFields(base: (string | number)[], label: string, id: WireMemb
         },
       ]
     case 'installation':
-      return [
-        {
-          path: [...base, 'installation_public_key'],
-          label: `${label} (installation key, hex)`,
-          type: 'bytes',
-          value: bytesToHex(id.key),
-        },
-      ]
+      return [hexField([...base, 'installation_public_key'], `${label} (installation key, hex)`, id.key)]
     case 'passkey':
-      return [
-        {
-          path: [...base, 'passkey', 'key'],
-          label: `${label} (passkey key, hex)`,
-          type: 'bytes',
-          value: bytesToHex(id.key),
-        },
-      ]
+      return [hexField([...base, 'passkey', 'key'], `${label} (passkey key, hex)`, id.key)]
   }
 }
 
 function signatureFields(base: (string | number)[], label: string, s: WireSignature): EditField[] {
   switch (s.kind) {
     case 'erc_191':
-      return [
-        {
-          path: [...base, 'erc_191', 'bytes'],
-          label: `${label} (erc_191 bytes, hex)`,
-          type: 'bytes',
-          value: bytesToHex(s.bytes),
-        },
-      ]
+      return [hexField([...base, 'erc_191', 'bytes'], `${label} (erc_191 bytes, hex)`, s.bytes)]
     case 'installation_key':
-      return [
-        {
-          path: [...base, 'installation_key', 'bytes'],
-          label: `${label} (Ed25519 bytes, hex)`,
-          type: 'bytes',
-          value: bytesToHex(s.bytes),
-        },
-      ]
+      return [hexField([...base, 'installation_key', 'bytes'], `${label} (Ed25519 bytes, hex)`, s.bytes)]
     case 'passkey':
-      return [
-        {
-          path: [...base, 'passkey', 'signature'],
-          label: `${label} (passkey DER signature, hex)`,
-          type: 'bytes',
-          value: bytesToHex(s.signature),
-        },
-      ]
+      return [hexField([...base, 'passkey', 'signature'], `${label} (passkey DER signature, hex)`, s.signature)]
     case 'erc_6492':
-      return [
-        {
-          path: [...base, 'erc_6492', 'signature'],
-          label: `${label} (erc_6492 signature, hex)`,
-          type: 'bytes',
-          value: bytesToHex(s.signature),
-        },
-      ]
+      return [hexField([...base, 'erc_6492', 'signature'], `${label} (erc_6492 signature, hex)`, s.signature)]
   }
 }
 

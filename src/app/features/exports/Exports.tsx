@@ -15,6 +15,12 @@ export interface ExportsProps {
   readonly base: string
 }
 
+/** The selected update's bytes as text files. */
+const UPDATE_TEXTS = [
+  { ext: 'hex', name: 'hex', label: 'Update hex', text: bytesToHex },
+  { ext: 'b64', name: 'base64', label: 'Update base64', text: bytesToBase64 },
+] as const
+
 /** The log as bundle JSON, the selected update as hex and base64, the report as JSON. */
 export const Exports = memo(function Exports({ steps, inboxId, selected, report, base }: ExportsProps) {
   const withBytes = useMemo(() => steps.filter((s) => s.bytes), [steps])
@@ -42,22 +48,17 @@ export const Exports = memo(function Exports({ steps, inboxId, selected, report,
       >
         Bundle JSON
       </button>
-      <button
-        type="button"
-        disabled={!selected?.bytes}
-        onClick={() => download(`${base}.update-${seq}.hex`, `${bytesToHex(selected!.bytes!)}\n`, 'text/plain')}
-        aria-label={`Selected update ${seq} as hex`}
-      >
-        Update hex
-      </button>
-      <button
-        type="button"
-        disabled={!selected?.bytes}
-        onClick={() => download(`${base}.update-${seq}.b64`, `${bytesToBase64(selected!.bytes!)}\n`, 'text/plain')}
-        aria-label={`Selected update ${seq} as base64`}
-      >
-        Update base64
-      </button>
+      {UPDATE_TEXTS.map(({ ext, name, label, text }) => (
+        <button
+          key={ext}
+          type="button"
+          disabled={!selected?.bytes}
+          onClick={() => download(`${base}.update-${seq}.${ext}`, `${text(selected!.bytes!)}\n`, 'text/plain')}
+          aria-label={`Selected update ${seq} as ${name}`}
+        >
+          {label}
+        </button>
+      ))}
       <button
         type="button"
         disabled={!reportText?.ok}

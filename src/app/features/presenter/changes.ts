@@ -1,27 +1,24 @@
 /**
  * The compact "what changed" of a presented step: a few lines read from the state diff
  * the inspector's Diff tab shows (model/state-diff.ts, passed in by the shell; this
- * feature declares only the shape it reads). Pure.
+ * feature reads only part of it: PresentedDiff). Pure.
  */
-import type { MemberId, Recovery } from '../../../core/types'
+import type { MemberId } from '../../../core/types'
+import type { RowMark as Mark, StateDiff } from '../../model/state-diff'
 import { MEMBER_KIND_LABEL, shortId } from '../../ui/format'
 
-type Mark = 'added' | 'removed' | 'changed'
-
-/** The part of model/state-diff.ts's StateDiff that presenter mode reads. */
-export interface PresentedDiff {
-  readonly created: boolean
+/** The part of model/state-diff.ts's StateDiff that presenter mode reads (of a member: its id only). */
+export interface PresentedDiff
+  extends Pick<
+    StateDiff,
+    'created' | 'recovery' | 'handlesAdded' | 'displayHandle' | 'claimCount' | 'replayKeysAdded'
+  > {
   readonly members: readonly {
     readonly mark: Mark
     readonly before: { readonly id: MemberId } | null
     readonly after: { readonly id: MemberId } | null
     readonly fields: readonly string[]
   }[]
-  readonly recovery: { readonly before: Recovery | null; readonly after: Recovery | null } | null
-  readonly handlesAdded: readonly string[]
-  readonly displayHandle: { readonly before: string | null; readonly after: string | null } | null
-  readonly claimCount: { readonly before: number; readonly after: number } | null
-  readonly replayKeysAdded: number
 }
 
 export interface ChangeLine {

@@ -7,10 +7,11 @@
  */
 import { type DragEvent, useCallback, useMemo, useRef, useState } from 'react'
 import { fetchNodeLog, type InspectRequest } from '../../../model/inspect-request'
+import { AnySelect } from '../../../ui/AnySelect'
 import { RuleText } from '../../../ui/RuleText'
 import { filterRows, NO_FILTER, type AuditFilter } from '../aggregate'
 import { isOpenable, OpenInboxError, type OpenableRow, planOf, requestFromFile, requestFromNode } from '../open-inbox'
-import { VERDICTS, type AuditRow, type Verdict } from '../report'
+import { VERDICTS, type AuditRow } from '../report'
 import { useAuditReader } from '../useAuditReader'
 import { AuditChart, NO_RULE } from './AuditChart'
 import { AuditTable } from './AuditTable'
@@ -229,20 +230,12 @@ export function AuditView({ onOpen, onClose }: AuditViewProps) {
           />
           {rule && <RuleText id={rule} onClose={() => showRule(null)} />}
           <div className="vt-filters" role="group" aria-label="Filter the inboxes">
-            <label>
-              Verdict
-              <select
-                value={filter.verdict ?? ''}
-                onChange={(e) => set({ verdict: (e.target.value || null) as Verdict | null })}
-              >
-                <option value="">any</option>
-                {VERDICTS.map((v) => (
-                  <option key={v} value={v}>
-                    {v}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <AnySelect
+              label="Verdict"
+              value={filter.verdict}
+              values={VERDICTS}
+              onChange={(verdict) => set({ verdict })}
+            />
             <label>
               Rule
               <select value={filter.rule ?? ''} onChange={(e) => set({ rule: e.target.value || null })}>

@@ -27,6 +27,12 @@ export interface UpdateEditorProps {
 
 const SEQ = /^(0|[1-9][0-9]{0,19})$/
 
+/** The edits that take the new sequence id typed beside them. */
+const TO_OPS = [
+  { op: 'move', label: 'Move', verb: 'to' },
+  { op: 'duplicate', label: 'Duplicate', verb: 'as' },
+] as const
+
 export function UpdateEditor({ step, original, held, busy, apply, fail }: UpdateEditorProps) {
   const id = useId()
   const seq = step.sequenceId
@@ -62,26 +68,19 @@ export function UpdateEditor({ step, original, held, busy, apply, fail }: Update
         </button>
         <label htmlFor={`${id}-to`}>New sequence id</label>
         <input id={`${id}-to`} value={to} onChange={(e) => setTo(e.target.value)} inputMode="numeric" size={8} />
-        <button
-          type="button"
-          disabled={busy}
-          onClick={() => {
-            const t = target('Move')
-            if (t !== null) void apply(`move sequence id ${seq} to ${t}`, [{ op: 'move', seq, to: t }], t)
-          }}
-        >
-          Move
-        </button>
-        <button
-          type="button"
-          disabled={busy}
-          onClick={() => {
-            const t = target('Duplicate')
-            if (t !== null) void apply(`duplicate sequence id ${seq} as ${t}`, [{ op: 'duplicate', seq, to: t }], t)
-          }}
-        >
-          Duplicate
-        </button>
+        {TO_OPS.map(({ op, label, verb }) => (
+          <button
+            key={op}
+            type="button"
+            disabled={busy}
+            onClick={() => {
+              const t = target(label)
+              if (t !== null) void apply(`${op} sequence id ${seq} ${verb} ${t}`, [{ op, seq, to: t }], t)
+            }}
+          >
+            {label}
+          </button>
+        ))}
       </div>
       {update ? (
         <form

@@ -9,6 +9,7 @@ import { useEffect, useMemo, useState } from 'react'
 import type { InspectRequest } from '../../../model/inspect-request'
 import type { Row, Selection } from '../../../trace/trace-model'
 import type { Loaded } from '../../../trace/useInspector'
+import { ConnectionDot } from '../../../ui/ConnectionDot'
 import { type ConnectionState, followAddressOf, forkText, unseenText } from '../follow-model'
 import { useFollow } from '../useFollow'
 import '../follow.css'
@@ -87,7 +88,7 @@ export function FollowBar({ loaded, selection, busy, presenting, on, onFollow, o
         aria-live="polite"
         aria-label="Follow state"
       >
-        <span className="follow-dot" aria-hidden="true" />
+        <ConnectionDot state={on ? view.connection : 'off'} />
         {on ? (
           <>
             {STATE_TEXT[view.connection]}

@@ -20,6 +20,12 @@ const EMPTY_FORM: SmartWalletForm = {
   label: '',
 }
 
+/** The deployment choices, as the radio group shows them. */
+const MODES = [
+  { mode: 'deployed', label: 'deployed at an address' },
+  { mode: 'counterfactual', label: 'counterfactual: deploy through a factory' },
+] as const
+
 export function SmartWallets({ registry }: { registry: SignerManager }) {
   const sw = registry.smartWallets
   const a = useAction()
@@ -121,24 +127,11 @@ export function SmartWallets({ registry }: { registry: SignerManager }) {
           )}
         </div>
         <div className="row-buttons" role="radiogroup" aria-label="Smart wallet deployment">
-          <label>
-            <input
-              type="radio"
-              name="sw-mode"
-              checked={form.mode === 'deployed'}
-              onChange={() => set({ mode: 'deployed' })}
-            />{' '}
-            deployed at an address
-          </label>
-          <label>
-            <input
-              type="radio"
-              name="sw-mode"
-              checked={form.mode === 'counterfactual'}
-              onChange={() => set({ mode: 'counterfactual' })}
-            />{' '}
-            counterfactual: deploy through a factory
-          </label>
+          {MODES.map(({ mode, label }) => (
+            <label key={mode}>
+              <input type="radio" name="sw-mode" checked={form.mode === mode} onChange={() => set({ mode })} /> {label}
+            </label>
+          ))}
         </div>
         {form.mode === 'deployed' ? (
           <div className="row-buttons">{hex('address', 'Wallet address', '0x + 40 hex digits', 44)}</div>

@@ -7,18 +7,12 @@
  */
 import { useCallback, useMemo, useState } from 'react'
 import type { InspectRequest } from '../../../model/inspect-request'
+import { AnySelect } from '../../../ui/AnySelect'
+import { ConnectionDot } from '../../../ui/ConnectionDot'
 import { RuleText } from '../../../ui/RuleText'
 import { type Column, VirtualTable } from '../../../ui/VirtualTable'
 import { requestForCall } from '../open-call'
-import {
-  filterCalls,
-  type Keyed,
-  OUTCOMES,
-  type Outcome,
-  shortMethod,
-  targetOf,
-  type TrafficFilter,
-} from '../traffic-model'
+import { filterCalls, type Keyed, OUTCOMES, shortMethod, targetOf, type TrafficFilter } from '../traffic-model'
 import type { StreamStatus, TrafficDeps } from '../traffic-stream'
 import { useTraffic } from '../useTraffic'
 import '../traffic.css'
@@ -160,7 +154,7 @@ export function TrafficPanel({ nodeUrl, onOpen, onClose, deps }: TrafficPanelPro
         aria-live="polite"
         aria-label="Traffic connection"
       >
-        <span className="traffic-dot" aria-hidden="true" /> {nodeUrl}: {STATUS_TEXT[t.status]}
+        <ConnectionDot state={t.status} /> {nodeUrl}: {STATUS_TEXT[t.status]}
         {t.detail && <span className="traffic-detail"> {t.detail}</span>}
         {t.restarts > 0 && <span className="muted"> (the node restarted; its calls are numbered anew)</span>}
       </p>
@@ -188,20 +182,12 @@ export function TrafficPanel({ nodeUrl, onOpen, onClose, deps }: TrafficPanelPro
             autoComplete="off"
           />
         </label>
-        <label>
-          Outcome
-          <select
-            value={filter.outcome ?? ''}
-            onChange={(e) => setFilter((f) => ({ ...f, outcome: (e.target.value || null) as Outcome | null }))}
-          >
-            <option value="">any</option>
-            {OUTCOMES.map((o) => (
-              <option key={o} value={o}>
-                {o}
-              </option>
-            ))}
-          </select>
-        </label>
+        <AnySelect
+          label="Outcome"
+          value={filter.outcome}
+          values={OUTCOMES}
+          onChange={(outcome) => setFilter((f) => ({ ...f, outcome }))}
+        />
         <span className="muted" aria-label="Calls shown">
           {shown.length} of {t.calls.length} calls
         </span>

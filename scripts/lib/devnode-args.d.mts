@@ -1,0 +1,1 @@
+export function devnodeArgs(port: number, db: string, extra?: readonly string[]): string[]
