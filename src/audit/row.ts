@@ -10,7 +10,7 @@
  *                 IdentityUpdate as served, never the node's envelope around it), so two
  *                 nodes' copies of an inbox compare on what the clients signed.
  */
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import { stateReport } from '../core/report'
 import type { Trace } from '../core/trace'
 import type { AssociationState, LogEntry } from '../core/types'
@@ -74,30 +74,28 @@ export interface Summary {
   changed?: Record<Change | 'gone', number>
 }
 
-const sha256 = (...parts: (string | Uint8Array)[]): string => {
-  const h = createHash('sha256')
-  for (const p of parts) h.update(p)
-  return h.digest('hex')
-}
+/** SHA-256 of a text, hex: Node's one-call hash (no Hash object per digest). */
+const sha256 = (text: string): string => hash('sha256', text, 'hex')
 
 /** The digest of a head state (see the module comment). */
 export function stateDigest(state: AssociationState | null): string {
   return sha256(state ? JSON.stringify(stateReport(state)) : 'null')
 }
 
-const ZERO = Buffer.alloc(32)
-
-/** One step of the log digest chain: the digest before, an entry's sequence id and its bytes (or its IDENT-001 reason). */
+/**
+ * One step of the log digest chain: SHA-256 of the digest before (32 zero bytes for none),
+ * an entry's sequence id (8 bytes, big-endian) and its bytes (or its IDENT-001 reason),
+ * hashed as one buffer in one call.
+ */
 export function chainDigest(prev: Buffer | null, e: LogEntry): Buffer {
-  const seq = Buffer.alloc(8)
-  seq.writeBigUInt64BE(e.sequenceId)
   const u = e.update
   const body = 'error' in u ? (u.bytes ?? Buffer.from(u.error)) : u.bytes
-  return createHash('sha256')
-    .update(prev ?? ZERO)
-    .update(seq)
-    .update(body)
-    .digest()
+  const buf = Buffer.allocUnsafe(40 + body.byteLength)
+  if (prev) buf.set(prev, 0)
+  else buf.fill(0, 0, 32)
+  buf.writeBigUInt64BE(e.sequenceId, 32)
+  buf.set(body, 40)
+  return hash('sha256', buf, 'buffer')
 }
 
 /** The first row replay would not report `applied`, as replay reports it. */
