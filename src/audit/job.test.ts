@@ -198,3 +198,39 @@ describe('encodeState', () => {
     expect(decodeState(new Uint8Array([...bytes, 0]))).toBeNull()
   })
 })
+
+describe('stateJson', () => {
+  it('is exactly JSON.stringify(stateReport(state)) for every head of the corpus and for odd states', async () => {
+    const opts = (await fastContext()).ctx
+    const { stateJson } = await import('./row')
+    const { stateReport } = await import('../core/report')
+    const { replay } = await import('../core/replay')
+    let n = 0
+    for (const { log } of fixtureLogs()) {
+      const head = (await replay(log, opts)).head
+      if (!head) continue
+      expect(stateJson(head)).toBe(JSON.stringify(stateReport(head)))
+      n++
+    }
+    expect(n).toBeGreaterThan(5)
+    const eth = (text: string): MemberId => ({ kind: 'ethereum', text })
+    const odd = applyDelta(null, {
+      inboxId: 'in"box\\\u2028',
+      put: [
+        { id: eth('0xAbCd'), adder: null, clientTimestampNs: 1n, chainId: null, addedAt: 2n },
+        { id: eth('0xab'), adder: eth('0xAbCd'), clientTimestampNs: 2n, chainId: 8453n, addedAt: 2n },
+        { id: { kind: 'passkey', text: 'é\n' }, adder: eth('0xab'), clientTimestampNs: 3n, chainId: null, addedAt: 1n },
+        { id: { kind: 'installation', text: '00' }, adder: null, clientTimestampNs: 0n, chainId: 0n, addedAt: 1n },
+      ],
+      recovery: { id: eth('0x00'), chainId: 10n ** 40n },
+      handles: ['alice', 'b"ob', '\u0000', ''],
+      claimCount: 3,
+      seen: ['ff', 'AB', '0xab', 'a b', '"'],
+      sequenceId: 18446744073709551615n,
+    })
+    expect(stateJson(odd)).toBe(JSON.stringify(stateReport(odd)))
+    expect(stateJson({ ...odd, claimCount: Number.NaN })).toBe(
+      JSON.stringify(stateReport({ ...odd, claimCount: Number.NaN })),
+    )
+  })
+})

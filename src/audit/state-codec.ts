@@ -51,15 +51,8 @@ const BIG_LARGE = 2
 const BIG_NEGATIVE = 3
 const U64_MAX = (1n << 64n) - 1n
 
-/** Is s[from..] lowercase hex of whole bytes (possibly none)? */
-function isHexFrom(s: string, from: number): boolean {
-  if ((s.length - from) % 2 !== 0) return false
-  for (let i = from; i < s.length; i++) {
-    const c = s.charCodeAt(i)
-    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return false
-  }
-  return true
-}
+/** Lowercase hex of whole bytes (possibly none), with or without 0x ('x' is no hex digit: a match that starts 0x is prefixed). */
+const HEX = /^(?:0x)?(?:[0-9a-f]{2})*$/
 
 /** Writes into one growing buffer (kept between calls: each state is copied out exactly). */
 class Writer {
@@ -90,8 +83,8 @@ class Writer {
   }
 
   text(s: string): void {
-    const hex0x = s.length >= 2 && s.charCodeAt(0) === 48 && s.charCodeAt(1) === 120 && isHexFrom(s, 2)
-    if (hex0x || isHexFrom(s, 0)) {
+    if (HEX.test(s)) {
+      const hex0x = s.charCodeAt(1) === 120
       const from = hex0x ? 2 : 0
       const n = (s.length - from) / 2
       this.byte(hex0x ? TEXT_0X_HEX : TEXT_HEX)
