@@ -9,7 +9,7 @@ import { setFlagsFromString } from 'node:v8'
 import { Worker } from 'node:worker_threads'
 import { startTsWorker } from '../cli/pool/node-pool'
 import type { AuditOutcome } from './job'
-import { type Batch, type FromAuditThread, packBatch, type ToAuditThread } from './work'
+import { type Batch, type FromAuditThread, packBatch, type ToAuditThread, unpackOutcomes } from './work'
 
 declare const __INBOX_CLI_BUNDLE__: boolean | undefined
 const BUNDLED = typeof __INBOX_CLI_BUNDLE__ !== 'undefined' && __INBOX_CLI_BUNDLE__
@@ -74,8 +74,14 @@ export class AuditPool {
     slot.worker.on('message', (m: FromAuditThread) => {
       const b = slot.busy
       slot.busy = null
-      if (m.ok) b?.resolve(m.outcomes)
-      else b?.reject(new Error(m.error))
+      if (!m.ok) b?.reject(new Error(m.error))
+      else {
+        try {
+          b?.resolve(unpackOutcomes(m.outcomes))
+        } catch (e) {
+          b?.reject(e instanceof Error ? e : new Error(String(e)))
+        }
+      }
       this.release()
     })
     slot.worker.on('error', (e) => fail(e.message))
