@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { serialize } from 'node:v8'
 import { describe, expect, it } from 'vitest'
 import { readLogs } from '../core/decode/logs'
 import { LogInputError } from '../core/errors'
@@ -8,7 +9,7 @@ import type { AssociationState, InboxLog, Member, MemberId, MemberKind } from '.
 import { fastContext } from '../core/verify/fast'
 import { applyDelta, stateDelta } from '../worker/transfer'
 import { auditOne } from './job'
-import { decodeState, encodeState } from './state-codec'
+import { decodeState, encodeState, STATE_FORMAT } from './state-codec'
 
 const DIR = join(import.meta.dirname, '..', '..', 'test', 'fixtures')
 
@@ -26,6 +27,38 @@ function fixtureLogs(): { name: string; log: InboxLog }[] {
     }
   }
   return out
+}
+
+// Format 2 as it was written: every lowercase hex text as bytes behind a 0x flag, kinds by number.
+const text2 = (t: string): string | Uint8Array => {
+  const m = /^(0x)?((?:[0-9a-f]{2})+)$/.exec(t)
+  return m ? new Uint8Array([m[1] ? 1 : 0, ...Buffer.from(m[2]!, 'hex')]) : t
+}
+const kind2 = (k: MemberKind) => ['ethereum', 'installation', 'passkey'].indexOf(k)
+const format2 = (st: AssociationState): Uint8Array => {
+  const d = stateDelta(null, st)
+  const members = (d.put ?? []).flatMap((m) => [
+    kind2(m.id.kind),
+    text2(m.id.text),
+    m.adder ? kind2(m.adder.kind) : null,
+    m.adder ? text2(m.adder.text) : null,
+    m.clientTimestampNs,
+    m.chainId,
+    m.addedAt,
+    m.relyingParty,
+  ])
+  const r = d.recovery!
+  return new Uint8Array(
+    serialize([
+      text2(d.inboxId!),
+      members,
+      [kind2(r.id.kind), text2(r.id.text), r.chainId],
+      d.handles ?? [],
+      d.claimCount ?? 0,
+      (d.seen ?? []).map(text2),
+      d.sequenceId ?? 0n,
+    ]),
+  )
 }
 
 const withoutChecked = (row: Record<string, unknown>) => {
@@ -122,5 +155,82 @@ describe('encodeState', () => {
       sequenceId: 99n,
     })
     expect(stateDelta(null, decodeState(encodeState(state))!)).toEqual(stateDelta(null, state))
+  })
+
+  it('reads the heads of format 2 (V8-serialized arrays) that a store may hold, and resumes from them', async () => {
+    const opts = (await fastContext()).ctx
+    const { stateDigest } = await import('./row')
+    const { replay } = await import('../core/replay')
+    let resumedOne = false
+    for (const { name, log } of fixtureLogs()) {
+      const head = (await replay(log, opts)).head
+      if (!head) continue
+      expect(stateDigest(decodeState(format2(head), 2)), name).toBe(stateDigest(head))
+      // A format-3 reader must not take format-2 bytes for its own.
+      expect(decodeState(format2(head), 3)).toBeNull()
+      const entries = sortedEntries(log)
+      if (entries.length < 2) continue
+      const k = entries.length - 1
+      const prefix = await auditOne({ source: name, key: 'k', log: { ...log, entries: entries.slice(0, k) } }, opts)
+      if (prefix.row.first_failure || !prefix.head.state) continue
+      const prefixHead = decodeState(prefix.head.state)!
+      const old = { ...prefix.head, stateFormat: 2, state: format2(prefixHead) }
+      const whole = await auditOne({ source: name, key: 'k', log }, opts)
+      const resumed = await auditOne({ source: name, key: 'k', log, prior: old }, opts)
+      expect(withoutChecked({ ...resumed.row }), name).toEqual(withoutChecked({ ...whole.row }))
+      expect(resumed.row.checked).toBe(1)
+      expect(resumed.head.stateFormat).toBe(STATE_FORMAT)
+      if (resumed.head.state) expect(stateDigest(decodeState(resumed.head.state))).toBe(whole.row.state_digest)
+      resumedOne = true
+    }
+    expect(resumedOne).toBe(true)
+  })
+
+  it('is smaller than format 2 and refuses truncated or padded bytes', async () => {
+    const opts = (await fastContext()).ctx
+    const { replay } = await import('../core/replay')
+    const [log] = readLogs(readFileSync(join(DIR, 'valid-full-life.json')), 'valid-full-life.json')
+    const head = (await replay(log!, opts)).head!
+    const bytes = encodeState(head)
+    expect(bytes[0]).toBe(3)
+    expect(bytes.length).toBeLessThan(format2(head).length)
+    expect(decodeState(bytes.subarray(0, bytes.length - 1))).toBeNull()
+    expect(decodeState(new Uint8Array([...bytes, 0]))).toBeNull()
+  })
+})
+
+describe('stateJson', () => {
+  it('is exactly JSON.stringify(stateReport(state)) for every head of the corpus and for odd states', async () => {
+    const opts = (await fastContext()).ctx
+    const { stateJson } = await import('./row')
+    const { stateReport } = await import('../core/report')
+    const { replay } = await import('../core/replay')
+    let n = 0
+    for (const { log } of fixtureLogs()) {
+      const head = (await replay(log, opts)).head
+      if (!head) continue
+      expect(stateJson(head)).toBe(JSON.stringify(stateReport(head)))
+      n++
+    }
+    expect(n).toBeGreaterThan(5)
+    const eth = (text: string): MemberId => ({ kind: 'ethereum', text })
+    const odd = applyDelta(null, {
+      inboxId: 'in"box\\\u2028',
+      put: [
+        { id: eth('0xAbCd'), adder: null, clientTimestampNs: 1n, chainId: null, addedAt: 2n },
+        { id: eth('0xab'), adder: eth('0xAbCd'), clientTimestampNs: 2n, chainId: 8453n, addedAt: 2n },
+        { id: { kind: 'passkey', text: 'é\n' }, adder: eth('0xab'), clientTimestampNs: 3n, chainId: null, addedAt: 1n },
+        { id: { kind: 'installation', text: '00' }, adder: null, clientTimestampNs: 0n, chainId: 0n, addedAt: 1n },
+      ],
+      recovery: { id: eth('0x00'), chainId: 10n ** 40n },
+      handles: ['alice', 'b"ob', '\u0000', ''],
+      claimCount: 3,
+      seen: ['ff', 'AB', '0xab', 'a b', '"'],
+      sequenceId: 18446744073709551615n,
+    })
+    expect(stateJson(odd)).toBe(JSON.stringify(stateReport(odd)))
+    expect(stateJson({ ...odd, claimCount: Number.NaN })).toBe(
+      JSON.stringify(stateReport({ ...odd, claimCount: Number.NaN })),
+    )
   })
 })

@@ -8,13 +8,14 @@
  * only the updates after it are judged, replay resuming from the saved state. A log that
  * stopped at a rejection stays stopped (the spec reads no further: IDENT-004), so its new
  * updates need no check; a `pending` stop (IDENT-061) is judged again, since the chain may
- * answer now. Anything else (an edited log, a missing head, an older state format) is
- * replayed in full.
+ * answer now. Anything else (an edited log, a missing head, a state format
+ * ./state-codec.ts no longer reads) is replayed in full; a head of an older format it still
+ * reads is resumed, and written again in the current one.
  */
 import { LogInputError } from '../core/errors'
 import { replay, sortedEntries, type ReplayOptions } from '../core/replay'
 import type { InboxLog, LogEntry } from '../core/types'
-import { decodeState, encodeState, STATE_FORMAT } from './state-codec'
+import { decodeState, encodeState, readsStateFormat, STATE_FORMAT } from './state-codec'
 import { type AuditRow, chainDigest, firstFailure, stateDigest, unreadableRow } from './row'
 
 /** What a run keeps of an inbox for the next one. */
@@ -82,7 +83,7 @@ export async function auditOne(input: AuditInput, opts: ReplayOptions): Promise<
   let digest: Buffer | null = null
   let resumeAt = 0
   let resumable = false
-  if (prior && prior.stateFormat === STATE_FORMAT && prior.lastSeq !== null) {
+  if (prior && readsStateFormat(prior.stateFormat) && prior.lastSeq !== null) {
     const last = BigInt(prior.lastSeq)
     let i = 0
     for (; i < entries.length && entries[i]!.sequenceId <= last; i++) digest = chainDigest(digest, entries[i]!)
@@ -107,7 +108,7 @@ export async function auditOne(input: AuditInput, opts: ReplayOptions): Promise<
       return { source, key, row, head: { ...prior, lastSeq: head, logDigest, row } }
     }
     if (!stopped) {
-      const from = prior.state ? decodeState(prior.state) : null
+      const from = prior.state ? decodeState(prior.state, prior.stateFormat) : null
       if (prior.state === null || from !== null) {
         const rest = entries.slice(resumeAt)
         const trace = await replay({ ...log, entries: rest }, { ...opts, from })
@@ -123,7 +124,13 @@ export async function auditOne(input: AuditInput, opts: ReplayOptions): Promise<
           log_digest: logDigest,
           checked: rest.length,
         }
-        const state = trace.head === from ? prior.state : trace.head ? encodeState(trace.head) : null
+        // An unchanged head keeps its bytes when they are of the current format (headOf labels them so).
+        const state =
+          trace.head === from && prior.stateFormat === STATE_FORMAT
+            ? prior.state
+            : trace.head
+              ? encodeState(trace.head)
+              : null
         return { source, key, row, head: headOf(row, lastSeq, state) }
       }
     }

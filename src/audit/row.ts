@@ -10,8 +10,7 @@
  *                 IdentityUpdate as served, never the node's envelope around it), so two
  *                 nodes' copies of an inbox compare on what the clients signed.
  */
-import { createHash } from 'node:crypto'
-import { stateReport } from '../core/report'
+import { hash } from 'node:crypto'
 import type { Trace } from '../core/trace'
 import type { AssociationState, LogEntry } from '../core/types'
 
@@ -74,30 +73,61 @@ export interface Summary {
   changed?: Record<Change | 'gone', number>
 }
 
-const sha256 = (...parts: (string | Uint8Array)[]): string => {
-  const h = createHash('sha256')
-  for (const p of parts) h.update(p)
-  return h.digest('hex')
+/** SHA-256 of a text, hex: Node's one-call hash (no Hash object per digest). */
+const sha256 = (text: string): string => hash('sha256', text, 'hex')
+
+const KIND_ORDER = { ethereum: 0, passkey: 1, installation: 2 } as const
+
+/** A string as JSON: as it is in quotes when it needs no escape (hex, kinds, decimal), else JSON.stringify's. */
+const PLAIN = /^[0-9A-Za-z:._-]*$/
+const str = (s: string): string => (PLAIN.test(s) ? `"${s}"` : JSON.stringify(s))
+const chainJson = (c: bigint | null): string => (c === null ? 'null' : `"${c}"`)
+
+/**
+ * `JSON.stringify(stateReport(state))` (src/core/report.ts, `replay --json`'s state), written
+ * out: no report objects per state, the members and replay keys sorted as stateReport sorts
+ * them. Held equal to it by the audit's tests.
+ */
+export function stateJson(s: AssociationState): string {
+  const members = [...s.members.values()].sort(
+    (a, b) =>
+      KIND_ORDER[a.id.kind] - KIND_ORDER[b.id.kind] ||
+      (a.addedAt < b.addedAt ? -1 : a.addedAt > b.addedAt ? 1 : 0) ||
+      (a.id.text < b.id.text ? -1 : 1),
+  )
+  let out = `{"inbox_id":${str(s.inboxId)},"sequence_id":"${s.sequenceId}","members":[`
+  for (let i = 0; i < members.length; i++) {
+    const m = members[i]!
+    out += `${i ? ',' : ''}{"kind":${str(m.id.kind)},"identifier":${str(m.id.text)},"adder":${m.adder ? str(m.adder.text) : 'null'},"client_timestamp_ns":"${m.clientTimestampNs}","chain_id":${chainJson(m.chainId)}}`
+  }
+  const r = s.recovery
+  out += `],"recovery":{"kind":${str(r.id.kind)},"identifier":${str(r.id.text)},"chain_id":${chainJson(r.chainId)}},"handles":[`
+  for (let i = 0; i < s.handles.length; i++) out += `${i ? ',' : ''}${str(s.handles[i]!)}`
+  out += `],"claim_count":${JSON.stringify(s.claimCount)},"seen_replay_keys":[`
+  const seen = [...s.seen].sort()
+  for (let i = 0; i < seen.length; i++) out += `${i ? ',' : ''}${str(seen[i]!)}`
+  return `${out}]}`
 }
 
 /** The digest of a head state (see the module comment). */
 export function stateDigest(state: AssociationState | null): string {
-  return sha256(state ? JSON.stringify(stateReport(state)) : 'null')
+  return sha256(state ? stateJson(state) : 'null')
 }
 
-const ZERO = Buffer.alloc(32)
-
-/** One step of the log digest chain: the digest before, an entry's sequence id and its bytes (or its IDENT-001 reason). */
+/**
+ * One step of the log digest chain: SHA-256 of the digest before (32 zero bytes for none),
+ * an entry's sequence id (8 bytes, big-endian) and its bytes (or its IDENT-001 reason),
+ * hashed as one buffer in one call.
+ */
 export function chainDigest(prev: Buffer | null, e: LogEntry): Buffer {
-  const seq = Buffer.alloc(8)
-  seq.writeBigUInt64BE(e.sequenceId)
   const u = e.update
   const body = 'error' in u ? (u.bytes ?? Buffer.from(u.error)) : u.bytes
-  return createHash('sha256')
-    .update(prev ?? ZERO)
-    .update(seq)
-    .update(body)
-    .digest()
+  const buf = Buffer.allocUnsafe(40 + body.byteLength)
+  if (prev) buf.set(prev, 0)
+  else buf.fill(0, 0, 32)
+  buf.writeBigUInt64BE(e.sequenceId, 32)
+  buf.set(body, 40)
+  return hash('sha256', buf, 'buffer')
 }
 
 /** The first row replay would not report `applied`, as replay reports it. */

@@ -8,6 +8,7 @@ import type { ReplayOptions } from '../core/replay'
 import { fastContext } from '../core/verify/fast'
 import { lazyChainVerifier } from '../cli/chain-verifier'
 import { type AuditOutcome, auditBatch, type PriorHead } from './job'
+import type { AuditRow } from './row'
 import { fileInputs, inputOf, type WireLog } from './inputs'
 
 export type Batch =
@@ -28,7 +29,7 @@ export interface ToAuditThread {
 }
 
 export type FromAuditThread =
-  | { readonly id: number; readonly ok: true; readonly outcomes: AuditOutcome[] }
+  | { readonly id: number; readonly ok: true; readonly outcomes: WireOutcomes }
   | { readonly id: number; readonly ok: false; readonly error: string }
 
 /**
@@ -70,17 +71,76 @@ export function packBatch(batch: Batch): { batch: Batch; transfer: ArrayBuffer[]
   return { batch: { kind: 'logs', logs }, transfer: [packed.buffer] }
 }
 
-/** Outcomes with their rows' JSON made here (the store and the report print it) and their states in one buffer. */
-export function packOutcomes(outcomes: readonly AuditOutcome[]): { outcomes: AuditOutcome[]; transfer: ArrayBuffer[] } {
-  const packed = packBytes(
-    outcomes,
-    (o) => o.head.state,
-    (o, state) => ({ ...o, head: { ...o.head, state } }),
-  )
-  return {
-    outcomes: packed.items.map((o) => ({ ...o, json: JSON.stringify(o.row) })),
-    transfer: [packed.buffer],
+/**
+ * A batch's outcomes as a thread sends them: three values whatever their number, so the
+ * message is two strings and one transferred buffer, not a clone of an object tree per
+ * inbox (which the main thread, the busiest, had to rebuild).
+ */
+export interface WireOutcomes {
+  /** Each outcome's row as JSON (made here: the store keeps it, the report prints it), one a line. */
+  readonly rows: string
+  /** JSON: per outcome its source, key, last sequence id, log digest, state format and state length (-1: none). */
+  readonly heads: string
+  /** The states, one after the other. */
+  readonly states: ArrayBuffer
+}
+
+const HEAD_WIDTH = 6
+
+/** Packs outcomes for the message to the main thread (see WireOutcomes). */
+export function packOutcomes(outcomes: readonly AuditOutcome[]): { outcomes: WireOutcomes; transfer: ArrayBuffer[] } {
+  let total = 0
+  for (const o of outcomes) total += o.head.state?.byteLength ?? 0
+  const states = new ArrayBuffer(total)
+  const bytes = new Uint8Array(states)
+  const heads: (string | number | null)[] = []
+  let rows = ''
+  let at = 0
+  for (let i = 0; i < outcomes.length; i++) {
+    const o = outcomes[i]!
+    const h = o.head
+    // JSON text holds no raw line break, so a line is one row.
+    rows += i ? `\n${JSON.stringify(o.row)}` : JSON.stringify(o.row)
+    const st = h.state
+    if (st) {
+      bytes.set(st, at)
+      at += st.byteLength
+    }
+    heads.push(o.source, o.key, h.lastSeq, h.logDigest, h.stateFormat, st ? st.byteLength : -1)
   }
+  return { outcomes: { rows, heads: JSON.stringify(heads), states }, transfer: [states] }
+}
+
+/** The outcomes of a thread's message (the inverse of packOutcomes; each row's JSON kept as `json`). */
+export function unpackOutcomes(w: WireOutcomes): AuditOutcome[] {
+  const heads = JSON.parse(w.heads) as (string | number | null)[]
+  const n = heads.length / HEAD_WIDTH
+  const jsons = n ? w.rows.split('\n') : []
+  if (jsons.length !== n) throw new Error(`audit thread: ${jsons.length} rows for ${n} heads`)
+  const out: AuditOutcome[] = []
+  let at = 0
+  for (let i = 0; i < n; i++) {
+    const k = i * HEAD_WIDTH
+    const json = jsons[i]!
+    const row = JSON.parse(json) as AuditRow
+    const length = heads[k + 5] as number
+    const state = length < 0 ? null : new Uint8Array(w.states, at, length)
+    if (state) at += length
+    out.push({
+      source: heads[k] as string,
+      key: heads[k + 1] as string,
+      row,
+      json,
+      head: {
+        lastSeq: heads[k + 2] as string | null,
+        logDigest: heads[k + 3] as string,
+        stateFormat: heads[k + 4] as number,
+        state,
+        row,
+      },
+    })
+  }
+  return out
 }
 
 const contexts = new Map<string, Promise<ReplayOptions>>()
