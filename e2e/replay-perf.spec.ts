@@ -14,7 +14,8 @@
  * are printed beside their targets and the load average; the long-task bound (none over
  * 100 ms during the replay) is asserted there.
  */
-import { readFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { availableParallelism, loadavg } from 'node:os'
 import { expect, test } from './fixtures'
 import { shot, summary, syntheticLogFile, type TraceEvent, waitForLog } from './helpers'
@@ -247,6 +248,12 @@ async function shown(page: import('@playwright/test').Page, n: number, polling: 
 }
 
 const STEP_PRESSES = 40
+/**
+ * Key presses start this far apart: a press's own work (its render, and what it schedules
+ * after the paint) ends before the next press, so each figure is one press's, not the
+ * spill of the one before.
+ */
+const PRESS_GAP_MS = 200
 
 interface StepFigures {
   readonly presses: number
@@ -264,7 +271,7 @@ interface StepFigures {
 
 /**
  * STEP_PRESSES real key presses on the focused timeline (arrows and j/k, down then up),
- * each waiting until the selected step's summary changes. The Event Timing API reports
+ * PRESS_GAP_MS apart, each waiting until the selected step's summary changes. The Event Timing API reports
  * every keydown whose duration (press to the next paint after its handlers, in 8 ms steps)
  * is 16 ms or more; the presses it does not report took less.
  */
@@ -286,6 +293,7 @@ async function stepTimes(page: import('@playwright/test').Page): Promise<StepFig
   })
   const keys = ['ArrowDown', 'j', 'ArrowDown', 'j', 'ArrowDown', 'k', 'ArrowUp', 'k']
   for (let n = 0; n < STEP_PRESSES; n++) {
+    const pressed = Date.now()
     const before = await page.evaluate((i) => {
       performance.mark(`perf-step-${i}-start`)
       return document.querySelector('.step-summary')?.textContent ?? ''
@@ -304,8 +312,16 @@ async function stepTimes(page: import('@playwright/test').Page): Promise<StepFig
         ),
       n,
     )
+    await page.waitForTimeout(Math.max(0, PRESS_GAP_MS - (Date.now() - pressed)))
   }
-  const cpu = stepCpuMs(JSON.parse((await browser.stopTracing()).toString('utf8')), STEP_PRESSES)
+  const traced = (await browser.stopTracing()).toString('utf8')
+  // INSPECTOR_PERF_TRACE=dir: the stepping's Chromium trace kept there (DevTools' Performance panel loads it).
+  if (process.env.INSPECTOR_PERF_TRACE) {
+    const log = (await page.locator('.timeline-head').textContent())?.match(/([\d,]+) updates/)?.[1]?.replace(/,/g, '')
+    mkdirSync(process.env.INSPECTOR_PERF_TRACE, { recursive: true })
+    writeFileSync(join(process.env.INSPECTOR_PERF_TRACE, `steps-${log ?? 'log'}.json`), traced)
+  }
+  const cpu = stepCpuMs(JSON.parse(traced), STEP_PRESSES)
   // Entries are queued after the paint that follows each event: two frames, then take what is left.
   const durations = await page.evaluate(
     () =>
