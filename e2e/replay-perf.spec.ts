@@ -266,6 +266,9 @@ interface StepFigures {
   readonly cpu_over_16ms: number
   readonly cpu_median_ms: number
   readonly cpu_worst_ms: number
+  /** Presses during which the page's workers used more than 2 ms of CPU, and their CPU then (ms). */
+  readonly worker_busy_presses: number
+  readonly worker_cpu_ms: number
   readonly load_average: string
 }
 
@@ -321,7 +324,11 @@ async function stepTimes(page: import('@playwright/test').Page): Promise<StepFig
     mkdirSync(process.env.INSPECTOR_PERF_TRACE, { recursive: true })
     writeFileSync(join(process.env.INSPECTOR_PERF_TRACE, `steps-${log ?? 'log'}.json`), traced)
   }
-  const cpu = stepCpuMs(JSON.parse(traced), STEP_PRESSES)
+  const trace = JSON.parse(traced)
+  const cpu = stepCpuMs(trace, STEP_PRESSES)
+  // The page's workers meanwhile (the replay worker stores a log's verdicts after its answer):
+  // on a machine of two cores their work competes with the press's.
+  const workers = stepCpuMs(trace, STEP_PRESSES, 'DedicatedWorker thread')
   // Entries are queued after the paint that follows each event: two frames, then take what is left.
   const durations = await page.evaluate(
     () =>
@@ -349,6 +356,8 @@ async function stepTimes(page: import('@playwright/test').Page): Promise<StepFig
     cpu_over_16ms: cpu.filter((c) => c > 16).length,
     cpu_median_ms: Math.round(median(cpu) * 10) / 10,
     cpu_worst_ms: Math.round(Math.max(...cpu) * 10) / 10,
+    worker_busy_presses: workers.filter((c) => c > 2).length,
+    worker_cpu_ms: Math.round(workers.reduce((a, b) => a + b, 0)),
     load_average: loadavg()[0]!.toFixed(1),
   }
 }
@@ -356,12 +365,13 @@ async function stepTimes(page: import('@playwright/test').Page): Promise<StepFig
 /**
  * The main-thread CPU time of each press: the thread time of the renderer's tasks that
  * overlap its user-timing marks (perf-step-i-start .. perf-step-i-end, the frame after
- * the step showed), in ms; the test's own polling in those tasks counts too.
+ * the step showed), in ms; the test's own polling in those tasks counts too. `thread`:
+ * the same for the page's other threads of that name (its workers: 'DedicatedWorker thread').
  */
-function stepCpuMs(trace: { traceEvents: TraceEvent[] }, steps: number): number[] {
+function stepCpuMs(trace: { traceEvents: TraceEvent[] }, steps: number, thread = 'CrRendererMain'): number[] {
   const main = new Set(
     trace.traceEvents
-      .filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+      .filter((e) => e.name === 'thread_name' && e.args?.name === thread)
       .map((e) => `${e.pid}:${e.tid}`),
   )
   const mark = new Map<string, number>()
@@ -372,7 +382,8 @@ function stepCpuMs(trace: { traceEvents: TraceEvent[] }, steps: number): number[
     const b = mark.get(`perf-step-${i}-end`)
     if (a === undefined || b === undefined) throw new Error(`step ${i}: its marks are missing from the trace`)
     const inside = tasks.filter((t) => t.ts < b && t.ts + (t.dur ?? 0) > a)
-    if (inside.length === 0) throw new Error(`step ${i}: no main-thread task between its marks in the trace`)
+    if (inside.length === 0 && thread === 'CrRendererMain')
+      throw new Error(`step ${i}: no main-thread task between its marks in the trace`)
     return inside.reduce((k, t) => k + (t.tdur ?? 0), 0) / 1000
   })
 }
@@ -380,7 +391,7 @@ function stepCpuMs(trace: { traceEvents: TraceEvent[] }, steps: number): number[
 function printSteps(n: number, s: StepFigures): void {
   const ms = (v: number | null) => (v === null ? 'under 16 ms' : `${v} ms`)
   console.log(
-    `replay-perf target: ${n}-update log, step to next paint: ${s.over_16ms} of ${s.presses} presses over 16 ms (target 0), median ${ms(s.median_ms)}, worst ${ms(s.worst_ms)} (target under 16 ms); main-thread CPU per press: ${s.cpu_over_16ms} over 16 ms, median ${s.cpu_median_ms} ms, worst ${s.cpu_worst_ms} ms (load average ${s.load_average})`,
+    `replay-perf target: ${n}-update log, step to next paint: ${s.over_16ms} of ${s.presses} presses over 16 ms (target 0), median ${ms(s.median_ms)}, worst ${ms(s.worst_ms)} (target under 16 ms); main-thread CPU per press: ${s.cpu_over_16ms} over 16 ms, median ${s.cpu_median_ms} ms, worst ${s.cpu_worst_ms} ms; the page's workers busy during ${s.worker_busy_presses} presses (${s.worker_cpu_ms} ms of CPU) (load average ${s.load_average})`,
   )
 }
 
