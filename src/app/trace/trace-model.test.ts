@@ -50,6 +50,28 @@ describe('TraceModel: states in any order of access', () => {
   })
 })
 
+describe('TraceModel: recent views', () => {
+  it('a step back or forward gets the view it showed (the same object), an old one is rebuilt equal', () => {
+    const model = new TraceModel(trace.steps.map(toTransferStep))
+    const k = 150
+    const first = model.actionView(k, 0)
+    const sigs = model.signaturesOf(k, 0)
+    expect(sigs.length).toBeGreaterThan(0)
+    model.actionView(k - 1, 0)
+    model.actionView(k + 1, 0)
+    expect(model.actionView(k, 0)).toBe(first)
+    expect(model.signaturesOf(k, 0)).toBe(sigs)
+    // Many other views later, the first is gone from the recent ones and built again.
+    for (let j = 0; j < 100; j++) model.actionView(j, -1)
+    const again = model.actionView(k, 0)
+    expect(again).not.toBe(first)
+    expect(rep(again.before)).toEqual(rep(first.before))
+    expect(rep(again.after)).toEqual(rep(first.after))
+    expect(again.touched).toEqual(first.touched)
+    expect(model.signaturesOf(k, 0)).toEqual(sigs)
+  })
+})
+
 describe('TraceModel: counts kept from the first ask', () => {
   it('appliedThrough counts the applied updates up to each one, and stopIndex finds where the log stops, asked in any order', () => {
     const all = new TraceModel(trace.steps.map(toTransferStep))

@@ -12,6 +12,8 @@ import { applyDelta, type StateDelta, type TransferStep } from '../../worker/tra
 const CHECKPOINT = 64
 /** States kept from the latest rebuilds (TraceModel.recent): two checkpoint spans. */
 const RECENT = 2 * CHECKPOINT
+/** Action views (and signature lists) kept from the latest steps (TraceModel.views). */
+const RECENT_VIEWS = 64
 
 /** How one action of one update fared. */
 export type ActionStatus = 'applied' | 'rejected' | 'rolled_back' | 'pending' | 'not_reached' | 'not_applied'
@@ -65,7 +67,25 @@ export class TraceModel {
    */
   private readonly recent = new Map<number, AssociationState | null>()
 
+  /**
+   * The action views and signature lists asked for lately, by row (oldest first, at most
+   * RECENT_VIEWS): a step back or forward finds the view it showed instead of rebuilding
+   * it, and the same view keeps its identity, so what is derived from its states (the
+   * diff, the member order) is found again too.
+   */
+  private readonly views = new Map<string, { view?: ActionView; sigs?: readonly SignatureCheck[] }>()
+
   constructor(readonly steps: readonly TransferStep[]) {}
+
+  private cached(k: number, i: number): { view?: ActionView; sigs?: readonly SignatureCheck[] } {
+    const key = `${k}:${i}`
+    let v = this.views.get(key)
+    if (v) this.views.delete(key)
+    else v = {}
+    this.views.set(key, v)
+    if (this.views.size > RECENT_VIEWS) this.views.delete(this.views.keys().next().value!)
+    return v
+  }
 
   private remember(k: number, state: AssociationState | null): void {
     this.recent.delete(k)
@@ -133,8 +153,14 @@ export class TraceModel {
     return this.stateAfter(k - 1)
   }
 
-  /** Before and after action i of update k (i = -1: the update as a whole). */
+  /** Before and after action i of update k (i = -1: the update as a whole); the same object while it is recent. */
   actionView(k: number, i: number): ActionView {
+    const c = this.cached(k, i)
+    c.view ??= this.buildView(k, i)
+    return c.view
+  }
+
+  private buildView(k: number, i: number): ActionView {
     const step = this.steps[k]!
     const before0 = this.stateBefore(k)
     if (i < 0) {
@@ -190,10 +216,13 @@ export class TraceModel {
     }
   }
 
-  /** The signatures of action i (all of the update's for i = -1). */
+  /** The signatures of action i (all of the update's for i = -1); the same array while it is recent. */
   signaturesOf(k: number, i: number): readonly SignatureCheck[] {
     const sigs = this.steps[k]!.signatures
-    return i < 0 ? sigs : sigs.filter((s) => s.actionIndex === i)
+    if (i < 0) return sigs
+    const c = this.cached(k, i)
+    c.sigs ??= sigs.filter((s) => s.actionIndex === i)
+    return c.sigs
   }
 
   /** appliedUpTo[k]: updates applied up to and including update k (counted once, on first ask). */

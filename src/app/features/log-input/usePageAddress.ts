@@ -7,8 +7,8 @@
  * drawers and inbox task) and an edited copy's mark follow. The
  * bar is updated with replaceState (no history entry per key press) in the commit that
  * shows the view, so a reload right after a change reopens what was on screen; a step
- * alone is written once stepping pauses (STEP_SETTLE_MS), and a burst of changes is paced
- * (AddressWriter).
+ * alone is written once stepping pauses (STEP_SETTLE_MS; LARGE_STEP_SETTLE_MS and an idle
+ * moment for an address that carries a log), and a burst of changes is paced (AddressWriter).
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { utf8 } from '../../../crypto/bytes'
@@ -42,6 +42,14 @@ const WINDOW_MS = 10_000
 const PACE_MS = 250
 /** A change of the selected step alone is written once no other step follows for this long. */
 const STEP_SETTLE_MS = 150
+/**
+ * An address of LARGE_ADDRESS characters or more (a log in the fragment) costs Chromium
+ * tens of ms to replace (83–90 ms for 74 KB, with the browser process's own work after
+ * it): a step alone writes it only this long after the last step, in an idle period, so
+ * the write never lands in the frame of a key press that follows.
+ */
+const LARGE_ADDRESS = 4096
+const LARGE_STEP_SETTLE_MS = 1000
 
 export class AddressWriter {
   private readonly recent: number[] = []
@@ -206,38 +214,53 @@ export function usePageAddress({ loaded, view }: { loaded: Loaded | null; view: 
   }, [loaded, z, tab, present, search, step])
 
   // Keep the address bar in step. A change of the selected step alone is written once
-  // stepping pauses (STEP_SETTLE_MS): replaceState costs milliseconds (tens with a log in
-  // the fragment), which would sit in each key press's way to the next paint. Any other
-  // change is written in the commit that shows it (with the step selected then).
+  // stepping pauses (STEP_SETTLE_MS; a large address LARGE_STEP_SETTLE_MS after the last
+  // step, when idle): replaceState costs milliseconds (tens with a log in the fragment),
+  // which would sit in a key press's way to the next paint. Any other change is written
+  // in the commit that shows it (with the step selected then).
   const writer = useRef<AddressWriter | null>(null)
   writer.current ??= new AddressWriter((next) => {
     if (next !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(null, '', next)
   })
-  const stepWrite = useRef<ReturnType<typeof setTimeout> | null>(null)
+  // The step write waiting (a timer, then for a large address an idle callback): its cancel.
+  const stepWrite = useRef<(() => void) | null>(null)
   const shown = useRef(fragment)
+  const large = useRef(false)
   useLayoutEffect(() => {
     shown.current = fragment
-    if (stepWrite.current !== null) clearTimeout(stepWrite.current)
+    stepWrite.current?.()
     stepWrite.current = null
-    if (fragment) writer.current!.set(`${location.pathname}${fragment.search}${fragment.hash()}`)
+    if (!fragment) return
+    const address = `${location.pathname}${fragment.search}${fragment.hash()}`
+    large.current = address.length >= LARGE_ADDRESS
+    writer.current!.set(address)
   }, [fragment])
   useEffect(() => {
     let at = stepKey(step.get())
+    const write = () => {
+      stepWrite.current = null
+      const f = shown.current
+      if (f) writer.current!.set(`${location.pathname}${f.search}${f.hash()}`)
+    }
     return step.subscribe(() => {
       const key = stepKey(step.get())
       if (key === at) return
       at = key
-      if (stepWrite.current !== null) clearTimeout(stepWrite.current)
-      stepWrite.current = setTimeout(() => {
-        stepWrite.current = null
-        const f = shown.current
-        if (f) writer.current!.set(`${location.pathname}${f.search}${f.hash()}`)
-      }, STEP_SETTLE_MS)
+      stepWrite.current?.()
+      const slow = large.current
+      const t = setTimeout(
+        () => {
+          if (slow) stepWrite.current = whenIdle(write)
+          else write()
+        },
+        slow ? LARGE_STEP_SETTLE_MS : STEP_SETTLE_MS,
+      )
+      stepWrite.current = () => clearTimeout(t)
     })
   }, [step])
   useEffect(
     () => () => {
-      if (stepWrite.current !== null) clearTimeout(stepWrite.current)
+      stepWrite.current?.()
       writer.current?.cancel()
     },
     [],

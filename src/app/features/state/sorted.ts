@@ -28,34 +28,54 @@ function compare(a: Member, b: Member): number {
   )
 }
 
-/** The members of `members` in display order; `from` (the previous state's members) and `diff` (from it to this) make it incremental. */
-export function sortedMembers(members: Members, from?: Members | null, diff?: StateDiff | null): readonly Member[] {
-  const cached = SORTED.get(members)
-  if (cached) return cached
-  const prev = from ? SORTED.get(from) : undefined
-  let out: Member[]
-  if (prev && diff && diff.members.length < 64) {
-    const gone = new Set<Member>()
-    const add: Member[] = []
-    for (const c of diff.members) {
-      if (c.before) gone.add(c.before)
-      if (c.after) add.push(c.after)
+/** Largest member change applied to a cached order instead of sorting again. */
+const INCREMENTAL = 64
+
+/** `base` (sorted) without the members of `gone` and with `add` inserted in order; null when the result is not `size` long. */
+function derive(base: readonly Member[], gone: ReadonlySet<Member>, add: Member[], size: number): Member[] | null {
+  const out = gone.size ? base.filter((m) => !gone.has(m)) : [...base]
+  for (const m of add.sort(compare)) {
+    let lo = 0
+    let hi = out.length
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (compare(out[mid]!, m) < 0) lo = mid + 1
+      else hi = mid
     }
-    out = gone.size ? prev.filter((m) => !gone.has(m)) : [...prev]
-    for (const m of add.sort(compare)) {
-      let lo = 0
-      let hi = out.length
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1
-        if (compare(out[mid]!, m) < 0) lo = mid + 1
-        else hi = mid
-      }
-      out.splice(lo, 0, m)
-    }
-    if (out.length !== members.size) out = [...members.values()].sort(compare) // the diff did not describe the change
-  } else {
-    out = [...members.values()].sort(compare)
+    out.splice(lo, 0, m)
   }
-  SORTED.set(members, out)
+  return out.length === size ? out : null // else the diff did not describe the change
+}
+
+/** The order of one side of `diff` from the other's: forward (before → after) or back (after → before). */
+function across(base: readonly Member[], diff: StateDiff, to: 'after' | 'before', size: number): Member[] | null {
+  const gone = new Set<Member>()
+  const add: Member[] = []
+  for (const c of diff.members) {
+    const [was, is] = to === 'after' ? [c.before, c.after] : [c.after, c.before]
+    if (was) gone.add(was)
+    if (is) add.push(is)
+  }
+  return derive(base, gone, add, size)
+}
+
+/**
+ * The members of `members` in display order. `from` (the previous state's members) and
+ * `diff` (from it to this) make it incremental in both step directions: stepping forward
+ * derives this order from the previous state's; the previous state's order is derived
+ * from this one's too (when not known yet), so the step back to it finds its order.
+ */
+export function sortedMembers(members: Members, from?: Members | null, diff?: StateDiff | null): readonly Member[] {
+  const small = !!diff && diff.members.length < INCREMENTAL
+  let out = SORTED.get(members)
+  if (!out) {
+    const prev = from ? SORTED.get(from) : undefined
+    out = (prev && small && across(prev, diff!, 'after', members.size)) || [...members.values()].sort(compare)
+    SORTED.set(members, out)
+  }
+  if (from && small && !SORTED.has(from)) {
+    const back = across(out, diff!, 'before', from.size)
+    if (back) SORTED.set(from, back)
+  }
   return out
 }

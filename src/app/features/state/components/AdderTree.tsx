@@ -1,6 +1,7 @@
-import type { AssociationState } from '../../../../core/types'
+import { memo } from 'react'
+import type { AssociationState, MemberId } from '../../../../core/types'
 import { MEMBER_KIND_LABEL, shortId } from '../../../ui/format'
-import type { StateDiff } from '../../../model/state-diff'
+import type { RowMark, StateDiff } from '../../../model/state-diff'
 import { layoutTree } from '../tree-layout'
 import { sortedMembers } from '../sorted'
 
@@ -51,35 +52,19 @@ export function AdderTree({
               const x2 = PAD + n.depth * COL
               const y2 = PAD + n.row * ROW + H / 2
               const mx = (x1 + x2) / 2
-              return (
-                <path
-                  key={`e-${n.key}`}
-                  className={`edge${n.mark ? ` mark-${n.mark}` : ''}`}
-                  d={`M${x1},${y1} C${mx},${y1} ${mx},${y2} ${x2},${y2}`}
-                />
-              )
+              return <Edge key={`e-${n.key}`} mark={n.mark} d={`M${x1},${y1} C${mx},${y1} ${mx},${y2} ${x2},${y2}`} />
             })}
-            {t.nodes.map((n) => {
-              const x = PAD + n.depth * COL
-              const y = PAD + n.row * ROW
-              return (
-                <g
-                  key={n.key}
-                  className={`node kind-${n.id.kind}${n.mark ? ` mark-${n.mark}` : ''}${n.ghost ? ' ghost' : ''}`}
-                  transform={`translate(${x},${y})`}
-                >
-                  <title>{`${MEMBER_KIND_LABEL[n.id.kind]} ${n.id.text}${n.mark ? ` (${n.mark} by this step)` : ''}${n.ghost && !n.mark ? ' (not a member)' : ''}`}</title>
-                  <rect width={W} height={H} rx={4} />
-                  <text x={6} y={15} className="node-kind">
-                    {n.id.kind === 'ethereum' ? 'W' : n.id.kind === 'passkey' ? 'P' : 'I'}
-                  </text>
-                  <text x={20} y={15}>
-                    {shortId(n.id.text, 8, 4)}
-                    {n.mark === 'added' ? ' +' : n.mark === 'removed' ? ' −' : ''}
-                  </text>
-                </g>
-              )
-            })}
+            {t.nodes.map((n) => (
+              <Node
+                key={n.key}
+                x={PAD + n.depth * COL}
+                y={PAD + n.row * ROW}
+                kind={n.id.kind}
+                text={n.id.text}
+                mark={n.mark}
+                ghost={n.ghost}
+              />
+            ))}
           </svg>
         </div>
       )}
@@ -91,3 +76,44 @@ export function AdderTree({
     </section>
   )
 }
+
+/**
+ * One edge and one node of the picture, by value: a step redraws the nodes and edges it
+ * moved or marked, and the rest (most of a large state's picture) skip rendering.
+ */
+const Edge = memo(function Edge({ d, mark }: { d: string; mark: RowMark | null }) {
+  return <path className={`edge${mark ? ` mark-${mark}` : ''}`} d={d} />
+})
+
+const Node = memo(function Node({
+  x,
+  y,
+  kind,
+  text,
+  mark,
+  ghost,
+}: {
+  x: number
+  y: number
+  kind: MemberId['kind']
+  text: string
+  mark: RowMark | null
+  ghost: boolean
+}) {
+  return (
+    <g
+      className={`node kind-${kind}${mark ? ` mark-${mark}` : ''}${ghost ? ' ghost' : ''}`}
+      transform={`translate(${x},${y})`}
+    >
+      <title>{`${MEMBER_KIND_LABEL[kind]} ${text}${mark ? ` (${mark} by this step)` : ''}${ghost && !mark ? ' (not a member)' : ''}`}</title>
+      <rect width={W} height={H} rx={4} />
+      <text x={6} y={15} className="node-kind">
+        {kind === 'ethereum' ? 'W' : kind === 'passkey' ? 'P' : 'I'}
+      </text>
+      <text x={20} y={15}>
+        {shortId(text, 8, 4)}
+        {mark === 'added' ? ' +' : mark === 'removed' ? ' −' : ''}
+      </text>
+    </g>
+  )
+})
