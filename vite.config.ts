@@ -19,6 +19,25 @@ const CSP = [
   "form-action 'none'",
 ].join('; ')
 
+/**
+ * In the workers' build, the decoder's protobuf half is not imported with the decoder
+ * (src/core/decode/record.ts): `record-eager.ts` becomes an empty module, and the replay
+ * worker imports src/core/decode/update.ts when a log needs it, so protobuf's runtime
+ * (about 90 KB) is a chunk of its own, loaded only then.
+ */
+const lazyRecordReader = {
+  name: 'inspector-lazy-record-reader',
+  enforce: 'pre' as const,
+  resolveId(source: string, importer: string | undefined) {
+    if (source === './record-eager' && importer && /[\\/]src[\\/]core[\\/]decode[\\/]/.test(importer))
+      return '\0inspector-record-eager-empty'
+    return null
+  },
+  load(id: string) {
+    return id === '\0inspector-record-eager-empty' ? 'export {}' : null
+  },
+}
+
 const contentSecurityPolicy = {
   name: 'inspector-csp',
   apply: 'build' as const,
@@ -57,6 +76,7 @@ export default defineConfig({
   preview: { host: '127.0.0.1', port: 4173, strictPort: true },
   worker: {
     format: 'es',
+    plugins: () => [lazyRecordReader],
     // The workers import the fast backend's loaders statically on purpose
     // (src/worker/browser-loaders.ts: one request, not one per dynamic import), which makes
     // src/crypto/backend.ts's dynamic imports of them ineffective in every worker bundle:

@@ -27,8 +27,15 @@ export const workerTimings = new Map<number, PrimitiveTimings>()
 /** The verification workers of this realm not yet terminated. */
 const live = new Set<Worker>()
 
-/** Sends every verification worker the jobs of its idle warm-up (./warm-log.ts). */
+/** The latest warm-up jobs, for the verification workers started after they were posted. */
+let warmJobs: readonly VerifyJob[] | null = null
+
+/**
+ * Sends every verification worker the jobs of its idle warm-up (./warm-log.ts), and keeps
+ * them for the workers started later (the pool starts after the demo log's replay).
+ */
 export function postWarmJobs(jobs: readonly VerifyJob[]): void {
+  warmJobs = jobs
   for (const w of live) w.postMessage({ type: 'warm', jobs } satisfies WarmJobsMessage)
 }
 
@@ -65,7 +72,10 @@ function webWorkerSpawner(
       events.error(`verification worker ${index} stopped: ${ev.message || 'it could not be started'}`)
     }
     w.onmessageerror = () => events.error(`verification worker ${index} sent a message that could not be read`)
-    void modules.then((m) => w.postMessage({ type: 'wasm', modules: m } satisfies WasmModulesMessage))
+    void modules.then((m) => {
+      w.postMessage({ type: 'wasm', modules: m } satisfies WasmModulesMessage)
+      if (warmJobs && live.has(w)) w.postMessage({ type: 'warm', jobs: warmJobs } satisfies WarmJobsMessage)
+    })
     return {
       post: (m) => w.postMessage(m),
       terminate: () => {

@@ -5,10 +5,12 @@
  * (at most STEP_CHUNK steps a message), then `done`, then the command line's report.
  *
  * Verification (the 'fast' engine, the default): logs of POOL_THRESHOLD updates or more
- * are verified on a pool of nested verification workers (./pool.ts), started with this
- * worker (which the app starts when it loads: src/app/trace/replay-client.ts `warm`) and
- * kept warm, while this worker applies them in log order and verifies too; with the verdict cache (./verdict-cache.ts, IndexedDB) a
- * reopened log skips verification. The 'plain' engine is today's one-thread noble
+ * are verified on a pool of nested verification workers (./pool.ts), started when the
+ * first such log is opened or POOL_IDLE_START ms after this worker's first answer,
+ * whichever comes first, and kept warm, while this worker applies them in log order and
+ * verifies too; a smaller log (the demo the app opens at load) is verified on this thread
+ * alone, so the first screen loads no verification worker. With the verdict cache
+ * (./verdict-cache.ts, IndexedDB) a reopened log skips verification. The 'plain' engine is today's one-thread noble
  * replay, kept as the benchmark's baseline. Both give the same Trace.
  *
  * Cancellation: the app cancels by terminating this worker (src/app/trace/replay-client.ts),
@@ -16,6 +18,7 @@
  */
 import { LogInputError } from '../core/errors'
 import { readLogs } from '../core/decode/logs'
+import { RecordReaderPending } from '../core/decode/record'
 import { replay } from '../core/replay'
 import { toReport } from '../core/report'
 import type { InboxLog } from '../core/types'
@@ -195,11 +198,18 @@ const checked: Promise<LoadedContext> = loadedContext.then(async (loaded) => {
   return loaded
 })
 const checkedContext = (): Promise<LoadedContext> => checked
-// Warm from the start: this thread's backend loads (compiling each WebAssembly module once,
-// while it downloads) and warms up, and the pool's workers start at once, beside it: each
-// is sent the compiled modules when they are ready (./pool.ts), so a first replay finds
-// them loaded. A log too small for the pool costs nothing more: the workers idle.
-sharedPool()
+/**
+ * The pool starts this long after this worker's first answer (the demo log at load), while
+ * the page is idle, so that a log opened later finds its workers loaded and warm; a log of
+ * POOL_THRESHOLD updates or more opened before that starts it at its open. Each worker is
+ * sent this thread's compiled WebAssembly modules (./pool.ts).
+ */
+const POOL_IDLE_START = 1000
+let poolTimer: ReturnType<typeof setTimeout> | undefined
+function startPoolLater(): void {
+  if (pool_ || poolTimer !== undefined) return
+  poolTimer = setTimeout(sharedPool, POOL_IDLE_START)
+}
 let cacheOpen: Promise<IdbVerdictCache | null> | undefined
 const verdictCache = (): Promise<IdbVerdictCache | null> => (cacheOpen ??= IdbVerdictCache.open())
 /** The log store (src/storage/log-store.ts): one record of verdicts per log, read first on a reopen. */
@@ -249,6 +259,22 @@ async function chainVerifier(routes: readonly ChainRouteWire[]): Promise<SmartWa
   })
 }
 
+/**
+ * readLogs, with the decoder's protobuf half (src/core/decode/record.ts) loaded when the
+ * input needs it: this worker's build leaves it out, so a log of the common form (every
+ * update read by the one-pass reader) loads no protobuf runtime; any other is read again
+ * once it is loaded.
+ */
+async function readInput(input: string | Uint8Array, name: string): Promise<InboxLog[]> {
+  try {
+    return readLogs(input, name)
+  } catch (e) {
+    if (!(e instanceof RecordReaderPending)) throw e
+  }
+  await import('../core/decode/update')
+  return readLogs(input, name)
+}
+
 function problemOf(e: unknown): InputProblem {
   if (e instanceof LogInputError) {
     return {
@@ -267,7 +293,7 @@ async function handle(m: ToWorker): Promise<void> {
   if (m.type === 'open') {
     const decodeFrom = performance.now()
     try {
-      logs = readLogs(m.input, m.name)
+      logs = await readInput(m.input, m.name)
       measure('decode', decodeFrom)
     } catch (e) {
       logs = []
@@ -299,6 +325,9 @@ async function handle(m: ToWorker): Promise<void> {
       })),
     })
     inputHash = inputDigest(m.input).catch(() => null)
+    // A log the pool will verify: its workers start now, beside the hand-off and this
+    // thread's first updates, rather than at the replay request.
+    if (logs.some((l) => l.entries.length >= POOL_THRESHOLD)) sharedPool()
     return
   }
   const log = logs[m.logIndex]
@@ -443,6 +472,7 @@ async function handle(m: ToWorker): Promise<void> {
     verify,
   })
   measure('steps', stepsFrom)
+  startPoolLater()
   post({ type: 'report', id: m.id, report: `${JSON.stringify(toReport(trace, m.file), null, 2)}\n` })
   // The verdicts found are kept and written after the answer (a reopened log reads them).
   pool?.keepFound()

@@ -6,7 +6,8 @@
 import { LogInputError, RuleViolation } from '../errors'
 import type { InboxLog, LogEntry, UndecodableUpdate, UnverifiedUpdate } from '../types'
 import { JsonBigInt } from './json'
-import { decodeUpdate } from './update'
+import { decodeUpdate } from './record'
+import './record-eager'
 import { bounded, quote } from '../text/quote'
 
 export const UINT64_MAX = (1n << 64n) - 1n

@@ -51,8 +51,6 @@ import { base64Bytes, base64Later } from './base64'
 import { LogInputError, RuleViolation } from '../errors'
 import type { InboxLog, LogEntry, UndecodableUpdate } from '../types'
 import { WireType } from '@bufbuild/protobuf/wire'
-import { fromBinary } from '@bufbuild/protobuf'
-import { IdentityUpdateSchema } from '../../gen/identity/associations/association_pb'
 import {
   assertUniqueSequenceIds,
   decodeOrError,
@@ -65,9 +63,10 @@ import {
 } from './entry'
 import { JsonSyntaxError, parseJson } from './json'
 import { looksLikePostgresCsv, PG_CSV_UPDATE_COLUMN, readPostgresCsvLog } from './pg-csv'
-import { decodeUpdateFromJson } from './update'
+import { recordReader } from './record'
+import './record-eager'
 import { eachField, type FieldFault, type WireField } from './fields'
-import { checkWire, fieldFaultDetail, isValidUtf8, wireTypeMismatch } from './wire'
+import { fieldFaultDetail, isValidUtf8, wireTypeMismatch } from './wire'
 
 interface Attempt {
   readonly format: string
@@ -360,7 +359,7 @@ export function readGatewayJson(json: unknown): InboxLog[] {
       if (u === undefined || u === null) update = undecodable(`${lp} has no update`, null)
       else {
         try {
-          update = decodeUpdateFromJson(u, `${lp}.update`)
+          update = recordReader().decodeUpdateFromJson(u, `${lp}.update`)
         } catch (e) {
           if (!(e instanceof RuleViolation)) throw e
           update = undecodable(e.message, e.actionIndex)
@@ -385,7 +384,7 @@ export function readSingleUpdate(bytes: Uint8Array): InboxLog {
 function readSingleUpdateJson(json: JsonObject): InboxLog {
   let update: LogEntry['update']
   try {
-    update = decodeUpdateFromJson(json, '$')
+    update = recordReader().decodeUpdateFromJson(json, '$')
   } catch (e) {
     if (!(e instanceof RuleViolation)) throw e
     update = undecodable(e.message, e.actionIndex)
@@ -502,7 +501,7 @@ export function readResponseFrames(bytes: Uint8Array): FramedLog[] | null {
 
 /** The single-update reading of `bytes` with its tier, or why it is not one. */
 function singleReading(bytes: Uint8Array): Reading | Attempt {
-  const problem = checkWire(IdentityUpdateSchema, bytes)
+  const problem = recordReader().checkUpdateWire(bytes)
   if (problem) {
     return {
       format: 'single-update',
@@ -514,9 +513,7 @@ function singleReading(bytes: Uint8Array): Reading | Attempt {
   const log = readSingleUpdate(bytes)
   const u = log.entries[0]!.update
   if (isDecoded(u)) return { tier: 1, logs: () => [log] }
-  // Unknown fields are not kept here: only the three listed fields are looked at.
-  const m = fromBinary(IdentityUpdateSchema, bytes, { readUnknownFields: false })
-  if (m.actions.length === 0 && m.inboxId === '' && m.clientTimestampNs === 0n) {
+  if (recordReader().holdsNoUpdateField(bytes)) {
     return {
       format: 'single-update',
       where: 'byte 0',
@@ -656,6 +653,9 @@ export function readLogs(input: Uint8Array | string, name?: string): InboxLog[] 
       const r = read(bytes)
       if (isReading(r)) {
         if (best === null || r.tier < best.tier) best = r
+        // A tier-1 reading is the best there is, and the two readings never both reach
+        // tier 1 (header): the single-update reading is not tried after a tier-1 response.
+        if (r.tier === 1) break
       } else attempts.push({ ...r, format: prefix + r.format })
     }
     if (best?.tier === 1) break

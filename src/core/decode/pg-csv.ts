@@ -22,6 +22,7 @@ import { LogInputError } from '../errors'
 import type { InboxLog, LogEntry } from '../types'
 import { assertUniqueSequenceIds, decodeOrError, entry, UINT64_MAX, undecodable } from './entry'
 import { quote } from '../text/quote'
+import { RecordReaderPending } from './record'
 
 const FORMAT = 'postgres-csv'
 
@@ -180,6 +181,7 @@ export function readPostgresCsvLog(text: string): InboxLog[] {
     try {
       update = decodeOrError(bytea(cell(updCol)))
     } catch (e) {
+      if (e instanceof RecordReaderPending) throw e
       // Not valid hex: an IDENT-001 entry, not a file error (as for a log bundle).
       update = undecodable(
         `${PG_CSV_UPDATE_COLUMN} on ${where} is not valid bytea hex: ${e instanceof Error ? e.message : String(e)}`,

@@ -38,9 +38,9 @@ import type { Signature } from '../../gen/identity/associations/signature_pb'
 import { RuleViolation } from '../errors'
 import type { UnverifiedUpdate, WireAction, WireMemberIdentifier, WireSignature } from '../types'
 import { bounded } from '../text/quote'
-import { checkWireCounted } from './wire'
+import { checkWire, checkWireCounted } from './wire'
 import { shared } from './intern'
-import { decodeDirect } from './direct'
+import { provideRecordReader } from './record'
 import { JsonBigInt } from './json'
 
 function violation(actionIndex: number | null, message: string): RuleViolation {
@@ -249,14 +249,9 @@ function toDomain(
   return { inboxId: shared(msg.inboxId), clientTimestampNs: msg.clientTimestampNs, actions, bytes, bytesSource }
 }
 
-/**
- * Decodes IdentityUpdate protobuf bytes under IDENT-001. The result keeps `bytes`
- * itself (the same array, not a copy, not a re-encoding).
- * @throws RuleViolation('IDENT-001', actionIndex | null, message)
- */
-export function decodeUpdate(bytes: Uint8Array): UnverifiedUpdate {
-  return decodeDirect(bytes) ?? decodeUpdateOfRecord(bytes)
-}
+// decodeUpdate (the one-pass reader, then decodeUpdateOfRecord) lives in ./record.ts, which
+// needs no protobuf runtime; it is exported here too for the callers that import it from here.
+export { decodeUpdate } from './record'
 
 /**
  * decodeUpdate without the one-pass reader of the common form (./direct.ts): the strict
@@ -403,3 +398,15 @@ export function decodeUpdateFromJson(json: unknown, path: string): UnverifiedUpd
   }
   return toDomain(msg, bytes, 'canonical-encoding')
 }
+
+// This module is the decoder's protobuf half (./record.ts): evaluating it makes it available.
+provideRecordReader({
+  decodeUpdateOfRecord,
+  decodeUpdateFromJson,
+  checkUpdateWire: (bytes) => checkWire(IdentityUpdateSchema, bytes),
+  holdsNoUpdateField: (bytes) => {
+    // Unknown fields are not kept here: only the three listed fields are looked at.
+    const m = fromBinary(IdentityUpdateSchema, bytes, { readUnknownFields: false })
+    return m.actions.length === 0 && m.inboxId === '' && m.clientTimestampNs === 0n
+  },
+})
