@@ -26,8 +26,9 @@ function startThread(index: number): Worker {
  * code while the native signature checks are the hot part: a smaller cumulative inlining
  * budget (230 bytes of bytecode per optimized function instead of V8's 920) keeps TurboFan's
  * background compiles short and its code small, for the same speed of the optimized code
- * (docs/audit.md says what the run gained). It changes how fast code runs, never what it
- * computes.
+ * (docs/audit.md "Speed and memory": where the run's CPU goes). No TurboFan inlining at all,
+ * or a larger interrupt budget, made the run no cheaper. It changes how fast code runs,
+ * never what it computes.
  */
 const AUDIT_V8_FLAGS = ['--max-inlined-bytecode-size-cumulative=230'] as const
 let flagsSet = false

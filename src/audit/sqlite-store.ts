@@ -109,7 +109,7 @@ export function openSqliteStore(file: string): AuditStore {
     putRow: db.prepare<[number, string, string, string, string]>(
       'INSERT INTO audit_results (run_id, source, key, unit, row) VALUES (?, ?, ?, ?, ?) ON CONFLICT (run_id, source, key) DO UPDATE SET row = excluded.row, unit = excluded.unit',
     ),
-    putHead: db.prepare<[string, string, string | null, string, number, Buffer | null, string]>(
+    putHead: db.prepare<[string, string, string | null, string, number, Uint8Array | null, string]>(
       'INSERT INTO audit_heads (source, key, last_seq, log_digest, state_format, state, row) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (source, key) DO UPDATE SET last_seq = excluded.last_seq, log_digest = excluded.log_digest, state_format = excluded.state_format, state = excluded.state, row = excluded.row',
     ),
     head: db.prepare<[string, string], HeadRow>('SELECT * FROM audit_heads WHERE source = ? AND key = ?'),
@@ -129,7 +129,7 @@ export function openSqliteStore(file: string): AuditStore {
         string,
         string | null,
         string | null,
-        Buffer | null,
+        Uint8Array | null,
         string | null,
         number | null,
         string | null,
@@ -166,7 +166,9 @@ export function openSqliteStore(file: string): AuditStore {
           h.lastSeq,
           h.logDigest,
           h.stateFormat,
-          h.state ? Buffer.from(h.state.buffer, h.state.byteOffset, h.state.byteLength) : null,
+          // The view itself: better-sqlite3 binds any Uint8Array as a BLOB of its own bytes
+          // (a Buffer made over it per row cost more than the insert's binding).
+          h.state,
           row,
         )
       }
@@ -186,7 +188,7 @@ export function openSqliteStore(file: string): AuditStore {
           seqText(e.seq),
           null,
           e.ts == null ? null : e.ts.toString(),
-          e.bytes ? Buffer.from(e.bytes.buffer, e.bytes.byteOffset, e.bytes.byteLength) : null,
+          e.bytes ?? null,
           e.error ?? null,
           e.actionIndex ?? null,
           null,

@@ -51,13 +51,19 @@ const BIG_LARGE = 2
 const BIG_NEGATIVE = 3
 const U64_MAX = (1n << 64n) - 1n
 
-/** Lowercase hex of whole bytes (possibly none), with or without 0x ('x' is no hex digit: a match that starts 0x is prefixed). */
-const HEX = /^(?:0x)?(?:[0-9a-f]{2})*$/
+/** Char code → value of a lowercase hex digit; -1 for any other (uppercase is text, not hex). */
+const HEX_VALUE: Int8Array = (() => {
+  const t = new Int8Array(128).fill(-1)
+  for (let i = 0; i < 16; i++) t['0123456789abcdef'.charCodeAt(i)] = i
+  return t
+})()
 
 /** Writes into one growing buffer (kept between calls: each state is copied out exactly). */
 class Writer {
   private static scratch = Buffer.allocUnsafe(4096)
+  private static scratchView = new DataView(Writer.scratch.buffer, Writer.scratch.byteOffset, Writer.scratch.length)
   buf = Writer.scratch
+  view = Writer.scratchView
   at = 0
 
   private room(n: number): void {
@@ -65,7 +71,9 @@ class Writer {
     const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.at + n))
     this.buf.copy(next, 0, 0, this.at)
     this.buf = next
+    this.view = new DataView(next.buffer, next.byteOffset, next.length)
     Writer.scratch = next
+    Writer.scratchView = this.view
   }
 
   byte(b: number): void {
@@ -82,17 +90,31 @@ class Writer {
     this.buf[this.at++] = n
   }
 
+  /** A text: as hex bytes when it is lowercase hex of whole bytes (with or without 0x), else UTF-8. */
   text(s: string): void {
-    if (HEX.test(s)) {
-      const hex0x = s.charCodeAt(1) === 120
-      const from = hex0x ? 2 : 0
+    const start = this.at
+    const from = s.length >= 2 && s.charCodeAt(0) === 48 && s.charCodeAt(1) === 120 ? 2 : 0
+    if ((s.length - from) % 2 === 0) {
       const n = (s.length - from) / 2
-      this.byte(hex0x ? TEXT_0X_HEX : TEXT_HEX)
+      this.byte(from ? TEXT_0X_HEX : TEXT_HEX)
       this.uint(n)
       this.room(n)
-      this.buf.write(hex0x ? s.slice(2) : s, this.at, n, 'hex')
-      this.at += n
-      return
+      const buf = this.buf
+      let at = this.at
+      let i = from
+      for (; i < s.length; i += 2) {
+        const a = s.charCodeAt(i)
+        const b = s.charCodeAt(i + 1)
+        const hi = a < 128 ? HEX_VALUE[a]! : -1
+        const lo = b < 128 ? HEX_VALUE[b]! : -1
+        if (hi < 0 || lo < 0) break
+        buf[at++] = (hi << 4) | lo
+      }
+      if (i >= s.length) {
+        this.at = at
+        return
+      }
+      this.at = start // not hex after all: written again as UTF-8
     }
     const n = Buffer.byteLength(s, 'utf8')
     this.byte(TEXT_UTF8)
@@ -103,11 +125,19 @@ class Writer {
   }
 
   kind(k: MemberKind): void {
-    const i = KINDS.indexOf(k)
-    if (i >= 0) this.byte(i)
-    else {
-      this.byte(KIND_TEXT)
-      this.text(k)
+    switch (k) {
+      case 'ethereum':
+        this.byte(0)
+        return
+      case 'installation':
+        this.byte(1)
+        return
+      case 'passkey':
+        this.byte(2)
+        return
+      default:
+        this.byte(KIND_TEXT)
+        this.text(k)
     }
   }
 
@@ -124,7 +154,7 @@ class Writer {
     if (v >= 0n && v <= U64_MAX) {
       this.byte(BIG_U64)
       this.room(8)
-      this.buf.writeBigUInt64BE(v, this.at)
+      this.view.setBigUint64(this.at, v)
       this.at += 8
       return
     }
@@ -139,7 +169,7 @@ class Writer {
 
   float(x: number): void {
     this.room(8)
-    this.buf.writeDoubleBE(x, this.at)
+    this.view.setFloat64(this.at, x)
     this.at += 8
   }
 
