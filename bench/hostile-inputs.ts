@@ -9,37 +9,19 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { encodeBundleJson, encodeGetIdentityUpdatesResponse, encodeUpdate } from '../src/core/encode/update'
-import { deriveInboxId } from '../src/core/inbox-id'
-import { utf8 } from '../src/crypto/bytes'
-import { sha256 } from '../src/crypto/hash'
-import {
-  addMember,
-  claimHandle,
-  createInbox,
-  type DraftAction,
-  ethKeySigner,
-  installationKeySigner,
-  signUpdate,
-} from '../src/signing'
+import { signedBigUpdate } from '../test/support/big-update'
 
 const CACHE = process.env.HOSTILE_CACHE ?? join(tmpdir(), 'inbox-inspector-hostile')
-
-const key = (label: string) => sha256(utf8(`hostile-${label}`))
 
 /**
  * The bytes of one update of `n` actions: IDENT-079 refuses it (see the module comment), or
  * with `applies`, a CreateInbox and n - 1 installation adds, which the spec's rules admit
  * (another wallet, so another inbox than the refused one's).
  */
-async function bigUpdate(n: number, applies = false): Promise<Uint8Array> {
-  const wallet = ethKeySigner(key(applies ? 'wallet-applies' : 'wallet'))
-  const inboxId = deriveInboxId(wallet.identifier.text, 0n)
-  const actions: DraftAction[] = [createInbox(wallet)]
-  for (let i = 0; i < n - (applies ? 1 : 2); i++)
-    actions.push(addMember(wallet, installationKeySigner(key(`inst-${i}`))))
-  if (!applies) actions.push(claimHandle('hostile', wallet))
-  const u = await signUpdate({ inboxId, clientTimestampNs: 1_750_000_000_000_000_000n, actions })
-  return u.bytes
+function bigUpdate(n: number, applies = false): Promise<Uint8Array> {
+  return applies
+    ? signedBigUpdate('hostile-', n - 1, { wallet: 'wallet-applies' })
+    : signedBigUpdate('hostile-', n - 2, { claim: true })
 }
 
 /** The one update a bundle of it holds, as bundle JSON. */

@@ -38,6 +38,17 @@ export async function waitForLog(page: Page): Promise<void> {
   await expect(page.getByRole('progressbar', { name: 'Replay progress' })).toHaveCount(0, { timeout: 30_000 })
 }
 
+/** The window sizes the specs check: a desktop and a phone. */
+export const DESKTOP = { width: 1440, height: 900 } as const
+export const PHONE = { width: 390, height: 844 } as const
+
+/** Opens the app at `path` in a window of `size` and waits for its log. */
+export async function openLog(page: Page, size: { width: number; height: number }, path = '/'): Promise<void> {
+  await page.setViewportSize(size)
+  await page.goto(path)
+  await waitForLog(page)
+}
+
 /** Opens `text` through the Open log panel's paste box (the result is not awaited: garbage shows an alert, a log replays). */
 export async function pasteLog(page: Page, text: string): Promise<void> {
   await page.getByRole('button', { name: 'Open log…' }).click()

@@ -6,7 +6,7 @@
  */
 import type { Locator, Page } from '@playwright/test'
 import { expect, expectNoA11yViolations, test } from './fixtures'
-import { summary, waitForLog } from './helpers'
+import { summary, waitForLog, openLog, PHONE, DESKTOP } from './helpers'
 
 // Code inside evaluate runs in the page; tsconfig.node.json has no DOM lib.
 declare const document: any, getComputedStyle: any, innerHeight: number, innerWidth: number
@@ -40,9 +40,7 @@ const timeline = (page: Page) => page.getByRole('listbox', { name: /Updates and 
 
 test('keyboard only: open an example, select a step, read its signature text, every drawer', async ({ page }) => {
   test.setTimeout(240_000) // a few hundred key presses and seven axe scans, on a shared machine
-  await page.setViewportSize({ width: 1440, height: 900 })
-  await page.goto('/')
-  await waitForLog(page)
+  await openLog(page, DESKTOP)
 
   // The first Tab is the skip link.
   await page.keyboard.press('Tab')
@@ -167,9 +165,7 @@ test('keyboard only: open an example, select a step, read its signature text, ev
 
 test('keyboard only at 390 px: the drawers open from More, cover the page, and Tab stays in them', async ({ page }) => {
   test.setTimeout(120_000)
-  await page.setViewportSize({ width: 390, height: 844 })
-  await page.goto('/#example=valid-full-life&step=3.0')
-  await waitForLog(page)
+  await openLog(page, PHONE, '/#example=valid-full-life&step=3.0')
   // The header is one row: the drawers are items of its More menu (↓ opens it, ↓ moves, Enter picks).
   const opener = page.getByRole('button', { name: 'More', exact: true })
   const focused = (l: Locator) => l.evaluate((el) => el === document.activeElement)

@@ -8,7 +8,7 @@
  */
 import { demoInboxes } from '../src/devnode/demo'
 import { expect, expectNoA11yViolations, test } from './fixtures'
-import { openSettings, shot, waitForLog } from './helpers'
+import { openSettings, shot, waitForLog, openLog, PHONE, DESKTOP } from './helpers'
 
 // Code inside page.evaluate runs in the page; tsconfig.node.json has no DOM lib.
 declare const document: any
@@ -19,9 +19,7 @@ const alice = demoInboxes().find((d) => d.name === 'alice')!
 test('open Settings by keyboard, set the local node URL, fetch with it; Escape closes and focus returns', async ({
   page,
 }, info) => {
-  await page.setViewportSize({ width: 1440, height: 900 })
-  await page.goto('/')
-  await waitForLog(page)
+  await openLog(page, DESKTOP)
   // No stacked settings panels above the timeline any more.
   await expect(page.getByRole('region', { name: 'Real networks' })).toHaveCount(0)
   await expect(page.getByRole('textbox', { name: 'Local node URL' })).toHaveCount(0)
@@ -146,9 +144,7 @@ test('a custom profile is added, kept after a reload, edited and removed', async
 })
 
 test('at 390x844: Settings and the Open drawer fit the phone; axe clean', async ({ page }, info) => {
-  await page.setViewportSize({ width: 390, height: 844 })
-  await page.goto(`/?node=${encodeURIComponent(NODE)}`)
-  await waitForLog(page)
+  await openLog(page, PHONE, `/?node=${encodeURIComponent(NODE)}`)
   // On a phone Settings… is in the header's More menu.
   const dialog = await openSettings(page)
   await expect(dialog.getByRole('status', { name: 'Node status' })).toContainText('node reachable')

@@ -6,7 +6,7 @@
  */
 import type { Page } from '@playwright/test'
 import { expect, expectNoA11yViolations, test } from './fixtures'
-import { fixture, headerAction, moreMenu, shot, summary, waitForLog } from './helpers'
+import { fixture, headerAction, moreMenu, shot, summary, waitForLog, openLog, PHONE, DESKTOP } from './helpers'
 
 // Code inside page.evaluate runs in the page; tsconfig.node.json has no DOM lib.
 declare const document: any, navigator: any
@@ -22,9 +22,7 @@ for (const [width, height] of SIZES) {
   test(`layout at ${width}×${height}: header, timeline and step on screen; drawers over the inspector`, async ({
     page,
   }, info) => {
-    await page.setViewportSize({ width, height })
-    await page.goto('/')
-    await waitForLog(page)
+    await openLog(page, { width, height })
     const header = page.locator('header.topbar')
     await expect(header).toBeInViewport()
     await expect(page.getByRole('listbox', { name: /Updates and their actions/ })).toBeInViewport()
@@ -55,9 +53,7 @@ for (const [width, height] of SIZES) {
 }
 
 test("an edited copy's name stays readable where the actions wrap under it (800 px)", async ({ page }) => {
-  await page.setViewportSize({ width: 800, height: 900 })
-  await page.goto('/')
-  await waitForLog(page)
+  await openLog(page, { width: 800, height: 900 })
   await page.getByRole('button', { name: 'Edit…' }).click()
   await page
     .locator('[data-drawer="edit"]')
@@ -108,9 +104,7 @@ test('at 390×844 the header is one row: Open log…, the theme and More, which 
   context,
 }, info) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'])
-  await page.setViewportSize({ width: 390, height: 844 })
-  await page.goto('/#example=valid-full-life&step=3.0')
-  await waitForLog(page)
+  await openLog(page, PHONE, '/#example=valid-full-life&step=3.0')
   const header = page.locator('header.topbar')
   const box = (await header.boundingBox())!
   expect(box.height).toBeLessThanOrEqual(44)
@@ -182,9 +176,7 @@ test('at 390×844 the header is one row: Open log…, the theme and More, which 
 })
 
 test('at 1440×900 every action is a header button and there is no More', async ({ page }) => {
-  await page.setViewportSize({ width: 1440, height: 900 })
-  await page.goto('/#example=valid-full-life&step=3.0')
-  await waitForLog(page)
+  await openLog(page, DESKTOP, '/#example=valid-full-life&step=3.0')
   const header = page.locator('header.topbar')
   for (const name of ['Open log…', ...PHONE_ACTIONS.filter((n) => n !== 'Copy link')])
     await expect(header.getByRole('button', { name, exact: true })).toBeVisible()
@@ -195,9 +187,7 @@ test('at 1440×900 every action is a header button and there is no More', async 
 test('at 390×844 an edited copy keeps the one row: its badge beside the label, Restore original in More', async ({
   page,
 }, info) => {
-  await page.setViewportSize({ width: 390, height: 844 })
-  await page.goto('/')
-  await waitForLog(page)
+  await openLog(page, PHONE)
   await (await headerAction(page, 'Edit…')).click()
   await page
     .locator('[data-drawer="edit"]')

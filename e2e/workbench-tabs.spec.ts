@@ -7,7 +7,7 @@
  */
 import type { Page } from '@playwright/test'
 import { expect, expectNoA11yViolations, test } from './fixtures'
-import { shot, summary, waitForLog } from './helpers'
+import { shot, summary, waitForLog, openLog, DESKTOP } from './helpers'
 
 // Code inside page.evaluate runs in the page; tsconfig.node.json (which checks e2e/) has no DOM lib.
 declare const document: any
@@ -24,9 +24,7 @@ async function expectTab(page: Page, name: string): Promise<void> {
 test('tabs by keyboard: arrows, Home/End, the choice kept from step to step and in the permalink', async ({
   page,
 }, info) => {
-  await page.setViewportSize({ width: 1440, height: 900 })
-  await page.goto('/')
-  await waitForLog(page)
+  await openLog(page, DESKTOP)
   await expect(tablist(page).getByRole('tab')).toHaveText(['State', 'Diff', 'Signature text', 'Signatures', 'Raw'])
   await expectTab(page, 'State')
   await expect(page.getByRole('heading', { name: 'Who added whom' })).toBeVisible()
@@ -71,9 +69,7 @@ test('tabs by keyboard: arrows, Home/End, the choice kept from step to step and 
 })
 
 test('a rejected step opens on what explains it, the fix-it above the tabs', async ({ page }, info) => {
-  await page.setViewportSize({ width: 1440, height: 900 })
-  await page.goto('/#example=IDENT-040-add-signer-mismatch&step=2.0')
-  await waitForLog(page)
+  await openLog(page, DESKTOP, '/#example=IDENT-040-add-signer-mismatch&step=2.0')
   await expect(summary(page)).toContainText('rejected')
   // IDENT-040: the new member signature was made by another signer than the one added.
   await expectTab(page, 'Signatures')
@@ -117,9 +113,7 @@ test('the Chain tab is there only beside erc_6492 signatures, and a signature ca
 })
 
 test('a diff between step 1 and the head, then back to the previous step', async ({ page }, info) => {
-  await page.setViewportSize({ width: 1440, height: 900 })
-  await page.goto('/#example=valid-full-life&step=13.0&tab=diff')
-  await waitForLog(page)
+  await openLog(page, DESKTOP, '/#example=valid-full-life&step=13.0&tab=diff')
   await expect(summary(page)).toContainText('sequence id 13')
   await expectTab(page, 'Diff')
   const compare = page.getByRole('combobox', { name: 'Compare with…' })
@@ -237,9 +231,7 @@ for (const [width, height] of [
   test(`at ${width}×${height}: the tabs, and the signature text in view when its tab is open`, async ({
     page,
   }, info) => {
-    await page.setViewportSize({ width, height })
-    await page.goto('/')
-    await waitForLog(page)
+    await openLog(page, { width, height })
     if (width < 900) await tablist(page).scrollIntoViewIfNeeded()
     await tab(page, 'Signature text').click()
     await expectTab(page, 'Signature text')

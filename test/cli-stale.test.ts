@@ -32,41 +32,38 @@ function tree(): { root: string; out: string } {
   return { root, out }
 }
 
+/** Why a fresh tree's bundle is stale after `change` (null: it is current). */
+function reasonAfter(change: (t: ReturnType<typeof tree>) => void): string | null {
+  const t = tree()
+  change(t)
+  return staleReason(t.root, t.out)
+}
+
 describe('scripts/cli-stale.cjs staleReason (the guard of npm run cli against a stale bundle)', () => {
   it('a bundle newer than every input is current', () => {
     const { root, out } = tree()
     expect(staleReason(root, out)).toBeNull()
   })
   it('an edited source file, an edited lock file or a deleted input makes it stale, naming the file', () => {
-    const t1 = tree()
-    utimesSync(join(t1.root, 'src/a.ts'), 3000, 3000)
-    expect(staleReason(t1.root, t1.out)).toBe('src/a.ts changed')
-    const t2 = tree()
-    utimesSync(join(t2.root, 'package-lock.json'), 3000, 3000)
-    expect(staleReason(t2.root, t2.out)).toBe('package-lock.json changed')
-    const t3 = tree()
-    rmSync(join(t3.root, 'src/a.ts'))
-    expect(staleReason(t3.root, t3.out)).toBe('src/a.ts is gone')
+    expect(reasonAfter((t) => utimesSync(join(t.root, 'src/a.ts'), 3000, 3000))).toBe('src/a.ts changed')
+    expect(reasonAfter((t) => utimesSync(join(t.root, 'package-lock.json'), 3000, 3000))).toBe(
+      'package-lock.json changed',
+    )
+    expect(reasonAfter((t) => rmSync(join(t.root, 'src/a.ts')))).toBe('src/a.ts is gone')
   })
   it('no bundle, or no inputs list, is stale', () => {
-    const t1 = tree()
-    rmSync(join(t1.out, 'cli.mjs'))
-    expect(staleReason(t1.root, t1.out)).toBe('there is no bundle')
-    const t2 = tree()
-    writeFileSync(join(t2.out, 'inputs.json'), '{}')
-    expect(staleReason(t2.root, t2.out)).toBe('inputs.json lists no inputs')
-    const t3 = tree()
-    rmSync(join(t3.out, 'cli.cjs'))
-    expect(staleReason(t3.root, t3.out)).toBe('there is no bundle')
+    expect(reasonAfter((t) => rmSync(join(t.out, 'cli.mjs')))).toBe('there is no bundle')
+    expect(reasonAfter((t) => writeFileSync(join(t.out, 'inputs.json'), '{}'))).toBe('inputs.json lists no inputs')
+    expect(reasonAfter((t) => rmSync(join(t.out, 'cli.cjs')))).toBe('there is no bundle')
   })
   it("a bundle built by another Node is stale (its code cache is another V8's)", () => {
-    const t = tree()
-    writeFileSync(join(t.out, 'inputs.json'), JSON.stringify({ inputs: ['src/a.ts'], node: 'v18.0.0' }))
-    expect(staleReason(t.root, t.out)).toBe(`it was built by Node v18.0.0, this is ${process.version}`)
+    expect(
+      reasonAfter((t) =>
+        writeFileSync(join(t.out, 'inputs.json'), JSON.stringify({ inputs: ['src/a.ts'], node: 'v18.0.0' })),
+      ),
+    ).toBe(`it was built by Node v18.0.0, this is ${process.version}`)
   })
   it('a script older than its inputs is stale even when the loader is newer', () => {
-    const t = tree()
-    utimesSync(join(t.out, 'cli.cjs'), 500, 500)
-    expect(staleReason(t.root, t.out)).toBe('src/a.ts changed')
+    expect(reasonAfter((t) => utimesSync(join(t.out, 'cli.cjs'), 500, 500))).toBe('src/a.ts changed')
   })
 })

@@ -12,27 +12,17 @@ import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { utf8 } from '../src/crypto/bytes'
-import { sha256 } from '../src/crypto/hash'
 import { applyUpdate, PendingUpdate, RejectedUpdate } from '../src/core/apply/update'
 import { readLogs } from '../src/core/decode/logs'
 import { decodeUpdate } from '../src/core/decode/update'
-import { deriveInboxId } from '../src/core/inbox-id'
 import { signatureFreeRefusal, verifyUntilDecided } from '../src/core/judge-order'
 import { replay } from '../src/core/replay'
 import type { AssociationState, InboxLog, UnverifiedUpdate } from '../src/core/types'
 import type { SmartWalletVerifier } from '../src/core/verify/port'
 import { verifyUpdate, type UpdateVerifyOptions, type VerifiedUpdate } from '../src/core/verify/update'
-import {
-  addMember,
-  createInbox,
-  type DraftAction,
-  ethKeySigner,
-  installationKeySigner,
-  signUpdate,
-} from '../src/signing'
 import { FakeSmartWalletVerifier } from './fixtures/fake-smart-wallet'
 import { countingBackend as counting } from './support/counting-backend'
+import { signedBigUpdate } from './support/big-update'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -101,15 +91,9 @@ const fixtures = (
   JSON.parse(readFileSync(join(ROOT, 'test/fixtures/index.json'), 'utf8')) as { fixtures: IndexEntry[] }
 ).fixtures
 
-const key = (s: string) => sha256(utf8(`early-stop-${s}`))
-const wallet = ethKeySigner(key('wallet'))
-const inboxId = deriveInboxId(wallet.identifier.text, 0n)
-
 /** A CreateInbox and `adds` installation adds; with `bad`, the signature at that add is corrupted. */
 async function bigUpdate(adds: number, bad: number | null): Promise<UnverifiedUpdate> {
-  const actions: DraftAction[] = [createInbox(wallet)]
-  for (let i = 0; i < adds; i++) actions.push(addMember(wallet, installationKeySigner(key(`inst-${i}`))))
-  const u = decodeUpdate((await signUpdate({ inboxId, clientTimestampNs: 1_750_000_000_000_000_000n, actions })).bytes)
+  const u = decodeUpdate(await signedBigUpdate('early-stop-', adds))
   if (bad === null) return u
   // The same update with one installation signature's bytes flipped (a valid form, a bad signature).
   const action = u.actions[bad + 1]!

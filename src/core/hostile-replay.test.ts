@@ -4,35 +4,16 @@
 import { describe, expect, it } from 'vitest'
 import { nobleBackend, type VerifyBackend } from '../crypto/backend'
 import { Ed25519phPrehash } from '../crypto/ed25519ph'
-import { utf8 } from '../crypto/bytes'
-import { sha256 } from '../crypto/hash'
-import {
-  addMember,
-  claimHandle,
-  createInbox,
-  type DraftAction,
-  ethKeySigner,
-  installationKeySigner,
-  signUpdate,
-} from '../signing'
 import { applyUpdate } from './apply/update'
-import { deriveInboxId } from './inbox-id'
 import { decodeUpdate } from './decode/update'
 import { replay } from './replay'
 import type { UnverifiedUpdate } from './types'
 import { verifyUpdate } from './verify/update'
 import { countingBackend } from '../../test/support/counting-backend'
-
-const key = (s: string) => sha256(utf8(`hostile-test-${s}`))
-const wallet = ethKeySigner(key('wallet'))
-const inboxId = deriveInboxId(wallet.identifier.text, 0n)
+import { signedBigUpdate } from '../../test/support/big-update'
 
 async function bigUpdate(adds: number, claim: boolean): Promise<UnverifiedUpdate> {
-  const actions: DraftAction[] = [createInbox(wallet)]
-  for (let i = 0; i < adds; i++) actions.push(addMember(wallet, installationKeySigner(key(`inst-${i}`))))
-  if (claim) actions.push(claimHandle('hostile', wallet))
-  const u = await signUpdate({ inboxId, clientTimestampNs: 1_750_000_000_000_000_000n, actions })
-  return decodeUpdate(u.bytes)
+  return decodeUpdate(await signedBigUpdate('hostile-test-', adds, { claim }))
 }
 
 describe('issue #14: the order and amount of verification work', () => {

@@ -61,6 +61,14 @@ const on = (state: AssociationState | null, actions: Parameters<typeof draftUpda
     : draftUpdate({ clientTimestampNs: T0, actions })
 
 /** The dry run's predicted state equals what the core derives from the really signed update (seen keys aside). */
+/** The dry run of `actions` on `state`, which must accept them. */
+async function accepted(state: AssociationState, actions: Parameters<typeof on>[1]) {
+  const r = await dryRun(state, on(state, actions))
+  expect(r.ok).toBe(true)
+  if (!r.ok) throw new Error(`refused: ${r.message}`)
+  return r
+}
+
 /** The dry run of `actions` on `state` refuses it under `rule`, at `actionIndex` (null: the update as a whole). */
 async function expectRefused(
   state: AssociationState,
@@ -121,9 +129,7 @@ describe('dryRun', () => {
   describe('AddAssociation', () => {
     it('ok: adds the member with its adder (IDENT-042); the prediction matches the signed update', async () => {
       const s = await baseState()
-      const r = await dryRun(s, on(s, [addMember(w1, w3)]))
-      expect(r.ok).toBe(true)
-      if (!r.ok) return
+      const r = await accepted(s, [addMember(w1, w3)])
       const added = r.diff.membersAdded
       expect(added.map((m) => [m.id.text, m.adder?.text])).toEqual([[W3.identifier.text, W1.identifier.text]])
       expect(r.after.sequenceId).toBe(s.sequenceId + 1n)
@@ -154,9 +160,7 @@ describe('dryRun', () => {
 
     it('records a smart contract wallet member with its chain id, from the signer kind', async () => {
       const s = await baseState()
-      const r = await dryRun(s, on(s, [addMember(w1, SW)]))
-      expect(r.ok).toBe(true)
-      if (!r.ok) return
+      const r = await accepted(s, [addMember(w1, SW)])
       expect(r.signatures[1]).toMatchObject({ role: 'new_member_signature', kind: 'erc_6492', chainId: 8453n })
       expect(r.diff.membersAdded[0]?.chainId).toBe(8453n)
       await expectPredictionMatchesSigning(s, on(s, [addMember(W1, SW)]))
@@ -179,9 +183,7 @@ describe('dryRun', () => {
   describe('RevokeAssociation', () => {
     it('ok: removes the member and every installation it added (IDENT-044), as previewRevocationCascade says', async () => {
       const s = await baseState()
-      const r = await dryRun(s, on(s, [revokeMember(W2, w1)]))
-      expect(r.ok).toBe(true)
-      if (!r.ok) return
+      const r = await accepted(s, [revokeMember(W2, w1)])
       const removed = r.diff.membersRemoved.map((m) => m.id.text).sort()
       expect(removed).toEqual([W2.identifier.text, I2.identifier.text, I3.identifier.text].sort())
       const preview = previewRevocationCascade(s, W2)
@@ -201,9 +203,7 @@ describe('dryRun', () => {
   describe('ChangeRecoveryAddress', () => {
     it('ok: the recovery identifier becomes the passkey, members unchanged (IDENT-045)', async () => {
       const s = await baseState()
-      const r = await dryRun(s, on(s, [changeRecovery(P1, w1)]))
-      expect(r.ok).toBe(true)
-      if (!r.ok) return
+      const r = await accepted(s, [changeRecovery(P1, w1)])
       expect(r.diff.recovery).toMatchObject({
         before: { id: W1.identifier },
         after: { id: P1.identifier, chainId: null },
@@ -227,9 +227,7 @@ describe('dryRun', () => {
   describe('ClaimHandle', () => {
     it('ok: the handle joins the end as display handle and the claim count grows (IDENT-082)', async () => {
       const s = await baseState()
-      const r = await dryRun(s, on(s, [claimHandle('nick', i1)]))
-      expect(r.ok).toBe(true)
-      if (!r.ok) return
+      const r = await accepted(s, [claimHandle('nick', i1)])
       expect(r.diff.handles).toEqual({ before: [], after: ['nick'] })
       expect(r.diff.displayHandle).toEqual({ before: null, after: 'nick' })
       expect(r.diff.claimCount).toEqual({ before: 0, after: 1 })
@@ -238,8 +236,7 @@ describe('dryRun', () => {
 
     it('fails IDENT-078 for a handle outside the grammar', async () => {
       const s = await baseState()
-      const r = await dryRun(s, on(s, [claimHandle('Nick', w1)]))
-      expect(r).toMatchObject({ ok: false, rule: 'IDENT-078', actionIndex: 0 })
+      await expectRefused(s, [claimHandle('Nick', w1)], 'IDENT-078')
     })
 
     it('fails IDENT-079 when a claim shares its update', async () => {

@@ -8,6 +8,7 @@ import {
   installationCount,
   registerInstallation,
   RegistrationError,
+  type RegisterInstallationParams,
   type RegistrationProgress,
 } from './registration'
 import { installationKeySigner, type Signer } from './signers'
@@ -57,6 +58,16 @@ let withI1: AssociationState
 const stateWithI1 = async () =>
   (withI1 ??= await buildState([() => ({ clientTimestampNs: T0, actions: [createInbox(W1), addMember(W1, I1)] })]))
 
+/** The request to add `installation` to the inbox of W1 and I1, approved by `authorizer`, on the harness's node. */
+async function onI1(
+  h: ReturnType<typeof harness>,
+  installation: RegisterInstallationParams['installation'],
+  authorizer: Signer,
+  more: Partial<RegisterInstallationParams> = {},
+) {
+  return { state: await stateWithI1(), installation, authorizer, ...h.params, ...more }
+}
+
 async function stateWithInstallations(n: number): Promise<AssociationState> {
   const keys = Array.from({ length: n }, (_, k) => installationKeySigner(testKey(`inst ${k}`)))
   return buildState([
@@ -78,12 +89,7 @@ describe('createSigningClient', () => {
   it('IDENT-076: the app supplies the pre-authentication handler when it creates the client', async () => {
     const h = harness()
     const client = createSigningClient({ preAuthenticate: h.handler })
-    const r = await client.registerInstallation({
-      state: await stateWithI1(),
-      installation: NEW,
-      authorizer: W1,
-      ...h.params,
-    })
+    const r = await client.registerInstallation(await onI1(h, NEW, W1))
     expect(r.status).toBe('registered')
     expect(h.log[0]).toBe('preauth:start')
     expect(client.maxInstallations).toBe(DEFAULT_MAX_INSTALLATIONS)
@@ -94,12 +100,7 @@ describe('registerInstallation', () => {
   it('IDENT-073: calls the handler and waits for it to finish before any signer is asked to sign', async () => {
     const h = harness()
     const client = createSigningClient({ preAuthenticate: h.handler })
-    const r = await client.registerInstallation({
-      state: await stateWithI1(),
-      installation: h.spy(NEW, 'installation'),
-      authorizer: h.spy(W1, 'wallet'),
-      ...h.params,
-    })
+    const r = await client.registerInstallation(await onI1(h, h.spy(NEW, 'installation'), h.spy(W1, 'wallet')))
     expect(h.log).toEqual([
       'preauth:start',
       'preauth:end',
@@ -144,13 +145,11 @@ describe('registerInstallation', () => {
     const h = harness()
     const cause = new Error('user closed the prompt')
     const e = await rejection(
-      registerInstallation({
-        state: await stateWithI1(),
-        installation: h.spy(NEW, 'installation'),
-        authorizer: h.spy(W1, 'wallet'),
-        preAuthenticate: async () => Promise.reject(cause),
-        ...h.params,
-      }),
+      registerInstallation(
+        await onI1(h, h.spy(NEW, 'installation'), h.spy(W1, 'wallet'), {
+          preAuthenticate: async () => Promise.reject(cause),
+        }),
+      ),
     )
     expect(e.code).toBe('callback_failed')
     expect(e.cause).toBe(cause)
@@ -165,14 +164,7 @@ describe('registerInstallation', () => {
         throw new Error('no UI')
       },
     })
-    const e = await rejection(
-      client.registerInstallation({
-        state: await stateWithI1(),
-        installation: h.spy(NEW, 'i'),
-        authorizer: h.spy(W1, 'w'),
-        ...h.params,
-      }),
-    )
+    const e = await rejection(client.registerInstallation(await onI1(h, h.spy(NEW, 'i'), h.spy(W1, 'w'))))
     expect(e.code).toBe('callback_failed')
     expect(h.log).toEqual([])
   })
@@ -233,7 +225,7 @@ describe('registerInstallation', () => {
 
   it('IDENT-072: reports completion only once QueryNewest shows a sequence id not less than the receipt (3, 4, then 5)', async () => {
     const h = harness({ receipt: 5n, newest: [3n, 4n, 5n] })
-    const r = await registerInstallation({ state: await stateWithI1(), installation: NEW, authorizer: W1, ...h.params })
+    const r = await registerInstallation(await onI1(h, NEW, W1))
     expect(h.log.filter((l) => l.startsWith('queryNewest') || l === 'complete')).toEqual([
       'queryNewest:3',
       'queryNewest:4',
@@ -250,7 +242,7 @@ describe('registerInstallation', () => {
 
   it('IDENT-072: a newer sequence id than the receipt also confirms; a failed read is not a confirmation', async () => {
     const h = harness({ receipt: 5n, newest: [new Error('unavailable'), null, 9n] })
-    const r = await registerInstallation({ state: await stateWithI1(), installation: NEW, authorizer: W1, ...h.params })
+    const r = await registerInstallation(await onI1(h, NEW, W1))
     expect(h.log.filter((l) => l.startsWith('queryNewest'))).toEqual([
       'queryNewest:error',
       'queryNewest:null',
@@ -261,16 +253,7 @@ describe('registerInstallation', () => {
 
   it('IDENT-072: when QueryNewest never reaches the receipt, reports visibility_timeout (published, not yet visible), not success', async () => {
     const h = harness({ receipt: 5n, newest: [3n, 4n] })
-    const e = await rejection(
-      registerInstallation({
-        state: await stateWithI1(),
-        installation: NEW,
-        authorizer: W1,
-        ...h.params,
-        timeoutMs: 3_000,
-        pollIntervalMs: 500,
-      }),
-    )
+    const e = await rejection(registerInstallation(await onI1(h, NEW, W1, { timeoutMs: 3_000, pollIntervalMs: 500 })))
     expect(e.code).toBe('visibility_timeout')
     expect(e.details).toMatchObject({ sequenceId: 5n, newest: 4n })
     expect(e.details.signed?.bytes).toBe(h.published[0])
@@ -286,13 +269,9 @@ describe('registerInstallation', () => {
     const h = harness()
     let called = false
     const e = await rejection(
-      registerInstallation({
-        state: await stateWithI1(),
-        installation: h.spy(NEW, 'i'),
-        authorizer: h.spy(W3, 'w'),
-        preAuthenticate: async () => void (called = true),
-        ...h.params,
-      }),
+      registerInstallation(
+        await onI1(h, h.spy(NEW, 'i'), h.spy(W3, 'w'), { preAuthenticate: async () => void (called = true) }),
+      ),
     )
     expect(e.code).toBe('rejected')
     expect(e.details.rule).toBe('IDENT-040')
@@ -302,9 +281,7 @@ describe('registerInstallation', () => {
 
   it('refuses an installation as authorizer (IDENT-041)', async () => {
     const h = harness()
-    const e = await rejection(
-      registerInstallation({ state: await stateWithI1(), installation: NEW, authorizer: I1, ...h.params }),
-    )
+    const e = await rejection(registerInstallation(await onI1(h, NEW, I1)))
     expect(e).toMatchObject({ code: 'rejected', details: { rule: 'IDENT-041' } })
   })
 
@@ -314,15 +291,7 @@ describe('registerInstallation', () => {
       ...W1,
       sign: async () => Promise.reject(Object.assign(new Error('User rejected the request.'), { code: 4001 })),
     }
-    const e = await rejection(
-      registerInstallation({
-        state: await stateWithI1(),
-        installation: NEW,
-        authorizer: rejecting,
-        preAuthenticate: h.handler,
-        ...h.params,
-      }),
-    )
+    const e = await rejection(registerInstallation(await onI1(h, NEW, rejecting, { preAuthenticate: h.handler })))
     expect(e.code).toBe('signature_failed')
     expect(e.message).toMatch(/existing member signature: user rejected/)
     expect(e.details.roles?.map((r) => r.status.state)).toEqual(['failed', 'missing'])
@@ -332,13 +301,7 @@ describe('registerInstallation', () => {
   it('reports a failed publish as publish_failed, with the signed update', async () => {
     const h = harness()
     const e = await rejection(
-      registerInstallation({
-        state: await stateWithI1(),
-        installation: NEW,
-        authorizer: W1,
-        ...h.params,
-        publish: async () => Promise.reject(new Error('node down')),
-      }),
+      registerInstallation(await onI1(h, NEW, W1, { publish: async () => Promise.reject(new Error('node down')) })),
     )
     expect(e.code).toBe('publish_failed')
     expect(e.details.signed?.bytes.length).toBeGreaterThan(0)
@@ -346,7 +309,7 @@ describe('registerInstallation', () => {
 
   it('passes the exact signed bytes to publish', async () => {
     const h = harness()
-    const r = await registerInstallation({ state: await stateWithI1(), installation: NEW, authorizer: W1, ...h.params })
+    const r = await registerInstallation(await onI1(h, NEW, W1))
     expect(h.published[0]).toBe(r.signed?.bytes)
   })
 })

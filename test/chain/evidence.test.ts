@@ -43,6 +43,19 @@ chainForFile(
   { proxy: true },
 )
 
+/**
+ * A wallet of `owner` deployed at salt(n) and the update (timestamp n) that creates its
+ * inbox, signed at the deployment block by `signer` (default: the owner itself).
+ */
+async function walletInbox(owner: string, n: number, signer = owner) {
+  const w = await deployWallet(fx, eoa(owner), salt(n))
+  const u = await signUpdate({
+    clientTimestampNs: BigInt(n),
+    actions: [createInbox(walletSigner(fx, w, { blockNumber: w.blockNumber, owner: eoa(signer) }))],
+  })
+  return { w, u }
+}
+
 type Erc6492 = Extract<WireSignature, { kind: 'erc_6492' }>
 const firstSignature = (u: SignedUpdate): Erc6492 => {
   const s = u.signatures[0]!.signature
@@ -59,12 +72,7 @@ const requestOf = (u: SignedUpdate, s: Erc6492 = firstSignature(u)): SmartWallet
 
 describe('the chain verdict cache (IDENT-060, IDENT-061)', () => {
   it('IDENT-060: a second verification of the same signature makes no RPC call', async () => {
-    const owner = eoa('cache owner')
-    const w = await deployWallet(fx, owner, salt(1))
-    const u = await signUpdate({
-      clientTimestampNs: 1n,
-      actions: [createInbox(walletSigner(fx, w, { blockNumber: w.blockNumber, owner }))],
-    })
+    const { w, u } = await walletInbox('cache owner', 1)
     const v = new ChainVerifier(new Map([[31337n, proxy.url]]))
     const before = proxy.count()
     expect(await v.verify(requestOf(u))).toBe('valid')
@@ -84,12 +92,7 @@ describe('the chain verdict cache (IDENT-060, IDENT-061)', () => {
   })
 
   it('IDENT-060: invalid is cached; concurrent identical requests share one call; cache: false always asks', async () => {
-    const owner = eoa('cache invalid owner')
-    const w = await deployWallet(fx, owner, salt(2))
-    const u = await signUpdate({
-      clientTimestampNs: 2n,
-      actions: [createInbox(walletSigner(fx, w, { blockNumber: w.blockNumber, owner: eoa('cache stranger') }))],
-    })
+    const { u } = await walletInbox('cache invalid owner', 2, 'cache stranger')
     const v = new ChainVerifier(new Map([[31337n, proxy.url]]))
     const c0 = proxy.count('eth_call')
     expect(await Promise.all([1, 2, 3, 4, 5].map(() => v.verify(requestOf(u))))).toEqual(Array(5).fill('invalid'))
@@ -104,12 +107,7 @@ describe('the chain verdict cache (IDENT-060, IDENT-061)', () => {
   })
 
   it('IDENT-061: an unreachable verdict is never cached: the retry asks the chain again', async () => {
-    const owner = eoa('cache retry owner')
-    const w = await deployWallet(fx, owner, salt(3))
-    const u = await signUpdate({
-      clientTimestampNs: 3n,
-      actions: [createInbox(walletSigner(fx, w, { blockNumber: w.blockNumber, owner }))],
-    })
+    const { w, u } = await walletInbox('cache retry owner', 3)
     const v = new ChainVerifier(new Map([[31337n, proxy.url]]))
     expect(await v.verify({ ...requestOf(u), blockNumber: w.blockNumber - 1n })).toBe('invalid') // warms the chain id check
     proxy.mode = 'http503'
@@ -127,12 +125,7 @@ describe('the chain verdict cache (IDENT-060, IDENT-061)', () => {
 
 describe('smartWalletEvidence', () => {
   it('IDENT-060: a deployed wallet: chain, block and time, route, code at the block, no wrapper, and the exact eth_call (pasteable with curl)', async () => {
-    const owner = eoa('evidence deployed owner')
-    const w = await deployWallet(fx, owner, salt(4))
-    const u = await signUpdate({
-      clientTimestampNs: 4n,
-      actions: [createInbox(walletSigner(fx, w, { blockNumber: w.blockNumber, owner }))],
-    })
+    const { w, u } = await walletInbox('evidence deployed owner', 4)
     const sig = firstSignature(u)
     const routes = new Map([[31337n, proxy.url]])
     const ev = await smartWalletEvidence({ signature: sig, hash: hashMessage(u.text) }, routes)
@@ -202,12 +195,7 @@ describe('smartWalletEvidence', () => {
   })
 
   it('IDENT-060: a stranger’s signature: the evidence shows the invalid verdict; a malformed account id makes no chain access', async () => {
-    const owner = eoa('evidence stranger owner')
-    const w = await deployWallet(fx, owner, salt(6))
-    const u = await signUpdate({
-      clientTimestampNs: 6n,
-      actions: [createInbox(walletSigner(fx, w, { blockNumber: w.blockNumber, owner: eoa('evidence stranger') }))],
-    })
+    const { w, u } = await walletInbox('evidence stranger owner', 6, 'evidence stranger')
     const routes = new Map([[31337n, proxy.url]])
     const ev = await smartWalletEvidence({ signature: firstSignature(u), hash: hashMessage(u.text) }, routes)
     expect(ev).toMatchObject({ status: 'ok', hasCode: true, verdict: 'invalid' })

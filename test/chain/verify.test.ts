@@ -43,6 +43,26 @@ chainForFile((run) => {
 
 const statuses = (t: Awaited<ReturnType<typeof replay>>) => t.steps.map((s) => [s.status, s.rule])
 
+/**
+ * The statuses of the replay of a CreateInbox by a wallet of `owner` deployed at salt(n)
+ * (timestamp n µs), its erc_6492 signature carrying `signature` as the wallet's bytes.
+ */
+async function withRawSignature(owner: string, n: number, signature: Uint8Array) {
+  const w = await deployWallet(fx, eoa(owner), salt(n))
+  const raw = {
+    kind: 'erc_6492' as const,
+    accountId: `eip155:31337:${w.address}`,
+    blockNumber: w.blockNumber,
+    signature,
+  }
+  const s = walletSigner(fx, w, { blockNumber: w.blockNumber, owner: eoa(owner) })
+  const u = await signUpdate({
+    clientTimestampNs: BigInt(n) * 1_000n,
+    actions: [createInbox(s, { signature: { raw } })],
+  })
+  return statuses(await replay(logOf(u), { smartWallets: verifier }))
+}
+
 describe('ChainVerifier with the core replay (IDENT-060)', () => {
   it('IDENT-060: a deployed wallet’s owner signature applies (CreateInbox and an add of an installation)', async () => {
     const owner = eoa('deployed owner')
@@ -147,20 +167,7 @@ describe('ChainVerifier with the core replay (IDENT-060)', () => {
   })
 
   it('IDENT-060: a signature blob the validator cannot decode is invalid, not pending', async () => {
-    const owner = eoa('garbage owner')
-    const w = await deployWallet(fx, owner, salt(6))
-    const garbage = {
-      kind: 'erc_6492' as const,
-      accountId: `eip155:31337:${w.address}`,
-      blockNumber: w.blockNumber,
-      signature: Uint8Array.of(0x12, 0x34),
-    }
-    const s = walletSigner(fx, w, { blockNumber: w.blockNumber, owner })
-    const u = await signUpdate({
-      clientTimestampNs: 6_000n,
-      actions: [createInbox(s, { signature: { raw: garbage } })],
-    })
-    expect(statuses(await replay(logOf(u), { smartWallets: verifier }))).toEqual([['rejected', 'IDENT-060']])
+    expect(await withRawSignature('garbage owner', 6, Uint8Array.of(0x12, 0x34))).toEqual([['rejected', 'IDENT-060']])
   })
 })
 
@@ -212,19 +219,8 @@ describe('attacker-chosen code under the gas cap (IDENT-060)', () => {
   })
 
   it('IDENT-060: a signature too large for the node to run the validator (initcode limit) is invalid, not pending for ever', async () => {
-    const owner = eoa('huge signature owner')
-    const w = await deployWallet(fx, owner, salt(11))
-    const huge = {
-      kind: 'erc_6492' as const,
-      accountId: `eip155:31337:${w.address}`,
-      blockNumber: w.blockNumber,
-      signature: new Uint8Array(50_000).fill(1),
-    }
-    const u = await signUpdate({
-      clientTimestampNs: 11_000n,
-      actions: [createInbox(walletSigner(fx, w, { blockNumber: w.blockNumber, owner }), { signature: { raw: huge } })],
-    })
-    expect(statuses(await replay(logOf(u), { smartWallets: verifier }))).toEqual([['rejected', 'IDENT-060']])
+    const huge = new Uint8Array(50_000).fill(1)
+    expect(await withRawSignature('huge signature owner', 11, huge)).toEqual([['rejected', 'IDENT-060']])
   })
 })
 

@@ -188,7 +188,7 @@ export function build(
 }
 
 /** Applies updates in order from nothing, each at sequence id 1, 2, ...; the first to inbox `inboxId`. */
-export function applyAll(inboxId: string, ...updates: Draft[][]): AssociationState {
+function applyAll(inboxId: string, ...updates: Draft[][]): AssociationState {
   let s: AssociationState | null = null
   updates.forEach((u, n) => {
     s = applyUpdate(s, build(s?.inboxId ?? inboxId, u), BigInt(n + 1)).state

@@ -7,6 +7,7 @@ import { LogInputError } from '../errors'
 import { readLogs } from '../decode/logs'
 import { uint64FromJson } from '../decode/entry'
 import { checkHandleAnswer } from '../handles'
+import { thrownBy } from '../../../test/support/thrown'
 import { bounded, quote, QUOTE_MAX } from './quote'
 
 const long = 'x'.repeat(20_000)
@@ -29,14 +30,8 @@ describe('issue #14: bounded quoting', () => {
 
   it('finding 7: a huge duplicate JSON key is quoted as a prefix with its length', () => {
     const text = `{"updates": [], "${long}": 1, "${long}": 2}`
-    let err: unknown
-    try {
-      readLogs(text)
-    } catch (e) {
-      err = e
-    }
-    expect(err).toBeInstanceOf(LogInputError)
-    const all = `${(err as LogInputError).message} ${JSON.stringify((err as LogInputError).attempts)}`
+    const err = thrownBy(() => readLogs(text), LogInputError)
+    const all = `${err.message} ${JSON.stringify(err.attempts)}`
     expect(all.length).toBeLessThan(2000)
     expect(all).toContain('(20000 characters)')
   })

@@ -7,7 +7,7 @@ import { TYPED } from './compose-form'
 import { buildDraft } from './compose-model'
 import { partiesOf } from './parties'
 import { unavailable } from './sign-gate'
-import { formOf, gateOf, passkey, smallInbox, wallet, inst1, inst2, W, I2, P } from './compose-testkit'
+import { addForm, formOf, gateOf, passkey, smallInbox, wallet, inst1, inst2, W, I2, P } from './compose-testkit'
 
 describe('buildDraft: CreateInbox', () => {
   it('derives the inbox id from the identifier and nonce as typed (IDENT-010) and dry-runs to a new state', async () => {
@@ -61,11 +61,7 @@ describe('buildDraft: AddAssociation', () => {
   it('shows the core rule when an installation approves an installation (IDENT-041)', async () => {
     const state = await smallInbox()
     const parties = partiesOf(state, [I2])
-    const f = {
-      ...formOf(state, parties, { action: 'add' }),
-      existing: `member:${memberKey(inst1.identifier)}`,
-      newMember: `signer:${I2.id}`,
-    }
+    const f = addForm(state, parties, `member:${memberKey(inst1.identifier)}`, `signer:${I2.id}`)
     const { dry, gate } = await gateOf(state, parties, f)
     expect(dry!.ok).toBe(false)
     if (!dry!.ok) expect(dry!.rule).toBe('IDENT-041')
@@ -74,11 +70,7 @@ describe('buildDraft: AddAssociation', () => {
   it('keeps Sign disabled and names the missing signer when this browser holds none for the approver', async () => {
     const state = await smallInbox()
     const parties = partiesOf(state, [P])
-    const f = {
-      ...formOf(state, parties, { action: 'add' }),
-      existing: `member:${memberKey(wallet.identifier)}`,
-      newMember: `signer:${P.id}`,
-    }
+    const f = addForm(state, parties, `member:${memberKey(wallet.identifier)}`, `signer:${P.id}`)
     const { dry, slots, gate } = await gateOf(state, parties, f)
     expect(dry!.ok).toBe(true)
     expect(unavailable(slots)).toEqual([

@@ -80,6 +80,16 @@ export function formOf(
   return withDefaults({ ...EMPTY_FORM, ...f }, state, parties)
 }
 
+/** The add form with its defaults, then `existing` approving `newMember` (party refs). */
+export function addForm(
+  state: AssociationState | null,
+  parties: readonly Party[],
+  existing: string,
+  newMember: string,
+): ComposeForm {
+  return { ...formOf(state, parties, { action: 'add' }), existing, newMember }
+}
+
 /** The form's draft, its dry run, its slots and the Sign gate. */
 export async function gateOf(
   state: AssociationState | null,

@@ -6,7 +6,7 @@ import { afterSigned, EMPTY_FORM, type ComposeForm } from './compose-form'
 import { buildDraft } from './compose-model'
 import { partiesOf } from './parties'
 import { laterClientTime, signGate, slotViews, unavailable } from './sign-gate'
-import { formOf, gateOf, heldSigner, otherWallet, smallInbox, wallet, W, I2, P } from './compose-testkit'
+import { addForm, formOf, gateOf, heldSigner, otherWallet, smallInbox, wallet, W, I2, P } from './compose-testkit'
 
 describe('laterClientTime (the draft after a signed one, IDENT-050)', () => {
   const S = 1_000_000_000n
@@ -60,11 +60,7 @@ describe('issue #12 defects of the composer', () => {
   it('explains a missing passkey signer without its 130 hex characters', async () => {
     const state = await smallInbox()
     const withPk = partiesOf(state, [P])
-    const f = {
-      ...formOf(state, withPk, { action: 'add' }),
-      existing: `member:${memberKey(wallet.identifier)}`,
-      newMember: `signer:${P.id}`,
-    }
+    const f = addForm(state, withPk, `member:${memberKey(wallet.identifier)}`, `signer:${P.id}`)
     const { slots, gate } = await gateOf(state, withPk, f)
     expect(gate.enabled).toBe(false)
     expect(gate.reason).not.toMatch(/[0-9a-f]{24,}/i)

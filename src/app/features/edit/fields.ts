@@ -64,78 +64,52 @@ export function editableFields(u: UnverifiedUpdate): EditField[] {
     },
   ]
   u.actions.forEach((a, i) => {
-    const p = (k: string): (string | number)[] => ['actions', i, k]
     const at = `action ${i}`
+    const p = (field: string): (string | number)[] => ['actions', i, a.kind, field]
+    const text = (field: string, value: string): EditField => ({
+      path: p(field),
+      label: `${at} ${field}`,
+      type: 'string',
+      value,
+    })
+    const enumNumber = (field: string, n: number): EditField => ({
+      path: p(field),
+      label: `${at} ${field} (enum number)`,
+      type: 'enum',
+      value: String(n),
+    })
+    const sig = (field: string, s: WireSignature) => signatureFields(p(field), `${at} ${field.replaceAll('_', ' ')}`, s)
     switch (a.kind) {
       case 'create_inbox':
         out.push(
-          {
-            path: [...p('create_inbox'), 'initial_identifier'],
-            label: `${at} initial_identifier`,
-            type: 'string',
-            value: a.initialIdentifier,
-          },
-          { path: [...p('create_inbox'), 'nonce'], label: `${at} nonce`, type: 'uint64', value: a.nonce.toString() },
-          {
-            path: [...p('create_inbox'), 'initial_identifier_kind'],
-            label: `${at} initial_identifier_kind (enum number)`,
-            type: 'enum',
-            value: String(a.initialIdentifierKind),
-          },
-          ...signatureFields(
-            [...p('create_inbox'), 'initial_identifier_signature'],
-            `${at} initial identifier signature`,
-            a.initialIdentifierSignature,
-          ),
+          text('initial_identifier', a.initialIdentifier),
+          { path: p('nonce'), label: `${at} nonce`, type: 'uint64', value: a.nonce.toString() },
+          enumNumber('initial_identifier_kind', a.initialIdentifierKind),
+          ...sig('initial_identifier_signature', a.initialIdentifierSignature),
         )
         break
       case 'add':
         out.push(
-          ...identifierFields([...p('add'), 'new_member_identifier'], `${at} new member`, a.newMemberIdentifier),
-          ...signatureFields(
-            [...p('add'), 'existing_member_signature'],
-            `${at} existing member signature`,
-            a.existingMemberSignature,
-          ),
-          ...signatureFields([...p('add'), 'new_member_signature'], `${at} new member signature`, a.newMemberSignature),
+          ...identifierFields(p('new_member_identifier'), `${at} new member`, a.newMemberIdentifier),
+          ...sig('existing_member_signature', a.existingMemberSignature),
+          ...sig('new_member_signature', a.newMemberSignature),
         )
         break
       case 'revoke':
         out.push(
-          ...identifierFields([...p('revoke'), 'member_to_revoke'], `${at} member to revoke`, a.memberToRevoke),
-          ...signatureFields(
-            [...p('revoke'), 'recovery_identifier_signature'],
-            `${at} recovery identifier signature`,
-            a.recoveryIdentifierSignature,
-          ),
+          ...identifierFields(p('member_to_revoke'), `${at} member to revoke`, a.memberToRevoke),
+          ...sig('recovery_identifier_signature', a.recoveryIdentifierSignature),
         )
         break
       case 'change_recovery_address':
         out.push(
-          {
-            path: [...p('change_recovery_address'), 'new_recovery_identifier'],
-            label: `${at} new_recovery_identifier`,
-            type: 'string',
-            value: a.newRecoveryIdentifier,
-          },
-          {
-            path: [...p('change_recovery_address'), 'new_recovery_identifier_kind'],
-            label: `${at} new_recovery_identifier_kind (enum number)`,
-            type: 'enum',
-            value: String(a.newRecoveryIdentifierKind),
-          },
-          ...signatureFields(
-            [...p('change_recovery_address'), 'existing_recovery_identifier_signature'],
-            `${at} existing recovery identifier signature`,
-            a.existingRecoveryIdentifierSignature,
-          ),
+          text('new_recovery_identifier', a.newRecoveryIdentifier),
+          enumNumber('new_recovery_identifier_kind', a.newRecoveryIdentifierKind),
+          ...sig('existing_recovery_identifier_signature', a.existingRecoveryIdentifierSignature),
         )
         break
       case 'claim_handle':
-        out.push(
-          { path: [...p('claim_handle'), 'handle'], label: `${at} handle`, type: 'string', value: a.handle },
-          ...signatureFields([...p('claim_handle'), 'signature'], `${at} signature`, a.signature),
-        )
+        out.push(text('handle', a.handle), ...sig('signature', a.signature))
         break
     }
   })

@@ -7,6 +7,7 @@ import { type IdbFactoryLike, StorageError } from '../../../storage/idb'
 import { checkSmartWalletRecord, SMART_WALLETS_STORE, smartWalletId } from './smart-wallet-record'
 import { memorySignerStorage, openSignerStorage } from './storage'
 import { SignerVault, SignerVaultError } from './vault'
+import { thrownBy } from '../../../../test/support/thrown'
 import { FACTORY, noWebAuthn, owner, record, SALT1, WALLET, SIGNING } from './smart-wallets.testkit'
 
 describe('checkSmartWalletRecord', () => {
@@ -53,15 +54,9 @@ describe('checkSmartWalletRecord', () => {
   ]
   for (const [what, v, message] of invalid) {
     it(`refuses ${what}`, () => {
-      let err: unknown
-      try {
-        checkSmartWalletRecord(v)
-      } catch (e) {
-        err = e
-      }
-      expect(err).toBeInstanceOf(StorageError)
-      expect((err as StorageError).code).toBe('bad_record')
-      expect((err as Error).message).toMatch(message)
+      const err = thrownBy(() => checkSmartWalletRecord(v), StorageError)
+      expect(err.code).toBe('bad_record')
+      expect(err.message).toMatch(message)
     })
   }
 })

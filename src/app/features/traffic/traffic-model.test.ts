@@ -9,6 +9,7 @@ import {
   TrafficShapeError,
   TrafficStore,
 } from './traffic-model'
+import { thrownBy } from '../../../../test/support/thrown'
 import { INBOX, wireCall } from './traffic.testkit'
 
 describe('parseCall', () => {
@@ -43,14 +44,7 @@ describe('parseCall', () => {
       [{ update: { inbox_id: INBOX, sequence_id: null, update_hex: null } }, 'call.update.truncated'],
     ]
     for (const [extra, path] of bad) {
-      let err: unknown
-      try {
-        parseCall(wireCall(1, extra))
-      } catch (e) {
-        err = e
-      }
-      expect(err, path).toBeInstanceOf(TrafficShapeError)
-      expect((err as TrafficShapeError).path).toBe(path)
+      expect(thrownBy(() => parseCall(wireCall(1, extra)), TrafficShapeError, path).path).toBe(path)
     }
   })
 

@@ -12,7 +12,7 @@
 const TRANSPORTS = ['grpc', 'grpc-web', 'connect', 'gateway'] as const
 type Transport = (typeof TRANSPORTS)[number]
 export const OUTCOMES = ['ok', 'refused', 'error'] as const
-export type Outcome = (typeof OUTCOMES)[number]
+type Outcome = (typeof OUTCOMES)[number]
 const SUBJECT_KINDS = ['inbox', 'identifier', 'installation', 'topic'] as const
 type SubjectKind = (typeof SUBJECT_KINDS)[number]
 

@@ -17,6 +17,7 @@ import { AuditChart, NO_RULE } from './AuditChart'
 import { AuditTable } from './AuditTable'
 import '../audit.css'
 import { PanelHead } from '../../../ui/PanelHead'
+import { TextList } from '../../../ui/TextList'
 
 type OpenState =
   | { readonly kind: 'fetching'; readonly row: OpenableRow; readonly url: string }
@@ -185,13 +186,7 @@ export function AuditView({ onOpen, onClose }: AuditViewProps) {
             {report.summary?.seconds != null && `, audited in ${report.summary.seconds.toFixed(1)} s`}
             {report.summary === null && ' (no summary line: the report may have been cut short)'}
           </p>
-          {report.mismatches.length > 0 && (
-            <ul className="audit-warn" aria-label="Summary mismatches">
-              {report.mismatches.map((m) => (
-                <li key={m}>{m}</li>
-              ))}
-            </ul>
-          )}
+          <TextList items={report.mismatches} className="audit-warn" label="Summary mismatches" />
           {report.summary && report.summary.gaps.length > 0 && (
             <ul className="audit-warn" aria-label="Sequence id gaps">
               {report.summary.gaps.map((g) => (

@@ -9,6 +9,7 @@ import type { useComposer } from '../useComposer'
 import { ActionForm } from './ActionForm'
 import { DryRunView, Previews, SignatureTextBlock, SlotsView } from './DraftView'
 import { SignedView } from './SignedView'
+import { TextList } from '../../../ui/TextList'
 
 export function ComposeTab({
   c,
@@ -55,13 +56,7 @@ export function ComposeTab({
         </button>
       </p>
       <Previews build={c.build} />
-      {c.build.problems.length > 0 && (
-        <ul className="compose-problems" aria-label="What the draft still needs">
-          {c.build.problems.map((p) => (
-            <li key={p}>{p}</li>
-          ))}
-        </ul>
-      )}
+      <TextList items={c.build.problems} className="compose-problems" label="What the draft still needs" />
       {body}
       <div className="compose-signbar">
         {c.build.confirmation && (

@@ -8,6 +8,7 @@ import type { useSignDraft } from '../useSignDraft'
 import type { FlowProps } from './flow-props'
 import { spendWarning } from './health'
 import { useFreshness } from './useFreshness'
+import { TextList } from '../../../ui/TextList'
 
 /** The end every task shares: what will change, the dry run, the signers, Sign, and the signed update. */
 
@@ -42,13 +43,7 @@ export function SignEnd({
   const blockedBy = refuse ?? staleText
   return (
     <>
-      {build.problems.length > 0 && (
-        <ul className="compose-problems" aria-label="What the task still needs">
-          {build.problems.map((x) => (
-            <li key={x}>{x}</li>
-          ))}
-        </ul>
-      )}
+      <TextList items={build.problems} className="compose-problems" label="What the task still needs" />
       {build.draft && (
         <section className="panel flow-changes" aria-label="What will change">
           <h3>What will change</h3>

@@ -26,6 +26,12 @@ export interface HeadDiff {
 
 const SHOWN = 24
 
+/** What a signature's change is called. */
+const SIGNATURE_CHANGE = { broken: 'no longer verifies', signer: 'another signer', fixed: 'verifies again' } as const
+
+/** A head member's mark, said of the two logs. */
+const HEAD_MARK = { added: 'only in the edited', removed: 'only in the original', changed: 'changed' } as const
+
 function VerdictText({ v, absent }: { v: Verdict | null; absent: string }) {
   if (!v) return <span className="muted">{absent}</span>
   return (
@@ -101,13 +107,7 @@ export const WhatChanged = memo(function WhatChanged({
             {signatures.slice(0, SHOWN).map((s) => (
               <li key={`${s.sequenceId}:${s.actionIndex}:${s.role}`}>
                 sequence id {s.sequenceId.toString()}, action {s.actionIndex}, {ROLE(s.role)} ({s.kind}):{' '}
-                <strong className={s.change === 'fixed' ? 'ok' : 'bad'}>
-                  {s.change === 'broken'
-                    ? 'no longer verifies'
-                    : s.change === 'signer'
-                      ? 'another signer'
-                      : 'verifies again'}
-                </strong>{' '}
+                <strong className={s.change === 'fixed' ? 'ok' : 'bad'}>{SIGNATURE_CHANGE[s.change]}</strong>{' '}
                 <span className="muted">· {s.why}</span>
               </li>
             ))}
@@ -121,14 +121,7 @@ export const WhatChanged = memo(function WhatChanged({
           <ul aria-label="How the head state differs">
             {head.members.slice(0, SHOWN).map((m) => (
               <li key={m.key}>
-                <span className={`badge mark-${m.mark}`}>
-                  {m.mark === 'added'
-                    ? 'only in the edited'
-                    : m.mark === 'removed'
-                      ? 'only in the original'
-                      : 'changed'}
-                </span>{' '}
-                <code>{m.key}</code>
+                <span className={`badge mark-${m.mark}`}>{HEAD_MARK[m.mark]}</span> <code>{m.key}</code>
                 {m.fields.length > 0 && <span className="muted"> ({m.fields.join(', ')})</span>}
               </li>
             ))}

@@ -18,6 +18,7 @@ import { InstallationKeys } from './InstallationKeys'
 import { AllSigners } from './AllSigners'
 import { SmartWallets } from './SmartWallets'
 import { PanelHead } from '../../../ui/PanelHead'
+import { TextList } from '../../../ui/TextList'
 
 export function SignersPanel({ onClose }: { onClose?: () => void }) {
   const registry = useSignerManager()
@@ -34,13 +35,7 @@ export function SignersPanel({ onClose }: { onClose?: () => void }) {
           {v.notice}
         </p>
       )}
-      {v.problems.length > 0 && (
-        <ul className="signers-error" aria-label="Storage problems">
-          {v.problems.map((p) => (
-            <li key={p}>{p}</li>
-          ))}
-        </ul>
-      )}
+      <TextList items={v.problems} className="signers-error" label="Storage problems" />
       {!v.ready && <p className="muted">Reading the keys kept in this browser…</p>}
       <div className="signers-grid">
         <Wallets registry={registry} />
