@@ -107,6 +107,11 @@ export type ToWorker =
        */
       readonly cacheMemory?: boolean
     }
+  /**
+   * The user is stepping (a key press, a step): the writes after an answer wait until
+   * the page is idle (./deferred-writes.ts). No answer; id 0.
+   */
+  | { readonly type: 'activity'; readonly id: 0 }
 
 export type FromWorker =
   | { readonly type: 'opened'; readonly id: number; readonly logs: readonly LogSummary[] }

@@ -61,6 +61,9 @@ function measureReplay(m: Extract<FromWorker, { type: 'done' }>, file: string): 
   })
 }
 
+/** The least time between two activity messages (the worker waits a second of idle). */
+const ACTIVITY_EVERY = 250
+
 type Request = ToWorker extends infer T ? (T extends { id: number } ? Omit<T, 'id'> : never) : never
 
 interface Pending {
@@ -175,6 +178,19 @@ export class ReplayClient {
     }
     if (m.type === 'input-error') return { problem: m.problem }
     throw new Error(m.type === 'failed' ? m.message : `unexpected answer ${m.type}`)
+  }
+
+  private lastActivity = Number.NEGATIVE_INFINITY
+
+  /**
+   * Tells the worker the user is stepping (a key press, a click), at most every
+   * ACTIVITY_EVERY ms: its writes after an answer wait until the page is idle
+   * (src/worker/deferred-writes.ts). Starts no worker.
+   */
+  activity(now = globalThis.performance?.now() ?? Date.now()): void {
+    if (!this.worker || now - this.lastActivity < ACTIVITY_EVERY) return
+    this.lastActivity = now
+    this.worker.postMessage({ type: 'activity', id: 0 } satisfies ToWorker)
   }
 
   /**

@@ -204,7 +204,16 @@ export function useInspector({
   useEffect(() => {
     client.current = new ReplayClient()
     client.current.warm()
-    return () => client.current?.dispose()
+    // Key presses and clicks (stepping) hold back the worker's writes after an answer.
+    const active = () => client.current?.activity()
+    const opts = { capture: true, passive: true } as const
+    window.addEventListener('keydown', active, opts)
+    window.addEventListener('pointerdown', active, opts)
+    return () => {
+      window.removeEventListener('keydown', active, opts)
+      window.removeEventListener('pointerdown', active, opts)
+      client.current?.dispose()
+    }
   }, [])
 
   const open = useCallback(
