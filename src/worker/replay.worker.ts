@@ -332,6 +332,9 @@ async function handle(m: Exclude<ToWorker, { type: 'activity' }>): Promise<void>
     // A log the pool will verify: its workers start now, beside the hand-off and this
     // thread's first updates, rather than at the replay request.
     if (logs.some((l) => l.entries.length >= POOL_THRESHOLD)) sharedPool()
+    // The replay asked with the open: no round trip to the page between them.
+    if (m.replay)
+      await handle({ ...m.replay, type: 'replay', logIndex: Math.min(Math.max(m.replay.logIndex, 0), logs.length - 1) })
     return
   }
   const log = logs[m.logIndex]

@@ -227,7 +227,16 @@ export function useInspector({
       setBusy({ phase: 'reading', label: source.label, total: 0 })
       let shown = false
       try {
-        const opened = await c.open(source.input, source.name)
+        // One message: the worker answers the open, then replays the log (clamped alike).
+        const asked = c.openAndReplay(source.input, source.name, {
+          logIndex: options.logIndex ?? 0,
+          file: source.name,
+          verifier: verifierOf(source.verifier, chainRoutes.current),
+          onProgress: (done, total) => {
+            if (mine === run.current) progress.set(done, total)
+          },
+        })
+        const opened = await asked.opened
         if (dropped()) return false
         if ('problem' in opened) {
           setProblem({ label: source.label, problem: opened.problem, json: looksLikeJson(source.input) })
@@ -236,14 +245,7 @@ export function useInspector({
         const logIndex = Math.min(Math.max(options.logIndex ?? 0, 0), opened.logs.length - 1)
         progress.set(0, opened.logs[logIndex]!.entries)
         setBusy({ phase: 'replaying', label: source.label, total: opened.logs[logIndex]!.entries })
-        const r = await c.replay(
-          logIndex,
-          source.name,
-          verifierOf(source.verifier, chainRoutes.current),
-          (done, total) => {
-            if (mine === run.current) progress.set(done, total)
-          },
-        )
+        const r = await asked.replayed
         if (dropped()) return false
         if ('problem' in r) {
           setProblem({ label: source.label, problem: r.problem })
