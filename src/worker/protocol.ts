@@ -106,6 +106,11 @@ export type ToWorker =
    * the page is idle (./deferred-writes.ts). No answer; id 0.
    */
   | { readonly type: 'activity'; readonly id: 0 }
+  /**
+   * Start the verification pool now: the page address names a log (`?url=`, `#log=`),
+   * which comes with the page's load rather than 1 s after its first answer. No answer; id 0.
+   */
+  | { readonly type: 'start-pool'; readonly id: 0 }
 
 export interface ReplayRequest {
   readonly type: 'replay'

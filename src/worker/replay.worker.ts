@@ -6,8 +6,8 @@
  *
  * Verification (the 'fast' engine, the default): logs of POOL_THRESHOLD updates or more
  * are verified on a pool of nested verification workers (./pool.ts), started when the
- * first such log is opened or POOL_IDLE_START ms after this worker's first answer,
- * whichever comes first, and kept warm, while this worker applies them in log order and
+ * first such log is opened, when the page asks (its address names a log: 'start-pool'),
+ * or POOL_IDLE_START ms after this worker's first answer, whichever comes first, and kept warm, while this worker applies them in log order and
  * verifies too; a smaller log (the demo the app opens at load) is verified on this thread
  * alone, so the first screen loads no verification worker. With the verdict cache
  * (./verdict-cache.ts, IndexedDB) a reopened log skips verification. The 'plain' engine is today's one-thread noble
@@ -291,7 +291,7 @@ function problemOf(e: unknown): InputProblem {
   return { format: 'auto', where: '', detail: message, message, attempts: [] }
 }
 
-async function handle(m: Exclude<ToWorker, { type: 'activity' }>): Promise<void> {
+async function handle(m: Exclude<ToWorker, { type: 'activity' | 'start-pool' }>): Promise<void> {
   // The last answer's writes end first, so a log opened next (or a cancel) loses none.
   await writer.flush()
   if (m.type === 'open') {
@@ -560,6 +560,10 @@ const writer = new DeferredWriter({ idleMs: 1000, maxDelayMs: 8000, sliceMs: 4, 
 scope.onmessage = (ev: MessageEvent<ToWorker>) => {
   if (ev.data.type === 'activity') {
     writer.touch()
+    return
+  }
+  if (ev.data.type === 'start-pool') {
+    sharedPool()
     return
   }
   busy++

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { REPLAY_MEASURE, ReplayCancelled, ReplayClient } from './replay-client'
+import { addressNamesLog } from './useInspector'
 
 /** A stand-in for the browser's Worker: records what the client does with it. */
 class FakeWorker {
@@ -210,5 +211,25 @@ describe('ReplayClient open and replay in one message', () => {
       { type: 'activity', id: 0 },
       { type: 'activity', id: 0 },
     ])
+  })
+})
+
+describe('the verification pool started with the replay worker', () => {
+  it('warm({ pool: true }) asks the new worker to start its pool; warm() does not', () => {
+    vi.stubGlobal('Worker', FakeWorker)
+    const c = new ReplayClient()
+    c.warm()
+    expect(FakeWorker.made[0]!.posted).toEqual([])
+    const d = new ReplayClient()
+    d.warm({ pool: true })
+    expect(FakeWorker.made[1]!.posted).toEqual([{ type: 'start-pool', id: 0 }])
+  })
+  it('starts it for an address naming a log (?url=, #log=), not for the page alone or an example', () => {
+    expect(addressNamesLog({ search: '?url=http%3A%2F%2F127.0.0.1%2Fa.json', hash: '' })).toBe(true)
+    expect(addressNamesLog({ search: '', hash: '#log=abc&step=3.0' })).toBe(true)
+    expect(addressNamesLog({ search: '', hash: '#step=3.0&log=abc' })).toBe(true)
+    expect(addressNamesLog({ search: '', hash: '' })).toBe(false)
+    expect(addressNamesLog({ search: '', hash: '#example=x&step=1.0' })).toBe(false)
+    expect(addressNamesLog({ search: '?urls=1', hash: '#catalog=1' })).toBe(false)
   })
 })

@@ -261,10 +261,13 @@ export class ReplayClient {
 
   /**
    * Starts the replay worker now (the app calls this when it loads), so its verification
-   * pool and crypto backends are loaded before the first log is opened.
+   * pool and crypto backends are loaded before the first log is opened. `pool`: start
+   * the verification pool now too (the page address names a log, which comes with the
+   * load), not 1 s after the worker's first answer.
    */
-  warm(): void {
-    this.ensure()
+  warm(options: { readonly pool?: boolean } = {}): void {
+    const w = this.ensure()
+    if (options.pool) w.postMessage({ type: 'start-pool', id: 0 } satisfies ToWorker)
   }
 
   /**

@@ -156,6 +156,11 @@ function markCheckpoints(loadId: number): void {
   perf.mark(CHECKPOINTS_MARK, { detail: { loadId } })
 }
 
+/** Whether the page address names a log to open at load (`?url=…`, `#log=…`; not the gallery's small examples). */
+export function addressNamesLog(where: { readonly search: string; readonly hash: string }): boolean {
+  return new URLSearchParams(where.search).has('url') || /^#(?:.*&)?log=/.test(where.hash)
+}
+
 /**
  * The open log and its loading. The selection is the view state's (src/app/shell/view-state.ts):
  * the inspector sets it when a log opens and reads it to retry at the same step.
@@ -203,7 +208,8 @@ export function useInspector({
 
   useEffect(() => {
     client.current = new ReplayClient()
-    client.current.warm()
+    // A log the address names (?url=, #log=) comes with the load: its verification pool starts now.
+    client.current.warm({ pool: addressNamesLog(window.location) })
     // Key presses and clicks (stepping) hold back the worker's writes after an answer.
     const active = () => client.current?.activity()
     const opts = { capture: true, passive: true } as const
