@@ -112,7 +112,7 @@ export type ToWorker =
    */
   | { readonly type: 'start-pool'; readonly id: 0 }
 
-export interface ReplayRequest {
+interface ReplayRequest {
   readonly type: 'replay'
   readonly id: number
   readonly logIndex: number
