@@ -229,7 +229,7 @@ test.describe('load path benchmark (npm run bench)', () => {
         // The app reads the file and posts it to the replay worker.
         'file read': decode.start - r.chosen,
         decode: decode.end - decode.start,
-        // The 'opened' answer back, the page choosing the log, the replay request.
+        // The 'opened' answer posted and the log's record looked up: the replay comes with the open (one message).
         'hand-off': replay.start - decode.end,
         'verify + apply': replay.end - replay.start,
         // The steps not yet posted when the replay ended (the worker posts them as the replay adds them).

@@ -7,7 +7,7 @@ import { toReport } from '../core/report'
 import type { SignatureCheck, Trace } from '../core/trace'
 import type { InboxLog } from '../core/types'
 import { verifyUpdate } from '../core/verify/update'
-import { decodeLogVerdicts, encodeLogVerdicts, fitsUpdate, storedStage } from './log-verdicts'
+import { decodeLogVerdicts, encodeLogVerdicts, fitsUpdate, LogVerdictsEncoder, storedStage } from './log-verdicts'
 
 const N = 24
 let log: InboxLog
@@ -24,6 +24,19 @@ describe('a log verdicts blob', () => {
     const stored = decodeLogVerdicts(encodeLogVerdicts(checksOf(trace)), log.entries.length)
     expect(stored).not.toBeNull()
     expect(stored).toEqual(checksOf(trace))
+  })
+
+  it('is the same text when encoded in slices of any size (the worker writes it a slice at a time)', () => {
+    const whole = encodeLogVerdicts(checksOf(trace))
+    // The text is JSON.stringify's own (the same keys in the same order).
+    expect(JSON.stringify(JSON.parse(whole))).toBe(whole)
+    for (const size of [1, 3, 7, N - 1, N + 5]) {
+      const encoder = new LogVerdictsEncoder()
+      const all = checksOf(trace)
+      for (let i = 0; i < all.length; i += size) encoder.add(all.slice(i, i + size))
+      expect(encoder.finish(), `slices of ${size}`).toBe(whole)
+    }
+    expect(encodeLogVerdicts([])).toBe(JSON.stringify({ v: 1, n: 0, s: [], u: [] }))
   })
 
   it('replays a log from its record to the same trace and report, verifying nothing', async () => {

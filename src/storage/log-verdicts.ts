@@ -55,39 +55,65 @@ const keepable = (c: SignatureCheck): boolean =>
 
 /** Encodes each update's checks (index = the update's place in the log, sorted by sequence id). */
 export function encodeLogVerdicts(updates: readonly (readonly SignatureCheck[] | null)[]): string {
-  const strings: string[] = []
-  const index = new Map<string, number>()
-  const intern = (s: string): number => {
-    let i = index.get(s)
+  const encoder = new LogVerdictsEncoder()
+  encoder.add(updates)
+  return encoder.finish()
+}
+
+/**
+ * encodeLogVerdicts in pieces: `add` encodes some updates (in log order) to JSON text,
+ * `finish` joins them with the string table. The replay worker writes a large log's
+ * record this way, a slice of updates at a time (./deferred-writes.ts), and the text is
+ * the one encodeLogVerdicts gives.
+ */
+export class LogVerdictsEncoder {
+  private readonly strings: string[] = []
+  private readonly index = new Map<string, number>()
+  private readonly parts: string[] = []
+  private count = 0
+
+  private intern(s: string): number {
+    let i = this.index.get(s)
     if (i === undefined) {
-      i = strings.length
-      strings.push(s)
-      index.set(s, i)
+      i = this.strings.length
+      this.strings.push(s)
+      this.index.set(s, i)
     }
     return i
   }
-  const u = updates.map((checks): CheckTuple[] | null => {
-    if (!checks || checks.length === 0 || !checks.every(keepable)) return null
-    return checks.map((c) => {
-      const evidence: number[] = []
-      for (const [k, v] of Object.entries(c.evidence)) evidence.push(intern(k), intern(v))
-      return [
-        c.actionIndex,
-        c.role,
-        c.kind,
-        c.verdict === 'valid' ? 1 : 0,
-        c.signer?.kind ?? null,
-        c.signer ? intern(c.signer.text) : null,
-        c.chainId === null ? null : c.chainId.toString(),
-        c.replayKey,
-        c.failRule,
-        intern(c.reason),
-        evidence,
-      ]
+
+  /** Encodes the next updates' checks. */
+  add(updates: readonly (readonly SignatureCheck[] | null)[]): void {
+    if (updates.length === 0) return
+    const u = updates.map((checks): CheckTuple[] | null => {
+      if (!checks || checks.length === 0 || !checks.every(keepable)) return null
+      return checks.map((c) => {
+        const evidence: number[] = []
+        for (const [k, v] of Object.entries(c.evidence)) evidence.push(this.intern(k), this.intern(v))
+        return [
+          c.actionIndex,
+          c.role,
+          c.kind,
+          c.verdict === 'valid' ? 1 : 0,
+          c.signer?.kind ?? null,
+          c.signer ? this.intern(c.signer.text) : null,
+          c.chainId === null ? null : c.chainId.toString(),
+          c.replayKey,
+          c.failRule,
+          this.intern(c.reason),
+          evidence,
+        ]
+      })
     })
-  })
-  const blob: Blob = { v: VERSION, n: updates.length, s: strings, u }
-  return JSON.stringify(blob)
+    this.count += updates.length
+    // The array's text without its brackets: the parts join with commas.
+    this.parts.push(JSON.stringify(u).slice(1, -1))
+  }
+
+  /** The blob of every update added: JSON.stringify of `{ v, n, s, u }`. */
+  finish(): string {
+    return `{"v":${VERSION},"n":${this.count},"s":${JSON.stringify(this.strings)},"u":[${this.parts.join(',')}]}`
+  }
 }
 
 const isTuple = (x: unknown): x is CheckTuple => Array.isArray(x) && x.length === 11

@@ -87,26 +87,49 @@ export interface VerifyStats {
 
 export type ToWorker =
   /** Read the input as logs (format detected); answered by `opened` or `input-error`. */
-  | { readonly type: 'open'; readonly id: number; readonly input: string | Uint8Array; readonly name: string }
-  /** Replay one of the logs of the last `open`; answered by progress, steps…, done. */
   | {
-      readonly type: 'replay'
+      readonly type: 'open'
       readonly id: number
-      readonly logIndex: number
-      readonly file: string
-      readonly verifier: Verifier
-      /** Default 'fast'. */
-      readonly engine?: Engine
-      /** Use the verdict cache (fast engine only). Default true. */
-      readonly cache?: boolean
-      /** Empty the verdict cache first (the benchmark's cold run). */
-      readonly clearCache?: boolean
+      readonly input: string | Uint8Array
+      readonly name: string
       /**
-       * Read the verdict cache's in-memory front (verdicts this worker read or wrote
-       * before). Default true; false reads IndexedDB only (the benchmark's reload case).
+       * Replay one of its logs right after the `opened` answer, answered under the replay's
+       * own id (one message for both: no round trip between them). Its logIndex is
+       * clamped to the logs read, as the app clamps it.
        */
-      readonly cacheMemory?: boolean
+      readonly replay?: Omit<ReplayRequest, 'type'>
     }
+  /** Replay one of the logs of the last `open`; answered by progress, steps…, done. */
+  | ReplayRequest
+  /**
+   * The user is stepping (a key press, a step): the writes after an answer wait until
+   * the page is idle (./deferred-writes.ts). No answer; id 0.
+   */
+  | { readonly type: 'activity'; readonly id: 0 }
+  /**
+   * Start the verification pool now: the page address names a log (`?url=`, `#log=`),
+   * which comes with the page's load rather than 1 s after its first answer. No answer; id 0.
+   */
+  | { readonly type: 'start-pool'; readonly id: 0 }
+
+interface ReplayRequest {
+  readonly type: 'replay'
+  readonly id: number
+  readonly logIndex: number
+  readonly file: string
+  readonly verifier: Verifier
+  /** Default 'fast'. */
+  readonly engine?: Engine
+  /** Use the verdict cache (fast engine only). Default true. */
+  readonly cache?: boolean
+  /** Empty the verdict cache first (the benchmark's cold run). */
+  readonly clearCache?: boolean
+  /**
+   * Read the verdict cache's in-memory front (verdicts this worker read or wrote
+   * before). Default true; false reads IndexedDB only (the benchmark's reload case).
+   */
+  readonly cacheMemory?: boolean
+}
 
 export type FromWorker =
   | { readonly type: 'opened'; readonly id: number; readonly logs: readonly LogSummary[] }

@@ -6,8 +6,8 @@
  *
  * Verification (the 'fast' engine, the default): logs of POOL_THRESHOLD updates or more
  * are verified on a pool of nested verification workers (./pool.ts), started when the
- * first such log is opened or POOL_IDLE_START ms after this worker's first answer,
- * whichever comes first, and kept warm, while this worker applies them in log order and
+ * first such log is opened, when the page asks (its address names a log: 'start-pool'),
+ * or POOL_IDLE_START ms after this worker's first answer, whichever comes first, and kept warm, while this worker applies them in log order and
  * verifies too; a smaller log (the demo the app opens at load) is verified on this thread
  * alone, so the first screen loads no verification worker. With the verdict cache
  * (./verdict-cache.ts, IndexedDB) a reopened log skips verification. The 'plain' engine is today's one-thread noble
@@ -23,7 +23,7 @@ import { replay } from '../core/replay'
 import { toReport } from '../core/report'
 import type { InboxLog } from '../core/types'
 import type { ReplayOptions, VerifyStage } from '../core/replay'
-import { verifyUpdate } from '../core/verify/update'
+import { rememberVerdicts, verifyUpdate, type VerifiedUpdate } from '../core/verify/update'
 import type { LoadedContext } from '../core/verify/fast'
 import { nobleBackend, type VerifyBackend } from '../crypto/backend'
 import type { VerifyPool } from '../core/verify/pool'
@@ -33,7 +33,9 @@ import { browserVerifyPool, POOL_THRESHOLD, postWarmJobs, workerTimings } from '
 import { timedBackend, type PrimitiveTimings } from './backend-report'
 import { IdbVerdictCache, prefetchLog } from './verdict-cache'
 import { IdbLogStore, inputDigest, logRecordId } from '../storage/log-store'
-import { decodeLogVerdicts, encodeLogVerdicts, storedStage } from '../storage/log-verdicts'
+import { decodeLogVerdicts, LogVerdictsEncoder, storedStage } from '../storage/log-verdicts'
+import { browserTimers, DeferredWriter, type WriteJob } from './deferred-writes'
+import type { SignatureCheck } from '../core/trace'
 import { STEP_CHUNK } from './protocol'
 import { toTransferStep, type TransferStep } from './transfer'
 import { loadBrowserBackend } from './browser-loaders'
@@ -289,7 +291,9 @@ function problemOf(e: unknown): InputProblem {
   return { format: 'auto', where: '', detail: message, message, attempts: [] }
 }
 
-async function handle(m: ToWorker): Promise<void> {
+async function handle(m: Exclude<ToWorker, { type: 'activity' | 'start-pool' }>): Promise<void> {
+  // The last answer's writes end first, so a log opened next (or a cancel) loses none.
+  await writer.flush()
   if (m.type === 'open') {
     const decodeFrom = performance.now()
     try {
@@ -328,6 +332,9 @@ async function handle(m: ToWorker): Promise<void> {
     // A log the pool will verify: its workers start now, beside the hand-off and this
     // thread's first updates, rather than at the replay request.
     if (logs.some((l) => l.entries.length >= POOL_THRESHOLD)) sharedPool()
+    // The replay asked with the open: no round trip to the page between them.
+    if (m.replay)
+      await handle({ ...m.replay, type: 'replay', logIndex: Math.min(Math.max(m.replay.logIndex, 0), logs.length - 1) })
     return
   }
   const log = logs[m.logIndex]
@@ -482,19 +489,83 @@ async function handle(m: ToWorker): Promise<void> {
     warmLog = warmLogOf(log)
     postWarmJobs(warmJobsOf(warmLog))
   }
-  // The log's record, written after the answer when the log had none (or an unreadable one).
-  if (store && recordId && !stored)
-    await store.put({
-      id: recordId,
-      updates: log.entries.length,
-      name: m.file,
-      savedAt: Date.now(),
-      verdicts: encodeLogVerdicts(trace.steps.map((s) => (s.update ? s.signatures : null))),
-    })
-  await cache?.flush()
+  // The verdicts found and the log's record (when it had none, or an unreadable one) are
+  // written once the page is idle, in slices (./deferred-writes.ts).
+  const found = pool?.takeFound() ?? []
+  const checks = store && recordId && !stored ? trace.steps.map((s) => (s.update ? s.signatures : null)) : null
+  writer.add(
+    writeAfterAnswer(
+      cache,
+      found,
+      checks && store && recordId ? { store, id: recordId, file: m.file, updates: log.entries.length, checks } : null,
+    ),
+  )
 }
 
+/** Updates whose verdicts are kept, or whose checks are encoded, in one step of a write job. */
+const WRITE_UPDATES = 64
+/** Verdicts written to IndexedDB in one transaction of a write job. */
+const WRITE_VERDICTS = 512
+
+/**
+ * The writes after a replay's answer, as a job of small steps: the verdicts found (their
+ * keys made and kept in the verdict cache), written WRITE_VERDICTS a transaction, then the
+ * log's record encoded WRITE_UPDATES updates a step and put.
+ */
+async function* writeAfterAnswer(
+  cache: IdbVerdictCache | null,
+  found: readonly VerifiedUpdate[],
+  record: {
+    readonly store: IdbLogStore
+    readonly id: string
+    readonly file: string
+    readonly updates: number
+    readonly checks: readonly (readonly SignatureCheck[] | null)[]
+  } | null,
+): WriteJob {
+  if (cache) {
+    for (let i = 0; i < found.length; i += WRITE_UPDATES) {
+      for (const v of found.slice(i, i + WRITE_UPDATES)) rememberVerdicts(v, cache)
+      yield
+      while (cache.unwritten >= WRITE_VERDICTS) {
+        await cache.writeSome(WRITE_VERDICTS)
+        yield
+      }
+    }
+    while (cache.unwritten > 0) {
+      await cache.writeSome(WRITE_VERDICTS)
+      yield
+    }
+    await cache.flush()
+  }
+  if (record) {
+    const encoder = new LogVerdictsEncoder()
+    for (let i = 0; i < record.checks.length; i += WRITE_UPDATES) {
+      encoder.add(record.checks.slice(i, i + WRITE_UPDATES))
+      yield
+    }
+    const verdicts = encoder.finish()
+    yield
+    await record.store.put({ id: record.id, updates: record.updates, name: record.file, savedAt: Date.now(), verdicts })
+  }
+}
+
+/**
+ * The writes after each answer: they start once the page has been idle a second (the
+ * page reports its steps: ToWorker 'activity') or 8 s after the answer, in slices of
+ * about 4 ms; a request flushes them first.
+ */
+const writer = new DeferredWriter({ idleMs: 1000, maxDelayMs: 8000, sliceMs: 4, gapMs: 12, timers: browserTimers })
+
 scope.onmessage = (ev: MessageEvent<ToWorker>) => {
+  if (ev.data.type === 'activity') {
+    writer.touch()
+    return
+  }
+  if (ev.data.type === 'start-pool') {
+    sharedPool()
+    return
+  }
   busy++
   handle(ev.data)
     .catch((e: unknown) => {

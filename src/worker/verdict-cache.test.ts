@@ -44,6 +44,23 @@ describe('IdbVerdictCache', () => {
     b.close()
   })
 
+  it('writeSome writes the oldest verdicts put, at most the number asked, each in one write', async () => {
+    const idb = factory()
+    const a = (await IdbVerdictCache.open('verdicts', idb))!
+    const entry = (i: number) => ({ key: `k${i}`, verdict: { verdict: 'valid' } }) as unknown as VerdictEntry
+    for (let i = 0; i < 5; i++) a.put(entry(i))
+    expect(a.unwritten).toBe(5)
+    await a.writeSome(2)
+    expect(a.unwritten).toBe(3)
+    a.close()
+    const b = (await IdbVerdictCache.open('verdicts', idb))!
+    b.memory = false
+    expect(await b.get('k0')).toEqual(entry(0))
+    expect(await b.get('k1')).toEqual(entry(1))
+    expect(await b.get('k2')).toBeUndefined()
+    b.close()
+  })
+
   it('a corrupted entry is ignored: the verdict is computed again, the same', async () => {
     const idb = factory()
     const c = (await IdbVerdictCache.open('verdicts', idb))!

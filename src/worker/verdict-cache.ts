@@ -244,6 +244,30 @@ export class IdbVerdictCache implements VerdictCache {
     )
   }
 
+  /** Verdicts put and not yet written. */
+  get unwritten(): number {
+    return this.writes.length
+  }
+
+  /**
+   * Writes up to `max` of the verdicts put so far, oldest first, in one transaction, and
+   * waits until it is written (or failed): the replay worker's writes in slices.
+   */
+  async writeSome(max: number): Promise<void> {
+    await this.pendingWrite
+    const batch = this.writes.splice(0, max)
+    if (batch.length === 0) return
+    await new Promise<void>((resolve) => {
+      try {
+        const tx = this.db.transaction(STORE, 'readwrite', { durability: 'relaxed' })
+        for (const e of batch) tx.store.put(e, e.key).catch(() => {})
+        tx.done.then(resolve, () => resolve())
+      } catch {
+        resolve()
+      }
+    })
+  }
+
   /** Writes every verdict put so far and waits until they are written (or the write failed). */
   async flush(): Promise<void> {
     while (this.writeScheduled || this.writes.length) {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { REPLAY_MEASURE, ReplayCancelled, ReplayClient } from './replay-client'
+import { addressNamesLog } from './useInspector'
 
 /** A stand-in for the browser's Worker: records what the client does with it. */
 class FakeWorker {
@@ -155,5 +156,80 @@ describe('ReplayClient warm worker (issue #13)', () => {
     const id3 = (w.posted.at(-1) as { id: number }).id
     w.onmessage!({ data: { type: 'failed', id: id3, message: 'boom' } } as MessageEvent)
     await expect(third).rejects.toThrow('boom')
+  })
+})
+
+describe('ReplayClient open and replay in one message', () => {
+  const verify = { onProgress: () => {}, file: 'a.json', verifier: 'none' as const }
+  it('posts one open carrying the replay, answered first by opened, then by the replay under its own id', async () => {
+    vi.stubGlobal('Worker', FakeWorker)
+    const c = new ReplayClient()
+    const { opened, replayed } = c.openAndReplay(new Uint8Array(1), 'a.json', { ...verify, logIndex: 0 })
+    const w = FakeWorker.made[0]!
+    expect(w.posted).toHaveLength(1)
+    const m = w.posted[0] as { type: string; id: number; replay: { id: number; logIndex: number } }
+    expect(m.type).toBe('open')
+    expect(m.replay.id).not.toBe(m.id)
+    w.onmessage!({ data: { type: 'opened', id: m.id, logs: [{ index: 0, entries: 1 }] } } as MessageEvent)
+    expect(await opened).toEqual({ logs: [{ index: 0, entries: 1 }] })
+    const step = { sequenceId: '1' }
+    w.onmessage!({ data: { type: 'steps', id: m.replay.id, from: 0, steps: [step] } } as MessageEvent)
+    const verifyStats = { engine: 'fast', backends: [] }
+    w.onmessage!({
+      data: { type: 'done', id: m.replay.id, inboxId: 'x', ok: true, stepCount: 1, replayMs: 1, verify: verifyStats },
+    } as MessageEvent)
+    const r = await replayed
+    expect('steps' in r && r.steps).toEqual([step])
+    // Nothing else was posted: no second request after the open's answer.
+    expect(w.posted).toHaveLength(1)
+  })
+  it('an open that reads no log ends its replay, which the worker never starts', async () => {
+    vi.stubGlobal('Worker', FakeWorker)
+    const c = new ReplayClient()
+    const { opened, replayed } = c.openAndReplay(new Uint8Array(1), 'a.json', { ...verify, logIndex: 0 })
+    const w = FakeWorker.made[0]!
+    const m = w.posted[0] as { id: number }
+    const problem = { format: 'auto', where: '', detail: 'x', message: 'x', attempts: [] }
+    w.onmessage!({ data: { type: 'input-error', id: m.id, problem } } as MessageEvent)
+    expect(await opened).toEqual({ problem })
+    await expect(replayed).rejects.toBeInstanceOf(ReplayCancelled)
+    // No request is left waiting: an idle cancel keeps the worker.
+    c.cancel()
+    expect(w.terminated).toBe(false)
+  })
+  it('activity reaches a running worker at most every 250 ms and starts none', () => {
+    vi.stubGlobal('Worker', FakeWorker)
+    const c = new ReplayClient()
+    c.activity(0)
+    expect(FakeWorker.made).toHaveLength(0)
+    c.warm()
+    const w = FakeWorker.made[0]!
+    c.activity(1000)
+    c.activity(1100)
+    c.activity(1250)
+    expect(w.posted).toEqual([
+      { type: 'activity', id: 0 },
+      { type: 'activity', id: 0 },
+    ])
+  })
+})
+
+describe('the verification pool started with the replay worker', () => {
+  it('warm({ pool: true }) asks the new worker to start its pool; warm() does not', () => {
+    vi.stubGlobal('Worker', FakeWorker)
+    const c = new ReplayClient()
+    c.warm()
+    expect(FakeWorker.made[0]!.posted).toEqual([])
+    const d = new ReplayClient()
+    d.warm({ pool: true })
+    expect(FakeWorker.made[1]!.posted).toEqual([{ type: 'start-pool', id: 0 }])
+  })
+  it('starts it for an address naming a log (?url=, #log=), not for the page alone or an example', () => {
+    expect(addressNamesLog({ search: '?url=http%3A%2F%2F127.0.0.1%2Fa.json', hash: '' })).toBe(true)
+    expect(addressNamesLog({ search: '', hash: '#log=abc&step=3.0' })).toBe(true)
+    expect(addressNamesLog({ search: '', hash: '#step=3.0&log=abc' })).toBe(true)
+    expect(addressNamesLog({ search: '', hash: '' })).toBe(false)
+    expect(addressNamesLog({ search: '', hash: '#example=x&step=1.0' })).toBe(false)
+    expect(addressNamesLog({ search: '?urls=1', hash: '#catalog=1' })).toBe(false)
   })
 })

@@ -61,6 +61,15 @@ function measureReplay(m: Extract<FromWorker, { type: 'done' }>, file: string): 
   })
 }
 
+function openResult(m: FromWorker): OpenResult {
+  if (m.type === 'opened') return { logs: m.logs }
+  if (m.type === 'input-error') return { problem: m.problem }
+  throw new Error(m.type === 'failed' ? m.message : `unexpected answer ${m.type}`)
+}
+
+/** The least time between two activity messages (the worker waits a second of idle). */
+const ACTIVITY_EVERY = 250
+
 type Request = ToWorker extends infer T ? (T extends { id: number } ? Omit<T, 'id'> : never) : never
 
 interface Pending {
@@ -141,10 +150,7 @@ export class ReplayClient {
   }
 
   async open(input: string | Uint8Array, name: string): Promise<OpenResult> {
-    const m = await this.request({ type: 'open', input, name })
-    if (m.type === 'opened') return { logs: m.logs }
-    if (m.type === 'input-error') return { problem: m.problem }
-    throw new Error(m.type === 'failed' ? m.message : `unexpected answer ${m.type}`)
+    return openResult(await this.request({ type: 'open', input, name }))
   }
 
   async replay(
@@ -153,6 +159,65 @@ export class ReplayClient {
     verifier: Verifier,
     onProgress: (done: number, total: number) => void,
   ): Promise<ReplayDone | { problem: InputProblem }> {
+    const r = this.replayWaiter(file, onProgress)
+    return r.answer(await this.request({ type: 'replay', logIndex, file, verifier }, r.extra))
+  }
+
+  /**
+   * `open` and then `replay` of log `logIndex` (clamped to the logs read, as the worker
+   * clamps it), asked in one message: the worker replays right after its `opened`
+   * answer, with no round trip to the page between them. `replayed` rejects with
+   * ReplayCancelled when the open gave no logs.
+   */
+  openAndReplay(
+    input: string | Uint8Array,
+    name: string,
+    replay: {
+      readonly logIndex: number
+      readonly file: string
+      readonly verifier: Verifier
+      readonly onProgress: (done: number, total: number) => void
+    },
+  ): { opened: Promise<OpenResult>; replayed: Promise<ReplayDone | { problem: InputProblem }> } {
+    const w = this.ensure()
+    const openId = this.nextId++
+    const replayId = this.nextId++
+    const r = this.replayWaiter(replay.file, replay.onProgress)
+    const replayed = new Promise<FromWorker>((resolve, reject) => {
+      this.pending.set(replayId, { resolve, reject, ...r.extra })
+    }).then(r.answer)
+    // Not awaited when the open gives no logs.
+    replayed.catch(() => {})
+    const opened = new Promise<FromWorker>((resolve, reject) => {
+      this.pending.set(openId, { resolve, reject })
+    }).then((m) => {
+      if (m.type !== 'opened') {
+        // No replay follows an open that read no logs.
+        const p = this.pending.get(replayId)
+        this.pending.delete(replayId)
+        p?.report?.reject(new ReplayCancelled())
+        p?.reject(new ReplayCancelled())
+      }
+      return openResult(m)
+    })
+    w.postMessage({
+      type: 'open',
+      id: openId,
+      input,
+      name,
+      replay: { id: replayId, logIndex: replay.logIndex, file: replay.file, verifier: replay.verifier },
+    } satisfies ToWorker)
+    return { opened, replayed }
+  }
+
+  /** A replay's steps and report as they come, and its answer read. */
+  private replayWaiter(
+    file: string,
+    onProgress: (done: number, total: number) => void,
+  ): {
+    extra: Omit<Pending, 'resolve' | 'reject'>
+    answer: (m: FromWorker) => ReplayDone | { problem: InputProblem }
+  } {
     const steps: TransferStep[] = []
     let settle!: ReportWaiter
     const report = new Promise<string>((resolve, reject) => {
@@ -160,29 +225,49 @@ export class ReplayClient {
     })
     // A report that never comes (the replay failed, or was cancelled) rejects unobserved.
     report.catch(() => {})
-    const m = await this.request({ type: 'replay', logIndex, file, verifier }, { onProgress, steps, report: settle })
-    if (m.type === 'done') {
-      measureReplay(m, file)
-      return {
-        inboxId: m.inboxId,
-        ok: m.ok,
-        stepCount: m.stepCount,
-        report,
-        replayMs: m.replayMs,
-        verify: m.verify,
-        steps,
-      }
+    return {
+      extra: { onProgress, steps, report: settle },
+      answer: (m) => {
+        if (m.type === 'done') {
+          measureReplay(m, file)
+          return {
+            inboxId: m.inboxId,
+            ok: m.ok,
+            stepCount: m.stepCount,
+            report,
+            replayMs: m.replayMs,
+            verify: m.verify,
+            steps,
+          }
+        }
+        if (m.type === 'input-error') return { problem: m.problem }
+        throw new Error(m.type === 'failed' ? m.message : `unexpected answer ${m.type}`)
+      },
     }
-    if (m.type === 'input-error') return { problem: m.problem }
-    throw new Error(m.type === 'failed' ? m.message : `unexpected answer ${m.type}`)
+  }
+
+  private lastActivity = Number.NEGATIVE_INFINITY
+
+  /**
+   * Tells the worker the user is stepping (a key press, a click), at most every
+   * ACTIVITY_EVERY ms: its writes after an answer wait until the page is idle
+   * (src/worker/deferred-writes.ts). Starts no worker.
+   */
+  activity(now = globalThis.performance?.now() ?? Date.now()): void {
+    if (!this.worker || now - this.lastActivity < ACTIVITY_EVERY) return
+    this.lastActivity = now
+    this.worker.postMessage({ type: 'activity', id: 0 } satisfies ToWorker)
   }
 
   /**
    * Starts the replay worker now (the app calls this when it loads), so its verification
-   * pool and crypto backends are loaded before the first log is opened.
+   * pool and crypto backends are loaded before the first log is opened. `pool`: start
+   * the verification pool now too (the page address names a log, which comes with the
+   * load), not 1 s after the worker's first answer.
    */
-  warm(): void {
-    this.ensure()
+  warm(options: { readonly pool?: boolean } = {}): void {
+    const w = this.ensure()
+    if (options.pool) w.postMessage({ type: 'start-pool', id: 0 } satisfies ToWorker)
   }
 
   /**

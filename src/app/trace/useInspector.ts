@@ -156,6 +156,11 @@ function markCheckpoints(loadId: number): void {
   perf.mark(CHECKPOINTS_MARK, { detail: { loadId } })
 }
 
+/** Whether the page address names a log to open at load (`?url=…`, `#log=…`; not the gallery's small examples). */
+export function addressNamesLog(where: { readonly search: string; readonly hash: string }): boolean {
+  return new URLSearchParams(where.search).has('url') || /^#(?:.*&)?log=/.test(where.hash)
+}
+
 /**
  * The open log and its loading. The selection is the view state's (src/app/shell/view-state.ts):
  * the inspector sets it when a log opens and reads it to retry at the same step.
@@ -203,8 +208,18 @@ export function useInspector({
 
   useEffect(() => {
     client.current = new ReplayClient()
-    client.current.warm()
-    return () => client.current?.dispose()
+    // A log the address names (?url=, #log=) comes with the load: its verification pool starts now.
+    client.current.warm({ pool: addressNamesLog(window.location) })
+    // Key presses and clicks (stepping) hold back the worker's writes after an answer.
+    const active = () => client.current?.activity()
+    const opts = { capture: true, passive: true } as const
+    window.addEventListener('keydown', active, opts)
+    window.addEventListener('pointerdown', active, opts)
+    return () => {
+      window.removeEventListener('keydown', active, opts)
+      window.removeEventListener('pointerdown', active, opts)
+      client.current?.dispose()
+    }
   }, [])
 
   const open = useCallback(
@@ -218,7 +233,16 @@ export function useInspector({
       setBusy({ phase: 'reading', label: source.label, total: 0 })
       let shown = false
       try {
-        const opened = await c.open(source.input, source.name)
+        // One message: the worker answers the open, then replays the log (clamped alike).
+        const asked = c.openAndReplay(source.input, source.name, {
+          logIndex: options.logIndex ?? 0,
+          file: source.name,
+          verifier: verifierOf(source.verifier, chainRoutes.current),
+          onProgress: (done, total) => {
+            if (mine === run.current) progress.set(done, total)
+          },
+        })
+        const opened = await asked.opened
         if (dropped()) return false
         if ('problem' in opened) {
           setProblem({ label: source.label, problem: opened.problem, json: looksLikeJson(source.input) })
@@ -227,14 +251,7 @@ export function useInspector({
         const logIndex = Math.min(Math.max(options.logIndex ?? 0, 0), opened.logs.length - 1)
         progress.set(0, opened.logs[logIndex]!.entries)
         setBusy({ phase: 'replaying', label: source.label, total: opened.logs[logIndex]!.entries })
-        const r = await c.replay(
-          logIndex,
-          source.name,
-          verifierOf(source.verifier, chainRoutes.current),
-          (done, total) => {
-            if (mine === run.current) progress.set(done, total)
-          },
-        )
+        const r = await asked.replayed
         if (dropped()) return false
         if ('problem' in r) {
           setProblem({ label: source.label, problem: r.problem })

@@ -176,11 +176,20 @@ export class VerifyPool {
 
   /** Keeps the verdicts found since configure({ keepLater: true }) in the cache; returns how many updates' verdicts. */
   keepFound(): number {
-    const found = this.found ?? []
+    const found = this.takeFound()
     const cache = this.options.verdicts
-    this.found = null
     if (cache) for (const v of found) rememberVerdicts(v, cache)
     return found.length
+  }
+
+  /**
+   * The updates verified since configure({ keepLater: true }), for the caller to keep
+   * (rememberVerdicts) in its own time; the pool keeps none of them itself.
+   */
+  takeFound(): VerifiedUpdate[] {
+    const found = this.found ?? []
+    this.found = null
+    return found
   }
 
   /** The verdicts of `v` go to the cache now, or with keepFound. */
