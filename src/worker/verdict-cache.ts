@@ -229,16 +229,7 @@ export class IdbVerdictCache implements VerdictCache {
             this.writeScheduled = false
             const batch = this.writes
             this.writes = []
-            try {
-              // Relaxed: a verdict lost in a crash is only computed again; no fsync per batch.
-              const tx = this.db.transaction(STORE, 'readwrite', { durability: 'relaxed' })
-              // A failed write is only a verdict computed again: each put's failure is the
-              // transaction's, which ends the batch.
-              for (const e of batch) tx.store.put(e, e.key).catch(() => {})
-              tx.done.then(resolve, () => resolve())
-            } catch {
-              resolve()
-            }
+            this.writeBatch(batch).then(resolve)
           }, 0)
         }),
     )
@@ -256,10 +247,17 @@ export class IdbVerdictCache implements VerdictCache {
   async writeSome(max: number): Promise<void> {
     await this.pendingWrite
     const batch = this.writes.splice(0, max)
-    if (batch.length === 0) return
-    await new Promise<void>((resolve) => {
+    if (batch.length > 0) await this.writeBatch(batch)
+  }
+
+  /** Writes one batch in one transaction; resolves when it is written or has failed. */
+  private writeBatch(batch: readonly VerdictEntry[]): Promise<void> {
+    return new Promise<void>((resolve) => {
       try {
+        // Relaxed: a verdict lost in a crash is only computed again; no fsync per batch.
         const tx = this.db.transaction(STORE, 'readwrite', { durability: 'relaxed' })
+        // A failed write is only a verdict computed again: each put's failure is the
+        // transaction's, which ends the batch.
         for (const e of batch) tx.store.put(e, e.key).catch(() => {})
         tx.done.then(resolve, () => resolve())
       } catch {
