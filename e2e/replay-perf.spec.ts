@@ -117,7 +117,10 @@ test(`a ${N.toLocaleString('en')}-update log replays in the worker with a progre
   expect(measure!.detail).toMatchObject({ file: `synthetic-${N}.json`, updates: N, engine: 'fast' })
   expect(measure!.detail.replayMs).toBeCloseTo(measure!.duration, 1)
   expect(measure!.detail.remote + measure!.detail.local + measure!.detail.cached, 'every update verified once').toBe(N)
-  expect(measure!.detail.stepsMs, "the steps' conversion and posting after the replay").toBeGreaterThan(0)
+  // The steps' conversion and posting left after the replay: a timing, reported, not bounded
+  // (the steps go to the page while the replay runs, so what is left can take under the
+  // worker clock's 0.1 ms resolution and read 0).
+  expect(measure!.detail.stepsMs, "the steps' conversion and posting after the replay").toBeGreaterThanOrEqual(0)
   const long = await page.evaluate(
     ([a, b]) =>
       (window as unknown as { __long: { start: number; duration: number }[] }).__long.filter(
