@@ -7,11 +7,12 @@
  * Verification (the 'fast' engine, the default): logs of POOL_THRESHOLD updates or more
  * are verified on a pool of nested verification workers (./pool.ts), started when the
  * first such log is opened, when the page asks (its address names a log: 'start-pool'),
- * or POOL_IDLE_START ms after this worker's first answer, whichever comes first, and kept warm, while this worker applies them in log order and
- * verifies too; a smaller log (the demo the app opens at load) is verified on this thread
- * alone, so the first screen loads no verification worker. With the verdict cache
- * (./verdict-cache.ts, IndexedDB) a reopened log skips verification. The 'plain' engine is today's one-thread noble
- * replay, kept as the benchmark's baseline. Both give the same Trace.
+ * or POOL_IDLE_START ms after this worker's first answer, whichever comes first, and kept
+ * warm, while this worker applies them in log order and verifies too; a smaller log (the
+ * demo the app opens at load) is verified on this thread alone, so the first screen loads
+ * no verification worker. With the verdict cache (./verdict-cache.ts, IndexedDB) a
+ * reopened log skips verification. The 'plain' engine is the one-thread noble replay,
+ * kept as the benchmark's baseline. Both give the same Trace.
  *
  * Cancellation: the app cancels by terminating this worker (src/app/trace/replay-client.ts),
  * which ends its verification workers with it, and starting a new one.
