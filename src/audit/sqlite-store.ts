@@ -7,7 +7,16 @@ import Database from 'better-sqlite3'
 import type { AuditOutcome, PriorHead } from './job'
 import type { WireLog } from './inputs'
 import type { AuditRow, Summary } from './row'
-import { type AuditStore, pairKey, priorOf, type Run, type RunMeta, snapshotRows, type Unit } from './store'
+import {
+  type AuditStore,
+  pairKey,
+  priorOf,
+  type Run,
+  type RunMeta,
+  type SnapshotRow,
+  snapshotRows,
+  type Unit,
+} from './store'
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS audit_runs (
@@ -120,21 +129,7 @@ export function openSqliteStore(file: string): AuditStore {
     rowsOfUnit: db.prepare<[number, string], { row: string }>(
       'SELECT row FROM audit_results WHERE run_id = ? AND unit = ? ORDER BY source, key',
     ),
-    putSnap: db.prepare<
-      [
-        number,
-        string,
-        string,
-        string,
-        string,
-        string | null,
-        string | null,
-        Uint8Array | null,
-        string | null,
-        number | null,
-        string | null,
-      ]
-    >(
+    putSnap: db.prepare<[number, ...SnapshotRow]>(
       'INSERT OR IGNORE INTO audit_snapshot (run_id, shard_key, source, key, seq, inbox_id, ts, bytes, error, action_index, unreadable) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     ),
     clearSnap: db.prepare<[number]>('DELETE FROM audit_snapshot WHERE run_id = ?'),

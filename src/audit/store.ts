@@ -116,7 +116,18 @@ export function* snapshotRows(logs: readonly WireLog[]): Generator<SnapshotRow> 
     yield [sk, l.source, l.key, '', l.inboxId, null, null, null, null, l.unreadable ?? null]
     for (const e of l.entries ?? []) {
       const ts = e.ts == null ? null : e.ts.toString()
-      yield [sk, l.source, l.key, seqText(e.seq), null, ts, e.bytes ?? null, e.error ?? null, e.actionIndex ?? null, null]
+      yield [
+        sk,
+        l.source,
+        l.key,
+        seqText(e.seq),
+        null,
+        ts,
+        e.bytes ?? null,
+        e.error ?? null,
+        e.actionIndex ?? null,
+        null,
+      ]
     }
   }
 }
