@@ -63,8 +63,18 @@ const MUTATIONS: Mutation[] = [
   'other-context',
 ]
 
+/** expectSameAsNoble for a step that counts what it does: how much each of its counters grew over the run. */
+export function expectSameAsNobleCounted<S extends Record<string, number>>(
+  step: { readonly combine: Ed25519phCombine; readonly stats: S },
+  numRuns: number,
+): S {
+  const before = { ...step.stats }
+  expectSameAsNoble(step.combine, numRuns)
+  return Object.fromEntries(Object.entries(step.stats).map(([k, n]) => [k, n - before[k]!])) as S
+}
+
 /** Runs the property for `combine` (`numRuns` cases); valid, rejected and undecodable are all met. */
-export function expectSameAsNoble(combine: Ed25519phCombine, numRuns: number): void {
+function expectSameAsNoble(combine: Ed25519phCombine, numRuns: number): void {
   const seen = new Set<string>()
   fc.assert(
     fc.property(
