@@ -89,7 +89,7 @@ export function shardKey(source: string, key: string): string {
 }
 
 /** A sequence id as stored: 20 decimal digits, so text order is numeric order for every uint64. */
-export const seqText = (seq: bigint): string => seq.toString().padStart(20, '0')
+const seqText = (seq: bigint): string => seq.toString().padStart(20, '0')
 
 /**
  * One row of a run's snapshot, in the order of its columns after the run id: shard key,
