@@ -61,6 +61,12 @@ export function summary(page: Page) {
   return page.locator('.step-summary')
 }
 
+/** Presses `key` (a timeline key) and waits for the selected step's summary to contain `text`. */
+export async function pressAndSee(page: Page, key: string, text: string | RegExp): Promise<void> {
+  await page.keyboard.press(key)
+  await expect(summary(page)).toContainText(text)
+}
+
 /** A full-page screenshot saved as a test artifact. */
 export async function shot(page: Page, info: TestInfo, name: string): Promise<void> {
   const path = info.outputPath(`${name}.png`)

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { expect, expectNoA11yViolations, test } from './fixtures'
-import { fixture, pasteLog, shot, summary, waitForLog, watchCsp } from './helpers'
+import { fixture, pasteLog, pressAndSee, shot, summary, waitForLog, watchCsp } from './helpers'
 
 // Code inside page.evaluate runs in the page; tsconfig.node.json (which checks e2e/) has no DOM lib.
 declare const window: any, document: any, DataTransfer: any
@@ -44,21 +44,16 @@ test.describe('the inspector', () => {
     // The Diff tab stays open while stepping; the timeline takes the keys again once focused.
     await page.getByRole('tab', { name: 'Diff' }).click()
     await listbox.focus()
-    await page.keyboard.press('ArrowDown') // seq 1 action 1: add installation
-    await expect(summary(page)).toContainText('action 1 of 2')
+    await pressAndSee(page, 'ArrowDown', 'action 1 of 2') // seq 1 action 1: add installation
     await expect(page.locator('.diff li.mark-added')).toContainText(['installation'])
-    await page.keyboard.press('j') // seq 2: passkey
-    await expect(summary(page)).toContainText('sequence id 2')
+    await pressAndSee(page, 'j', 'sequence id 2') // seq 2: passkey
     await expect(page.locator('.diff')).toContainText('passkey')
     await page.getByRole('tab', { name: 'State' }).click()
     await listbox.focus()
     await expect(page.locator('.members tr.mark-added')).toHaveCount(1)
-    await page.keyboard.press('k')
-    await expect(summary(page)).toContainText('action 1 of 2')
-    await page.keyboard.press('End')
-    await expect(summary(page)).toContainText('sequence id 13')
-    await page.keyboard.press('Home')
-    await expect(summary(page)).toContainText('sequence id 1')
+    await pressAndSee(page, 'k', 'action 1 of 2')
+    await pressAndSee(page, 'End', 'sequence id 13')
+    await pressAndSee(page, 'Home', 'sequence id 1')
     // step to the revocation (seq 10): the cascade removes the wallet and its installation (IDENT-044)
     for (let n = 0; n < 10; n++) await page.keyboard.press('ArrowDown')
     await expect(summary(page)).toContainText('sequence id 10')
@@ -122,8 +117,7 @@ test.describe('the inspector', () => {
     )
     await expectNoA11yViolations(page)
     await shot(page, info, 'rejected-IDENT-040')
-    await page.keyboard.press('j')
-    await expect(summary(page)).toContainText('not applied')
+    await pressAndSee(page, 'j', 'not applied')
     await expect(page.getByRole('region', { name: 'Not applied' })).toContainText(
       'log cannot be read past sequence id 2',
     )
@@ -145,8 +139,7 @@ test.describe('the inspector', () => {
     // the previous log is still open and stepping still works
     await expect(page.getByText('example valid-full-life')).toBeVisible()
     await page.getByRole('listbox', { name: /Updates and their actions/ }).focus()
-    await page.keyboard.press('j')
-    await expect(summary(page)).toContainText('action 1 of 2')
+    await pressAndSee(page, 'j', 'action 1 of 2')
     // a truncated binary file names the format and the byte offset
     const pb = fixture('valid-full-life.pb')
     await page

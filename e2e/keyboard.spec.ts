@@ -6,7 +6,7 @@
  */
 import type { Locator, Page } from '@playwright/test'
 import { expect, expectNoA11yViolations, test } from './fixtures'
-import { summary, waitForLog, openLog, PHONE, DESKTOP } from './helpers'
+import { DESKTOP, openLog, PHONE, pressAndSee, summary, waitForLog } from './helpers'
 
 // Code inside evaluate runs in the page; tsconfig.node.json has no DOM lib.
 declare const document: any, getComputedStyle: any, innerHeight: number, innerWidth: number
@@ -69,8 +69,7 @@ test('keyboard only: open an example, select a step, read its signature text, ev
   await tabTo(page, timeline(page))
   await expectVisibleFocus(page)
   await page.keyboard.press('Home')
-  await page.keyboard.press('ArrowRight') // the next update: sequence id 2
-  await expect(summary(page)).toContainText('sequence id 2')
+  await pressAndSee(page, 'ArrowRight', 'sequence id 2') // the next update: sequence id 2
   await expect(timeline(page).getByRole('option', { selected: true })).toContainText('AddAssociation')
   await expectNoA11yViolations(page)
 

@@ -6,7 +6,7 @@
  */
 import type { Page } from '@playwright/test'
 import { expect, expectNoA11yViolations, test } from './fixtures'
-import { shot, summary, waitForLog } from './helpers'
+import { pressAndSee, shot, summary, waitForLog } from './helpers'
 
 const tab = (page: Page, name: string) =>
   page.getByRole('tablist', { name: 'Views of the selected step' }).getByRole('tab', { name, exact: true })
@@ -66,11 +66,9 @@ test('by keyboard: an action is chosen from its first line of the text with Ente
   const first = line(page, 'action:1').first()
   await first.focus()
   await expect(first).toHaveClass(/linked/) // focus marks it as the pointer does
-  await page.keyboard.press('Enter')
-  await expect(summary(page)).toContainText('action 1 of 2')
+  await pressAndSee(page, 'Enter', 'action 1 of 2')
   await line(page, 'action:0').first().focus()
-  await page.keyboard.press(' ')
-  await expect(summary(page)).toContainText('action 0 of 2')
+  await pressAndSee(page, ' ', 'action 0 of 2')
 })
 
 test('at 390 px the pair stacks: the text first, then its cards', async ({ page }, info) => {

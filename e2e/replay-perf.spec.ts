@@ -18,7 +18,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { availableParallelism, loadavg } from 'node:os'
 import { expect, test } from './fixtures'
-import { shot, summary, syntheticLogFile, type TraceEvent, waitForLog } from './helpers'
+import { pressAndSee, shot, summary, syntheticLogFile, type TraceEvent, waitForLog } from './helpers'
 
 // Code inside page.evaluate runs in the page; tsconfig.node.json (which checks e2e/) has no DOM lib.
 declare const window: any, document: any, PerformanceObserver: any, KeyboardEvent: any, requestAnimationFrame: any
@@ -251,8 +251,7 @@ test('a replay can be cancelled; the log shown before stays open and usable', as
   await expect(page.getByText('example valid-full-life')).toBeVisible()
   await expect(page.getByRole('progressbar', { name: 'Replay progress' })).toHaveCount(0)
   await page.getByRole('listbox', { name: /Updates and their actions/ }).focus()
-  await page.keyboard.press('End')
-  await expect(summary(page)).toContainText('sequence id 13')
+  await pressAndSee(page, 'End', 'sequence id 13')
 })
 
 /** Waits (cheap predicate, polled every `polling` ms) until no replay runs and the timeline shows all `n` updates. */

@@ -27,6 +27,30 @@ async function openSigners(page: Page) {
   await expect(page.getByText('Reading the keys kept in this browser…')).toHaveCount(0)
 }
 
+/** Reloads the page and opens the panel again: what the signers panel keeps across a reload. */
+async function reopenSigners(page: Page) {
+  await page.reload()
+  await page.getByRole('button', { name: 'Signers…' }).click()
+}
+
+/** openSigners for a long test (reloads and an axe scan: 25-35 s on a loaded 2-core machine), watching the console. */
+async function openSignersWatched(page: Page): Promise<string[]> {
+  test.slow()
+  const consoleLines = watchConsole(page)
+  await openSigners(page)
+  return consoleLines
+}
+
+/** Deletes the local Ethereum key of `address`, confirming it: the list is then empty. */
+async function deleteOnlyKey(page: Page, address: string) {
+  await page.getByRole('button', { name: `Delete key ${short(address)}` }).click()
+  await page
+    .getByRole('group', { name: `Delete key ${short(address)}` })
+    .getByRole('button', { name: 'Delete key' })
+    .click()
+  await expect(page.getByText('No local Ethereum key yet.')).toBeVisible()
+}
+
 /** Collects console messages so a test can check that no secret was logged. */
 function watchConsole(page: Page): string[] {
   const lines: string[] = []
@@ -79,8 +103,7 @@ test('wallet: connect the injected EIP-6963 wallet, its address is listed, it re
   expect(wallet.personalSignCount()).toBe(0) // connecting signs nothing
   await expectNoA11yViolations(page, { include: '.signers-panel' })
 
-  await page.reload()
-  await page.getByRole('button', { name: 'Signers…' }).click()
+  await reopenSigners(page)
   await expect(
     page.getByRole('list', { name: 'Accounts of E2E Wallet' }).locator(`code[title="${wallet.address}"]`),
   ).toBeVisible()
@@ -121,9 +144,7 @@ test('wallet: the registry signs with personal_sign through the connector; a rej
 test('passkey: created on the virtual authenticator, listed, still listed after reload, forgotten here only', async ({
   page,
 }) => {
-  test.slow() // reloads and an axe scan: 25-35 s on a loaded 2-core machine
-  const consoleLines = watchConsole(page)
-  await openSigners(page)
+  const consoleLines = await openSignersWatched(page)
   const auth = await addVirtualAuthenticator(page)
   await page.getByLabel('Passkey name').fill('laptop')
   await page.getByRole('button', { name: 'Create passkey' }).click()
@@ -137,8 +158,7 @@ test('passkey: created on the virtual authenticator, listed, still listed after 
   expect(creds).toHaveLength(1)
   expect(creds[0]).toMatchObject({ rpId: 'localhost', isResidentCredential: true })
 
-  await page.reload()
-  await page.getByRole('button', { name: 'Signers…' }).click()
+  await reopenSigners(page)
   await expect(
     page.getByRole('list', { name: 'Passkeys kept here' }).locator(`code[title="${publicKey}"]`),
   ).toBeVisible()
@@ -166,9 +186,7 @@ test('passkey: created on the virtual authenticator, listed, still listed after 
 test('local Ethereum key: generate, export as hex and as a 32-byte file after confirming, import both back to the same address; no secret leaks', async ({
   page,
 }) => {
-  test.slow() // reloads and an axe scan: 25-35 s on a loaded 2-core machine
-  const consoleLines = watchConsole(page)
-  await openSigners(page)
+  const consoleLines = await openSignersWatched(page)
   await page.getByLabel('Key name', { exact: true }).fill('main')
   await page.getByRole('button', { name: 'Generate Ethereum key' }).click()
   await expect(page.getByRole('status', { name: 'Local Ethereum keys: done' })).toContainText(
@@ -212,12 +230,7 @@ test('local Ethereum key: generate, export as hex and as a 32-byte file after co
   expect(`0x${bytes.toString('hex')}`).toBe(hex)
 
   // Delete, then import the pasted hex (upper case: IDENT-089) back to the same address.
-  await page.getByRole('button', { name: `Delete key ${short(address!)}` }).click()
-  await page
-    .getByRole('group', { name: `Delete key ${short(address!)}` })
-    .getByRole('button', { name: 'Delete key' })
-    .click()
-  await expect(page.getByText('No local Ethereum key yet.')).toBeVisible()
+  await deleteOnlyKey(page, address!)
   await page.getByLabel('Private key', { exact: true }).fill(`0x${hex.slice(2).toUpperCase()}`)
   await page.getByRole('button', { name: 'Import key' }).click()
   await expect(ethList(page).locator(`code[title="${address}"]`)).toBeVisible()
@@ -228,12 +241,7 @@ test('local Ethereum key: generate, export as hex and as a 32-byte file after co
   await page.getByRole('button', { name: 'Import key' }).click()
   await expect(ethError(page)).toContainText(`Ethereum account ${address} is already kept in this browser`)
   await page.getByLabel('Private key', { exact: true }).fill('')
-  await page.getByRole('button', { name: `Delete key ${short(address!)}` }).click()
-  await page
-    .getByRole('group', { name: `Delete key ${short(address!)}` })
-    .getByRole('button', { name: 'Delete key' })
-    .click()
-  await expect(page.getByText('No local Ethereum key yet.')).toBeVisible()
+  await deleteOnlyKey(page, address!)
   await page
     .getByLabel('Or import a 32-byte key file')
     .setInputFiles({ name: 'backup.key', mimeType: 'application/octet-stream', buffer: bytes })
@@ -241,8 +249,7 @@ test('local Ethereum key: generate, export as hex and as a 32-byte file after co
   await expect(ethList(page).locator(`code[title="${address}"]`)).toBeVisible()
 
   // Kept across a reload (IndexedDB).
-  await page.reload()
-  await page.getByRole('button', { name: 'Signers…' }).click()
+  await reopenSigners(page)
   await expect(ethList(page).locator(`code[title="${address}"]`)).toBeVisible()
   await expectNoSecret(page, consoleLines, [hex])
 })
@@ -289,8 +296,7 @@ test('installation key: generate, listed with its public key, kept across reload
   await expect(list).toContainText('installation key')
   const key = await list.locator('code').first().getAttribute('title')
   expect(key).toMatch(/^[0-9a-f]{64}$/)
-  await page.reload()
-  await page.getByRole('button', { name: 'Signers…' }).click()
+  await reopenSigners(page)
   await expect(
     page.getByRole('list', { name: 'Installation keys kept here' }).locator(`code[title="${key}"]`),
   ).toBeVisible()
@@ -316,7 +322,6 @@ test('without IndexedDB (private browsing): keys work in memory and the panel sa
   await expect(notice).toContainText('They will be lost when this page is reloaded or closed.')
   await page.getByRole('button', { name: 'Generate installation key' }).click()
   await expect(page.getByRole('list', { name: 'Installation keys kept here' })).toBeVisible()
-  await page.reload()
-  await page.getByRole('button', { name: 'Signers…' }).click()
+  await reopenSigners(page)
   await expect(page.getByText('No installation key yet.')).toBeVisible()
 })

@@ -9,7 +9,7 @@ import { demoInboxes } from '../src/devnode/demo'
 import { createInbox, ethKeySigner, inboxIdOf, signUpdate } from '../src/signing'
 import { T0, testKey } from '../src/signing/testkit'
 import { expect, expectNoA11yViolations, test } from './fixtures'
-import { fetchFromNode, fixture, summary, waitForLog } from './helpers'
+import { fetchFromNode, fixture, pressAndSee, summary, waitForLog } from './helpers'
 
 // Code inside page.evaluate / addInitScript runs in the page; tsconfig.node.json has no DOM lib.
 declare const window: any
@@ -151,12 +151,9 @@ test('keyboard: Arrow Right/Left step whole updates, Escape closes the open pane
   await waitForLog(page)
   await expect(page.getByRole('listbox', { name: /Updates and their actions/ })).toHaveAccessibleName(/Left\/Right/)
   await expect(summary(page)).toContainText('sequence id 1 · action 0 of 2')
-  await page.keyboard.press('ArrowRight')
-  await expect(summary(page)).toContainText('sequence id 2')
-  await page.keyboard.press('ArrowRight')
-  await expect(summary(page)).toContainText('sequence id 3')
-  await page.keyboard.press('ArrowLeft')
-  await expect(summary(page)).toContainText('sequence id 2')
+  await pressAndSee(page, 'ArrowRight', 'sequence id 2')
+  await pressAndSee(page, 'ArrowRight', 'sequence id 3')
+  await pressAndSee(page, 'ArrowLeft', 'sequence id 2')
 
   const openButton = page.getByRole('button', { name: 'Open log…' })
   await openButton.click()

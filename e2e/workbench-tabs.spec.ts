@@ -7,7 +7,7 @@
  */
 import type { Page } from '@playwright/test'
 import { expect, expectNoA11yViolations, test } from './fixtures'
-import { shot, summary, waitForLog, openLog, DESKTOP } from './helpers'
+import { DESKTOP, openLog, pressAndSee, shot, summary, waitForLog } from './helpers'
 
 // Code inside page.evaluate runs in the page; tsconfig.node.json (which checks e2e/) has no DOM lib.
 declare const document: any
@@ -53,8 +53,7 @@ test('tabs by keyboard: arrows, Home/End, the choice kept from step to step and 
 
   // Another step keeps the tab.
   await timeline(page).focus()
-  await page.keyboard.press('ArrowRight')
-  await expect(summary(page)).toContainText('sequence id 2')
+  await pressAndSee(page, 'ArrowRight', 'sequence id 2')
   await expectTab(page, 'Signatures')
   await expect(page.getByRole('article', { name: /new member signature of action 0: valid/ })).toBeVisible()
   await expectNoA11yViolations(page)
@@ -144,8 +143,7 @@ test('a diff between step 1 and the head, then back to the previous step', async
   await shot(page, info, 'tabs-diff-step1-head-1440')
   // The base stays while stepping: one update back, the change from step 1 is smaller by one installation.
   await timeline(page).focus()
-  await page.keyboard.press('ArrowLeft')
-  await expect(summary(page)).toContainText('sequence id 12')
+  await pressAndSee(page, 'ArrowLeft', 'sequence id 12')
   await expect(diff.getByRole('listitem').filter({ hasText: '47e804' })).toHaveCount(0)
   await expect(diff.getByRole('listitem').filter({ hasText: 'e315ba' })).toHaveCount(1)
   await compare.selectOption('previous')
@@ -162,13 +160,10 @@ test('the time slider moves the selection, by keyboard and by value', async ({ p
   const slider = page.getByRole('slider', { name: 'Time' })
   await expect(slider).toHaveAttribute('aria-valuetext', /^sequence id 1, update 1 of 13/)
   await slider.focus()
-  await page.keyboard.press('ArrowRight')
-  await expect(summary(page)).toContainText('sequence id 2')
+  await pressAndSee(page, 'ArrowRight', 'sequence id 2')
   await expect(timeline(page).getByRole('option', { selected: true })).toContainText('passkey')
-  await page.keyboard.press('End')
-  await expect(summary(page)).toContainText('sequence id 13')
-  await page.keyboard.press('Home')
-  await expect(summary(page)).toContainText('sequence id 1 · action 0 of 2')
+  await pressAndSee(page, 'End', 'sequence id 13')
+  await pressAndSee(page, 'Home', 'sequence id 1 · action 0 of 2')
   await slider.fill('5') // the update at index 5: sequence id 6, the claim of nick#2341
   await expect(summary(page)).toContainText('sequence id 6')
   await expect(slider).toHaveAttribute('aria-valuetext', /^sequence id 6, update 6 of 13/)

@@ -9,7 +9,7 @@ import type { PriorHead } from './job'
 import type { WireLog } from './inputs'
 import type { AuditRow, Summary } from './row'
 import { groupSnapshot } from './sqlite-store'
-import { type AuditStore, pairKey, priorOf, type Run, type RunMeta, seqText, shardKey, type Unit } from './store'
+import { type AuditStore, pairKey, priorOf, type Run, type RunMeta, snapshotRows, type Unit } from './store'
 
 const SCHEMA = `
 CREATE SCHEMA IF NOT EXISTS inbox_audit;
@@ -176,27 +176,9 @@ export async function openPgStore(url: string): Promise<AuditStore> {
       })
     },
     async putSnapshot(run, logs: readonly WireLog[]) {
-      const cols: (string | null | Buffer | number)[][] = [[], [], [], [], [], [], [], [], [], []]
-      const push = (...v: (string | null | Buffer | number)[]) => {
-        for (const [i, x] of v.entries()) cols[i]!.push(x)
-      }
-      for (const l of logs) {
-        const sk = shardKey(l.source, l.key)
-        push(sk, l.source, l.key, '', l.inboxId, null, null, null, null, l.unreadable ?? null)
-        for (const e of l.entries ?? [])
-          push(
-            sk,
-            l.source,
-            l.key,
-            seqText(e.seq),
-            null,
-            e.ts == null ? null : e.ts.toString(),
-            e.bytes ? Buffer.from(e.bytes) : null,
-            e.error ?? null,
-            e.actionIndex ?? null,
-            null,
-          )
-      }
+      const cols: (string | null | Uint8Array | number)[][] = [[], [], [], [], [], [], [], [], [], []]
+      for (const row of snapshotRows(logs))
+        for (const [i, x] of row.entries()) cols[i]!.push(x instanceof Uint8Array ? Buffer.from(x) : x)
       if (!cols[0]!.length) return
       await pool.query(
         `INSERT INTO inbox_audit.audit_snapshot (run_id, shard_key, source, key, seq, inbox_id, ts, bytes, error, action_index, unreadable)

@@ -11,6 +11,7 @@
  *                 nodes' copies of an inbox compare on what the clients signed.
  */
 import { hash } from 'node:crypto'
+import { reportRow } from '../core/report'
 import type { Trace } from '../core/trace'
 import type { AssociationState, LogEntry } from '../core/types'
 
@@ -135,13 +136,7 @@ export function firstFailure(trace: Trace): FirstFailure | null {
   for (const s of trace.steps) {
     if (s.status === 'applied') continue
     if (s.status === 'not_applied') break // cannot happen first: a stop comes before
-    return {
-      sequence_id: s.sequenceId.toString(),
-      status: s.status,
-      rule: s.rule,
-      action_index: s.actionIndex,
-      message: s.message,
-    }
+    return { ...reportRow(s), status: s.status }
   }
   return null
 }

@@ -231,6 +231,14 @@ async function* fileWork(r: AuditRequest, pending: readonly string[]): AsyncGene
   if (small.length) yield await smallBatch()
 }
 
+/** Opens the request's run in its store (a new one, or the unfinished run of the same request resumed). */
+const openRun = (r: AuditRequest): Promise<Run> =>
+  r.store.openRun(runKey(r), {
+    sources: r.files ?? [],
+    ...(r.node ? { node: r.node.url } : {}),
+    chains: r.chains,
+  })
+
 /**
  * The embedded audit: worker threads and the SQLite store. Returns the summary (also
  * stored); rows go to `emit` as their batches are committed.
@@ -238,11 +246,7 @@ async function* fileWork(r: AuditRequest, pending: readonly string[]): AsyncGene
 export async function auditEmbedded(r: AuditRequest): Promise<{ summary: Summary; run: Run }> {
   const t0 = performance.now()
   const { store, progress } = r
-  const run = await store.openRun(runKey(r), {
-    sources: r.files ?? [],
-    ...(r.node ? { node: r.node.url } : {}),
-    chains: r.chains,
-  })
+  const run = await openRun(r)
   if (run.resumed) progress.note(`resuming run ${run.id}: redoing only what it had not finished`)
   const tally = new Tally()
   if (r.node) await snapshot(r, run)
@@ -312,11 +316,7 @@ export async function auditDistributed(
 ): Promise<Summary> {
   const t0 = performance.now()
   const { store, progress } = r
-  const run = await store.openRun(runKey(r), {
-    sources: r.files ?? [],
-    ...(r.node ? { node: r.node.url } : {}),
-    chains: r.chains,
-  })
+  const run = await openRun(r)
   if (run.resumed) progress.note(`resuming run ${run.id}: only the shards not done are queued again`)
   await snapshot(r, run)
   r = withGaps(r, run)

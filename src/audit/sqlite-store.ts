@@ -7,7 +7,16 @@ import Database from 'better-sqlite3'
 import type { AuditOutcome, PriorHead } from './job'
 import type { WireLog } from './inputs'
 import type { AuditRow, Summary } from './row'
-import { type AuditStore, pairKey, priorOf, type Run, type RunMeta, seqText, shardKey, type Unit } from './store'
+import {
+  type AuditStore,
+  pairKey,
+  priorOf,
+  type Run,
+  type RunMeta,
+  type SnapshotRow,
+  snapshotRows,
+  type Unit,
+} from './store'
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS audit_runs (
@@ -120,21 +129,7 @@ export function openSqliteStore(file: string): AuditStore {
     rowsOfUnit: db.prepare<[number, string], { row: string }>(
       'SELECT row FROM audit_results WHERE run_id = ? AND unit = ? ORDER BY source, key',
     ),
-    putSnap: db.prepare<
-      [
-        number,
-        string,
-        string,
-        string,
-        string,
-        string | null,
-        string | null,
-        Uint8Array | null,
-        string | null,
-        number | null,
-        string | null,
-      ]
-    >(
+    putSnap: db.prepare<[number, ...SnapshotRow]>(
       'INSERT OR IGNORE INTO audit_snapshot (run_id, shard_key, source, key, seq, inbox_id, ts, bytes, error, action_index, unreadable) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     ),
     clearSnap: db.prepare<[number]>('DELETE FROM audit_snapshot WHERE run_id = ?'),
@@ -176,24 +171,7 @@ export function openSqliteStore(file: string): AuditStore {
     },
   )
   const putSnapshot = db.transaction((run: Run, logs: readonly WireLog[]) => {
-    for (const l of logs) {
-      const sk = shardKey(l.source, l.key)
-      q.putSnap.run(run.id, sk, l.source, l.key, '', l.inboxId, null, null, null, null, l.unreadable ?? null)
-      for (const e of l.entries ?? [])
-        q.putSnap.run(
-          run.id,
-          sk,
-          l.source,
-          l.key,
-          seqText(e.seq),
-          null,
-          e.ts == null ? null : e.ts.toString(),
-          e.bytes ?? null,
-          e.error ?? null,
-          e.actionIndex ?? null,
-          null,
-        )
-    }
+    for (const row of snapshotRows(logs)) q.putSnap.run(run.id, ...row)
   })
   const priors = (pairs: readonly { source: string; key: string }[]): Map<string, PriorHead> => {
     const m = new Map<string, PriorHead>()

@@ -89,7 +89,48 @@ export function shardKey(source: string, key: string): string {
 }
 
 /** A sequence id as stored: 20 decimal digits, so text order is numeric order for every uint64. */
-export const seqText = (seq: bigint): string => seq.toString().padStart(20, '0')
+const seqText = (seq: bigint): string => seq.toString().padStart(20, '0')
+
+/**
+ * One row of a run's snapshot, in the order of its columns after the run id: shard key,
+ * source, key, seq ('' on the row of the log itself), inbox id, ts, bytes, error, action
+ * index, unreadable.
+ */
+export type SnapshotRow = [
+  string,
+  string,
+  string,
+  string,
+  string | null,
+  string | null,
+  Uint8Array | null,
+  string | null,
+  number | null,
+  string | null,
+]
+
+/** The snapshot rows of logs: for each log a row of its own (inbox id, unreadable), then a row for each of its entries. */
+export function* snapshotRows(logs: readonly WireLog[]): Generator<SnapshotRow> {
+  for (const l of logs) {
+    const sk = shardKey(l.source, l.key)
+    yield [sk, l.source, l.key, '', l.inboxId, null, null, null, null, l.unreadable ?? null]
+    for (const e of l.entries ?? []) {
+      const ts = e.ts == null ? null : e.ts.toString()
+      yield [
+        sk,
+        l.source,
+        l.key,
+        seqText(e.seq),
+        null,
+        ts,
+        e.bytes ?? null,
+        e.error ?? null,
+        e.actionIndex ?? null,
+        null,
+      ]
+    }
+  }
+}
 
 /** Shard prefix length: about `perShard` inboxes a shard (at most 6 hex digits, 16.7 million shards). */
 export function shardLength(inboxes: number, perShard: number): number {

@@ -76,7 +76,7 @@ export function stateReport(s: AssociationState): ReportState {
 }
 
 /** One update's row of the contract report. */
-function reportRow(s: Trace['steps'][number]): ReportUpdate {
+export function reportRow(s: Trace['steps'][number]): ReportUpdate {
   return {
     sequence_id: s.sequenceId.toString(),
     status: s.status,

@@ -63,8 +63,20 @@ const MUTATIONS: Mutation[] = [
   'other-context',
 ]
 
+/** expectSameAsNoble for a step that counts what it does: how much each of its counters grew over the run. */
+export function expectSameAsNobleCounted<S extends { readonly [K in keyof S]: number }>(
+  step: { readonly combine: Ed25519phCombine; readonly stats: S },
+  numRuns: number,
+): Record<keyof S, number> {
+  const before: Record<keyof S, number> = { ...step.stats }
+  expectSameAsNoble(step.combine, numRuns)
+  const grew = { ...before }
+  for (const k of Object.keys(before) as (keyof S)[]) grew[k] = step.stats[k] - before[k]
+  return grew
+}
+
 /** Runs the property for `combine` (`numRuns` cases); valid, rejected and undecodable are all met. */
-export function expectSameAsNoble(combine: Ed25519phCombine, numRuns: number): void {
+function expectSameAsNoble(combine: Ed25519phCombine, numRuns: number): void {
   const seen = new Set<string>()
   fc.assert(
     fc.property(

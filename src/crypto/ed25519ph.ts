@@ -153,19 +153,13 @@ export function verifyEd25519ph(
  * throws), or S >= L, the whole verification is noble's, so verdicts and errors are the same.
  * @throws CryptoError as `verifyEd25519ph`
  */
-export function verifyEd25519phWith(
-  combine: Ed25519phCombine,
-  signature: Uint8Array,
-  message: Ed25519phMessage,
-  publicKey: Uint8Array,
-  context: Uint8Array,
-  hash: Sha512 = sha512,
-): boolean {
+export function verifyEd25519phWith(combine: Ed25519phCombine, ...args: Parameters<typeof verifyEd25519ph>): boolean {
+  const [signature, message, publicKey, context, hash = sha512] = args
   checkInputs(signature, publicKey, context)
   const rBytes = signature.subarray(0, 32)
   const sBytes = signature.subarray(32, 64)
   // S >= L: noble decodes the key first (a bad key throws before the S check), then says false.
-  if (bytesToNumberLE(sBytes) >= L) return verifyEd25519ph(signature, message, publicKey, context, hash)
+  if (bytesToNumberLE(sBytes) >= L) return verifyEd25519ph(...args)
   const k = challenge(rBytes, publicKey, message, context, hash)
   let out: Uint8Array | null
   try {
@@ -173,7 +167,7 @@ export function verifyEd25519phWith(
   } catch {
     out = null
   }
-  if (out === null) return verifyEd25519ph(signature, message, publicKey, context, hash)
+  if (out === null) return verifyEd25519ph(...args)
   return equalBytes(out, rBytes)
 }
 

@@ -11,13 +11,13 @@
  */
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { bytesToHex, concatBytes, utf8 } from './bytes'
+import { lowHalfS } from './ecdsa'
 import { CryptoError, errorMessage } from './errors'
 import { keccak256 } from './hash'
 import { parsePrivateKey } from './secp256k1-key'
 
 const Point = secp256k1.Point
 const N: bigint = Point.CURVE().n
-const HALF_N: bigint = N >> 1n
 
 export interface Eip191Recovery {
   /** The recovered address: `0x` + 40 lowercase hex digits. */
@@ -112,20 +112,17 @@ export function recoverEip191Digest(
   else if (v === 1 || v === 28) rec = 1
   else throw new CryptoError('bad-recovery-byte', `EIP-191 signature: recovery byte v = ${v}, expected 0, 1, 27 or 28`)
   const r = bigFromBytes(sig.subarray(0, 32))
-  let s = bigFromBytes(sig.subarray(32, 64))
+  const s = bigFromBytes(sig.subarray(32, 64))
   if (r === 0n || r >= N)
     throw new CryptoError('scalar-out-of-range', 'EIP-191 signature: r is 0 or not below the curve order n')
   if (s === 0n || s >= N)
     throw new CryptoError('scalar-out-of-range', 'EIP-191 signature: s is 0 or not below the curve order n')
-  const highS = s > HALF_N
-  if (highS) {
-    s = N - s
-    rec = rec === 0 ? 1 : 0
-  }
+  const { low, high: highS } = lowHalfS(s, N)
+  if (highS) rec = rec === 0 ? 1 : 0
   // r || low s: the replay key's first 64 bytes, and the input of the recovery step.
   const replayKey = new Uint8Array(65)
   replayKey.set(sig.subarray(0, 32), 0)
-  replayKey.set(bytes32(s), 32)
+  replayKey.set(bytes32(low), 32)
   replayKey[64] = rec
   const rs = replayKey.subarray(0, 64)
   let publicKey: Uint8Array

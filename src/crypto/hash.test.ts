@@ -6,39 +6,37 @@ import { keccak256, sha256, sha512 } from './hash'
 
 const hex = (b: Uint8Array) => bytesToHex(b)
 
-describe('sha256', () => {
-  it.each([
-    ['', 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'],
-    ['abc', 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad'], // FIPS 180-2 B.1
-  ])('%j', (text, digest) => {
-    expect(hex(sha256(utf8(text)))).toBe(digest)
-  })
-  it('agrees with node:crypto (property)', () => {
-    fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 300 }), (b) => {
-        expect(hex(sha256(b))).toBe(createHash('sha256').update(b).digest('hex'))
-      }),
-    )
-  })
-})
-
-describe('sha512', () => {
-  it.each([
-    [
-      '',
-      'cf83e1357eefb8bdf1542850d66d8007d620e4050b5715dc83f4a921d36ce9ce47d0d13c5d85f2b0ff8318d2877eec2f63b931bd47417a81a538327af927da3e',
+describe.each([
+  {
+    name: 'sha256',
+    hash: sha256,
+    vectors: [
+      ['', 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'],
+      ['abc', 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad'], // FIPS 180-2 B.1
     ],
-    [
-      'abc',
-      'ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f',
-    ], // FIPS 180-2 C.1
-  ])('%j', (text, digest) => {
-    expect(hex(sha512(utf8(text)))).toBe(digest)
+  },
+  {
+    name: 'sha512',
+    hash: sha512,
+    vectors: [
+      [
+        '',
+        'cf83e1357eefb8bdf1542850d66d8007d620e4050b5715dc83f4a921d36ce9ce47d0d13c5d85f2b0ff8318d2877eec2f63b931bd47417a81a538327af927da3e',
+      ],
+      [
+        'abc',
+        'ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f',
+      ], // FIPS 180-2 C.1
+    ],
+  },
+])('$name', ({ name, hash, vectors }) => {
+  it.each(vectors)('%j', (text, digest) => {
+    expect(hex(hash(utf8(text)))).toBe(digest)
   })
   it('agrees with node:crypto (property)', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 300 }), (b) => {
-        expect(hex(sha512(b))).toBe(createHash('sha512').update(b).digest('hex'))
+        expect(hex(hash(b))).toBe(createHash(name).update(b).digest('hex'))
       }),
     )
   })

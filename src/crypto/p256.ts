@@ -9,12 +9,12 @@
 import { p256 } from '@noble/curves/nist.js'
 import { DER } from '@noble/curves/abstract/weierstrass.js'
 import { bytesToHex } from './bytes'
+import { lowHalfS } from './ecdsa'
 import { CryptoError, errorMessage } from './errors'
 
 const Point = p256.Point
 const Fn = Point.Fn
 const N: bigint = Point.CURVE().n
-const HALF_N: bigint = N >> 1n
 
 export interface P256Verification {
   /** Whether the signature verifies over SHA-256(message) under the key. */
@@ -45,8 +45,7 @@ export interface P256Signature {
  */
 export function parseP256Signature(der: Uint8Array): P256Signature {
   const { r, s } = parseDer(der)
-  const highS = s > HALF_N
-  const low = highS ? N - s : s
+  const { low, high: highS } = lowHalfS(s, N)
   const lowS = new Uint8Array(64)
   lowS.set(Fn.toBytes(r), 0)
   lowS.set(Fn.toBytes(low), 32)

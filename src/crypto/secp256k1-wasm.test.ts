@@ -12,7 +12,7 @@ import {
 import { sha256 } from './hash'
 import { loadNativeSecp256k1Recover } from './native-crypto'
 import { loadWasmSecp256k1Recover } from './secp256k1-wasm'
-import { observe } from './support.testkit'
+import { mutateScalars, observe, SCALAR_MUTATIONS } from './support.testkit'
 
 const N = secp256k1.Point.CURVE().n
 const be32 = (n: bigint) => hexToBytes(n.toString(16).padStart(64, '0'))
@@ -34,37 +34,17 @@ function outcome(f: () => ReturnType<typeof recoverEip191Digest>): string {
   )
 }
 
-type Mutation =
-  | 'none'
-  | 'high-s'
-  | 'high-s-unflipped'
-  | 'v'
-  | 'flip-sig'
-  | 'flip-digest'
-  | 'r=0'
-  | 's=0'
-  | 'r=n'
-  | 's=n'
-  | 'r>n'
-  | 's>n'
-  | 'random-r'
-  | 'infinity'
-const MUTATIONS: Mutation[] = [
+const MUTATIONS = [
   'none',
   'high-s',
   'high-s-unflipped',
   'v',
   'flip-sig',
   'flip-digest',
-  'r=0',
-  's=0',
-  'r=n',
-  's=n',
-  'r>n',
-  's>n',
+  ...SCALAR_MUTATIONS,
   'random-r',
   'infinity',
-]
+] as const
 
 describe.each(STEPS)('%s', (_, step) => {
   describe('the recovery step', () => {
@@ -154,24 +134,6 @@ describe.each(STEPS)('%s', (_, step) => {
                 digest = digest.slice()
                 digest[at % 32]! ^= 1 << bit
                 break
-              case 'r=0':
-                set(0n, s)
-                break
-              case 's=0':
-                set(r, 0n)
-                break
-              case 'r=n':
-                set(N, s)
-                break
-              case 's=n':
-                set(r, N)
-                break
-              case 'r>n':
-                set(N + BigInt(at % 1000), s)
-                break
-              case 's>n':
-                set(r, N + BigInt(at % 1000))
-                break
               case 'random-r':
                 sig.set(noise, 0)
                 break
@@ -183,6 +145,8 @@ describe.each(STEPS)('%s', (_, step) => {
                 sig[64] = 27 + Number(R.y & 1n)
                 break
               }
+              default:
+                set(...mutateScalars(mutation, r, s, N, at))
             }
             const noble = outcome(() => recoverEip191Digest(sig, digest))
             const fast = outcome(() => recoverEip191Digest(sig, digest, { recover: step }))

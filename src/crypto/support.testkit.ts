@@ -1,6 +1,7 @@
 /**
  * What the crypto tests share: how a caller observes a CryptoError, the DER writer of the
- * P-256 signature tests, and the create-inbox signature text of the known-answer vectors.
+ * P-256 signature tests, the scalar-range mutations of the ECDSA equivalence properties, and
+ * the create-inbox signature text of the known-answer vectors.
  */
 import { concatBytes, hexToBytes } from './bytes'
 import { CryptoError } from './errors'
@@ -48,6 +49,29 @@ export async function observeAsync<T>(f: () => Promise<T> | T, show: (v: T) => s
   } catch (e) {
     const c = cryptoError(e)
     return `${c.code}: ${c.message}`
+  }
+}
+
+/** The ECDSA mutations of r and s the equivalence properties make: set to 0, to the order n, or above n. */
+export const SCALAR_MUTATIONS = ['r=0', 's=0', 'r=n', 's=n', 'r>n', 's>n'] as const
+type ScalarMutation = (typeof SCALAR_MUTATIONS)[number]
+
+/** (r, s) after a scalar mutation, on a curve of order `n`; `at` picks how far above n. */
+export function mutateScalars(m: ScalarMutation, r: bigint, s: bigint, n: bigint, at: number): [bigint, bigint] {
+  const above = n + BigInt(at % 1000)
+  switch (m) {
+    case 'r=0':
+      return [0n, s]
+    case 's=0':
+      return [r, 0n]
+    case 'r=n':
+      return [n, s]
+    case 's=n':
+      return [r, n]
+    case 'r>n':
+      return [above, s]
+    case 's>n':
+      return [r, above]
   }
 }
 

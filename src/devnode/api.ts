@@ -22,9 +22,9 @@ import { encodeGetIdentityUpdatesResponse, toGatewayJson, type ResponseLog } fro
 import { lowercaseAscii } from '../core/handles'
 import { resolveIdentifier, type Resolution } from '../core/resolve'
 import { IdentifierKindValue, memberKey, type MemberId } from '../core/types'
-import { NODE_PATHS } from '../network/client'
+import { encodeMessage, NODE_PATHS } from '../network/client'
 import type { Admission, Admitted } from './admission'
-import { decodePublish, decodeRequest, encodeResponse, publishedUpdateBytes, type Encoding } from './codec'
+import { decodePublish, decodeRequest, publishedUpdateBytes, type Encoding } from './codec'
 import type { Heads } from './heads'
 import type { Store } from './store'
 import { MAX_UPDATE_BYTES, subject, type CallNote } from './traffic'
@@ -90,7 +90,7 @@ export class NodeApi {
       })
       note.update = { inboxId: stored.state.inboxId, sequenceId: stored.sequenceId, bytes }
       this.deps.onPublish?.({ stored, inboxId: stored.state.inboxId })
-      return encodeResponse(
+      return encodeMessage(
         PublishIdentityUpdateResponseSchema,
         enc,
         create(PublishIdentityUpdateResponseSchema, { sequenceId: stored.sequenceId }),
@@ -147,7 +147,7 @@ export class NodeApi {
         return { identifier: r.identifier, identifierKind: r.identifierKind, ...(inboxId === null ? {} : { inboxId }) }
       }),
     )
-    return encodeResponse(GetInboxIdsResponseSchema, enc, create(GetInboxIdsResponseSchema, { responses }))
+    return encodeMessage(GetInboxIdsResponseSchema, enc, create(GetInboxIdsResponseSchema, { responses }))
   }
 
   private queryNewest(enc: Encoding, body: Uint8Array, note: CallNote): Uint8Array | string {
@@ -158,7 +158,7 @@ export class NodeApi {
       const s = this.deps.store.newestSequenceId(inboxId)
       if (s !== null) results.push({ inboxId, sequenceId: s })
     }
-    return encodeResponse(QueryNewestResponseSchema, enc, create(QueryNewestResponseSchema, { results }))
+    return encodeMessage(QueryNewestResponseSchema, enc, create(QueryNewestResponseSchema, { results }))
   }
 }
 

@@ -9,15 +9,7 @@
  * the strict wire pass before `fromBinary` (protobuf-es does not check wire types), and
  * JSON is read with the project's exact-integer reader (no silent rounding above 2^53).
  */
-import {
-  fromBinary,
-  fromJson,
-  toBinary,
-  toJson,
-  type DescMessage,
-  type JsonValue,
-  type MessageShape,
-} from '@bufbuild/protobuf'
+import { fromBinary, fromJson, type DescMessage, type JsonValue, type MessageShape } from '@bufbuild/protobuf'
 import { BinaryReader, WireType } from '@bufbuild/protobuf/wire'
 import { JsonBigInt, parseJson } from '../core/decode/json'
 import { decodeUpdate, decodeUpdateFromJson } from '../core/decode/update'
@@ -80,15 +72,6 @@ export function decodeRequest<D extends DescMessage>(schema: D, enc: Encoding, b
   } catch (e) {
     throw malformed(what, messageOf(e))
   }
-}
-
-/** Encodes a response message in the request's encoding. */
-export function encodeResponse<D extends DescMessage>(
-  schema: D,
-  enc: Encoding,
-  msg: MessageShape<D>,
-): Uint8Array | string {
-  return enc === 'binary' ? toBinary(schema, msg) : JSON.stringify(toJson(schema, msg))
 }
 
 /**

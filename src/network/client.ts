@@ -51,6 +51,15 @@ export const NODE_PATHS = {
 
 export type NodeEncoding = 'binary' | 'json'
 
+/** A message as a body in `encoding`: its protobuf bytes, or its canonical JSON text (the client's requests, the local node's answers). */
+export function encodeMessage<D extends DescMessage>(
+  schema: D,
+  encoding: NodeEncoding,
+  msg: MessageShape<D>,
+): Uint8Array | string {
+  return encoding === 'binary' ? toBinary(schema, msg) : JSON.stringify(toJson(schema, msg))
+}
+
 /** The node refused the request: the contract's error body and the HTTP status. */
 export class NodeError extends Error {
   override readonly name = 'NodeError'
@@ -220,9 +229,7 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
     )
   }
 
-  function request<D extends DescMessage>(schema: D, msg: MessageShape<D>): Uint8Array | string {
-    return encoding === 'binary' ? toBinary(schema, msg) : JSON.stringify(toJson(schema, msg))
-  }
+  const request = <D extends DescMessage>(schema: D, msg: MessageShape<D>) => encodeMessage(schema, encoding, msg)
 
   function answer<D extends DescMessage>(schema: D, url: string, bytes: Uint8Array): MessageShape<D> {
     try {

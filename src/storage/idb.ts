@@ -93,6 +93,19 @@ export function openIdb(factory: IdbFactoryLike, options: OpenIdbOptions): Promi
   return Promise.race([opened, late]).finally(() => clearTimeout(timer))
 }
 
+/** openIdb for storage the app can do without: null when there is no IndexedDB here or the database does not open. */
+export async function openIdbOrNull(
+  factory: IdbFactoryLike | StorageError,
+  options: OpenIdbOptions,
+): Promise<Db | null> {
+  if (factory instanceof StorageError) return null
+  try {
+    return await openIdb(factory, options)
+  } catch {
+    return null
+  }
+}
+
 /**
  * Runs `op` on one store in its own transaction and resolves with its result once the
  * transaction commits. `what` names the work in errors: "IndexedDB <what> failed: …" when

@@ -12,7 +12,7 @@
  * Like the verdict store this is only a head start: every failure reads as "no record",
  * and a record read back is checked before use, never trusted.
  */
-import { type Db, globalIndexedDb, type IdbFactoryLike, inStore, openIdb, StorageError } from './idb'
+import { type Db, globalIndexedDb, type IdbFactoryLike, inStore, openIdbOrNull, type StorageError } from './idb'
 
 const LOG_DB = 'inbox-inspector-logs'
 const STORE = 'logs'
@@ -62,12 +62,8 @@ export class IdbLogStore {
     name = LOG_DB,
     factory: IdbFactoryLike | StorageError = globalIndexedDb(),
   ): Promise<IdbLogStore | null> {
-    if (factory instanceof StorageError) return null
-    try {
-      return new IdbLogStore(await openIdb(factory, { name, version: VERSION, stores: { [STORE]: { keyPath: 'id' } } }))
-    } catch {
-      return null
-    }
+    const db = await openIdbOrNull(factory, { name, version: VERSION, stores: { [STORE]: { keyPath: 'id' } } })
+    return db && new IdbLogStore(db)
   }
 
   /** The record under `id`, or null (none, unreadable, or not the shape this store writes). */

@@ -41,12 +41,26 @@ async function* job(timers: FakeTimers, steps: number, log: number[]): WriteJob 
 
 const options = (timers: FakeTimers) => ({ idleMs: 1000, maxDelayMs: 8000, sliceMs: 4, gapMs: 12, timers })
 
+/** A writer on the fake clock with one job of `n` steps added; `steps` gets the time of each. */
+function writerWithJob(n: number) {
+  const timers = new FakeTimers()
+  const w = new DeferredWriter(options(timers))
+  const steps: number[] = []
+  w.add(job(timers, n, steps))
+  return { timers, w, steps }
+}
+
+/** The user stepping: a key press every 200 ms for `ms`. */
+async function pressEvery200ms(timers: FakeTimers, w: DeferredWriter, ms: number): Promise<void> {
+  for (let t = 0; t < ms; t += 200) {
+    w.touch()
+    await timers.advance(200)
+  }
+}
+
 describe('the writes after an answer', () => {
   it('wait until the page has been idle, then run in slices of a few ms', async () => {
-    const timers = new FakeTimers()
-    const w = new DeferredWriter(options(timers))
-    const steps: number[] = []
-    w.add(job(timers, 20, steps))
+    const { timers, w, steps } = writerWithJob(20)
     await timers.advance(999)
     expect(steps, 'nothing before a second of idle').toEqual([])
     await timers.advance(1)
@@ -59,15 +73,9 @@ describe('the writes after an answer', () => {
   })
 
   it('wait while the user steps, and pause when a key press comes between slices', async () => {
-    const timers = new FakeTimers()
-    const w = new DeferredWriter(options(timers))
-    const steps: number[] = []
-    w.add(job(timers, 40, steps))
+    const { timers, w, steps } = writerWithJob(40)
     // A press every 200 ms for 3 s: nothing runs.
-    for (let t = 0; t < 3000; t += 200) {
-      w.touch()
-      await timers.advance(200)
-    }
+    await pressEvery200ms(timers, w, 3000)
     expect(steps).toEqual([])
     // A second after the last press it starts.
     await timers.advance(800)
@@ -84,14 +92,8 @@ describe('the writes after an answer', () => {
   })
 
   it('start at the deadline even while the user keeps stepping, with gaps between slices', async () => {
-    const timers = new FakeTimers()
-    const w = new DeferredWriter(options(timers))
-    const steps: number[] = []
-    w.add(job(timers, 12, steps))
-    for (let t = 0; t < 9000; t += 200) {
-      w.touch()
-      await timers.advance(200)
-    }
+    const { timers, w, steps } = writerWithJob(12)
+    await pressEvery200ms(timers, w, 9000)
     expect(steps).toHaveLength(12)
     expect(steps[0]).toBeGreaterThanOrEqual(8000)
     // Three slices of 4 ms, each after a 12 ms gap while the page is active.

@@ -21,9 +21,7 @@ import type {
   WireMemberIdentifier,
 } from '../core/types'
 import { memberKey } from '../core/types'
-import type { SignatureCheck, TraceStep, UpdateStatus } from '../core/trace'
-import type { RuleId } from '../core/rules'
-import type { ViolationDetails } from '../core/errors'
+import type { TraceStep } from '../core/trace'
 import type { UnverifiedUpdate } from '../core/types'
 import { memberIdentifierText, memberIdOf } from '../core/text/identifier'
 
@@ -68,22 +66,11 @@ interface UpdateSummary {
 }
 
 /** A TraceStep without states: the actions carry deltas instead. */
-export interface TransferStep {
-  readonly sequenceId: bigint
-  readonly status: UpdateStatus
-  readonly rule: RuleId | null
-  readonly actionIndex: number | null
-  readonly message: string
-  /** What the failed check compared (see ViolationDetails). */
-  readonly details?: ViolationDetails
+export interface TransferStep extends Omit<TraceStep, 'update' | 'actions' | 'stateBefore' | 'stateAfter'> {
   readonly update: UpdateSummary | null
-  readonly bytes: Uint8Array | null
-  readonly signatureText: string | null
-  readonly signatures: readonly SignatureCheck[]
   readonly actions: readonly TransferAction[]
   /** For an applied update: the change from its last action's state to its final state (replay keys, sequence id). */
   readonly final: StateDelta | null
-  readonly serverTimestampNs?: bigint
 }
 
 const sameRecovery = (a: Recovery, b: Recovery): boolean =>

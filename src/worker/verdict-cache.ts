@@ -21,7 +21,7 @@ import { signatureText } from '../core/text/signature-text'
 import type { UnverifiedUpdate } from '../core/types'
 import { signaturesOf } from '../core/verify/update'
 import type { IDBPTransaction } from 'idb'
-import { type Db, globalIndexedDb, type IdbFactoryLike, openIdb, StorageError } from '../storage/idb'
+import { type Db, globalIndexedDb, type IdbFactoryLike, openIdbOrNull, type StorageError } from '../storage/idb'
 
 const VERDICT_DB = 'inbox-inspector-verdicts'
 const STORE = 'verdicts'
@@ -70,12 +70,8 @@ export class IdbVerdictCache implements VerdictCache {
     name = VERDICT_DB,
     factory: IdbFactoryLike | StorageError = globalIndexedDb(),
   ): Promise<IdbVerdictCache | null> {
-    if (factory instanceof StorageError) return null
-    try {
-      return new IdbVerdictCache(await openIdb(factory, { name, version: VERSION, stores: { [STORE]: {} } }))
-    } catch {
-      return null
-    }
+    const db = await openIdbOrNull(factory, { name, version: VERSION, stores: { [STORE]: {} } })
+    return db && new IdbVerdictCache(db)
   }
 
   private keep(entry: VerdictEntry): void {

@@ -1,19 +1,11 @@
 /** No import cycle anywhere in the sources, the tests, the scripts or the benchmarks (design.md "The house"). */
 import { describe, expect, it } from 'vitest'
 import { findCycles, importGraph } from './cycles'
-import { listFiles, readRepoFile } from './source-scan'
-
-const SOURCE_RE = /\.(?:[cm]?[jt]sx?)$/
+import { readSources } from './source-scan'
 
 describe('import cycles', () => {
   it('src/, test/, e2e/, scripts/ and bench/ import in a tree: no file reaches itself', () => {
-    const files = ['src', 'test', 'e2e', 'scripts', 'bench'].flatMap((dir) =>
-      listFiles(dir, (p) => SOURCE_RE.test(p) && !p.endsWith('.d.ts')).map((path) => ({
-        path,
-        source: readRepoFile(path),
-      })),
-    )
-    const cycles = findCycles(importGraph(files))
+    const cycles = findCycles(importGraph(readSources('src', 'test', 'e2e', 'scripts', 'bench')))
     expect(
       cycles.map((c) => c.join(' → ')),
       'import cycles',

@@ -5,18 +5,12 @@
  * app's model/, trace/ and ui/ import no feature and not the shell.
  */
 import { describe, expect, it } from 'vitest'
-import { checkLayers, formatViolations, type SourceFile } from './layers'
-import { findImports, listFiles, readRepoFile } from './source-scan'
-
-const SOURCE_RE = /\.(?:[cm]?[jt]sx?)$/
+import { checkLayers, formatViolations } from './layers'
+import { findImports, readSources } from './source-scan'
 
 describe('import directions of the house (design.md)', () => {
   it('src/ has no import that points up the layers or across features', () => {
-    const files: SourceFile[] = listFiles('src', (p) => SOURCE_RE.test(p) && !p.endsWith('.d.ts')).map((path) => ({
-      path,
-      source: readRepoFile(path),
-    }))
-    const violations = checkLayers(files)
+    const violations = checkLayers(readSources('src'))
     expect(violations, `layer violations:\n${formatViolations(violations)}`).toEqual([])
   })
 })

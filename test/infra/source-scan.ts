@@ -49,6 +49,18 @@ export function readRepoFile(rel: string): string {
   return readFileSync(join(REPO_ROOT, rel), 'utf8')
 }
 
+const SOURCE_RE = /\.(?:[cm]?[jt]sx?)$/
+
+/** The JavaScript and TypeScript sources (declaration files left out) under each of `dirs`, read. */
+export function readSources(...dirs: string[]): { path: string; source: string }[] {
+  return dirs.flatMap((dir) =>
+    listFiles(dir, (p) => SOURCE_RE.test(p) && !p.endsWith('.d.ts')).map((path) => ({
+      path,
+      source: readRepoFile(path),
+    })),
+  )
+}
+
 /**
  * Blanks out comments (keeping line breaks, so offsets map to the same lines) and,
  * when `blankStrings` is set, the contents of string and template literals too.

@@ -46,21 +46,19 @@ describe('OverflowMenu', () => {
   it('moves between the items with the arrows, Home and End (round at the ends), and Escape closes it onto the button', async () => {
     const { user, more } = setup()
     more.focus()
-    await user.keyboard('{ArrowDown}')
-    expect(focused()).toBe('Signers…')
-    await user.keyboard('{ArrowDown}{ArrowDown}')
-    expect(focused()).toBe('Present')
-    await user.keyboard('{End}')
-    expect(focused()).toBe('Settings…')
-    await user.keyboard('{ArrowDown}')
-    expect(focused()).toBe('Signers…')
-    await user.keyboard('{ArrowUp}')
-    expect(focused()).toBe('Settings…')
-    await user.keyboard('{Home}')
-    expect(focused()).toBe('Signers…')
-    // Type-ahead: the next item starting with the letter.
-    await user.keyboard('s')
-    expect(focused()).toBe('Sign…')
+    // Each key press, and the item it focuses ('s' is type-ahead: the next item starting with the letter).
+    for (const [keys, item] of [
+      ['{ArrowDown}', 'Signers…'],
+      ['{ArrowDown}{ArrowDown}', 'Present'],
+      ['{End}', 'Settings…'],
+      ['{ArrowDown}', 'Signers…'],
+      ['{ArrowUp}', 'Settings…'],
+      ['{Home}', 'Signers…'],
+      ['s', 'Sign…'],
+    ] as const) {
+      await user.keyboard(keys)
+      expect(focused(), keys).toBe(item)
+    }
     // One Tab stop: only the active item is in the tab order.
     expect(menuItems().map((i) => i.tabIndex)).toEqual([-1, 0, -1, -1])
 

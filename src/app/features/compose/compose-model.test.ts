@@ -2,17 +2,23 @@ import { describe, expect, it } from 'vitest'
 import { memberKey, type AssociationState } from '../../../core/types'
 import { inboxIdOf } from '../../../signing'
 import { T0 } from '../../../signing/testkit'
+import type { AppSigner } from '../../model/app-signer'
 import { shortId } from '../../ui/format'
-import { TYPED } from './compose-form'
+import { type ComposeForm, TYPED } from './compose-form'
 import { buildDraft } from './compose-model'
 import { partiesOf } from './parties'
 import { unavailable } from './sign-gate'
 import { addForm, formOf, gateOf, passkey, smallInbox, wallet, inst1, inst2, W, I2, P } from './compose-testkit'
 
+/** The draft, dry run, slots and Sign gate of the form `f` (with its defaults) on `state`, with `signers` connected. */
+async function formGate(state: AssociationState | null, signers: readonly AppSigner[], f: Partial<ComposeForm>) {
+  const parties = partiesOf(state, signers)
+  return gateOf(state, parties, formOf(state, parties, f))
+}
+
 describe('buildDraft: CreateInbox', () => {
   it('derives the inbox id from the identifier and nonce as typed (IDENT-010) and dry-runs to a new state', async () => {
-    const parties = partiesOf(null, [W])
-    const { build, dry, gate } = await gateOf(null, parties, formOf(null, parties, { nonce: '7' }))
+    const { build, dry, gate } = await formGate(null, [W], { nonce: '7' })
     expect(build.inboxId).toBe(inboxIdOf(wallet, 7n))
     expect(build.draft!.text).toContain(`Inbox ID: ${inboxIdOf(wallet, 7n)}`)
     expect(build.draft!.text).toContain(`- Create inbox\n  (Owner: ${wallet.identifier.text})`)
@@ -29,8 +35,7 @@ describe('buildDraft: CreateInbox', () => {
     ])
   })
   it('creates with a passkey as initial identifier of kind passkey', async () => {
-    const parties = partiesOf(null, [W, P])
-    const { build, dry } = await gateOf(null, parties, formOf(null, parties, { createKind: 'passkey' }))
+    const { build, dry } = await formGate(null, [W, P], { createKind: 'passkey' })
     expect(build.draft!.text).toContain(`(Owner: ${passkey.identifier.text})`)
     expect(dry!.ok).toBe(true)
   })
@@ -38,9 +43,7 @@ describe('buildDraft: CreateInbox', () => {
 
 describe('buildDraft: AddAssociation', () => {
   it('drafts an add of a new installation approved by the wallet; both signatures are slots', async () => {
-    const state = await smallInbox()
-    const parties = partiesOf(state, [W, I2])
-    const { build, dry, slots, gate } = await gateOf(state, parties, formOf(state, parties, { action: 'add' }))
+    const { build, dry, slots, gate } = await formGate(await smallInbox(), [W, I2], { action: 'add' })
     expect(build.draft!.text).toContain(`- Grant messaging access to app\n  (ID: ${inst2.identifier.text})`)
     expect(dry!.ok && dry!.diff.membersAdded.map((m) => m.id.text)).toEqual([inst2.identifier.text])
     expect(slots.map((s) => [s.role, s.signerLabel, s.state])).toEqual([
@@ -101,10 +104,8 @@ describe('buildDraft: RevokeAssociation', () => {
       expect(confirmed.dry!.diff.membersRemoved.map((m) => m.id.kind).sort()).toEqual(['ethereum', 'installation'])
   })
   it('revokes an installation by its key', async () => {
-    const state = await smallInbox()
-    const parties = partiesOf(state, [W])
-    const f = formOf(state, parties, { action: 'revoke', revokeTarget: memberKey(inst1.identifier) })
-    const { build, dry } = await gateOf(state, parties, f)
+    const revokeTarget = memberKey(inst1.identifier)
+    const { build, dry } = await formGate(await smallInbox(), [W], { action: 'revoke', revokeTarget })
     expect(build.draft!.text).toContain(`(ID: ${inst1.identifier.text})`)
     expect(dry!.ok).toBe(true)
   })
@@ -112,10 +113,8 @@ describe('buildDraft: RevokeAssociation', () => {
 
 describe('buildDraft: ChangeRecoveryAddress', () => {
   it('rotates to a passkey that is not a member: no chain id, and a confirmation naming it', async () => {
-    const state = await smallInbox()
-    const parties = partiesOf(state, [W, P])
-    const f = formOf(state, parties, { action: 'change_recovery_address', recoveryTarget: `signer:${P.id}` })
-    const { build, dry, gate } = await gateOf(state, parties, f)
+    const f = { action: 'change_recovery_address', recoveryTarget: `signer:${P.id}` } as const
+    const { build, dry, gate } = await formGate(await smallInbox(), [W, P], f)
     expect(build.recoveryChain!.isMember).toBe(false)
     expect(build.recoveryChain!.chainId).toBeNull()
     expect(build.confirmation).toContain(`passkey ${passkey.identifier.text} becomes the recovery identifier`)
@@ -140,11 +139,10 @@ describe('buildDraft: ChangeRecoveryAddress', () => {
 describe('buildDraft: ClaimHandle', () => {
   it('drafts a valid claim and refuses a bad spelling with the grammar reason and the core rule (IDENT-078)', async () => {
     const state = await smallInbox()
-    const parties = partiesOf(state, [W])
-    const ok = await gateOf(state, parties, formOf(state, parties, { action: 'claim_handle', handle: 'nick#2341' }))
+    const ok = await formGate(state, [W], { action: 'claim_handle', handle: 'nick#2341' })
     expect(ok.build.draft!.text).toContain('- Claim handle\n  (Handle: nick#2341)')
     expect(ok.gate.enabled).toBe(true)
-    const bad = await gateOf(state, parties, formOf(state, parties, { action: 'claim_handle', handle: 'Nick' }))
+    const bad = await formGate(state, [W], { action: 'claim_handle', handle: 'Nick' })
     expect(bad.build.claim!.valid).toBe(false)
     expect(bad.build.claim!.problem).toMatch(/uppercase/)
     expect(bad.dry!.ok).toBe(false)

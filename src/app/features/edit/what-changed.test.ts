@@ -21,6 +21,13 @@ function edit(log: InboxLog, ops: EditOp[]): InboxLog {
   return readLogs(bundle, 'edited.json')[0]!
 }
 
+/** The text a diff spells without its insertions (the text before) or its deletions (the text after). */
+const textWithout = (d: ReturnType<typeof charDiff>, op: 'ins' | 'del') =>
+  d
+    .filter((s) => s.op !== op)
+    .map((s) => s.text)
+    .join('')
+
 const members = (s: { members: { size: number } } | null) => s?.members.size ?? 0
 
 async function compare(ops: EditOp[]) {
@@ -30,25 +37,34 @@ async function compare(ops: EditOp[]) {
 }
 
 describe('charDiff', () => {
-  it('marks exactly the changed characters', () => {
-    expect(charDiff('Handle: nick', 'Handle: Nick')).toEqual([
-      { op: 'same', text: 'Handle: ' },
-      { op: 'del', text: 'n' },
-      { op: 'ins', text: 'N' },
-      { op: 'same', text: 'ick' },
-    ])
-  })
-
-  it('keeps the common middle of an edit, and handles inserts and deletes at the ends', () => {
-    expect(charDiff('abXcdYef', 'abcdef')).toEqual([
-      { op: 'same', text: 'ab' },
-      { op: 'del', text: 'X' },
-      { op: 'same', text: 'cd' },
-      { op: 'del', text: 'Y' },
-      { op: 'same', text: 'ef' },
-    ])
-    expect(charDiff('', 'new')).toEqual([{ op: 'ins', text: 'new' }])
-    expect(charDiff('same', 'same')).toEqual([{ op: 'same', text: 'same' }])
+  it.each([
+    {
+      what: 'marks exactly the changed characters',
+      before: 'Handle: nick',
+      after: 'Handle: Nick',
+      diff: [
+        { op: 'same', text: 'Handle: ' },
+        { op: 'del', text: 'n' },
+        { op: 'ins', text: 'N' },
+        { op: 'same', text: 'ick' },
+      ],
+    },
+    {
+      what: 'keeps the common middle of an edit',
+      before: 'abXcdYef',
+      after: 'abcdef',
+      diff: [
+        { op: 'same', text: 'ab' },
+        { op: 'del', text: 'X' },
+        { op: 'same', text: 'cd' },
+        { op: 'del', text: 'Y' },
+        { op: 'same', text: 'ef' },
+      ],
+    },
+    { what: 'inserts at the ends', before: '', after: 'new', diff: [{ op: 'ins', text: 'new' }] },
+    { what: 'leaves an unchanged text whole', before: 'same', after: 'same', diff: [{ op: 'same', text: 'same' }] },
+  ])('$what', ({ before, after, diff }) => {
+    expect(charDiff(before, after)).toEqual(diff)
   })
 
   it('rejoins into both texts, over the cell budget too', () => {
@@ -56,18 +72,8 @@ describe('charDiff', () => {
     const b = 'the quack brawn fix'
     for (const max of [4_000_000, 1]) {
       const d = charDiff(a, b, max)
-      expect(
-        d
-          .filter((s) => s.op !== 'ins')
-          .map((s) => s.text)
-          .join(''),
-      ).toBe(a)
-      expect(
-        d
-          .filter((s) => s.op !== 'del')
-          .map((s) => s.text)
-          .join(''),
-      ).toBe(b)
+      expect(textWithout(d, 'ins')).toBe(a)
+      expect(textWithout(d, 'del')).toBe(b)
     }
   })
 })

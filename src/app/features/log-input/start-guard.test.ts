@@ -8,6 +8,16 @@ function later<T>() {
   return { promise, resolve }
 }
 
+/** Asks the guard to open `load` automatically: what it answers, and whether the open itself started. */
+async function tryAutoOpen(g: StartGuard, load: ReturnType<StartGuard['begin']>) {
+  let started = false
+  const answer = await g.autoOpen(load, async () => {
+    started = true
+    return true
+  })
+  return { answer, started }
+}
+
 describe('StartGuard: the generation', () => {
   it('keeps an automatic load wanted until a user intent comes after it began', () => {
     const g = new StartGuard()
@@ -66,14 +76,7 @@ describe('StartGuard.autoOpen and userOpen', () => {
     const g = new StartGuard()
     const load = g.begin('example a')
     g.userActed('panel')
-    let started = false
-    expect(
-      await g.autoOpen(load, async () => {
-        started = true
-        return true
-      }),
-    ).toBe(false)
-    expect(started).toBe(false)
+    expect(await tryAutoOpen(g, load)).toEqual({ answer: false, started: false })
   })
 
   it('cancels an automatic load the inspector is replaying when the user acts, and only that one', async () => {
@@ -107,14 +110,7 @@ describe('StartGuard.autoOpen and userOpen', () => {
     expect(g.wanted(demo)).toBe(false)
     // Even an automatic load begun after the user's started (none does today) waits its turn: it is dropped.
     const late = g.begin('example b')
-    let started = false
-    expect(
-      await g.autoOpen(late, async () => {
-        started = true
-        return true
-      }),
-    ).toBe(false)
-    expect(started).toBe(false)
+    expect(await tryAutoOpen(g, late)).toEqual({ answer: false, started: false })
     user.resolve(true)
     expect(await mine).toBe(true)
     expect(g.pending()).toEqual([])

@@ -10,6 +10,7 @@ import { defaultChainRoutes, parseRouteSetting, routeSpec, type RouteSetting } f
 import { DEMO_CHAIN } from './demo-chain'
 import { useRouteCheck } from './route-check'
 import { FormEnd } from '../../ui/FormEnd'
+import { TextInput } from '../../ui/TextInput'
 
 const ROW = { display: 'flex', flexWrap: 'wrap', gap: '0.4rem', alignItems: 'center', maxWidth: '100%' } as const
 const INPUT = { maxWidth: '100%', minWidth: 0, boxSizing: 'border-box' } as const
@@ -152,9 +153,9 @@ function RouteForm({
     <form onSubmit={submit} aria-label={label} style={{ ...ROW, margin: '4px 0' }}>
       <label>
         Chain id{' '}
-        <input
+        <TextInput
           value={chainId}
-          onChange={(e) => setChainId(e.target.value)}
+          onValue={setChainId}
           aria-label={`${label}: chain id`}
           placeholder="31337"
           size={10}
@@ -164,10 +165,10 @@ function RouteForm({
       </label>
       <label>
         RPC URL{' '}
-        <input
+        <TextInput
           type="url"
           value={url}
-          onChange={(e) => setUrl(e.target.value)}
+          onValue={setUrl}
           aria-label={`${label}: RPC URL`}
           placeholder="http://127.0.0.1:8545"
           size={30}

@@ -6,6 +6,9 @@ import { eligible } from '../parties'
 import type { useComposer } from '../useComposer'
 import { HandleField, NewSignerButtons, PartySelect, RecoveryTargetFields } from './fields'
 
+/** The form field that keeps the party chosen for each signer slot of these forms. */
+const SLOT_FIELD = { creator: 'creator', existing: 'existing', new_member: 'newMember', claimer: 'claimer' } as const
+
 export function ActionForm({
   c,
   state,
@@ -16,6 +19,16 @@ export function ActionForm({
   registry: SignerRegistry
 }) {
   const { form, update, parties } = c
+  /** The select of a signer slot: the parties eligible for it (`empty` when none), the choice kept in its form field. */
+  const slotSelect = (slot: keyof typeof SLOT_FIELD, label: string, empty: string) => (
+    <PartySelect
+      label={label}
+      value={form[SLOT_FIELD[slot]]}
+      parties={eligible(parties, slot, form.createKind)}
+      onChange={(ref) => update({ [SLOT_FIELD[slot]]: ref })}
+      empty={empty}
+    />
+  )
   switch (form.action) {
     case 'create_inbox':
       return (
@@ -31,13 +44,7 @@ export function ActionForm({
               <option value="passkey">Passkey</option>
             </select>
           </label>
-          <PartySelect
-            label="Creator (initial identifier)"
-            value={form.creator}
-            parties={eligible(parties, 'creator', form.createKind)}
-            onChange={(creator) => update({ creator })}
-            empty="no signer of this kind"
-          />
+          {slotSelect('creator', 'Creator (initial identifier)', 'no signer of this kind')}
           <NewSignerButtons registry={registry} kinds={[form.createKind]} onMade={(creator) => update({ creator })} />
           <label className="compose-field">
             <span>Nonce</span>
@@ -54,20 +61,8 @@ export function ActionForm({
     case 'add':
       return (
         <div className="compose-form">
-          <PartySelect
-            label="Approved by (existing member or recovery identifier)"
-            value={form.existing}
-            parties={eligible(parties, 'existing')}
-            onChange={(existing) => update({ existing })}
-            empty="no member"
-          />
-          <PartySelect
-            label="New member"
-            value={form.newMember}
-            parties={eligible(parties, 'new_member')}
-            onChange={(newMember) => update({ newMember })}
-            empty="no signer that is not a member yet"
-          />
+          {slotSelect('existing', 'Approved by (existing member or recovery identifier)', 'no member')}
+          {slotSelect('new_member', 'New member', 'no signer that is not a member yet')}
           <NewSignerButtons
             registry={registry}
             kinds={['installation', 'ethereum', 'passkey']}
@@ -124,13 +119,7 @@ export function ActionForm({
       return (
         <div className="compose-form">
           <HandleField value={form.handle} onChange={(handle) => update({ handle })} />
-          <PartySelect
-            label="Signed by (any current member)"
-            value={form.claimer}
-            parties={eligible(parties, 'claimer')}
-            onChange={(claimer) => update({ claimer })}
-            empty="no member"
-          />
+          {slotSelect('claimer', 'Signed by (any current member)', 'no member')}
         </div>
       )
   }

@@ -34,6 +34,7 @@ import {
 import { setCeiling, useCeiling } from '../useCeiling'
 import { useNodeService } from '../../../model/node-service'
 import type { AppendUpdate } from '../useSignDraft'
+import { TextInput } from '../../../ui/TextInput'
 
 export interface RegisterProps {
   readonly registry: SignerRegistry
@@ -210,10 +211,10 @@ export function RegisterInstallation({ registry, state, onAppend, localNewest, s
         {!state && (
           <label className="compose-field">
             <span>Nonce of the new inbox</span>
-            <input
+            <TextInput
               aria-label="Nonce of the new inbox"
               value={nonce}
-              onChange={(e) => setNonce(e.target.value)}
+              onValue={setNonce}
               size={12}
               inputMode="numeric"
             />

@@ -3,6 +3,7 @@ import { useState } from 'react'
 import type { SignerRegistry } from '../../../model/app-signer'
 import { TYPED } from '../compose-form'
 import type { Party } from '../parties'
+import { TextInput } from '../../../ui/TextInput'
 
 export function PartySelect({
   label,
@@ -95,10 +96,10 @@ export function HandleField({ value, onChange }: { value: string; onChange: (han
   return (
     <label className="compose-field">
       <span>Handle</span>
-      <input
+      <TextInput
         aria-label="Handle to claim"
         value={value}
-        onChange={(e) => onChange(e.target.value)}
+        onValue={onChange}
         spellCheck={false}
         autoCapitalize="off"
         size={34}
@@ -156,10 +157,10 @@ export function RecoveryTargetFields({
           </label>
           <label className="compose-field">
             <span>Identifier</span>
-            <input
+            <TextInput
               aria-label="Typed recovery identifier"
               value={typed}
-              onChange={(e) => onTyped(e.target.value)}
+              onValue={onTyped}
               size={44}
               spellCheck={false}
             />

@@ -14,6 +14,7 @@ import { editableFields, fieldValue } from '../fields'
 import { resign } from '../resign'
 import { decoded } from '../session'
 import type { EditResult } from '../useEditSession'
+import { TextInput } from '../../../ui/TextInput'
 
 export interface UpdateEditorProps {
   readonly step: TransferStep
@@ -67,7 +68,7 @@ export function UpdateEditor({ step, original, held, busy, apply, fail }: Update
           Drop update
         </button>
         <label htmlFor={`${id}-to`}>New sequence id</label>
-        <input id={`${id}-to`} value={to} onChange={(e) => setTo(e.target.value)} inputMode="numeric" size={8} />
+        <TextInput id={`${id}-to`} value={to} onValue={setTo} inputMode="numeric" size={8} />
         {TO_OPS.map(({ op, label, verb }) => (
           <button
             key={op}

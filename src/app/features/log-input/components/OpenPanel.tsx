@@ -1,5 +1,6 @@
 import { memo, useRef, useState, type DragEvent, type ReactNode } from 'react'
 import { EXAMPLES, type Example } from '../gallery'
+import { TextInput } from '../../../ui/TextInput'
 
 export interface OpenPanelProps {
   readonly onPaste: (text: string) => void
@@ -111,13 +112,7 @@ export const OpenPanel = memo(function OpenPanel({
           >
             <label htmlFor="open-url">From a URL (kept in the address bar as ?url=)</label>
             <div className="row-buttons">
-              <input
-                id="open-url"
-                type="url"
-                value={url}
-                placeholder="https://…/log.json"
-                onChange={(e) => setUrl(e.target.value)}
-              />
+              <TextInput id="open-url" type="url" value={url} placeholder="https://…/log.json" onValue={setUrl} />
               <button type="submit" disabled={!url.trim()}>
                 Open URL
               </button>

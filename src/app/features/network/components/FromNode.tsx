@@ -11,6 +11,7 @@ import type { TargetKind } from '../../../../network/remote'
 import type { NetworkProfiles, NodeFetch } from '../node-fetch'
 import { usePublish } from '../use-publish'
 import { PublishAnswerView } from './PublishAnswerView'
+import { TextInput } from '../../../ui/TextInput'
 
 const TARGET_LABEL: Record<TargetKind, string> = {
   inbox: 'Inbox id',
@@ -59,10 +60,10 @@ export function FromNode({ net, fetch, onSettings }: FromNodeProps) {
             </option>
           ))}
         </select>
-        <input
+        <TextInput
           aria-label="Identifier to fetch"
           value={value}
-          onChange={(e) => setValue(e.target.value)}
+          onValue={setValue}
           placeholder="alice, 0x…, inbox id"
           size={30}
         />
@@ -124,10 +125,10 @@ function PublishHex() {
           spellCheck={false}
         />
         <div className="row-buttons">
-          <input
+          <TextInput
             aria-label="Inbox id of the update (for the visibility check)"
             value={inbox}
-            onChange={(e) => setInbox(e.target.value)}
+            onValue={setInbox}
             placeholder="inbox id (optional)"
             size={30}
           />

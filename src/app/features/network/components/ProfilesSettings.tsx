@@ -9,6 +9,7 @@ import type { NetworkProfiles } from '../node-fetch'
 import { type Profile, profileProblem } from '../profiles'
 import { describeNodeError, useNodeStatus } from '../queries'
 import { FormEnd } from '../../../ui/FormEnd'
+import { TextInput } from '../../../ui/TextInput'
 
 export interface ProfilesSettingsProps {
   readonly net: NetworkProfiles
@@ -109,14 +110,7 @@ function LocalNode({
       <label htmlFor={id} className="small">
         URL
       </label>
-      <input
-        id={id}
-        type="url"
-        value={draft}
-        onChange={(e) => setDraft(e.target.value)}
-        aria-label="Local node URL"
-        size={28}
-      />
+      <TextInput id={id} type="url" value={draft} onValue={setDraft} aria-label="Local node URL" size={28} />
       <button type="submit">Save</button>
       <button type="button" onClick={() => onChange(null)} disabled={url === defaultUrl}>
         Use the default
@@ -186,21 +180,8 @@ function ProfileForm({
   }
   return (
     <form className="row-buttons profile-form" onSubmit={submit} aria-label={label} noValidate>
-      <input
-        aria-label="Profile name"
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-        placeholder="name"
-        size={12}
-      />
-      <input
-        aria-label="Profile URL"
-        type="url"
-        value={url}
-        onChange={(e) => setUrl(e.target.value)}
-        placeholder="https://…"
-        size={26}
-      />
+      <TextInput aria-label="Profile name" value={name} onValue={setName} placeholder="name" size={12} />
+      <TextInput aria-label="Profile URL" type="url" value={url} onValue={setUrl} placeholder="https://…" size={26} />
       <select aria-label="API" value={api} onChange={(e) => setApi(e.target.value as Api)}>
         <option value="identity">identity (V3)</option>
         <option value="d14n">d14n (xmtpd)</option>

@@ -7,6 +7,7 @@ import { shortId } from '../../../ui/format'
 import type { KeptKey } from '../vault'
 import type { SignerManager } from '../useSignerRegistry'
 import { ConfirmButton, errorText, Kind, NameForm, Outcome, useAction } from './section'
+import { TextInput } from '../../../ui/TextInput'
 
 interface Exported {
   readonly appId: string
@@ -95,11 +96,11 @@ export function EthereumKeys({ registry }: { registry: SignerManager }) {
       </NameForm>
       <form className="row-buttons" onSubmit={importText} aria-label="Import an Ethereum private key">
         <label htmlFor="eth-key-import">Private key</label>
-        <input
+        <TextInput
           id="eth-key-import"
           type="password"
           value={pasted}
-          onChange={(e) => setPasted(e.target.value)}
+          onValue={setPasted}
           placeholder="0x + 64 hex digits"
           autoComplete="off"
           spellCheck={false}

@@ -2,6 +2,7 @@
 import { useState, type FormEvent, type ReactNode } from 'react'
 import type { AppSignerSource } from '../../../model/app-signer'
 import { SOURCE_LABEL } from '../app-signers'
+import { TextInput } from '../../../ui/TextInput'
 
 export const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e))
 
@@ -47,14 +48,7 @@ export function NameField({ id, label, value, onChange, placeholder }: FieldProp
   return (
     <>
       <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        placeholder={placeholder}
-        maxLength={64}
-        autoComplete="off"
-      />
+      <TextInput id={id} value={value} onValue={onChange} placeholder={placeholder} maxLength={64} autoComplete="off" />
     </>
   )
 }
@@ -64,11 +58,11 @@ export function HexField({ id, label, value, onChange, placeholder, size }: Fiel
   return (
     <>
       <label htmlFor={id}>{label}</label>
-      <input
+      <TextInput
         id={id}
         className="mono"
         value={value}
-        onChange={(e) => onChange(e.target.value)}
+        onValue={onChange}
         placeholder={placeholder}
         size={size}
         spellCheck={false}
