@@ -2,7 +2,7 @@
  * The shell composes and holds no feature logic: view state and its address (shell/view-state.ts, view-url.ts),
  * the log session (shell/useLogSession.ts), drawers as a registry (shell/drawers.tsx), every shortcut in
  * ui/keymap.ts, the node's calls as one service (model/node-service.ts). */
-import { lazy, Suspense, useCallback, useState } from 'react'
+import { lazy, Suspense, useCallback, useRef, useState } from 'react'
 import { useLogLimit } from './features/compose/flows/useLogLimit'
 import { useEditSession } from './features/edit/useEditSession'
 import { NodeServiceProvider } from './features/network/NodeServiceProvider'
@@ -40,6 +40,8 @@ export function App() {
   // Presenter mode (workshops): one step per screen instead of the workspace.
   const { presentButton, present, diffOf } = usePresenter(loaded, dispatch)
   const openSettings = useCallback(() => dispatch({ type: 'settings', open: true }), [dispatch])
+  // The drawers' layer: the header writes its height there (--topbar-h), for the drawers only.
+  const drawerLayer = useRef<HTMLDivElement>(null)
 
   return (
     <ViewStoreProvider value={store}>
@@ -56,6 +58,7 @@ export function App() {
             logLimit={logLimit}
             presentButton={presentButton}
             onPresent={present}
+            drawerLayer={drawerLayer}
           />
           <KeysHelp />
           <FollowSlot session={session} view={view} dispatch={dispatch} />
@@ -73,6 +76,7 @@ export function App() {
           <Notices ins={session.ins} />
           {/* Escape closes the newest drawer, then leaves presenter mode. */}
           <DrawerStack
+            layer={drawerLayer}
             ctx={{ session, view, dispatch, openSettings, edit, logLimit }}
             onEscape={() => {
               if (!view.presenting) return false

@@ -2,9 +2,11 @@
  * The drawer stack: renders the open drawers of the registry (./drawers.tsx), the newest
  * last (on top), each in its frame: the frame takes the focus when the drawer opens, keeps
  * Tab inside it, and gives the focus back when it closes (ui/drawer-focus.ts). With no log
- * open, the Open drawer is the page itself (inline, not closable).
+ * open, the Open drawer is the page itself (inline, not closable). They sit in one layer
+ * (`display: contents`, so each frame is laid out as a child of the page), which carries
+ * the header's height (--topbar-h, written by the header).
  */
-import { useMemo } from 'react'
+import { type RefObject, useMemo } from 'react'
 import { is } from '../ui/keymap'
 import { type OwnBinding, useKeyBindings, useKeys } from '../ui/useKeys'
 import { type DrawerContext, type DrawerSpec, DRAWERS } from './drawers'
@@ -59,10 +61,13 @@ export function DrawerStack({
   ctx,
   onEscape,
   registry = DRAWERS,
+  layer,
 }: {
   ctx: Omit<DrawerContext, 'close'>
   onEscape: () => boolean
   registry?: Registry
+  /** The layer element, for the header to write its height on. */
+  layer?: RefObject<HTMLDivElement | null>
 }) {
   const { view, dispatch } = ctx
   const loaded = !!ctx.session.ins.loaded
@@ -92,10 +97,10 @@ export function DrawerStack({
     },
   })
   return (
-    <>
+    <div className="drawer-layer" ref={layer}>
       {drawersToRender(registry, view, loaded, ctx.session.ins.busy !== null).map((id) => (
         <DrawerFrame key={id} spec={registry[id]} id={id} ctx={ctx} inline={id === 'open' && !loaded} />
       ))}
-    </>
+    </div>
   )
 }

@@ -3,7 +3,9 @@
  * its verdict and health), the replay's progress, and the actions: a button per drawer of
  * the registry (those that need a log once one is open), Present, the permalink, Settings
  * and the theme. On a phone it is one row: Open log…, the theme and a More menu with the
- * rest. Its height is kept in --topbar-h, under which the drawers sit.
+ * rest. Its height is kept in --topbar-h on the drawers' layer (DrawerStack), under which the
+ * drawers sit: set there, not on the root, a change of height (the replay's progress bar
+ * comes and goes) restyles the drawers only, not the whole page.
  */
 import { type Dispatch, type ReactNode, type RefObject, useEffect, useRef } from 'react'
 import { HealthChip } from '../features/compose/flows/HealthChip'
@@ -35,6 +37,7 @@ export function Header({
   logLimit,
   presentButton,
   onPresent,
+  drawerLayer,
 }: {
   session: LogSession
   view: ShellView
@@ -43,6 +46,8 @@ export function Header({
   logLimit: number
   presentButton: RefObject<HTMLButtonElement | null>
   onPresent: (on: boolean) => void
+  /** The drawers' layer (DrawerStack's `layer`), where the header's height is written. */
+  drawerLayer: RefObject<HTMLElement | null>
 }) {
   const { ins, page, openByUser } = session
   const { loaded, busy } = ins
@@ -50,12 +55,12 @@ export function Header({
   useEffect(() => {
     const el = topbar.current
     if (!el) return
-    const set = () => document.documentElement.style.setProperty('--topbar-h', `${el.offsetHeight}px`)
+    const set = () => drawerLayer.current?.style.setProperty('--topbar-h', `${el.offsetHeight}px`)
     const ro = new ResizeObserver(set)
     ro.observe(el)
     set()
     return () => ro.disconnect()
-  }, [])
+  }, [drawerLayer])
   const toggle = (d: DrawerId) => (
     <DrawerToggle
       key={d}
