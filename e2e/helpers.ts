@@ -1,5 +1,6 @@
 /** Helpers of the inspector specs (the hermetic `test` itself is in ./fixtures.ts). */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import type { Page, TestInfo } from '@playwright/test'
 import { expect } from './fixtures'
@@ -65,6 +66,23 @@ export function summary(page: Page) {
 export async function pressAndSee(page: Page, key: string, text: string | RegExp): Promise<void> {
   await page.keyboard.press(key)
   await expect(summary(page)).toContainText(text)
+}
+
+/**
+ * A `BENCH-TARGET` line: one figure beside its target (scripts/bench.mjs collects them into
+ * its closing table), with the 1-minute load average now unless `load` names the one it was
+ * measured at.
+ */
+export function benchTarget(t: {
+  readonly name: string
+  readonly value: number
+  readonly unit: string
+  readonly target: string
+  readonly met: boolean
+  readonly detail?: string
+  readonly load?: string
+}): void {
+  console.log(`BENCH-TARGET ${JSON.stringify({ ...t, load: t.load ?? loadavg()[0]!.toFixed(1) })}`)
 }
 
 /** A full-page screenshot saved as a test artifact. */

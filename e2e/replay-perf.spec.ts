@@ -18,7 +18,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { availableParallelism, loadavg } from 'node:os'
 import { expect, test } from './fixtures'
-import { pressAndSee, shot, summary, syntheticLogFile, type TraceEvent, waitForLog } from './helpers'
+import { benchTarget, pressAndSee, shot, summary, syntheticLogFile, type TraceEvent, waitForLog } from './helpers'
 
 // Code inside page.evaluate runs in the page; tsconfig.node.json (which checks e2e/) has no DOM lib.
 declare const window: any, document: any, PerformanceObserver: any, KeyboardEvent: any, requestAnimationFrame: any
@@ -186,14 +186,14 @@ test(`a ${N.toLocaleString('en')}-update log replays in the worker with a progre
     `replay-perf target: ${N}-update file open to shown ${figures.load_ms} ms (target under 3000 ms; ${load})`,
   )
   console.log(`replay-perf target: ${N}-update reopen to shown ${figures.reopen_ms} ms (${load})`)
-  target({
+  benchTarget({
     name: `${N}-update log opened from a file, shown`,
     value: figures.load_ms,
     unit: 'ms',
     target: '≤ 3000',
     met: figures.load_ms <= 3000,
   })
-  target({
+  benchTarget({
     name: `${N}-update log reopened (verdicts stored), shown`,
     value: figures.reopen_ms,
     unit: 'ms',
@@ -405,14 +405,9 @@ function stepCpuMs(trace: { traceEvents: TraceEvent[] }, steps: number, thread =
   })
 }
 
-/** A `BENCH-TARGET` line (scripts/bench.mjs collects them into its closing table), with the load average. */
-function target(t: { name: string; value: number; unit: string; target: string; met: boolean; detail?: string }): void {
-  console.log(`BENCH-TARGET ${JSON.stringify({ ...t, load: loadavg()[0]!.toFixed(1) })}`)
-}
-
 function printSteps(n: number, s: StepFigures): void {
   const ms = (v: number | null) => (v === null ? 'under 16 ms' : `${v} ms`)
-  target({
+  benchTarget({
     name: `${n}-update log, key presses over 16 ms to the next paint`,
     value: s.over_16ms,
     unit: `of ${s.presses}`,
