@@ -38,6 +38,16 @@ describe('StartGuard: the generation', () => {
     g.userActed('select')
     const third = g.begin('example c')
     expect([first.signal.aborted, second.signal.aborted, third.signal.aborted]).toEqual([true, true, false])
+    // Acts with no load begun in between (a step of the timeline each) leave the last signal
+    // alone until one is; then the next act aborts it.
+    g.userActed('select')
+    expect(third.signal.aborted).toBe(true)
+    g.userActed('select')
+    g.userActed('select')
+    const fourth = g.begin('example d')
+    expect(fourth.signal.aborted).toBe(false)
+    g.userActed('select')
+    expect(fourth.signal.aborted).toBe(true)
   })
 
   it('lists the pending loads for the header, and drops them all at a user intent', () => {
