@@ -4,13 +4,14 @@
  * context hooks, and a component outside the providers is told so instead of getting
  * undefined. Rendered with react-dom/server (the unit tests run in Node, without a DOM).
  */
+import { useQueryClient } from '@tanstack/react-query'
 import { createElement, type ReactNode } from 'react'
 import { renderToString } from 'react-dom/server'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { LazyChainVerifier } from '../chain/lazy-verifier'
 import { ChainRoutesProvider } from './features/settings/ChainRoutesProvider'
 import { useSignerManager } from './features/signers/registry-context'
-import { AppProviders, SigningGate } from './providers'
+import { AppProviders, loadQueryClient, QueryGate, SigningGate } from './providers'
 import { SigningProviders } from './signing-host'
 import {
   type ChainRoutes,
@@ -95,6 +96,19 @@ describe('AppProviders', () => {
     )
     expect(html).toContain('Loading wallets and passkeys')
     expect(seen).toEqual([])
+  })
+
+  it('holds no QueryClient until a view that queries asks for it: QueryGate renders nothing until then', async () => {
+    const seen: unknown[] = []
+    const probe = createElement(Probe, { read: () => seen.push(useQueryClient()) })
+    expect(render(createElement(AppProviders, null, createElement(QueryGate, null, probe)))).toBe('')
+    expect(seen).toEqual([])
+    // Outside a gate, TanStack's hooks find no client.
+    expect(() => render(createElement(AppProviders, null, probe))).toThrow(/No QueryClient set/)
+    // The one client, from its own chunk.
+    const client = await loadQueryClient()
+    expect(client).toBe((await import('./query-client')).queryClient)
+    expect(await loadQueryClient()).toBe(client)
   })
 })
 

@@ -3,16 +3,19 @@
  * (wallets, node status and lookups, chain evidence, chain-route checks), the chain routes
  * with their one verifier (features/settings), the signer registry (features/signers) and
  * the one window key listener (ui/useKeys.tsx). Features read the routes and the registry
- * through src/app/model/app-context.ts, never through props from the shell. The query
- * client's key hash (model/query-key.ts) keeps bigints and byte arrays, which the features'
- * keys hold.
+ * through src/app/model/app-context.ts, never through props from the shell.
+ *
+ * The QueryClient (./query-client.ts) is a lazy chunk with TanStack Query's core: a view that
+ * queries renders inside `QueryGate` (the signing views through SigningGate, the settings,
+ * the chain evidence), which loads it; code outside React awaits `loadQueryClient()`. Until
+ * then the context TanStack's hooks read holds no client.
  *
  * The signer registry and wagmi live in a lazy chunk (./signing-host.tsx), mounted once,
  * when the first signing view asks for it through SigningGate; until then the registry's
  * contexts hold null. The chain routes' verifier loads viem on its first verification
  * (src/chain/lazy-verifier.ts).
  */
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { QueryClientContext, type QueryClient } from '@tanstack/react-query'
 import {
   createContext,
   lazy,
@@ -28,19 +31,51 @@ import { ChainRoutesProvider } from './features/settings/ChainRoutesProvider'
 import { SignerManagerContext } from './features/signers/registry-context'
 import type { SignerManager } from './features/signers/useSignerRegistry'
 import { MissingProviderError, SignerRegistryContext } from './model/app-context'
-import { hashQueryKey } from './model/query-key'
 import { ErrorBoundary } from './ui/ErrorBoundary'
 import { KeymapProvider } from './ui/useKeys'
 
 const SigningHost = lazy(() => import('./signing-host'))
 
-function createAppQueryClient(): QueryClient {
-  return new QueryClient({
-    defaultOptions: { queries: { queryKeyHashFn: hashQueryKey, retry: false, refetchOnWindowFocus: false } },
-  })
+let clientLoad: Promise<QueryClient> | undefined
+
+/** The app's one QueryClient, its chunk loaded on the first call. */
+export function loadQueryClient(): Promise<QueryClient> {
+  return (clientLoad ??= import('./query-client').then((m) => m.queryClient))
 }
 
-const queryClient = createAppQueryClient()
+interface QueryState {
+  /** Loads the QueryClient and puts it in TanStack's context (once; later calls do nothing). */
+  readonly request: () => void
+  readonly ready: boolean
+}
+
+const QueryStateContext = createContext<QueryState | null>(null)
+
+/** TanStack's context, holding the QueryClient once a view has asked for it. */
+function QueryLayer({ children }: { children: ReactNode }) {
+  const [client, setClient] = useState<QueryClient | null>(null)
+  const request = useCallback(() => void loadQueryClient().then(setClient), [])
+  const ready = client !== null
+  const value = useMemo(() => ({ request, ready }), [request, ready])
+  return (
+    <QueryStateContext value={value}>
+      <QueryClientContext value={client ?? undefined}>{children}</QueryClientContext>
+    </QueryStateContext>
+  )
+}
+
+function useQueryState(): QueryState {
+  const state = useContext(QueryStateContext)
+  if (!state) throw new MissingProviderError('the query layer')
+  return state
+}
+
+/** The boundary of a view that queries: asks for the QueryClient and shows `children` once it is there. */
+export function QueryGate({ children }: { children: ReactNode }) {
+  const { request, ready } = useQueryState()
+  useEffect(() => request(), [request])
+  return ready ? children : null
+}
 
 interface SigningState {
   /** Loads and mounts the signing host (once; later calls do nothing). */
@@ -54,7 +89,12 @@ const SigningStateContext = createContext<SigningState | null>(null)
 function SigningLayer({ children }: { children: ReactNode }) {
   const [wanted, setWanted] = useState(false)
   const [manager, setManager] = useState<SignerManager | null>(null)
-  const request = useCallback(() => setWanted(true), [])
+  const { request: requestQuery, ready: queryReady } = useQueryState()
+  // wagmi and the signing views query: the host mounts once the QueryClient is there.
+  const request = useCallback(() => {
+    setWanted(true)
+    requestQuery()
+  }, [requestQuery])
   const ready = manager !== null
   const value = useMemo(() => ({ request, ready }), [request, ready])
   return (
@@ -62,7 +102,7 @@ function SigningLayer({ children }: { children: ReactNode }) {
       <SignerManagerContext value={manager}>
         <SignerRegistryContext value={manager}>{children}</SignerRegistryContext>
       </SignerManagerContext>
-      {wanted && (
+      {wanted && queryReady && (
         <ErrorBoundary label="Wallets and passkeys">
           <Suspense fallback={null}>
             <SigningHost onManager={setManager} />
@@ -87,12 +127,12 @@ export function SigningGate({ children }: { children: ReactNode }) {
 
 export function AppProviders({ children }: { children: ReactNode }) {
   return (
-    <QueryClientProvider client={queryClient}>
+    <QueryLayer>
       <ChainRoutesProvider>
         <SigningLayer>
           <KeymapProvider>{children}</KeymapProvider>
         </SigningLayer>
       </ChainRoutesProvider>
-    </QueryClientProvider>
+    </QueryLayer>
   )
 }

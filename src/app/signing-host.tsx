@@ -4,19 +4,23 @@
  * signer registry over the chain routes. wagmi, viem and @simplewebauthn come with it, so the
  * first screen loads none of them.
  */
+import { QueryClientContext } from '@tanstack/react-query'
 import { memo, type ReactNode, useEffect } from 'react'
 import { WagmiProvider } from 'wagmi'
 import { useSignerManager } from './features/signers/registry-context'
 import { SignerRegistryProvider } from './features/signers/SignerRegistryProvider'
 import type { SignerManager } from './features/signers/useSignerRegistry'
 import { wagmiConfig } from './features/signers/wagmi'
+import { queryClient } from './query-client'
 
-/** wagmi and the signer registry around `children` (inside the app's QueryClient and chain routes). */
+/** wagmi and the signer registry around `children`, over the app's one QueryClient (wagmi queries) and inside the chain routes. */
 export function SigningProviders({ children }: { children: ReactNode }) {
   return (
-    <WagmiProvider config={wagmiConfig}>
-      <SignerRegistryProvider>{children}</SignerRegistryProvider>
-    </WagmiProvider>
+    <QueryClientContext value={queryClient}>
+      <WagmiProvider config={wagmiConfig}>
+        <SignerRegistryProvider>{children}</SignerRegistryProvider>
+      </WagmiProvider>
+    </QueryClientContext>
   )
 }
 

@@ -2,7 +2,8 @@
  * Issue #14, findings 1 and 8, in the core: work counted, never timed.
  */
 import { describe, expect, it } from 'vitest'
-import { nobleBackend, type VerifyBackend } from '../crypto/backend'
+import type { VerifyBackend } from '../crypto/backend'
+import { nobleBackend } from '../crypto/noble-backend'
 import { Ed25519phPrehash } from '../crypto/ed25519ph'
 import { applyUpdate } from './apply/update'
 import { decodeUpdate } from './decode/update'

@@ -5,13 +5,13 @@ import {
   defaultFastLoaders,
   loadFastBackend,
   NODE_P256,
-  nobleBackend,
   type FastLoaders,
   WASM_ED25519,
   WASM_HASHES,
   WASM_SECP256K1,
   type VerifyBackend,
 } from './backend'
+import { nobleBackend } from './noble-backend'
 import { personalMessageHash, signEip191 } from './eip191'
 import { ed25519PublicKey, IDENTITY_UPDATE_CONTEXT, signEd25519ph } from './ed25519ph'
 import { keccak256, sha256 } from './hash'

@@ -4,7 +4,7 @@
  * EIP-191 personal-message hash, behind one interface, so that the core picks an
  * implementation without knowing any library.
  *
- * - `nobleBackend`: today's code (@noble/curves and @noble/hashes), the reference.
+ * - `nobleBackend` (./noble-backend): @noble/curves and @noble/hashes, the reference.
  * - `loadFastBackend()`: native or WebAssembly paths, each measured against noble first
  *   (bench/primitives.bench.ts) and kept only where it wins:
  *     P-256 verify        WebCrypto `crypto.subtle.verify` (./p256-webcrypto); in Node
@@ -41,17 +41,11 @@
  * WASM refused by a Content-Security-Policy, a missing module) stays noble's, and
  * `primitives` records which implementation each primitive uses and why.
  */
-import { recoverEip191Digest, type Eip191Recovery, type Keccak256, type Secp256k1Recover } from './eip191'
-import {
-  verifyEd25519ph,
-  verifyEd25519phWith,
-  type Ed25519phCombine,
-  type Ed25519phMessage,
-  type Sha512,
-} from './ed25519ph'
-import { keccak256 as nobleKeccak256, sha256 as nobleSha256, sha512 as nobleSha512 } from './hash'
-import { verifyP256Der, type P256Verification } from './p256'
+import { checkEip191, recovered, type Eip191Recovery, type Keccak256, type Secp256k1Recover } from './eip191-checks'
+import { verifyWithCombine, type Ed25519phCombine, type Ed25519phMessage, type Sha512 } from './ed25519ph-checks'
+import type { P256Verification } from './p256-checks'
 import { errorMessage } from './errors'
+import { sha256 as nobleSha256, sha512 as nobleSha512 } from './hash'
 
 export type PrimitiveName = 'secp256k1-recover' | 'p256-verify' | 'ed25519ph-verify' | 'keccak256' | 'sha256'
 
@@ -85,24 +79,17 @@ export interface VerifyBackend {
   sha512(b: Uint8Array): Uint8Array
 }
 
-const NOBLE_CURVES: PrimitiveImpl = { impl: '@noble/curves' }
-
-/** Today's implementation: @noble/curves and @noble/hashes, nothing loaded. */
-export const nobleBackend: VerifyBackend = {
-  name: 'noble',
-  primitives: {
-    'secp256k1-recover': NOBLE_CURVES,
-    'p256-verify': NOBLE_CURVES,
-    'ed25519ph-verify': NOBLE_CURVES,
-    keccak256: { impl: '@noble/hashes' },
-    sha256: { impl: '@noble/hashes' },
-  },
-  recoverEip191: async (sig, digest) => recoverEip191Digest(sig, digest),
-  verifyP256Der: async (der, message, key) => verifyP256Der(der, message, key),
-  verifyEd25519ph: async (sig, message, key, context) => verifyEd25519ph(sig, message, key, context),
-  keccak256: nobleKeccak256,
-  sha256: nobleSha256,
-  sha512: nobleSha512,
+/**
+ * The reference implementations (./noble-backend's modules, @noble/curves), loaded the
+ * first time a fast path leaves a verdict to them: a primitive whose fast path did not
+ * load, or an input a fast path declines. The checks every path shares come from the
+ * ./*-checks modules, which hold no curve code.
+ */
+const reference = {
+  eip191: () => import('./eip191'),
+  ed25519ph: () => import('./ed25519ph'),
+  p256: () => import('./p256'),
+  keccak: async () => (await import('./hash')).keccak256,
 }
 
 /**
@@ -244,7 +231,7 @@ export async function buildFastBackend(loaders: FastLoaders = defaultFastLoaders
   const used = (fast: string, r: { ok: unknown } | { reason: string }, noble = '@noble/curves'): PrimitiveImpl =>
     'ok' in r ? { impl: fast } : { impl: noble, fallback: `${fast} unavailable: ${r.reason}` }
   const { keccak256, sha512, sha256 } =
-    'ok' in hashes ? hashes.ok : { keccak256: nobleKeccak256, sha512: nobleSha512, sha256: nobleSha256 }
+    'ok' in hashes ? hashes.ok : { keccak256: await reference.keccak(), sha512: nobleSha512, sha256: nobleSha256 }
   const hashImpl = used(WASM_HASHES, hashes, '@noble/hashes')
   const recover = 'ok' in secp ? secp.ok.fn : undefined
   const combine = 'ok' in ed ? ed.ok.fn : undefined
@@ -258,16 +245,53 @@ export async function buildFastBackend(loaders: FastLoaders = defaultFastLoaders
   return {
     name: 'fast',
     primitives,
-    recoverEip191: async (sig, digest) =>
-      recoverEip191Digest(sig, digest, { keccak: keccak256, ...(recover ? { recover } : {}) }),
-    verifyP256Der: 'ok' in p256 ? p256.ok.fn : nobleBackend.verifyP256Der,
-    verifyEd25519ph: combine
-      ? async (sig, message, key, context) => verifyEd25519phWith(combine, sig, message, key, context, sha512)
-      : async (sig, message, key, context) => verifyEd25519ph(sig, message, key, context, sha512),
+    recoverEip191: recover ? fastRecoverEip191(recover, keccak256) : referenceRecoverEip191(keccak256),
+    verifyP256Der:
+      'ok' in p256
+        ? p256.ok.fn
+        : async (der, message, key) => (await reference.p256()).verifyP256Der(der, message, key),
+    verifyEd25519ph: combine ? fastVerifyEd25519ph(combine, sha512) : referenceVerifyEd25519ph(sha512),
     keccak256,
     sha256,
     sha512,
   }
+}
+
+/** noble's EIP-191 recovery with the backend's Keccak-256. */
+const referenceRecoverEip191 =
+  (keccak: Keccak256): VerifyBackend['recoverEip191'] =>
+  async (sig, digest) =>
+    (await reference.eip191()).recoverEip191Digest(sig, digest, { keccak })
+
+/**
+ * ./eip191 `recoverEip191Digest` with a faster recovery step: the checks are
+ * ./eip191-checks'; when the step throws, noble recovers (or says why not, same message).
+ */
+function fastRecoverEip191(recover: Secp256k1Recover, keccak: Keccak256): VerifyBackend['recoverEip191'] {
+  const slow = referenceRecoverEip191(keccak)
+  return async (sig, digest): Promise<Eip191Recovery> => {
+    const checked = checkEip191(sig)
+    let publicKey: Uint8Array
+    try {
+      publicKey = recover(checked.rs, checked.rec, digest)
+    } catch {
+      return slow(sig, digest)
+    }
+    return recovered(checked, publicKey, digest, keccak)
+  }
+}
+
+/** noble's Ed25519ph verification with the backend's SHA-512. */
+const referenceVerifyEd25519ph =
+  (sha512: Sha512): VerifyBackend['verifyEd25519ph'] =>
+  async (sig, message, key, context) =>
+    (await reference.ed25519ph()).verifyEd25519ph(sig, message, key, context, sha512)
+
+/** ./ed25519ph `verifyEd25519phWith`: noble verifies what `combine` declines (and S >= L). */
+function fastVerifyEd25519ph(combine: Ed25519phCombine, sha512: Sha512): VerifyBackend['verifyEd25519ph'] {
+  const slow = referenceVerifyEd25519ph(sha512)
+  return async (sig, message: Ed25519phMessage, key, context) =>
+    verifyWithCombine(combine, sig, message, key, context, sha512) ?? slow(sig, message, key, context)
 }
 
 /** The name `primitives` gives the hashes of ./wasm-hashes. */

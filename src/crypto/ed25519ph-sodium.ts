@@ -19,7 +19,7 @@
  * - Scalars: S < L and k = H mod L are 32-byte little-endian with the top bit clear, so
  *   `noclamp` uses them as given (it only clears bit 255).
  */
-import type { Ed25519phCombine } from './ed25519ph'
+import type { Ed25519phCombine } from './ed25519ph-checks'
 
 /** Counts of combine calls done by libsodium and declined to noble (for tests and benchmarks). */
 interface SodiumCombineStats {

@@ -20,7 +20,7 @@
  * subtraction, which refused (and sent to noble) the small-order, mixed-order and
  * non-canonical keys and zero scalars.
  */
-import { checkCombineInputs, type Ed25519phCombine } from './ed25519ph'
+import { checkCombineInputs, type Ed25519phCombine } from './ed25519ph-checks'
 import { instantiateWasm, memoryView, wasmModule, type WasmModule } from './wasm-module'
 
 interface Ed25519Exports {

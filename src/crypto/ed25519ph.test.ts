@@ -13,6 +13,7 @@ import {
 import { defaultFastLoaders } from './backend'
 import { loadSodiumCombine } from './ed25519ph-sodium'
 import { CryptoError } from './errors'
+import { ED25519_L } from './ed25519ph-checks'
 import { CREATE_INBOX_TEXT, codeOf } from './support.testkit'
 
 const CTX = IDENTITY_UPDATE_CONTEXT
@@ -414,5 +415,11 @@ describe('the fast path behind the vectors above', () => {
     // Both counters move: the equivalence above is not only noble agreeing with itself.
     expect(sodium.stats.sodium).toBeGreaterThan(50)
     expect(sodium.stats.declined).toBeGreaterThan(5)
+  })
+})
+
+describe('ED25519_L', () => {
+  it("is noble's ed25519 group order", () => {
+    expect(ED25519_L).toBe(ed25519.Point.Fn.ORDER)
   })
 })

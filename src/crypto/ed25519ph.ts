@@ -27,91 +27,34 @@
 import { ed25519, ed25519ph } from '@noble/curves/ed25519.js'
 import { bytesToNumberLE } from '@noble/curves/utils.js'
 import { sha512 } from '@noble/hashes/sha2.js'
-import { concatBytes, equalBytes, utf8 } from './bytes'
+import { equalBytes } from './bytes'
+import {
+  challenge,
+  checkContext,
+  checkInputs,
+  checkLength,
+  ED25519_L,
+  verifyWithCombine,
+  type Ed25519phCombine,
+  type Ed25519phMessage,
+  type Sha512,
+} from './ed25519ph-checks'
 import { CryptoError, errorMessage } from './errors'
 
-/** The context string of identity update installation-key signatures (spec section 4). */
-export const IDENTITY_UPDATE_CONTEXT: Uint8Array = utf8('IDENTITY UPDATE SIGNATURE')
+export {
+  checkCombineInputs,
+  Ed25519phPrehash,
+  IDENTITY_UPDATE_CONTEXT,
+  type Ed25519phCombine,
+  type Ed25519phMessage,
+  type Sha512,
+} from './ed25519ph-checks'
 
 const Point = ed25519.Point
-const Fn = Point.Fn
-/** The prime order L of the base point: 2^252 + 27742317777372353535851937790883648493. */
-const L: bigint = Fn.ORDER
+const L: bigint = ED25519_L
 const BASE = Point.BASE
 // noble gives BASE a width-6 wNAF table at load; it is shared by noble's signing too, so we
 // do not change its window size (that would drop and rebuild the table for every user).
-
-const DOM2_PREFIX = utf8('SigEd25519 no Ed25519 collisions')
-const PHFLAG = 1
-
-function dom2(context: Uint8Array): Uint8Array {
-  return concatBytes(DOM2_PREFIX, Uint8Array.of(PHFLAG, context.length), context)
-}
-
-function checkLength(what: string, b: Uint8Array, expected: number): void {
-  if (b.length !== expected) {
-    throw new CryptoError('bad-length', `Ed25519ph ${what}: expected ${expected} bytes, got ${b.length}`)
-  }
-}
-
-function checkContext(context: Uint8Array): void {
-  if (context.length > 255) {
-    throw new CryptoError('bad-context', `Ed25519ph context: at most 255 bytes, got ${context.length}`)
-  }
-}
-
-/** A SHA-512 implementation (noble's by default; a faster one may be passed, see ./backend). */
-export type Sha512 = (b: Uint8Array) => Uint8Array
-
-/**
- * The point arithmetic of step 4 alone: the canonical encoding of [S]B - [k]A, or null when
- * this implementation cannot compute it for these inputs (the caller then uses noble's).
- * `sBytes` and `kBytes` are 32-byte little-endian scalars below L; `publicKey` is the key
- * as given. A faster implementation must return the very bytes noble's does, or null.
- */
-export type Ed25519phCombine = (sBytes: Uint8Array, kBytes: Uint8Array, publicKey: Uint8Array) => Uint8Array | null
-
-/** The lengths a faster combine step (`step` names it in the error) reads: 32-byte S, k and key. */
-export function checkCombineInputs(step: string, sBytes: Uint8Array, kBytes: Uint8Array, publicKey: Uint8Array): void {
-  if (sBytes.length !== 32 || kBytes.length !== 32 || publicKey.length !== 32) {
-    throw new Error(
-      `${step} combine: expected 32-byte S, k and key, got ${sBytes.length}, ${kBytes.length}, ${publicKey.length}`,
-    )
-  }
-}
-
-/** The length and context checks shared by every verifier (step 0 of the module comment). */
-function checkInputs(signature: Uint8Array, publicKey: Uint8Array, context: Uint8Array): void {
-  checkLength('signature', signature, 64)
-  checkLength('public key', publicKey, 32)
-  checkContext(context)
-}
-
-/**
- * A message whose SHA-512 prehash is already known: one signature text is signed by every
- * signature of an update, so its prehash is computed once per update, not once per
- * signature (issue #14, finding 8). `digest` must be SHA-512 of the message.
- */
-export class Ed25519phPrehash {
-  constructor(readonly digest: Uint8Array) {
-    checkLength('prehash', digest, 64)
-  }
-}
-
-/** The raw message, or its known prehash. */
-export type Ed25519phMessage = Uint8Array | Ed25519phPrehash
-
-/** Step 3: k = SHA-512(dom2(1, ctx) || R_bytes || A_bytes || SHA-512(message)) mod L. */
-function challenge(
-  rBytes: Uint8Array,
-  publicKey: Uint8Array,
-  message: Ed25519phMessage,
-  context: Uint8Array,
-  hash: Sha512,
-): bigint {
-  const ph = message instanceof Ed25519phPrehash ? message.digest : hash(message)
-  return Fn.create(bytesToNumberLE(hash(concatBytes(dom2(context), rBytes, publicKey, ph))))
-}
 
 /**
  * Verify an Ed25519ph signature exactly as ed25519-dalek 2.x `verify_prehashed` does
@@ -155,20 +98,7 @@ export function verifyEd25519ph(
  */
 export function verifyEd25519phWith(combine: Ed25519phCombine, ...args: Parameters<typeof verifyEd25519ph>): boolean {
   const [signature, message, publicKey, context, hash = sha512] = args
-  checkInputs(signature, publicKey, context)
-  const rBytes = signature.subarray(0, 32)
-  const sBytes = signature.subarray(32, 64)
-  // S >= L: noble decodes the key first (a bad key throws before the S check), then says false.
-  if (bytesToNumberLE(sBytes) >= L) return verifyEd25519ph(...args)
-  const k = challenge(rBytes, publicKey, message, context, hash)
-  let out: Uint8Array | null
-  try {
-    out = combine(sBytes, Fn.toBytes(k), publicKey)
-  } catch {
-    out = null
-  }
-  if (out === null) return verifyEd25519ph(...args)
-  return equalBytes(out, rBytes)
+  return verifyWithCombine(combine, signature, message, publicKey, context, hash) ?? verifyEd25519ph(...args)
 }
 
 /**

@@ -14,6 +14,7 @@ import {
 } from './eip191'
 import { defaultFastLoaders } from './backend'
 import { keccak256 } from './hash'
+import { SECP256K1_N } from './eip191-checks'
 import { CREATE_INBOX_TEXT, codeOf } from './support.testkit'
 
 const N = secp256k1.Point.CURVE().n
@@ -275,5 +276,11 @@ describe('ethAddressFromPublicKey', () => {
     ])('%s', (_, key, code) => {
       expect(codeOf(() => ethAddressFromPublicKey(key))).toBe(code)
     })
+  })
+})
+
+describe('SECP256K1_N', () => {
+  it("is noble's secp256k1 group order", () => {
+    expect(SECP256K1_N).toBe(secp256k1.Point.CURVE().n)
   })
 })

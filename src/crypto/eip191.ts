@@ -10,70 +10,33 @@
  * recovery step can be noble's or libsecp256k1's (./secp256k1-wasm) with the same checks.
  */
 import { secp256k1 } from '@noble/curves/secp256k1.js'
-import { bytesToHex, concatBytes, utf8 } from './bytes'
-import { lowHalfS } from './ecdsa'
+import { bytesToHex } from './bytes'
+import {
+  addressOfUncompressed,
+  checkEip191,
+  checkShape,
+  personalMessageHashWith,
+  recovered,
+  type Eip191Recovery,
+  type Keccak256,
+  type Secp256k1Recover,
+} from './eip191-checks'
 import { CryptoError, errorMessage } from './errors'
 import { keccak256 } from './hash'
 import { parsePrivateKey } from './secp256k1-key'
 
+export { checkRecoverInputs, type Eip191Recovery, type Keccak256, type Secp256k1Recover } from './eip191-checks'
+
 const Point = secp256k1.Point
-const N: bigint = Point.CURVE().n
-
-export interface Eip191Recovery {
-  /** The recovered address: `0x` + 40 lowercase hex digits. */
-  address: string
-  /** The recovered public key, 65-byte uncompressed SEC1 (0x04 || x || y). */
-  publicKey: Uint8Array
-  /** The personal-message hash that was signed. */
-  digest: Uint8Array
-  /** 65 bytes r || s || rec with s in the lower half of n and rec 0|1 (flipped when s was high). */
-  replayKey: Uint8Array
-  /** The v byte as carried in the signature (0, 1, 27 or 28). */
-  recoveryByte: number
-  /** Whether the carried s was in the upper half of n (s > n/2). */
-  highS: boolean
-}
-
-/** A Keccak-256 implementation (noble's by default; a faster one may be passed, see ./backend). */
-export type Keccak256 = (b: Uint8Array) => Uint8Array
-
-/**
- * The public-key recovery step alone (SEC 1 §4.1.6): from `rs` = r || s (64 bytes, s already
- * in the lower half), the recovery bit and the 32-byte digest, the 65-byte uncompressed key.
- * Throws when no key recovers. `recoverEip191Digest` has checked r, s and v before calling it.
- */
-export type Secp256k1Recover = (rs: Uint8Array, rec: 0 | 1, digest: Uint8Array) => Uint8Array
-
-/** The lengths a faster recovery step reads (64-byte r || s, 32-byte digest): it throws rather than read past them. */
-export function checkRecoverInputs(rs: Uint8Array, digest: Uint8Array): void {
-  if (rs.length !== 64 || digest.length !== 32) {
-    throw new Error(
-      `libsecp256k1 recovery: expected a 64-byte r || s and a 32-byte digest, got ${rs.length} and ${digest.length}`,
-    )
-  }
-}
 
 /** keccak256("\x19Ethereum Signed Message:\n" || decimal byte length of message || message). */
 export function personalMessageHash(message: Uint8Array, keccak: Keccak256 = keccak256): Uint8Array {
-  return keccak(concatBytes(utf8(`\x19Ethereum Signed Message:\n${message.length}`), message))
+  return personalMessageHashWith(keccak, message)
 }
 
 /** noble's recovery step: the reference every faster `Secp256k1Recover` is tested against. */
 export const nobleSecp256k1Recover: Secp256k1Recover = (rs, rec, digest) =>
   secp256k1.Signature.fromBytes(rs, 'compact').addRecoveryBit(rec).recoverPublicKey(digest).toBytes(false)
-
-function bigFromBytes(b: Uint8Array): bigint {
-  return BigInt(`0x${bytesToHex(b)}`)
-}
-
-function bytes32(n: bigint): Uint8Array {
-  return secp256k1.Point.Fn.toBytes(n)
-}
-
-/** `0x` + lowercase hex of the last 20 bytes of keccak256(x || y). */
-function addressOfUncompressed(pub65: Uint8Array, keccak: Keccak256 = keccak256): string {
-  return `0x${bytesToHex(keccak(pub65.subarray(1)).subarray(12))}`
-}
 
 /**
  * Recover the signer of an EIP-191 personal message.
@@ -87,17 +50,10 @@ export function recoverEip191(sig: Uint8Array, message: Uint8Array): Eip191Recov
   return recoverEip191Digest(sig, personalMessageHash(message))
 }
 
-/** The checks of `recoverEip191` that need no digest (so a bad length fails before any hashing). */
-function checkShape(sig: Uint8Array): void {
-  if (sig.length !== 65) {
-    throw new CryptoError('bad-length', `EIP-191 signature: expected 65 bytes r || s || v, got ${sig.length}`)
-  }
-}
-
 /**
  * `recoverEip191` given the personal-message hash instead of the message (the verifier
  * computes it once per signature text). `impl` swaps the recovery step and the hash for
- * faster ones with the same results (./backend); every check before them stays here.
+ * faster ones with the same results (./backend); every check before them is ./eip191-checks'.
  * @throws CryptoError as `recoverEip191`
  */
 export function recoverEip191Digest(
@@ -105,30 +61,11 @@ export function recoverEip191Digest(
   digest: Uint8Array,
   impl: { readonly recover?: Secp256k1Recover; readonly keccak?: Keccak256 } = {},
 ): Eip191Recovery {
-  checkShape(sig)
-  const v = sig[64]!
-  let rec: 0 | 1
-  if (v === 0 || v === 27) rec = 0
-  else if (v === 1 || v === 28) rec = 1
-  else throw new CryptoError('bad-recovery-byte', `EIP-191 signature: recovery byte v = ${v}, expected 0, 1, 27 or 28`)
-  const r = bigFromBytes(sig.subarray(0, 32))
-  const s = bigFromBytes(sig.subarray(32, 64))
-  if (r === 0n || r >= N)
-    throw new CryptoError('scalar-out-of-range', 'EIP-191 signature: r is 0 or not below the curve order n')
-  if (s === 0n || s >= N)
-    throw new CryptoError('scalar-out-of-range', 'EIP-191 signature: s is 0 or not below the curve order n')
-  const { low, high: highS } = lowHalfS(s, N)
-  if (highS) rec = rec === 0 ? 1 : 0
-  // r || low s: the replay key's first 64 bytes, and the input of the recovery step.
-  const replayKey = new Uint8Array(65)
-  replayKey.set(sig.subarray(0, 32), 0)
-  replayKey.set(bytes32(low), 32)
-  replayKey[64] = rec
-  const rs = replayKey.subarray(0, 64)
+  const checked = checkEip191(sig)
   let publicKey: Uint8Array
   try {
     // The low-s twin with the flipped recovery bit recovers the same point as the carried form.
-    publicKey = (impl.recover ?? nobleSecp256k1Recover)(rs, rec, digest)
+    publicKey = (impl.recover ?? nobleSecp256k1Recover)(checked.rs, checked.rec, digest)
   } catch (e) {
     if (impl.recover && impl.recover !== nobleSecp256k1Recover) {
       // A faster step failed: let noble say why (same verdict, same message), or recover after all.
@@ -138,14 +75,7 @@ export function recoverEip191Digest(
       cause: e,
     })
   }
-  return {
-    address: addressOfUncompressed(publicKey, impl.keccak),
-    publicKey,
-    digest,
-    replayKey,
-    recoveryByte: v,
-    highS,
-  }
+  return recovered(checked, publicKey, digest, impl.keccak ?? keccak256)
 }
 
 /**
@@ -172,7 +102,7 @@ export function signEip191(privateKey: Uint8Array, message: Uint8Array): Uint8Ar
 
 /** The address of a private key. @throws CryptoError 'bad-private-key' */
 export function ethAddressFromPrivateKey(sk: Uint8Array): string {
-  return addressOfUncompressed(secp256k1.getPublicKey(parsePrivateKey(sk), false))
+  return addressOfUncompressed(secp256k1.getPublicKey(parsePrivateKey(sk), false), keccak256)
 }
 
 /**
@@ -194,5 +124,5 @@ export function ethAddressFromPublicKey(pub65: Uint8Array): string {
   } catch (e) {
     throw new CryptoError('bad-point', `secp256k1 public key: not a curve point (${errorMessage(e)})`, { cause: e })
   }
-  return addressOfUncompressed(pub65)
+  return addressOfUncompressed(pub65, keccak256)
 }

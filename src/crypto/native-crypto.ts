@@ -10,8 +10,8 @@
  * require. A missing or unloadable addon rejects with the reason, and ./backend uses the
  * WebAssembly modules instead.
  */
-import { checkCombineInputs, type Ed25519phCombine } from './ed25519ph'
-import { checkRecoverInputs, type Secp256k1Recover } from './eip191'
+import { checkCombineInputs, type Ed25519phCombine } from './ed25519ph-checks'
+import { checkRecoverInputs, type Secp256k1Recover } from './eip191-checks'
 import { errorMessage } from './errors'
 import { nodeBuiltin } from './node-builtin'
 import { openSslP256Verifier } from './p256-node'

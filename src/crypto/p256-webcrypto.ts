@@ -3,12 +3,13 @@
  * API §23): BoringSSL in Chromium, OpenSSL in Node. The same verification as ./p256's
  * `verifyP256Der`, with the work split so that only the curve arithmetic is native:
  *
- * - the DER signature is parsed strictly here by ./p256 (same errors, same order), and
+ * - the DER signature is parsed strictly by ./p256-checks (same errors, same order), and
  *   its low-s twin r || s (IEEE P1363, the form WebCrypto takes) is what is verified,
  *   as noble verifies it; WebCrypto itself accepts either half of s and hashes the
  *   message with SHA-256, as `prehash: true` does;
- * - the SEC1 key (compressed or uncompressed) is checked by ./p256 (a bad key throws
- *   'bad-point' as before) and imported uncompressed as 'raw', which every WebCrypto
+ * - the SEC1 key (compressed or uncompressed) is checked and decompressed by ./p256-checks
+ *   when it is a curve point, else by noble (./p256, loaded then: it throws 'bad-point'),
+ *   and imported uncompressed as 'raw', which every WebCrypto
  *   accepts (compressed 'raw' import is optional in the spec). Imported keys are cached
  *   per key bytes, so a key's check and import are paid once;
  * - r and s are in [1, n-1] before WebCrypto sees them, and for such inputs ECDSA
@@ -16,7 +17,10 @@
  *   unexpected WebCrypto failure (not a verdict) falls back to noble for that call.
  */
 import { bytesToHex } from './bytes'
-import { parseP256Signature, p256UncompressedKey, verifyP256Der, type P256Verification } from './p256'
+import { parseP256Signature, uncompressedP256Key, type P256Verification } from './p256-checks'
+
+/** The reference (@noble/curves), loaded for what the checks and WebCrypto leave to it. */
+const reference = () => import('./p256')
 
 type Subtle = NonNullable<typeof globalThis.crypto>['subtle']
 type Key = Awaited<ReturnType<Subtle['importKey']>>
@@ -47,8 +51,12 @@ export function webCryptoP256Verifier(subtle: Subtle): P256Verify {
     const id = bytesToHex(sec1)
     let key = keys.get(id)
     if (!key) {
-      const raw = p256UncompressedKey(sec1) // throws CryptoError 'bad-point' (not cached)
-      key = subtle.importKey('raw', raw as Uint8Array<ArrayBuffer>, ECDSA_P256, false, ['verify'])
+      // A key the checks leave to noble: its parse (throws CryptoError 'bad-point', not cached).
+      const checked = uncompressedP256Key(sec1)
+      const raw = checked
+        ? Promise.resolve(checked)
+        : reference().then(({ p256UncompressedKey }) => p256UncompressedKey(sec1))
+      key = raw.then((r) => subtle.importKey('raw', r as Uint8Array<ArrayBuffer>, ECDSA_P256, false, ['verify']))
       if (keys.size >= KEY_CACHE_LIMIT) keys.clear()
       keys.set(id, key)
       key.catch(() => keys.delete(id))
@@ -57,12 +65,13 @@ export function webCryptoP256Verifier(subtle: Subtle): P256Verify {
   }
   return async (der, message, sec1PublicKey) => {
     const sig = parseP256Signature(der) // throws 'bad-der' / 'scalar-out-of-range' first, as verifyP256Der
-    const key = keyFor(sec1PublicKey) // then 'bad-point'
     let valid: boolean
     try {
-      valid = await subtle.verify(ECDSA_SHA256, await key, sig.lowS as Uint8Array<ArrayBuffer>, new Uint8Array(message))
+      const key = await keyFor(sec1PublicKey)
+      valid = await subtle.verify(ECDSA_SHA256, key, sig.lowS as Uint8Array<ArrayBuffer>, new Uint8Array(message))
     } catch {
-      return verifyP256Der(der, message, sec1PublicKey)
+      // A bad key ('bad-point', thrown by noble's own check) or a failed WebCrypto call: noble's answer.
+      return (await reference()).verifyP256Der(der, message, sec1PublicKey)
     }
     return { valid, r: sig.r, s: sig.s, lowS: sig.lowS, highS: sig.highS }
   }

@@ -12,7 +12,9 @@ import { p256 } from '@noble/curves/nist.js'
 import { base64ToBytes, bytesToBase64url, bytesToHex, concatBytes, hexToBytes, utf8 } from './bytes'
 import { sha256 } from './hash'
 import { p256PublicKey, signP256Der, verifyP256Der } from './p256'
-import { loadFastBackend, NODE_P256, nobleBackend } from './backend'
+import { loadFastBackend, NODE_P256 } from './backend'
+import { nobleBackend } from './noble-backend'
+import { P256_N, P256_P, uncompressedP256Key } from './p256-checks'
 import { loadNativeP256Verify, NATIVE_P256 } from './native-crypto'
 import { codeOf, codeOfAsync, derOf, derRS, intContent, tlv } from './support.testkit'
 
@@ -279,5 +281,56 @@ describe.each(VERIFIERS)('verifyP256Der — %s', (_name, verifyP256Der) => {
     ])('%s', async (_, key) => {
       expect(await codeOfAsync(() => verifyP256Der(LOW, MSG, key))).toBe('bad-point')
     })
+  })
+})
+
+describe('p256-checks', () => {
+  it("holds noble's P-256 p and n", () => {
+    expect(P256_P).toBe(p256.Point.CURVE().p)
+    expect(P256_N).toBe(p256.Point.CURVE().n)
+  })
+
+  /** noble's uncompressed form of a key, or null when its parse throws. */
+  const nobleKey = (k: Uint8Array): Uint8Array | null => {
+    try {
+      return p256.Point.fromBytes(k).toBytes(false)
+    } catch {
+      return null
+    }
+  }
+
+  it("gives noble's uncompressed key for every SEC1 key noble accepts, and null for the others", () => {
+    const p = P256_P
+    const be32 = (n: bigint) => hexToBytes(n.toString(16).padStart(64, '0'))
+    const uncompressed = (x: bigint, y: bigint) => concatBytes(Uint8Array.of(4), be32(x), be32(y))
+    const compressed = (odd: boolean, x: bigint) => concatBytes(Uint8Array.of(odd ? 3 : 2), be32(x))
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        fc.integer({ min: 0, max: 8 }),
+        fc.bigInt({ min: 0n, max: 2n ** 256n - 1n }),
+        (sk, mode, any) => {
+          if (!p256.utils.isValidSecretKey(sk)) return
+          const good = p256PublicKey(sk)
+          const x = BigInt(`0x${bytesToHex(good.subarray(1, 33))}`)
+          const y = BigInt(`0x${bytesToHex(good.subarray(33))}`)
+          const k = [
+            good,
+            uncompressed(x, p - y), // the negated point: on the curve
+            uncompressed(x, (y + 1n) % p), // off the curve
+            uncompressed(x, y + p < 2n ** 256n ? y + p : y), // y not reduced (when it fits)
+            p256PublicKey(sk, true),
+            compressed((y & 1n) === 0n, x), // the other root
+            compressed(false, any), // x not always an abscissa, nor always below p
+            compressed(true, x + p < 2n ** 256n ? x + p : x), // x not reduced (when it fits)
+            concatBytes(Uint8Array.of(5), good.subarray(1)), // a bad prefix
+          ][mode]!
+          const fast = uncompressedP256Key(k)
+          expect(fast === null ? null : bytesToHex(fast)).toBe(bytesToHex(nobleKey(k) ?? new Uint8Array()) || null)
+        },
+      ),
+    )
+    expect(uncompressedP256Key(uncompressed(0n, 0n))).toBeNull()
+    expect(uncompressedP256Key(new Uint8Array())).toBeNull()
   })
 })

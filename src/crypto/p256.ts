@@ -7,50 +7,14 @@
  * steps alone, shared with the WebCrypto verifier (./p256-webcrypto).
  */
 import { p256 } from '@noble/curves/nist.js'
-import { DER } from '@noble/curves/abstract/weierstrass.js'
 import { bytesToHex } from './bytes'
-import { lowHalfS } from './ecdsa'
+import { parseP256Signature, P256_N, type P256Verification } from './p256-checks'
 import { CryptoError, errorMessage } from './errors'
 
+export { parseP256Signature, type P256Signature, type P256Verification } from './p256-checks'
+
 const Point = p256.Point
-const Fn = Point.Fn
-const N: bigint = Point.CURVE().n
-
-export interface P256Verification {
-  /** Whether the signature verifies over SHA-256(message) under the key. */
-  valid: boolean
-  /** r as carried. */
-  r: bigint
-  /** s as carried (either half). */
-  s: bigint
-  /** The replay key: 64 bytes r || s with s in the lower half of n (n - s when s was high). */
-  lowS: Uint8Array
-  /** Whether the carried s was in the upper half of n (s > n/2). */
-  highS: boolean
-}
-
-/** A strictly parsed P-256 signature: r and s as carried, and the low-s twin as 64 bytes r || s. */
-export interface P256Signature {
-  readonly r: bigint
-  readonly s: bigint
-  /** r || s with s in the lower half of n (P1363 / WebCrypto form): the replay key. */
-  readonly lowS: Uint8Array
-  readonly highS: boolean
-}
-
-/**
- * Parse a DER P-256 signature strictly and derive its low-s twin (the first step of
- * `verifyP256Der`, shared with the WebCrypto path of ./backend).
- * @throws CryptoError 'bad-der', 'scalar-out-of-range'
- */
-export function parseP256Signature(der: Uint8Array): P256Signature {
-  const { r, s } = parseDer(der)
-  const { low, high: highS } = lowHalfS(s, N)
-  const lowS = new Uint8Array(64)
-  lowS.set(Fn.toBytes(r), 0)
-  lowS.set(Fn.toBytes(low), 32)
-  return { r, s, lowS, highS }
-}
+const N: bigint = P256_N
 
 /**
  * Check a SEC1 P-256 public key (compressed or uncompressed) and return it uncompressed
@@ -59,25 +23,6 @@ export function parseP256Signature(der: Uint8Array): P256Signature {
  */
 export function p256UncompressedKey(sec1PublicKey: Uint8Array): Uint8Array {
   return parseSec1(sec1PublicKey).toBytes(false)
-}
-
-function parseDer(der: Uint8Array): { r: bigint; s: bigint } {
-  let parsed: { r: bigint; s: bigint }
-  try {
-    // Same parser (and same size cap: a scalar INTEGER is at most 32 + 1 sign byte) that
-    // noble's Signature.fromBytes(der, 'der') uses; called directly so that a structural
-    // failure ('bad-der') is told apart from an out-of-range r or s.
-    if (der.length > 2 * Fn.BYTES + 16) throw new Error(`${der.length} bytes is too long for a P-256 signature`)
-    parsed = DER.toSig(der, Fn.BYTES + 1)
-  } catch (e) {
-    throw new CryptoError('bad-der', `P-256 signature: not strict DER (${errorMessage(e)})`, { cause: e })
-  }
-  const { r, s } = parsed
-  if (r === 0n || r >= N)
-    throw new CryptoError('scalar-out-of-range', 'P-256 signature: r is 0 or not below the curve order n')
-  if (s === 0n || s >= N)
-    throw new CryptoError('scalar-out-of-range', 'P-256 signature: s is 0 or not below the curve order n')
-  return { r, s }
 }
 
 function parseSec1(sec1PublicKey: Uint8Array): ReturnType<typeof Point.fromBytes> {

@@ -6,10 +6,10 @@
  */
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { bytesToHex, hexToBytes } from './bytes'
+import { SECP256K1_N } from './eip191-checks'
 import { CryptoError } from './errors'
 
-/** The secp256k1 group order n. */
-export const SECP256K1_N: bigint = secp256k1.Point.CURVE().n
+export { SECP256K1_N } from './eip191-checks'
 
 function bad(message: string): CryptoError {
   return new CryptoError('bad-private-key', `private key: ${message}`)

@@ -14,7 +14,7 @@
  * `recoverEip191Digest` asks noble for the verdict and the message, so a failure reads the
  * same on both paths.
  */
-import { checkRecoverInputs, type Secp256k1Recover } from './eip191'
+import { checkRecoverInputs, type Secp256k1Recover } from './eip191-checks'
 import { instantiateWasm, memoryView, wasmModule, type WasmModule } from './wasm-module'
 
 interface Secp256k1Exports {

@@ -10,8 +10,8 @@
  * Replaces hash-wasm 4.13, whose 216 KB of JavaScript holding base64 WebAssembly cost about
  * 100 ms of each worker's and each command line's start (bench/primitives.bench.ts).
  */
-import type { Keccak256 } from './eip191'
-import type { Sha512 } from './ed25519ph'
+import type { Keccak256 } from './eip191-checks'
+import type { Sha512 } from './ed25519ph-checks'
 import { instantiateWasm, memoryView, wasmModule, type WasmModule } from './wasm-module'
 
 export interface WasmHashes {

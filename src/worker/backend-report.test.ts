@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { buildFastBackend, defaultFastLoaders, nobleBackend } from '../crypto/backend'
+import { buildFastBackend, defaultFastLoaders } from '../crypto/backend'
+import { nobleBackend } from '../crypto/noble-backend'
 import { describeBackend, timedBackend, type PrimitiveTimings } from './backend-report'
 
 describe('describeBackend', () => {

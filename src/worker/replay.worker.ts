@@ -26,7 +26,7 @@ import type { InboxLog } from '../core/types'
 import type { ReplayOptions, VerifyStage } from '../core/replay'
 import { rememberVerdicts, verifyUpdate, type VerifiedUpdate } from '../core/verify/update'
 import type { LoadedContext } from '../core/verify/fast'
-import { nobleBackend, type VerifyBackend } from '../crypto/backend'
+import type { VerifyBackend } from '../crypto/backend'
 import type { VerifyPool } from '../core/verify/pool'
 import type { ChainRouteWire, Engine, FromWorker, InputProblem, ToWorker, VerifyStats, WorkerMeasure } from './protocol'
 import type { SmartWalletVerifier } from '../core/verify/port'
@@ -195,7 +195,10 @@ const checked: Promise<LoadedContext> = loadedContext.then(async (loaded) => {
   warmState = `known answers: ${describeWarmUp(test)}`
   postPoolState()
   if (test.mismatch)
-    return { ctx: { crypto: nobleBackend }, backend: `noble: the fast backend ${describeWarmUp(test)}` }
+    return {
+      ctx: { crypto: (await import('../crypto/noble-backend')).nobleBackend },
+      backend: `noble: the fast backend ${describeWarmUp(test)}`,
+    }
   toWarm = fast
   void nextTask().then(idleWarmUp)
   return loaded

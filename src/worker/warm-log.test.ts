@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { readLogs } from '../core/decode/logs'
-import { nobleBackend } from '../crypto/backend'
+import { nobleBackend } from '../crypto/noble-backend'
 import { warmJobs } from './warm-jobs'
 import { WARM_LOG_UPDATES, warmJobsOf, warmLogOf, warmReplay } from './warm-log'
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { bytesToHex, hexToBytes } from '../crypto/bytes'
-import { buildFastBackend, nobleBackend, type VerifyBackend } from '../crypto/backend'
+import { buildFastBackend, type VerifyBackend } from '../crypto/backend'
+import { nobleBackend } from '../crypto/noble-backend'
 import { ed25519PublicKey, IDENTITY_UPDATE_CONTEXT, signEd25519ph } from '../crypto/ed25519ph'
 import { ethAddressFromPrivateKey, personalMessageHash, signEip191 } from '../crypto/eip191'
 import { sha256 } from '../crypto/hash'

@@ -17,8 +17,8 @@
  */
 import { bytesToHex as hex, hexToBytes, utf8 } from '../crypto/bytes'
 import { errorMessage } from '../crypto/errors'
-import { IDENTITY_UPDATE_CONTEXT } from '../crypto/ed25519ph'
-import { personalMessageHash } from '../crypto/eip191'
+import { IDENTITY_UPDATE_CONTEXT } from '../crypto/ed25519ph-checks'
+import { personalMessageHashWith } from '../crypto/eip191-checks'
 import type { VerifyBackend } from '../crypto/backend'
 
 /** The message every vector signs. */
@@ -62,11 +62,11 @@ export async function warmRound(b: VerifyBackend): Promise<string | null> {
 
 async function round(b: VerifyBackend): Promise<string | null> {
   const { erc191, ed25519ph, p256 } = VECTORS
-  const digest = personalMessageHash(MESSAGE, b.keccak256)
+  const digest = personalMessageHashWith(b.keccak256, MESSAGE)
   if (hex(digest) !== erc191.digest) return `keccak256: personal-message hash ${hex(digest)}, expected ${erc191.digest}`
   const rec = await b.recoverEip191(erc191.signature, digest)
   if (rec.address !== erc191.address) return `erc_191: recovered ${rec.address}, expected ${erc191.address}`
-  const other = await b.recoverEip191(erc191.signature, personalMessageHash(TAMPERED, b.keccak256))
+  const other = await b.recoverEip191(erc191.signature, personalMessageHashWith(b.keccak256, TAMPERED))
   if (other.address === erc191.address) return 'erc_191: the tampered message recovered the signer'
   const [ok, bad, p, q] = await Promise.all([
     b.verifyEd25519ph(ed25519ph.signature, MESSAGE, ed25519ph.publicKey, IDENTITY_UPDATE_CONTEXT),

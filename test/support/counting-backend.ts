@@ -1,5 +1,6 @@
 /** The noble verify backend with its signature checks counted: work observed, never timed. */
-import { nobleBackend, type VerifyBackend } from '../../src/crypto/backend'
+import type { VerifyBackend } from '../../src/crypto/backend'
+import { nobleBackend } from '../../src/crypto/noble-backend'
 
 /** A backend that verifies as nobleBackend does, and how many EIP-191 recoveries and Ed25519ph checks it ran. */
 export function countingBackend(): { backend: VerifyBackend; count: () => number } {

@@ -6,13 +6,12 @@
  * `?` overlay lists it) and closes the newest on Escape; the header makes a button of each.
  * A new drawer is one id in view-state.ts and one entry here.
  */
-import { useQueryClient } from '@tanstack/react-query'
 import { type ComponentType, type Dispatch, lazy, type ReactNode, Suspense, useCallback, useMemo } from 'react'
 import type { ComposeBase } from '../features/compose/components/Composer'
 import type { useEditSession } from '../features/edit/useEditSession'
 import { OpenPanel } from '../features/log-input/components/OpenPanel'
 import { FromNode } from '../features/network/components/FromNode'
-import { SigningGate } from '../providers'
+import { loadQueryClient, SigningGate } from '../providers'
 import { useNodeService } from '../model/node-service'
 import { diffStates } from '../model/state-diff'
 import type { InspectRequest } from '../model/inspect-request'
@@ -172,13 +171,12 @@ function FlowsDrawer({ session, view, dispatch, close, openSettings, logLimit }:
   const { ins, openNodeLog } = session
   const base = useHeadBase(ins.loaded)
   const node = useNodeService()
-  const client = useQueryClient()
   if (!ins.loaded || view.flow === null) return null
   // The inbox tasks re-fetch an inbox that changed on the node, then re-run their dry run on it.
   const refetch = async (inboxId: string) =>
     openNodeLog({
       inboxId,
-      bundle: await client.fetchQuery(node.inboxBundle(inboxId)),
+      bundle: await (await loadQueryClient()).fetchQuery(node.inboxBundle(inboxId)),
       label: `node ${node.url}: inbox ${inboxId.slice(0, 10)}…`,
     })
   return (

@@ -3,10 +3,10 @@
  * each kind's verification, the signer it yields, its chain id and its canonical
  * replay key (IDENT-050). Never throws for a bad signature: the verdict says why.
  */
-import { nobleBackend, type VerifyBackend } from '../../crypto/backend'
+import type { VerifyBackend } from '../../crypto/backend'
 import { base64urlNoPad, bytesToHex, concatBytes } from '../../crypto/bytes'
-import { personalMessageHash, type Keccak256 } from '../../crypto/eip191'
-import { Ed25519phPrehash, IDENTITY_UPDATE_CONTEXT } from '../../crypto/ed25519ph'
+import { personalMessageHashWith, type Keccak256 } from '../../crypto/eip191-checks'
+import { Ed25519phPrehash, IDENTITY_UPDATE_CONTEXT } from '../../crypto/ed25519ph-checks'
 import { sha512 } from '../../crypto/hash'
 import { ChainUnreachableError } from '../errors'
 import type { SignatureCheck } from '../trace'
@@ -28,9 +28,9 @@ export class SignedText {
     readonly text: string,
     readonly bytes: Uint8Array,
   ) {}
-  /** EIP-191 personal-message hash of the text; `keccak` may be a backend's (same output). */
-  personalMessageHash(keccak?: Keccak256): Uint8Array {
-    return (this.personal ??= personalMessageHash(this.bytes, keccak))
+  /** EIP-191 personal-message hash of the text, with the backend's Keccak-256 (every backend's gives the same output). */
+  personalMessageHash(keccak: Keccak256): Uint8Array {
+    return (this.personal ??= personalMessageHashWith(keccak, this.bytes))
   }
   /** The Ed25519ph prehash (SHA-512) of the text: once per update, not once per installation signature; `hash` may be a backend's (same output). */
   ed25519Prehash(hash: (b: Uint8Array) => Uint8Array = sha512): Ed25519phPrehash {
@@ -46,7 +46,8 @@ export interface VerifyContext {
   readonly smartWallets?: SmartWalletVerifier
   /**
    * The implementation of the erc_191, passkey and installation_key verifications
-   * (src/crypto/backend). Default: `nobleBackend`. Every backend gives the same verdicts.
+   * (src/crypto/backend). Default: `nobleBackend` (src/crypto/noble-backend, loaded on the
+   * first verification without one). Every backend gives the same verdicts.
    */
   readonly crypto?: VerifyBackend
 }
@@ -96,7 +97,7 @@ export async function verifySignature(
   text: SignedText,
   ctx: VerifyContext,
 ): Promise<SignatureVerdict> {
-  const backend = ctx.crypto ?? nobleBackend
+  const backend = ctx.crypto ?? (await import('../../crypto/noble-backend')).nobleBackend
   switch (sig.kind) {
     case 'erc_191':
       return verifyErc191(sig.bytes, text, backend)
@@ -105,7 +106,7 @@ export async function verifySignature(
     case 'passkey':
       return verifyPasskey(sig, text, backend)
     case 'erc_6492':
-      return verifyErc6492(sig, text, ctx)
+      return verifyErc6492(sig, text, ctx, backend)
   }
 }
 
@@ -204,11 +205,12 @@ async function verifyErc6492(
   sig: Extract<WireSignature, { kind: 'erc_6492' }>,
   text: SignedText,
   ctx: VerifyContext,
+  backend: VerifyBackend,
 ): Promise<SignatureVerdict> {
   const account = parseEip155AccountId(sig.accountId)
   const evidence: Record<string, string> = { 'account id': sig.accountId, block: sig.blockNumber.toString() }
   if (typeof account === 'string') return invalid(account, evidence, 'IDENT-060')
-  const hash = text.personalMessageHash()
+  const hash = text.personalMessageHash(backend.keccak256)
   evidence['EIP-191 digest'] = bytesToHex(hash)
   const signer: MemberId = { kind: 'ethereum', text: account.address }
   const replayKey = bytesToHex(sig.signature)

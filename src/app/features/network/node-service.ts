@@ -16,7 +16,11 @@ const queries = () => import('./queries')
 /** How long an answer about a handle is reused (the pre-check, then the check right before signing). */
 const HANDLE_FRESH_MS = 10_000
 
-export function createNodeService(url: string, client: QueryClient, smartWallets?: SmartWalletVerifier): NodeService {
+export function createNodeService(
+  url: string,
+  client: () => Promise<QueryClient>,
+  smartWallets?: SmartWalletVerifier,
+): NodeService {
   const service: NodeService = {
     url,
     newest: (inboxId) => ({
@@ -36,8 +40,8 @@ export function createNodeService(url: string, client: QueryClient, smartWallets
       queryKey: [...nodeKeys.all(url), 'handle-holder', handle],
       // The lookup is the handleOwner query's: the status line and the check before signing share it.
       queryFn: async () =>
-        (await queries()).handleHolder(url, handle, smartWallets, (entry) =>
-          client.fetchQuery(service.handleOwner(entry)),
+        (await queries()).handleHolder(url, handle, smartWallets, async (entry) =>
+          (await client()).fetchQuery(service.handleOwner(entry)),
         ),
       staleTime: HANDLE_FRESH_MS,
     }),

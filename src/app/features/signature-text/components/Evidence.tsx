@@ -9,6 +9,7 @@
 import { useState } from 'react'
 import type { SignatureCheck } from '../../../../core/trace'
 import { type ChainRouteSetting, useChainRoutesContext } from '../../../model/app-context'
+import { QueryGate } from '../../../providers'
 import { CopyButton } from '../../../ui/CopyButton'
 import { Id } from '../../../ui/Id'
 import { ageText, evidenceRequestOf, routeFor, useEvidence, type EvidenceRequest } from '../evidence-query'
@@ -27,9 +28,18 @@ function ChainEvidence({ check, routes }: { check: SignatureCheck; routes: reado
 
 /**
  * The Chain tab: every erc_6492 signature of the step in view, each with its chain
- * evidence (read on demand, when its section is opened).
+ * evidence (read on demand, when its section is opened; each read is a query, so the tab
+ * is inside QueryGate).
  */
-export function ChainTab({ checks, scope }: { checks: readonly SignatureCheck[]; scope: string }) {
+export function ChainTab(props: { checks: readonly SignatureCheck[]; scope: string }) {
+  return (
+    <QueryGate>
+      <ChainTabBody {...props} />
+    </QueryGate>
+  )
+}
+
+function ChainTabBody({ checks, scope }: { checks: readonly SignatureCheck[]; scope: string }) {
   // The app's chain routes (the providers layer's): the route each signature's chain is read through.
   const { routes } = useChainRoutesContext()
   const sw = checks.map((c, n) => [c, n] as const).filter(([c]) => c.kind === 'erc_6492')
