@@ -94,7 +94,7 @@ describe('the bundled command line', () => {
         : ['loadWasmSecp256k1Recover', 'loadWasmEd25519Combine', 'nodeP256Verifier']
       for (const f of [...curves, 'loadWasmHashes', 'openSslP256Verifier']) expect(calls, f).toContain(f)
       if (native) expect(calls).not.toContain('loadWasmSecp256k1Recover')
-      expect(calls).toContain('verifyEd25519phWith')
+      expect(calls).toContain('verifyWithCombine')
       expect(calls).not.toContain('nobleSecp256k1Recover')
     } finally {
       rmSync(dir, { recursive: true, force: true })
