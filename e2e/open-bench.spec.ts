@@ -25,13 +25,17 @@ declare const window: any, document: any, requestAnimationFrame: any, MutationOb
 const ON = process.env.INSPECTOR_OPEN_BENCH === '1'
 const N = Number(process.env.INSPECTOR_OPEN_UPDATES ?? 256)
 const ROUNDS = Number(process.env.INSPECTOR_OPEN_ROUNDS ?? 5)
+/** Rounds after those, traced, for the CPU figures (INSPECTOR_OPEN_TRACED_ROUNDS). */
+const TRACED_ROUNDS = Number(process.env.INSPECTOR_OPEN_TRACED_ROUNDS ?? 2)
 const OPEN_AFTER_MS = 3000
 const TARGET_MS = 150
 /**
- * Each round is traced for the threads' CPU time (a machine busy with other work
- * stretches wall times, not CPU time). With INSPECTOR_OPEN_PROFILE=DIR, V8's sampling
- * profiler runs on every thread too and each round's trace is written to DIR/open-N.json
- * (open it in DevTools' Performance panel).
+ * The timed rounds run with no tracer attached: Chromium's tracer costs every task time (in
+ * alternating runs of 5 rounds, medians of 214 ms traced against 174 ms untraced, load
+ * 1.0–1.3). The traced rounds after them give the threads' CPU time (a machine busy with
+ * other work stretches wall times, not CPU time). With INSPECTOR_OPEN_PROFILE=DIR, V8's
+ * sampling profiler runs on every thread too and each traced round's trace is written to
+ * DIR/open-N.json (open it in DevTools' Performance panel).
  */
 const PROFILE = process.env.INSPECTOR_OPEN_PROFILE
 const TRACE_CATEGORIES = ['disabled-by-default-devtools.timeline', 'blink.user_timing']
@@ -118,7 +122,7 @@ test.describe('load path benchmark (npm run bench)', () => {
   test(`a ${N}-update log opened from a file ${OPEN_AFTER_MS / 1000} s after load: shown, validated, painted`, async ({
     page,
   }, info) => {
-    test.setTimeout(60_000 + ROUNDS * 30_000)
+    test.setTimeout(60_000 + (ROUNDS + TRACED_ROUNDS) * 30_000)
     const text = await logText(N)
     const fileName = `open-bench-${N}.json`
     await page.addInitScript((fileName: string) => {
@@ -177,7 +181,9 @@ test.describe('load path benchmark (npm run bench)', () => {
     }, fileName)
 
     const rounds: Round[] = []
-    for (let round = 0; round < ROUNDS; round++) {
+    const traced: Round[] = []
+    for (let round = 0; round < ROUNDS + TRACED_ROUNDS; round++) {
+      const tracing = round >= ROUNDS
       if (round > 0) await clearIndexedDb(page)
       await page.goto('/')
       await waitForLog(page)
@@ -188,7 +194,7 @@ test.describe('load path benchmark (npm run bench)', () => {
       const since = await page.evaluate(() => performance.now())
       if (since < OPEN_AFTER_MS) await page.waitForTimeout(OPEN_AFTER_MS - since)
       const browser = page.context().browser()!
-      await browser.startTracing(page, { categories: PROFILE ? PROFILE_CATEGORIES : TRACE_CATEGORIES })
+      if (tracing) await browser.startTracing(page, { categories: PROFILE ? PROFILE_CATEGORIES : TRACE_CATEGORIES })
       await input.setInputFiles({ name: fileName, mimeType: 'application/json', buffer: Buffer.from(text) })
       const r = await page.waitForFunction(
         (fileName) => {
@@ -210,12 +216,15 @@ test.describe('load path benchmark (npm run bench)', () => {
         fileName,
         { timeout: 30_000, polling: 50 },
       )
-      const trace = await browser.stopTracing()
-      if (PROFILE) {
-        mkdirSync(PROFILE, { recursive: true })
-        writeFileSync(`${PROFILE}/open-${round}.json`, trace)
-      }
-      rounds.push({ ...((await r.jsonValue()) as Round), cpu: replayCpu(JSON.parse(trace.toString('utf8'))) })
+      const result = (await r.jsonValue()) as Round
+      if (tracing) {
+        const trace = await browser.stopTracing()
+        if (PROFILE) {
+          mkdirSync(PROFILE, { recursive: true })
+          writeFileSync(`${PROFILE}/open-${round}.json`, trace)
+        }
+        traced.push({ ...result, cpu: replayCpu(JSON.parse(trace.toString('utf8'))) })
+      } else rounds.push(result)
       await expect(page.getByText(fileName).first()).toBeVisible()
     }
 
@@ -251,9 +260,10 @@ test.describe('load path benchmark (npm run bench)', () => {
       load_average: loadavg()[0]!.toFixed(1),
       median_ms: breakdown,
       totals_ms: per.map((p) => Math.round(p.total)),
-      // The CPU time behind 'verify + apply' (median of the rounds): the replay worker's
-      // thread and the verification workers' threads, each round's pair in `rounds`.
-      verify_cpu_ms: cpuFigures(rounds),
+      // The traced rounds' totals, and the CPU time behind their 'verify + apply' (median): the
+      // replay worker's thread and the verification workers' threads, each round's pair in `rounds`.
+      traced_totals_ms: traced.map((r) => Math.round(phases(r).total)),
+      verify_cpu_ms: cpuFigures(traced),
       // Per round: updates verified by the verification workers, by the replay worker, from a cache.
       verified: rounds.map((r) => [r.verified.pool, r.verified.here, r.verified.cached]),
       // Before the file was chosen, from each round's navigation: the replay worker's module
@@ -271,14 +281,17 @@ test.describe('load path benchmark (npm run bench)', () => {
       JSON.stringify(rounds.map((r: any) => [r.chosen, r.answer, r.rendered, r.log])),
     )
     const total = breakdown.total!
-    benchTarget({
-      name: `${N}-update log opened from a file, shown`,
-      value: Math.round(total),
-      unit: 'ms',
-      target: `≤ ${TARGET_MS}`,
-      met: total <= TARGET_MS,
-      load: figures.load_average,
-    })
+    // The target is the 256-update log's (the 10,000-update one's is e2e/replay-perf.spec.ts's row).
+    if (N === 256)
+      benchTarget({
+        name: `${N}-update log opened from a file, shown`,
+        value: Math.round(total),
+        unit: 'ms',
+        target: `≤ ${TARGET_MS}`,
+        met: total <= TARGET_MS,
+        load: figures.load_average,
+        detail: `median of ${ROUNDS} untraced rounds; traced rounds ${figures.traced_totals_ms.join(', ')} ms`,
+      })
     info.annotations.push({ type: 'figures', description: JSON.stringify(figures) })
   })
 })
