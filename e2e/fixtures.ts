@@ -61,6 +61,12 @@ export const test = base.extend<{ hermetic: void }>({
   ],
 })
 
+/** The part of the page's Animation (Web Animations) that the scan waits on; e2e/ is typed without the DOM lib. */
+interface PageAnimation {
+  readonly effect: { getComputedTiming(): { endTime?: number | string } } | null
+  readonly finished: Promise<unknown>
+}
+
 export interface A11yOptions {
   /** CSS selector to scan instead of the whole page. */
   include?: string
@@ -70,8 +76,20 @@ export interface A11yOptions {
   disableRules?: string[]
 }
 
-/** Runs axe-core on the page and fails on serious or critical violations. */
+/**
+ * Runs axe-core on the page and fails on serious or critical violations, once the page's
+ * finite animations have ended: a scan during a fade (presenter mode's step, 180 ms) reads
+ * the colours half-way and reports contrast the page does not have.
+ */
 export async function expectNoA11yViolations(page: Page, options: A11yOptions = {}): Promise<void> {
+  await page.evaluate(() =>
+    Promise.all(
+      (globalThis as unknown as { document: { getAnimations(): PageAnimation[] } }).document
+        .getAnimations()
+        .filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime ?? Number.POSITIVE_INFINITY)))
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  )
   let builder = new AxeBuilder({ page })
   if (options.include) builder = builder.include(options.include)
   for (const sel of options.exclude ?? []) builder = builder.exclude(sel)
