@@ -41,7 +41,7 @@
  * WASM refused by a Content-Security-Policy, a missing module) stays noble's, and
  * `primitives` records which implementation each primitive uses and why.
  */
-import { checkEip191, recovered, type Eip191Recovery, type Keccak256, type Secp256k1Recover } from './eip191-checks'
+import { recoverWithStep, type Eip191Recovery, type Keccak256, type Secp256k1Recover } from './eip191-checks'
 import { verifyWithCombine, type Ed25519phCombine, type Ed25519phMessage, type Sha512 } from './ed25519ph-checks'
 import type { P256Verification } from './p256-checks'
 import { errorMessage } from './errors'
@@ -263,22 +263,10 @@ const referenceRecoverEip191 =
   async (sig, digest) =>
     (await reference.eip191()).recoverEip191Digest(sig, digest, { keccak })
 
-/**
- * ./eip191 `recoverEip191Digest` with a faster recovery step: the checks are
- * ./eip191-checks'; when the step throws, noble recovers (or says why not, same message).
- */
+/** ./eip191 `recoverEip191Digest` with a faster recovery step: when the step throws, noble recovers (or says why not, same message). */
 function fastRecoverEip191(recover: Secp256k1Recover, keccak: Keccak256): VerifyBackend['recoverEip191'] {
   const slow = referenceRecoverEip191(keccak)
-  return async (sig, digest): Promise<Eip191Recovery> => {
-    const checked = checkEip191(sig)
-    let publicKey: Uint8Array
-    try {
-      publicKey = recover(checked.rs, checked.rec, digest)
-    } catch {
-      return slow(sig, digest)
-    }
-    return recovered(checked, publicKey, digest, keccak)
-  }
+  return async (sig, digest) => recoverWithStep(recover, sig, digest, keccak) ?? slow(sig, digest)
 }
 
 /** noble's Ed25519ph verification with the backend's SHA-512. */

@@ -17,6 +17,7 @@ import {
   checkShape,
   personalMessageHashWith,
   recovered,
+  recoverWithStep,
   type Eip191Recovery,
   type Keccak256,
   type Secp256k1Recover,
@@ -61,21 +62,22 @@ export function recoverEip191Digest(
   digest: Uint8Array,
   impl: { readonly recover?: Secp256k1Recover; readonly keccak?: Keccak256 } = {},
 ): Eip191Recovery {
+  const { recover, keccak = keccak256 } = impl
+  if (recover && recover !== nobleSecp256k1Recover) {
+    // A faster step failed: let noble say why (same verdict, same message), or recover after all.
+    return recoverWithStep(recover, sig, digest, keccak) ?? recoverEip191Digest(sig, digest, { keccak })
+  }
   const checked = checkEip191(sig)
   let publicKey: Uint8Array
   try {
     // The low-s twin with the flipped recovery bit recovers the same point as the carried form.
-    publicKey = (impl.recover ?? nobleSecp256k1Recover)(checked.rs, checked.rec, digest)
+    publicKey = nobleSecp256k1Recover(checked.rs, checked.rec, digest)
   } catch (e) {
-    if (impl.recover && impl.recover !== nobleSecp256k1Recover) {
-      // A faster step failed: let noble say why (same verdict, same message), or recover after all.
-      return recoverEip191Digest(sig, digest, impl.keccak ? { keccak: impl.keccak } : {})
-    }
     throw new CryptoError('recovery-failed', `EIP-191 signature: no public key recovers (${errorMessage(e)})`, {
       cause: e,
     })
   }
-  return recovered(checked, publicKey, digest, impl.keccak ?? keccak256)
+  return recovered(checked, publicKey, digest, keccak)
 }
 
 /**
