@@ -26,7 +26,7 @@ import type { InboxLog } from '../core/types'
 import type { ReplayOptions, VerifyStage } from '../core/replay'
 import { rememberVerdicts, verifyUpdate, type VerifiedUpdate } from '../core/verify/update'
 import type { LoadedContext } from '../core/verify/fast'
-import type { VerifyBackend } from '../crypto/backend'
+import { loadNobleBackend, type VerifyBackend } from '../crypto/backend'
 import type { VerifyPool } from '../core/verify/pool'
 import type { ChainRouteWire, Engine, FromWorker, InputProblem, ToWorker, VerifyStats, WorkerMeasure } from './protocol'
 import type { SmartWalletVerifier } from '../core/verify/port'
@@ -196,7 +196,7 @@ const checked: Promise<LoadedContext> = loadedContext.then(async (loaded) => {
   postPoolState()
   if (test.mismatch)
     return {
-      ctx: { crypto: (await import('../crypto/noble-backend')).nobleBackend },
+      ctx: { crypto: await loadNobleBackend() },
       backend: `noble: the fast backend ${describeWarmUp(test)}`,
     }
   toWarm = fast

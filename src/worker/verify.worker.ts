@@ -11,7 +11,7 @@
  * message, ./protocol.ts WasmModulesMessage). Before `ready` it
  * checks the backend on known answers, and warms up while idle after it (./warm-up.ts).
  */
-import type { VerifyBackend } from '../crypto/backend'
+import { loadNobleBackend, type VerifyBackend } from '../crypto/backend'
 import { provideWasmModule, type WasmName } from '../crypto/wasm-module'
 import type { FromVerifyWorker, ToVerifyWorker, VerifyJob } from '../core/verify/transfer'
 import { verifyWorkerHandler } from '../core/verify/worker-handler'
@@ -68,7 +68,7 @@ const context = loadBrowserBackend(modules).then(async (fast) => {
   const test = await warmUp(fast, { rounds: 1, pause: nextTask, now })
   if (test.mismatch) {
     return {
-      ctx: { crypto: timedBackend((await import('../crypto/noble-backend')).nobleBackend, timings, now) },
+      ctx: { crypto: timedBackend(await loadNobleBackend(), timings, now) },
       backend: `noble: the fast backend ${describeWarmUp(test)}`,
     }
   }

@@ -3,7 +3,7 @@
  * each kind's verification, the signer it yields, its chain id and its canonical
  * replay key (IDENT-050). Never throws for a bad signature: the verdict says why.
  */
-import type { VerifyBackend } from '../../crypto/backend'
+import { loadNobleBackend, type VerifyBackend } from '../../crypto/backend'
 import { base64urlNoPad, bytesToHex, concatBytes } from '../../crypto/bytes'
 import { personalMessageHashWith, type Keccak256 } from '../../crypto/eip191-checks'
 import { Ed25519phPrehash, IDENTITY_UPDATE_CONTEXT } from '../../crypto/ed25519ph-checks'
@@ -97,7 +97,7 @@ export async function verifySignature(
   text: SignedText,
   ctx: VerifyContext,
 ): Promise<SignatureVerdict> {
-  const backend = ctx.crypto ?? (await import('../../crypto/noble-backend')).nobleBackend
+  const backend = ctx.crypto ?? (await loadNobleBackend())
   switch (sig.kind) {
     case 'erc_191':
       return verifyErc191(sig.bytes, text, backend)
