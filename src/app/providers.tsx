@@ -17,6 +17,7 @@
  */
 import { QueryClientContext, type QueryClient } from '@tanstack/react-query'
 import {
+  type Context,
   createContext,
   lazy,
   type ReactNode,
@@ -43,13 +44,38 @@ export function loadQueryClient(): Promise<QueryClient> {
   return (clientLoad ??= import('./query-client').then((m) => m.queryClient))
 }
 
-interface QueryState {
-  /** Loads the QueryClient and puts it in TanStack's context (once; later calls do nothing). */
+/** A part of the app loaded when a view first asks for it: the QueryClient, the signing host. */
+interface LazyLayer {
+  /** Loads it (once; later calls do nothing). */
   readonly request: () => void
   readonly ready: boolean
 }
 
-const QueryStateContext = createContext<QueryState | null>(null)
+function useLazyLayer(context: Context<LazyLayer | null>, name: string): LazyLayer {
+  const layer = useContext(context)
+  if (!layer) throw new MissingProviderError(name)
+  return layer
+}
+
+/** A view inside a lazy layer: asks for it and shows `children` once it is there, `loading` until then. */
+function LazyGate({
+  context,
+  name,
+  loading,
+  children,
+}: {
+  context: Context<LazyLayer | null>
+  name: string
+  loading: ReactNode
+  children: ReactNode
+}) {
+  const { request, ready } = useLazyLayer(context, name)
+  useEffect(() => request(), [request])
+  return ready ? children : loading
+}
+
+/** The QueryClient's layer: its request loads the client and puts it in TanStack's context. */
+const QueryStateContext = createContext<LazyLayer | null>(null)
 
 /** TanStack's context, holding the QueryClient once a view has asked for it. */
 function QueryLayer({ children }: { children: ReactNode }) {
@@ -64,32 +90,23 @@ function QueryLayer({ children }: { children: ReactNode }) {
   )
 }
 
-function useQueryState(): QueryState {
-  const state = useContext(QueryStateContext)
-  if (!state) throw new MissingProviderError('the query layer')
-  return state
-}
-
 /** The boundary of a view that queries: asks for the QueryClient and shows `children` once it is there. */
 export function QueryGate({ children }: { children: ReactNode }) {
-  const { request, ready } = useQueryState()
-  useEffect(() => request(), [request])
-  return ready ? children : null
+  return (
+    <LazyGate context={QueryStateContext} name="the query layer" loading={null}>
+      {children}
+    </LazyGate>
+  )
 }
 
-interface SigningState {
-  /** Loads and mounts the signing host (once; later calls do nothing). */
-  readonly request: () => void
-  readonly ready: boolean
-}
-
-const SigningStateContext = createContext<SigningState | null>(null)
+/** The signing host's layer: its request loads and mounts the host. */
+const SigningStateContext = createContext<LazyLayer | null>(null)
 
 /** The registry's contexts, filled once the signing host has loaded and mounted. */
 function SigningLayer({ children }: { children: ReactNode }) {
   const [wanted, setWanted] = useState(false)
   const [manager, setManager] = useState<SignerManager | null>(null)
-  const { request: requestQuery, ready: queryReady } = useQueryState()
+  const { request: requestQuery, ready: queryReady } = useLazyLayer(QueryStateContext, 'the query layer')
   // wagmi and the signing views query: the host mounts once the QueryClient is there.
   const request = useCallback(() => {
     setWanted(true)
@@ -118,11 +135,15 @@ function SigningLayer({ children }: { children: ReactNode }) {
  * tasks): asks for the signing host and shows `children` once the registry is there.
  */
 export function SigningGate({ children }: { children: ReactNode }) {
-  const state = useContext(SigningStateContext)
-  if (!state) throw new MissingProviderError('the signing layer')
-  const { request, ready } = state
-  useEffect(() => request(), [request])
-  return ready ? children : <p className="muted">Loading wallets and passkeys…</p>
+  return (
+    <LazyGate
+      context={SigningStateContext}
+      name="the signing layer"
+      loading={<p className="muted">Loading wallets and passkeys…</p>}
+    >
+      {children}
+    </LazyGate>
+  )
 }
 
 export function AppProviders({ children }: { children: ReactNode }) {
