@@ -14,7 +14,7 @@ export { expect }
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
 
 /** True for URLs that would leave the machine (http, https, ws, wss, ftp to another host). */
-function isOffHost(url: string): boolean {
+export function isOffHost(url: string): boolean {
   let u: URL
   try {
     u = new URL(url)

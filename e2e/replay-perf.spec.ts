@@ -19,7 +19,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { availableParallelism, loadavg } from 'node:os'
 import type { Browser } from '@playwright/test'
-import { expect, test } from './fixtures'
+import { expect, isOffHost, test } from './fixtures'
 import { benchTarget, pressAndSee, shot, summary, syntheticLogFile, type TraceEvent, waitForLog } from './helpers'
 
 // Code inside page.evaluate runs in the page; tsconfig.node.json (which checks e2e/) has no DOM lib.
@@ -273,7 +273,7 @@ async function untracedOpenMs(chromium: Browser, baseURL: string, file: string, 
   try {
     // Kept on this machine, as every test's context is (./fixtures.ts).
     await context.route(
-      (url) => !['localhost', '127.0.0.1', '[::1]'].includes(url.hostname),
+      (url) => isOffHost(url.href),
       (route) => route.abort('blockedbyclient'),
     )
     const page = await context.newPage()
