@@ -193,14 +193,16 @@ test(`a ${N.toLocaleString('en')}-update log replays in the worker with a progre
     `replay-perf target: ${N}-update file open to shown ${figures.load_ms} ms (target under 3000 ms; ${load})`,
   )
   console.log(`replay-perf target: ${N}-update reopen to shown ${figures.reopen_ms} ms (${load})`)
-  benchTarget({
-    name: `${N}-update log opened from a file, shown`,
-    value: figures.load_ms,
-    unit: 'ms',
-    target: '≤ 3000',
-    met: figures.load_ms <= 3000,
-    detail: `untraced; ${figures.load_ms_traced} ms with Chromium's tracer attached`,
-  })
+  // The 3 s target is the 10,000-update log's (the 256-update one's is e2e/open-bench.spec.ts's row).
+  if (N === 10_000)
+    benchTarget({
+      name: `${N}-update log opened from a file, shown`,
+      value: figures.load_ms,
+      unit: 'ms',
+      target: '≤ 3000',
+      met: figures.load_ms <= 3000,
+      detail: `untraced; ${figures.load_ms_traced} ms with Chromium's tracer attached`,
+    })
   benchTarget({
     name: `${N}-update log reopened (verdicts stored), shown`,
     value: figures.reopen_ms,
