@@ -71,6 +71,9 @@ async function expectUsersPanel(page: Page): Promise<void> {
   await expect(page.getByRole('region', { name: 'Open a log' })).toBeVisible()
   await expect(page.getByLabel('Open log', { exact: true })).toHaveCount(0)
   await expect(page.getByRole('listbox', { name: /Updates and their actions/ })).toHaveCount(0)
+  // With no log open the panel is the page: it reaches the bottom of the window (it scrolls there).
+  const box = (await page.getByRole('region', { name: 'Open a log' }).boundingBox())!
+  expect(Math.round(box.y + box.height)).toBe(page.viewportSize()!.height)
 }
 
 /** The user finishes: the pasted log opens, and it is the one shown. */
