@@ -285,14 +285,6 @@ function fastVerifyEd25519ph(combine: Ed25519phCombine, sha512: Sha512): VerifyB
 /** The name `primitives` gives the hashes of ./wasm-hashes. */
 export const WASM_HASHES = 'XKCP Keccak, libsecp256k1 SHA-256, orlp SHA-512 (WASM, built here: src/crypto/wasm)'
 
-/**
- * The reference backend (./noble-backend, @noble/curves), loaded by dynamic import: for a
- * realm whose fast backend failed its known-answer round, and a verification given no backend.
- */
-export async function loadNobleBackend(): Promise<VerifyBackend> {
-  return (await import('./noble-backend')).nobleBackend
-}
-
 let shared: Promise<VerifyBackend> | undefined
 
 /**

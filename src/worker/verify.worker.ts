@@ -11,7 +11,8 @@
  * message, ./protocol.ts WasmModulesMessage). Before `ready` it
  * checks the backend on known answers, and warms up while idle after it (./warm-up.ts).
  */
-import { loadNobleBackend, type VerifyBackend } from '../crypto/backend'
+import type { VerifyBackend } from '../crypto/backend'
+import { loadNobleBackend } from '../crypto/load-noble'
 import { provideWasmModule, type WasmName } from '../crypto/wasm-module'
 import type { FromVerifyWorker, ToVerifyWorker, VerifyJob } from '../core/verify/transfer'
 import { verifyWorkerHandler } from '../core/verify/worker-handler'

@@ -3,7 +3,8 @@
  * each kind's verification, the signer it yields, its chain id and its canonical
  * replay key (IDENT-050). Never throws for a bad signature: the verdict says why.
  */
-import { loadNobleBackend, type VerifyBackend } from '../../crypto/backend'
+import type { VerifyBackend } from '../../crypto/backend'
+import { loadNobleBackend } from '../../crypto/load-noble'
 import { base64urlNoPad, bytesToHex, concatBytes } from '../../crypto/bytes'
 import { personalMessageHashWith, type Keccak256 } from '../../crypto/eip191-checks'
 import { Ed25519phPrehash, IDENTITY_UPDATE_CONTEXT } from '../../crypto/ed25519ph-checks'
