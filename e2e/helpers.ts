@@ -7,7 +7,7 @@ import { expect } from './fixtures'
 import { syntheticBundle } from './synthetic-log'
 
 // Code inside page.evaluate / addInitScript runs in the page; tsconfig.node.json has no DOM lib.
-declare const window: any, document: any, indexedDB: any
+declare const window: any, document: any, indexedDB: any, requestAnimationFrame: any, MutationObserver: any
 
 const FIXTURES = fileURLToPath(new URL('../test/fixtures/', import.meta.url))
 
@@ -173,4 +173,80 @@ export interface TraceEvent {
   readonly dur?: number
   readonly tdur?: number
   readonly args?: { readonly name?: string }
+}
+
+/** Two spans on the page's clock (performance.now). */
+export interface Span {
+  readonly start: number
+  readonly end: number
+}
+
+/** What the open clock (openClock) recorded, on the page's clock; 0 while not yet reached. */
+export interface OpenClock {
+  /** The file input's change event: the user chose the file. */
+  chosen: number
+  /** The DOM shows the log: the replay answered for this file, no progress bar, its rows listed. */
+  rendered: number
+  /** The frame after `rendered` painted (a task queued from the requestAnimationFrame before that paint). */
+  painted: number
+  /** The replay worker's own measures (`inspector worker: …`), put on the page's clock. */
+  worker: Record<string, Span>
+}
+
+/**
+ * An init script (`page.addInitScript(openClock, fileName)`) that times the open of the file
+ * named `fileName` in the page itself, as `window.__bench` (an OpenClock): from the file
+ * chosen to the log shown and painted. A MutationObserver sees the log shown in the task
+ * that shows it, so the figure is exact to a frame; polling from Playwright would add up to
+ * its interval and run its predicate on the page's main thread meanwhile.
+ */
+export function openClock(fileName: string): void {
+  const b: OpenClock = (window.__bench = { worker: {}, chosen: 0, rendered: 0, painted: 0 })
+  // The replay worker's measures, on the page's clock.
+  const Base = window.Worker
+  window.Worker = class extends Base {
+    constructor(url: unknown, options?: { name?: string }) {
+      super(url, options)
+      if (options?.name !== 'replay') return
+      this.addEventListener('message', (ev: any) => {
+        const m = ev.data
+        if (m?.type !== 'measure') return
+        const shift = m.timeOrigin - performance.timeOrigin
+        b.worker[m.name] = { start: m.start + shift, end: m.end + shift }
+      })
+    }
+  }
+  // Shown and validated: the replay's answer for this file came (the app's measure), and the page shows its rows.
+  const answered = () =>
+    performance
+      .getEntriesByName('inspector: replay', 'measure')
+      .some((e: any) => e.detail?.file === fileName && e.startTime + e.duration > b.chosen)
+  const shown = () =>
+    answered() &&
+    document.querySelector('[role=progressbar][aria-label="Replay progress"]') === null &&
+    document.body.textContent.includes(fileName) &&
+    document.querySelector('[role=listbox] [role=option]') !== null
+  document.addEventListener(
+    'change',
+    (ev: any) => {
+      if (ev.target?.type !== 'file') return
+      b.chosen = performance.now()
+      b.rendered = b.painted = 0
+      performance.mark('bench: file chosen')
+      const watch = new MutationObserver(() => {
+        if (b.rendered || !shown()) return
+        b.rendered = performance.now()
+        performance.mark('bench: rendered')
+        watch.disconnect()
+        requestAnimationFrame(() =>
+          setTimeout(() => {
+            b.painted = performance.now()
+            performance.mark('bench: painted')
+          }, 0),
+        )
+      })
+      watch.observe(document.body, { childList: true, subtree: true, characterData: true, attributes: true })
+    },
+    true,
+  )
 }

@@ -18,9 +18,17 @@
 import { loadavg } from 'node:os'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { expect, test } from './fixtures'
-import { benchTarget, clearIndexedDb, syntheticLogFile, type TraceEvent, waitForLog } from './helpers'
+import {
+  benchTarget,
+  clearIndexedDb,
+  openClock,
+  type Span,
+  syntheticLogFile,
+  type TraceEvent,
+  waitForLog,
+} from './helpers'
 
-declare const window: any, document: any, requestAnimationFrame: any, MutationObserver: any
+declare const window: any
 
 const ON = process.env.INSPECTOR_OPEN_BENCH === '1'
 const N = Number(process.env.INSPECTOR_OPEN_UPDATES ?? 256)
@@ -82,10 +90,6 @@ async function logText(n: number): Promise<string> {
   return readFileSync(await syntheticLogFile(n), 'utf8')
 }
 
-interface Span {
-  readonly start: number
-  readonly end: number
-}
 interface Round {
   chosen: number
   painted: number
@@ -125,60 +129,7 @@ test.describe('load path benchmark (npm run bench)', () => {
     test.setTimeout(60_000 + (ROUNDS + TRACED_ROUNDS) * 30_000)
     const text = await logText(N)
     const fileName = `open-bench-${N}.json`
-    await page.addInitScript((fileName: string) => {
-      const b = (window.__bench = {
-        worker: {} as Record<string, unknown>,
-        chosen: 0,
-        rendered: 0,
-        painted: 0,
-      })
-      // The replay worker's measures, on the page's clock.
-      const Base = window.Worker
-      window.Worker = class extends Base {
-        constructor(url: unknown, options?: { name?: string }) {
-          super(url, options)
-          if (options?.name !== 'replay') return
-          this.addEventListener('message', (ev: any) => {
-            const m = ev.data
-            if (m?.type !== 'measure') return
-            const shift = m.timeOrigin - performance.timeOrigin
-            b.worker[m.name] = { start: m.start + shift, end: m.end + shift }
-          })
-        }
-      }
-      // Shown and validated: the replay's answer for this file came (the app's measure), and the page shows its rows.
-      const answered = () =>
-        performance
-          .getEntriesByName('inspector: replay', 'measure')
-          .some((e: any) => e.detail?.file === fileName && e.startTime + e.duration > b.chosen)
-      const shown = () =>
-        answered() &&
-        document.querySelector('[role=progressbar][aria-label="Replay progress"]') === null &&
-        document.body.textContent.includes(fileName) &&
-        document.querySelector('[role=listbox] [role=option]') !== null
-      document.addEventListener(
-        'change',
-        (ev: any) => {
-          if (ev.target?.type !== 'file') return
-          b.chosen = performance.now()
-          performance.mark('bench: file chosen')
-          const watch = new MutationObserver(() => {
-            if (b.rendered || !shown()) return
-            b.rendered = performance.now()
-            performance.mark('bench: rendered')
-            watch.disconnect()
-            requestAnimationFrame(() =>
-              setTimeout(() => {
-                b.painted = performance.now()
-                performance.mark('bench: painted')
-              }, 0),
-            )
-          })
-          watch.observe(document.body, { childList: true, subtree: true, characterData: true, attributes: true })
-        },
-        true,
-      )
-    }, fileName)
+    await page.addInitScript(openClock, fileName)
 
     const rounds: Round[] = []
     const traced: Round[] = []
