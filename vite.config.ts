@@ -72,7 +72,12 @@ const SLOW_TESTS = [
 
 export default defineConfig({
   plugins: [react(), contentSecurityPolicy],
-  server: { host: '127.0.0.1', port: 5173, strictPort: false },
+  server: {
+    host: '127.0.0.1',
+    port: 5173,
+    strictPort: false,
+    warmup: { clientFiles: ['./src/app/main.tsx', './src/worker/replay.worker.ts'] },
+  },
   preview: { host: '127.0.0.1', port: 4173, strictPort: true },
   worker: {
     format: 'es',
