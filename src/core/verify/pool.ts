@@ -20,7 +20,7 @@
  */
 import type { UnverifiedUpdate } from '../types'
 import type { VerdictCache } from './cache'
-import { fromResult, toJob, type FromVerifyWorker, type ToVerifyWorker, type VerifyJob } from './transfer'
+import { fromResult, toJobs, type FromVerifyWorker, type ToVerifyWorker } from './transfer'
 import { rememberVerdicts, signaturesOf, verifyFromCache, type VerifiedUpdate } from './update'
 
 /** The host side of one worker: what the pool sends it and how it stops it. */
@@ -293,8 +293,7 @@ export class VerifyPool {
         slot.batches.set(batch, jobs)
         this.counts.batches++
         try {
-          const payload: VerifyJob[] = jobs.map((j) => toJob(j.seq, j.update))
-          slot.port.post({ type: 'verify', batch, jobs: payload })
+          slot.port.post({ type: 'verify', batch, jobs: toJobs(jobs) })
         } catch (e) {
           this.drop(slot, `worker ${slot.index} could not take a batch: ${e instanceof Error ? e.message : String(e)}`)
           return
