@@ -5,8 +5,8 @@
  * pasted, dropped or permalinked log travels in the fragment, compressed (./permalink.ts).
  * The view the shell gives (the selected step, the open tab, presenter mode, the open
  * drawers and inbox task) and an edited copy's mark follow. The
- * bar is updated with replaceState (no history entry per key press) in the commit that
- * shows the view, so a reload right after a change reopens what was on screen; a step
+ * bar is updated with replaceState (no history entry per key press) right after the frame
+ * that shows the view, so a reload right after a change reopens what was on screen; a step
  * alone is written once stepping pauses (STEP_SETTLE_MS; LARGE_STEP_SETTLE_MS and an idle
  * moment for an address that carries a log), and a burst of changes is paced (AddressWriter).
  */
@@ -100,6 +100,33 @@ function whenIdle(f: () => void): () => void {
   }
   const t = setTimeout(f, 0)
   return () => clearTimeout(t)
+}
+
+/** The longest a write after the paint waits when no frame comes (a hidden page draws none). */
+const AFTER_PAINT_LIMIT_MS = 100
+
+/**
+ * Runs `f` once the next frame has been painted (a task queued from requestAnimationFrame
+ * runs after that frame), or AFTER_PAINT_LIMIT_MS from now if no frame comes first;
+ * returns a cancel.
+ */
+function afterPaint(f: () => void): () => void {
+  let done = false
+  let task: ReturnType<typeof setTimeout> | null = null
+  const run = () => {
+    if (done) return
+    done = true
+    f()
+  }
+  const limit = setTimeout(run, AFTER_PAINT_LIMIT_MS)
+  const frame =
+    typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => (task = setTimeout(run, 0))) : null
+  return () => {
+    done = true
+    clearTimeout(limit)
+    if (task !== null) clearTimeout(task)
+    if (frame !== null) cancelAnimationFrame(frame)
+  }
 }
 
 function isText(b: Uint8Array): boolean {
@@ -217,7 +244,7 @@ export function usePageAddress({ loaded, view }: { loaded: Loaded | null; view: 
   // stepping pauses (STEP_SETTLE_MS; a large address LARGE_STEP_SETTLE_MS after the last
   // step, when idle): replaceState costs milliseconds (tens with a log in the fragment),
   // which would sit in a key press's way to the next paint. Any other change is written
-  // in the commit that shows it (with the step selected then).
+  // right after the frame that shows it (with the step selected then).
   const writer = useRef<AddressWriter | null>(null)
   writer.current ??= new AddressWriter((next) => {
     if (next !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(null, '', next)
@@ -231,9 +258,14 @@ export function usePageAddress({ loaded, view }: { loaded: Loaded | null; view: 
     stepWrite.current?.()
     stepWrite.current = null
     if (!fragment) return
-    const address = `${location.pathname}${fragment.search}${fragment.hash()}`
-    large.current = address.length >= LARGE_ADDRESS
-    writer.current!.set(address)
+    // After the frame that shows the change: a replaceState, even of a short address, took
+    // 0.3–12 ms (more on a busy page), which in this commit delayed the paint of every
+    // change it follows (a log opened, a tab, a drawer).
+    return afterPaint(() => {
+      const address = `${location.pathname}${fragment.search}${fragment.hash()}`
+      large.current = address.length >= LARGE_ADDRESS
+      writer.current!.set(address)
+    })
   }, [fragment])
   useEffect(() => {
     let at = stepKey(step.get())
