@@ -11,7 +11,7 @@
 import type { Page, Request } from '@playwright/test'
 import { demoInboxes } from '../src/devnode/demo'
 import { expect, test } from './fixtures'
-import { fixture, waitForLog } from './helpers'
+import { fixture, shot, waitForLog } from './helpers'
 
 // Code inside page.evaluate / addInitScript runs in the page; tsconfig.node.json has no DOM lib.
 declare const window: any
@@ -237,4 +237,21 @@ test('left alone, each automatic load opens as before (the held load is the one 
   served.release()
   await waitForLog(page)
   await expect(page.getByLabel('Open log', { exact: true })).toContainText(`URL ${logUrl}`)
+})
+
+test('while the first log is read and validated, the page says so in place of the inspector, then shows the log', async ({
+  page,
+}, info) => {
+  // The replay worker's script held: the demo log is being read, with no log shown yet.
+  const worker = await hold(page, /replay\.worker-[^/]*\.js$/)
+  await page.goto('/')
+  const pending = page.locator('main.workspace-pending')
+  await expect(pending).toHaveText('Reading example valid-full-life…')
+  // Shown after a moment (a quick load does not flash it): fully opaque once its fade ends.
+  await expect(pending).toHaveCSS('opacity', '1')
+  await shot(page, info, 'first-log-pending')
+  worker.release()
+  await waitForLog(page)
+  await expect(pending).toHaveCount(0)
+  await expect(page.getByRole('main')).toHaveCount(1)
 })

@@ -106,6 +106,14 @@ export function App() {
           {loaded && !view.presenting && (
             <Workspace session={session} view={view} dispatch={dispatch} retrying={busy !== null} />
           )}
+          {/* The first log being read and validated (the Open panel, the page before it, has gone): said in the page too, not only in the header; shown after a moment, so a quick load does not flash it. */}
+          {!loaded && busy && (
+            <main className="workspace-pending">
+              <p>
+                {busy.phase === 'reading' ? 'Reading' : 'Validating'} {busy.label}…
+              </p>
+            </main>
+          )}
         </div>
       </NodeServiceProvider>
     </ViewStoreProvider>
