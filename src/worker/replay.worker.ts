@@ -44,7 +44,6 @@ import { loadBrowserBackend } from './browser-loaders'
 import { describeWarmUp, nextTask, WARM_ROUNDS, warmUp } from './warm-up'
 import { WARM_LOG_ROUNDS } from './warm-jobs'
 import { warmJobsOf, warmLogOf, warmReplay } from './warm-log'
-import { FakeSmartWalletVerifier } from '../../test/fixtures/fake-smart-wallet'
 
 /** The worker scope, typed without the WebWorker lib (the app's tsconfig has the DOM lib). */
 const scope = self as unknown as {
@@ -267,6 +266,16 @@ async function chainVerifier(routes: readonly ChainRouteWire[]): Promise<SmartWa
 }
 
 /**
+ * The fixture corpus's fake smart wallet (test/fixtures/fake-smart-wallet.ts), for the
+ * gallery examples that declare it: its own chunk, with the Keccak-256 of @noble/hashes it
+ * signs with, so a log that does not ask for it (the demo's) loads neither.
+ */
+async function fakeVerifier(): Promise<SmartWalletVerifier> {
+  const { FakeSmartWalletVerifier } = await import('../../test/fixtures/fake-smart-wallet')
+  return new FakeSmartWalletVerifier()
+}
+
+/**
  * readLogs, with the decoder's protobuf half (src/core/decode/record.ts) loaded when the
  * input needs it: this worker's build leaves it out, so a log of the common form (every
  * update read by the one-pass reader) loads no protobuf runtime; any other is read again
@@ -384,7 +393,7 @@ async function handle(m: Exclude<ToWorker, { type: 'activity' | 'start-pool' }>)
   try {
     const smartWallets =
       m.verifier === 'fixture-fake'
-        ? { smartWallets: new FakeSmartWalletVerifier() }
+        ? { smartWallets: await fakeVerifier() }
         : typeof m.verifier === 'object' && m.verifier.kind === 'chain' && m.verifier.routes.length > 0
           ? { smartWallets: await chainVerifier(m.verifier.routes) }
           : {}
