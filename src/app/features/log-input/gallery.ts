@@ -30,9 +30,11 @@ interface FixtureIndex {
   }[]
 }
 
+// `?gallery`: only the fields above (vite.config.ts, the inspector-gallery-index plugin).
 const indexModules = import.meta.glob<FixtureIndex>('../../../../test/fixtures/index.json', {
   eager: true,
   import: 'default',
+  query: '?gallery',
 })
 const fixtureIndex: FixtureIndex = Object.values(indexModules)[0] ?? {}
 
