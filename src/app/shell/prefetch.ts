@@ -8,10 +8,13 @@
 import { useEffect, useRef } from 'react'
 import { loadGalleryFiles } from '../features/log-input/gallery'
 import { whenIdle } from '../ui/idle'
+import { preloadDrawers } from './drawers'
 
 const ONE_CLICK_AWAY: readonly (() => Promise<unknown>)[] = [
   // The Open panel's examples other than the demo.
   loadGalleryFiles,
+  // The header's drawers other than Open log… (the views inside them load when they open).
+  preloadDrawers,
 ]
 
 const PREFETCH_MARK = 'inspector: prefetch'

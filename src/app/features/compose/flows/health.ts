@@ -12,7 +12,6 @@ import { currentHandles, MAX_CLAIMS } from '../../../../core/handles'
 import { memberKey, type AssociationState, type Member } from '../../../../core/types'
 import { LAST_ENTRIES } from './log-limit'
 
-
 export interface InboxHealth {
   readonly inboxId: string
   readonly entries: { readonly used: number; readonly limit: number; readonly left: number }
