@@ -8,13 +8,22 @@
 import { useEffect, useRef } from 'react'
 import { loadGalleryFiles } from '../features/log-input/gallery'
 import { whenIdle } from '../ui/idle'
+import { preloadKeysHelp } from '../ui/KeysHelp'
 import { preloadDrawers } from './drawers'
+import { preloadInputError } from './Notices'
+import { preloadOverflowItems } from './OverflowMenu'
 
 const ONE_CLICK_AWAY: readonly (() => Promise<unknown>)[] = [
   // The Open panel's examples other than the demo.
   loadGalleryFiles,
   // The header's drawers other than Open log… (the views inside them load when they open).
   preloadDrawers,
+  // The `?` list of keys.
+  preloadKeysHelp,
+  // The header's More menu (a phone's header), its open list.
+  preloadOverflowItems,
+  // Why an input is not a log (the Open panel's paste, file and address).
+  preloadInputError,
 ]
 
 const PREFETCH_MARK = 'inspector: prefetch'
