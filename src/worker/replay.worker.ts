@@ -117,6 +117,7 @@ const POOL_THRESHOLD = 32
 const sharedPool = (): Promise<VerifyPool> =>
   (poolStart ??= import('./pool').then((m) => {
     poolModule = m
+    poolTimings = m.workerTimings
     if (warmJobs) m.postWarmJobs(warmJobs)
     pool_ = m.browserVerifyPool((u) => checkedContext().then(({ ctx }) => verifyUpdate(u, ctx)), {
       onReady: () => {
@@ -134,7 +135,8 @@ function postWarmJobs(jobs: readonly VerifyJob[]): void {
   poolModule?.postWarmJobs(jobs)
 }
 /** The latest time per primitive each verification worker reported (none before the pool starts). */
-const workerTimings = (): Iterable<PrimitiveTimings> => poolModule?.workerTimings.values() ?? []
+let poolTimings: ReadonlyMap<number, PrimitiveTimings> | null = null
+const workerTimings = (): Iterable<PrimitiveTimings> => poolTimings?.values() ?? []
 /** This thread's warm-up, for the pool's state message. */
 let warmState = 'loading the fast backend'
 /** Tells the host how far the pool and this thread's warm-up have come (FromWorker 'pool'). */
