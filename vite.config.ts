@@ -38,6 +38,38 @@ const lazyRecordReader = {
   },
 }
 
+/**
+ * The gallery's index as the app imports it (`test/fixtures/index.json?gallery`,
+ * src/app/features/log-input/gallery.ts): per fixture only what the Open panel shows and
+ * opens (name, description, verdict, rules, verifier, bundle file), not its other files,
+ * its expected report's name nor the index's notes: the index is in the main bundle.
+ */
+interface FixtureEntry {
+  readonly name: string
+  readonly description: string
+  readonly ok: boolean
+  readonly rules?: readonly string[]
+  readonly verifier?: string
+  readonly files?: { readonly bundle?: string }
+}
+const galleryIndex = {
+  name: 'inspector-gallery-index',
+  enforce: 'pre' as const,
+  transform(code: string, id: string) {
+    if (!/[\\/]test[\\/]fixtures[\\/]index\.json\?gallery(?:&|$)/.test(id)) return null
+    const { fixtures = [] } = JSON.parse(code) as { fixtures?: readonly FixtureEntry[] }
+    const kept = fixtures.map((f) => ({
+      name: f.name,
+      description: f.description,
+      ok: f.ok,
+      rules: f.rules,
+      verifier: f.verifier,
+      files: { bundle: f.files?.bundle },
+    }))
+    return { code: `export default ${JSON.stringify({ fixtures: kept })}`, map: null }
+  },
+}
+
 const contentSecurityPolicy = {
   name: 'inspector-csp',
   apply: 'build' as const,
@@ -71,7 +103,7 @@ const SLOW_TESTS = [
 ]
 
 export default defineConfig({
-  plugins: [react(), contentSecurityPolicy],
+  plugins: [react(), galleryIndex, contentSecurityPolicy],
   server: {
     host: '127.0.0.1',
     port: 5173,

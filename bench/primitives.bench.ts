@@ -26,7 +26,8 @@ import {
   verifyEd25519phWith,
   type Ed25519phCombine,
 } from '../src/crypto/ed25519ph'
-import { keccak256, sha256, sha512 } from '../src/crypto/hash'
+import { sha256, sha512 } from '../src/crypto/hash'
+import { keccak256 } from '../src/crypto/keccak'
 import { loadWasmHashes } from '../src/crypto/wasm-hashes'
 import { loadSodiumCombine } from '../src/crypto/ed25519ph-sodium'
 import { loadWasmEd25519Combine } from '../src/crypto/ed25519ph-wasm'

@@ -10,6 +10,7 @@ import { DrawerStack } from './shell/DrawerStack'
 import { Header } from './shell/Header'
 import { FetchCalloutSlot, FollowSlot } from './shell/NodeSlots'
 import { Notices } from './shell/Notices'
+import { usePrefetchWhenIdle } from './shell/prefetch'
 import { useLogSession } from './shell/useLogSession'
 import { usePresenter } from './shell/usePresenter'
 import { initialView } from './shell/view-state'
@@ -34,6 +35,8 @@ export function App() {
   const dispatch = store.dispatch
   const session = useLogSession(view, store)
   const { loaded, busy } = session.ins
+  // The lazy chunks one click away load once the page is idle after the first log shows.
+  usePrefetchWhenIdle(loaded !== null)
   const [logLimit, setLogLimit] = useLogLimit()
   // Edit mode (features/edit): edited copies of the open log, replayed like any log.
   const edit = useEditSession({ loaded, open: session.openByUser, openExample: session.page.openExample })

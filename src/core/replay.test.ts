@@ -11,7 +11,7 @@ import {
   signUpdate,
   smartWalletSigner,
 } from '../signing'
-import { keccak256 } from '../crypto/hash'
+import { keccak256 } from '../crypto/keccak'
 
 import { readLogs } from './decode/logs'
 import { readPostgresCsvLog } from './decode/pg-csv'

@@ -14,7 +14,8 @@ import {
 import { nobleBackend } from './noble-backend'
 import { personalMessageHash, signEip191 } from './eip191'
 import { ed25519PublicKey, IDENTITY_UPDATE_CONTEXT, signEd25519ph } from './ed25519ph'
-import { keccak256, sha256 } from './hash'
+import { sha256 } from './hash'
+import { keccak256 } from './keccak'
 import { loadNativeSecp256k1Recover, NATIVE_ED25519, NATIVE_P256, NATIVE_SECP256K1 } from './native-crypto'
 import { p256PublicKey, signP256Der } from './p256'
 

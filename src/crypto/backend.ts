@@ -89,7 +89,7 @@ const reference = {
   eip191: () => import('./eip191'),
   ed25519ph: () => import('./ed25519ph'),
   p256: () => import('./p256'),
-  keccak: async () => (await import('./hash')).keccak256,
+  keccak: async () => (await import('./keccak')).keccak256,
 }
 
 /**

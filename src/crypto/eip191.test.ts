@@ -13,7 +13,7 @@ import {
   signEip191,
 } from './eip191'
 import { defaultFastLoaders } from './backend'
-import { keccak256 } from './hash'
+import { keccak256 } from './keccak'
 import { SECP256K1_N } from './eip191-checks'
 import { CREATE_INBOX_TEXT, codeOf } from './support.testkit'
 

@@ -23,7 +23,7 @@ import {
   type Secp256k1Recover,
 } from './eip191-checks'
 import { CryptoError, errorMessage } from './errors'
-import { keccak256 } from './hash'
+import { keccak256 } from './keccak'
 import { parsePrivateKey } from './secp256k1-key'
 
 export { checkRecoverInputs, type Eip191Recovery, type Keccak256, type Secp256k1Recover } from './eip191-checks'

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { createHash } from 'node:crypto'
 import { bytesToHex, utf8 } from './bytes'
-import { keccak256, sha256, sha512 } from './hash'
+import { sha256, sha512 } from './hash'
+import { keccak256 } from './keccak'
 
 const hex = (b: Uint8Array) => bytesToHex(b)
 

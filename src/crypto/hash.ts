@@ -1,10 +1,8 @@
 /**
- * Hash functions: SHA-256 and SHA-512 (FIPS 180-4) and Keccak-256 (the original Keccak
- * submission padding used by Ethereum, NOT FIPS 202 SHA3-256).
+ * Hash functions: SHA-256 and SHA-512 (FIPS 180-4); Keccak-256 is in ./keccak.
  * Thin wrappers over @noble/hashes so the rest of the project never imports it.
  */
 import { sha256 as nobleSha256, sha512 as nobleSha512 } from '@noble/hashes/sha2.js'
-import { keccak_256 } from '@noble/hashes/sha3.js'
 
 /** SHA-256 (32 bytes). */
 export function sha256(b: Uint8Array): Uint8Array {
@@ -14,9 +12,4 @@ export function sha256(b: Uint8Array): Uint8Array {
 /** SHA-512 (64 bytes). */
 export function sha512(b: Uint8Array): Uint8Array {
   return nobleSha512(b)
-}
-
-/** Keccak-256 as Ethereum uses it (32 bytes). */
-export function keccak256(b: Uint8Array): Uint8Array {
-  return keccak_256(b)
 }

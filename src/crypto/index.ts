@@ -5,6 +5,7 @@
 export * from './errors'
 export * from './bytes'
 export * from './hash'
+export * from './keccak'
 export * from './eip191'
 export * from './ed25519ph'
 export * from './p256'

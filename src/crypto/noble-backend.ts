@@ -5,7 +5,8 @@
 import type { PrimitiveImpl, VerifyBackend } from './backend'
 import { recoverEip191Digest } from './eip191'
 import { verifyEd25519ph } from './ed25519ph'
-import { keccak256, sha256, sha512 } from './hash'
+import { sha256, sha512 } from './hash'
+import { keccak256 } from './keccak'
 import { verifyP256Der } from './p256'
 
 const NOBLE_CURVES: PrimitiveImpl = { impl: '@noble/curves' }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { bytesToHex, utf8 } from './bytes'
-import { keccak256, sha256, sha512 } from './hash'
+import { sha256, sha512 } from './hash'
+import { keccak256 } from './keccak'
 import { loadWasmHashes } from './wasm-hashes'
 
 const wasm = await loadWasmHashes()

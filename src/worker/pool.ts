@@ -7,7 +7,9 @@
  * (./protocol.ts WasmModulesMessage): compiled once per page session, not once per worker.
  * Terminating the replay worker (the app's cancel) ends them with it. A worker that
  * cannot start (a failed load, a CSP refusal) reaches the pool as an error and its jobs
- * fall back to the replay worker's own thread.
+ * fall back to the replay worker's own thread. The replay worker imports this module (and
+ * the core's pool with it) when it starts the pool, not with its own script: the demo log
+ * at load is verified on its thread alone.
  */
 import type { VerdictCache } from '../core/verify/cache'
 import { VerifyPool, type SpawnVerifyWorker, type VerifyPoolOptions } from '../core/verify/pool'
@@ -18,9 +20,6 @@ import type { WarmJobsMessage, WasmModulesMessage } from './protocol'
 
 /** The most verification workers a pool starts, whatever the core count. */
 const POOL_CAP = 8
-/** Logs with fewer decoded updates are verified in the replay worker alone (see bench). */
-export const POOL_THRESHOLD = 32
-
 /** The latest time per primitive each verification worker reported, by worker index (./verify.worker.ts). */
 export const workerTimings = new Map<number, PrimitiveTimings>()
 

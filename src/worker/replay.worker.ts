@@ -31,20 +31,19 @@ import { loadNobleBackend } from '../crypto/load-noble'
 import type { VerifyPool } from '../core/verify/pool'
 import type { ChainRouteWire, Engine, FromWorker, InputProblem, ToWorker, VerifyStats, WorkerMeasure } from './protocol'
 import type { SmartWalletVerifier } from '../core/verify/port'
-import { browserVerifyPool, POOL_THRESHOLD, postWarmJobs, workerTimings } from './pool'
 import { timedBackend, type PrimitiveTimings } from './backend-report'
 import { IdbVerdictCache, prefetchLog } from './verdict-cache'
 import { IdbLogStore, inputDigest, logRecordId } from '../storage/log-store'
 import { decodeLogVerdicts, LogVerdictsEncoder, storedStage } from '../storage/log-verdicts'
 import { browserTimers, DeferredWriter, type WriteJob } from './deferred-writes'
 import type { SignatureCheck } from '../core/trace'
+import type { VerifyJob } from '../core/verify/transfer'
 import { STEP_CHUNK } from './protocol'
 import { toTransferStep, type TransferStep } from './transfer'
 import { loadBrowserBackend } from './browser-loaders'
 import { describeWarmUp, nextTask, WARM_ROUNDS, warmUp } from './warm-up'
 import { WARM_LOG_ROUNDS } from './warm-jobs'
 import { warmJobsOf, warmLogOf, warmReplay } from './warm-log'
-import { FakeSmartWalletVerifier } from '../../test/fixtures/fake-smart-wallet'
 
 /** The worker scope, typed without the WebWorker lib (the app's tsconfig has the DOM lib). */
 const scope = self as unknown as {
@@ -106,14 +105,38 @@ class CriticalPath {
  * worker, and the pool with it.
  */
 let pool_: VerifyPool | null = null
-const sharedPool = (): VerifyPool =>
-  (pool_ ??= browserVerifyPool((u) => checkedContext().then(({ ctx }) => verifyUpdate(u, ctx)), {
-    onReady: () => {
-      const ps = pool_?.stats()
-      if (ps && ps.ready === ps.size) measure('pool ready', 0)
-      postPoolState()
-    },
+/**
+ * The pool's module (./pool.ts, with the core's VerifyPool): a chunk of this worker's,
+ * imported when the pool starts, so the demo log at load, verified on this thread, loads
+ * none of it.
+ */
+let poolModule: typeof import('./pool') | null = null
+let poolStart: Promise<VerifyPool> | undefined
+/** Logs with fewer decoded updates are verified in the replay worker alone (see bench). */
+const POOL_THRESHOLD = 32
+const sharedPool = (): Promise<VerifyPool> =>
+  (poolStart ??= import('./pool').then((m) => {
+    poolModule = m
+    poolTimings = m.workerTimings
+    if (warmJobs) m.postWarmJobs(warmJobs)
+    pool_ = m.browserVerifyPool((u) => checkedContext().then(({ ctx }) => verifyUpdate(u, ctx)), {
+      onReady: () => {
+        const ps = pool_?.stats()
+        if (ps && ps.ready === ps.size) measure('pool ready', 0)
+        postPoolState()
+      },
+    })
+    return pool_
   }))
+/** The latest idle warm-up jobs for the verification workers, kept until the pool's module is there. */
+let warmJobs: readonly VerifyJob[] | null = null
+function postWarmJobs(jobs: readonly VerifyJob[]): void {
+  warmJobs = jobs
+  poolModule?.postWarmJobs(jobs)
+}
+/** The latest time per primitive each verification worker reported (none before the pool starts). */
+let poolTimings: ReadonlyMap<number, PrimitiveTimings> | null = null
+const workerTimings = (): Iterable<PrimitiveTimings> => poolTimings?.values() ?? []
 /** This thread's warm-up, for the pool's state message. */
 let warmState = 'loading the fast backend'
 /** Tells the host how far the pool and this thread's warm-up have come (FromWorker 'pool'). */
@@ -214,8 +237,8 @@ const checkedContext = (): Promise<LoadedContext> => checked
 const POOL_IDLE_START = 1000
 let poolTimer: ReturnType<typeof setTimeout> | undefined
 function startPoolLater(): void {
-  if (pool_ || poolTimer !== undefined) return
-  poolTimer = setTimeout(sharedPool, POOL_IDLE_START)
+  if (poolStart || poolTimer !== undefined) return
+  poolTimer = setTimeout(() => void sharedPool(), POOL_IDLE_START)
 }
 let cacheOpen: Promise<IdbVerdictCache | null> | undefined
 const verdictCache = (): Promise<IdbVerdictCache | null> => (cacheOpen ??= IdbVerdictCache.open())
@@ -264,6 +287,16 @@ async function chainVerifier(routes: readonly ChainRouteWire[]): Promise<SmartWa
     cache: chainVerdicts,
     timeoutMs: 5000,
   })
+}
+
+/**
+ * The fixture corpus's fake smart wallet (test/fixtures/fake-smart-wallet.ts), for the
+ * gallery examples that declare it: its own chunk, with the Keccak-256 of @noble/hashes it
+ * signs with, so a log that does not ask for it (the demo's) loads neither.
+ */
+async function fakeVerifier(): Promise<SmartWalletVerifier> {
+  const { FakeSmartWalletVerifier } = await import('../../test/fixtures/fake-smart-wallet')
+  return new FakeSmartWalletVerifier()
 }
 
 /**
@@ -336,7 +369,7 @@ async function handle(m: Exclude<ToWorker, { type: 'activity' | 'start-pool' }>)
     inputHash = inputDigest(m.input).catch(() => null)
     // A log the pool will verify: its workers start now, beside the hand-off and this
     // thread's first updates, rather than at the replay request.
-    if (logs.some((l) => l.entries.length >= POOL_THRESHOLD)) sharedPool()
+    if (logs.some((l) => l.entries.length >= POOL_THRESHOLD)) void sharedPool()
     // The replay asked with the open: no round trip to the page between them.
     if (m.replay)
       await handle({ ...m.replay, type: 'replay', logIndex: Math.min(Math.max(m.replay.logIndex, 0), logs.length - 1) })
@@ -384,14 +417,14 @@ async function handle(m: Exclude<ToWorker, { type: 'activity' | 'start-pool' }>)
   try {
     const smartWallets =
       m.verifier === 'fixture-fake'
-        ? { smartWallets: new FakeSmartWalletVerifier() }
+        ? { smartWallets: await fakeVerifier() }
         : typeof m.verifier === 'object' && m.verifier.kind === 'chain' && m.verifier.routes.length > 0
           ? { smartWallets: await chainVerifier(m.verifier.routes) }
           : {}
     let stage: Partial<ReplayOptions> = {}
     if (engine === 'fast') {
       const { ctx: loaded } = await checkedContext()
-      workersBefore = sumTimings(workerTimings.values())
+      workersBefore = sumTimings(workerTimings())
       const ctx = loaded.crypto
         ? { ...loaded, crypto: timedBackend(loaded.crypto, localTimings, () => performance.now()) }
         : loaded
@@ -404,7 +437,7 @@ async function handle(m: Exclude<ToWorker, { type: 'activity' | 'start-pool' }>)
       // cache has not seen (its first update misses: one read) is verified with no lookup.
       const seen = stored ? true : cache ? (await prefetchLog(cache, updates, 1)).seen : false
       if (decoded >= POOL_THRESHOLD) {
-        pool = sharedPool()
+        pool = await sharedPool()
         // The verdicts found are kept after the answer (keepFound below), off the replay's path.
         pool.configure({
           local: (u) => verifyUpdate(u, local),
@@ -465,7 +498,7 @@ async function handle(m: Exclude<ToWorker, { type: 'activity' | 'start-pool' }>)
     ...(workersBefore
       ? {
           timings: {
-            workers: timingsSince(workersBefore, sumTimings(workerTimings.values())),
+            workers: timingsSince(workersBefore, sumTimings(workerTimings())),
             local: timingsSince({}, localTimings),
           },
         }
@@ -568,7 +601,7 @@ scope.onmessage = (ev: MessageEvent<ToWorker>) => {
     return
   }
   if (ev.data.type === 'start-pool') {
-    sharedPool()
+    void sharedPool()
     return
   }
   busy++

@@ -157,7 +157,7 @@ describe('DrawerStack', () => {
   it('lists every drawer key in the ? overlay, from the registry', async () => {
     const { user } = setup()
     await user.keyboard('?')
-    const dialog = screen.getByRole('dialog', { name: 'Keyboard' })
+    const dialog = await screen.findByRole('dialog', { name: 'Keyboard' })
     const rows = [...dialog.querySelectorAll('dt')].map((dt) => [dt.textContent, dt.nextElementSibling?.textContent])
     for (const [d, spec] of Object.entries(REGISTRY)) {
       expect(rows, d).toContainEqual([spec.key, expect.stringContaining(`${spec.title}: open or close`)])

@@ -6,7 +6,7 @@
  * (`display: contents`, so each frame is laid out as a child of the page), which carries
  * the header's height (--topbar-h, written by the header).
  */
-import { type RefObject, useMemo } from 'react'
+import { type RefObject, Suspense, useMemo } from 'react'
 import { is } from '../ui/keymap'
 import { type OwnBinding, useKeyBindings, useKeys } from '../ui/useKeys'
 import { type DrawerContext, type DrawerSpec, DRAWERS } from './drawers'
@@ -47,7 +47,10 @@ function DrawerFrame({
   return (
     <div className={inline ? 'drawer-inline' : spec.wide ? 'drawer drawer-wide' : 'drawer'} data-drawer={id}>
       <ErrorBoundary label={spec.label}>
-        <Component {...ctx} close={() => ctx.dispatch({ type: 'close', drawer: id })} />
+        {/* A lazy drawer (./drawers.tsx) is prefetched once the page is idle; until then its frame stays empty. */}
+        <Suspense fallback={null}>
+          <Component {...ctx} close={() => ctx.dispatch({ type: 'close', drawer: id })} />
+        </Suspense>
       </ErrorBoundary>
     </div>
   )

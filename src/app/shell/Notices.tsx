@@ -1,6 +1,13 @@
 /** The session's notice and its input error, each with its own dismiss button. */
-import { InputErrorView } from '../features/log-input/components/InputError'
+import { Suspense } from 'react'
+import { lazyView } from '../ui/lazy-view'
 import type { LogSession } from './useLogSession'
+
+/** Why an input is not a log: a lazy chunk, prefetched once the page is idle after the first log shows (./prefetch.ts). */
+const InputError = lazyView(() => import('../features/log-input/components/InputError').then((m) => m.InputErrorView))
+
+/** Loads the input error's chunk (./prefetch.ts). */
+export const preloadInputError = InputError.preload
 
 export function Notices({ ins }: { ins: LogSession['ins'] }) {
   const { notice, problem } = ins
@@ -15,12 +22,15 @@ export function Notices({ ins }: { ins: LogSession['ins'] }) {
         </p>
       )}
       {problem && (
-        <div className="problem-wrap">
-          <InputErrorView {...problem} json={problem.json ?? false} />
-          <button type="button" onClick={() => ins.setProblem(null)} aria-label="Dismiss the error">
-            Dismiss
-          </button>
-        </div>
+        // The error and its Dismiss button show together, once the error's chunk is there.
+        <Suspense fallback={null}>
+          <div className="problem-wrap">
+            <InputError.View {...problem} json={problem.json ?? false} />
+            <button type="button" onClick={() => ins.setProblem(null)} aria-label="Dismiss the error">
+              Dismiss
+            </button>
+          </div>
+        </Suspense>
       )}
     </>
   )

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { cleanup, render, screen } from '@testing-library/react'
+import { cleanup, render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { type MenuAction, OverflowMenu } from './OverflowMenu'
@@ -36,9 +36,10 @@ describe('OverflowMenu', () => {
     expect(screen.queryByRole('menu')).toBeNull()
     await user.click(more)
     expect(more.getAttribute('aria-expanded')).toBe('true')
-    expect(screen.getByRole('menu', { name: 'More' }).id).toBe(more.getAttribute('aria-controls'))
+    // The open list is a lazy chunk: the first open waits for it.
+    expect((await screen.findByRole('menu', { name: 'More' })).id).toBe(more.getAttribute('aria-controls'))
     expect(items()).toEqual(['Signers…', 'Sign…', 'Present', 'Settings…'])
-    expect(focused()).toBe('Signers…')
+    await waitFor(() => expect(focused()).toBe('Signers…'))
     await user.click(more)
     expect(screen.queryByRole('menu')).toBeNull()
   })

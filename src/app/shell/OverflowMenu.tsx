@@ -4,9 +4,11 @@
  * a role=menu of items; ↓/↑ (and Home/End) move between them, Enter or Space picks one,
  * Escape or Tab closes the menu, and the focus goes back to the button. The keys are the
  * menu's own (it marks them handled), so the page's keymap (ui/keymap.ts: Escape closes the
- * newest drawer) does not act on them as well.
+ * newest drawer) does not act on them as well. The open list is ./OverflowItems.tsx, a lazy
+ * chunk prefetched once the page is idle (./prefetch.ts).
  */
-import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react'
+import { type KeyboardEvent, Suspense, useCallback, useId, useRef, useState } from 'react'
+import { lazyView } from '../ui/lazy-view'
 
 export interface MenuAction {
   readonly id: string
@@ -15,6 +17,11 @@ export interface MenuAction {
   readonly checked?: boolean
   readonly onSelect: () => void
 }
+
+const Items = lazyView(() => import('./OverflowItems').then((m) => m.OverflowItems))
+
+/** Loads the open list's chunk (./prefetch.ts). */
+export const preloadOverflowItems = Items.preload
 
 export function OverflowMenu({
   label,
@@ -29,31 +36,15 @@ export function OverflowMenu({
   const [open, setOpen] = useState(false)
   const [active, setActive] = useState(0)
   const button = useRef<HTMLButtonElement>(null)
-  const menu = useRef<HTMLDivElement>(null)
   const id = useId()
   // The actions may shrink while the menu is open (a log closes): stay on the last one.
   const current = Math.min(active, actions.length - 1)
-
-  // The active item has the focus while the menu is open.
-  useEffect(() => {
-    if (open) menu.current?.querySelectorAll<HTMLElement>('[role^="menuitem"]')[current]?.focus()
-  }, [open, current])
-
-  // A press outside closes the menu (the focus stays where the press put it).
-  useEffect(() => {
-    if (!open) return
-    const onDown = (e: PointerEvent) => {
-      const t = e.target as Node
-      if (!menu.current?.contains(t) && !button.current?.contains(t)) setOpen(false)
-    }
-    document.addEventListener('pointerdown', onDown)
-    return () => document.removeEventListener('pointerdown', onDown)
-  }, [open])
 
   const show = (at: number) => {
     setActive(at)
     setOpen(true)
   }
+  const dismiss = useCallback(() => setOpen(false), [])
   const close = () => {
     setOpen(false)
     button.current?.focus()
@@ -68,31 +59,6 @@ export function OverflowMenu({
       e.preventDefault()
       show(e.key === 'ArrowDown' ? 0 : actions.length - 1)
     }
-  }
-  const onMenuKey = (e: KeyboardEvent) => {
-    const n = actions.length
-    const move: Record<string, number> = {
-      ArrowDown: (current + 1) % n,
-      ArrowUp: (current - 1 + n) % n,
-      Home: 0,
-      End: n - 1,
-    }
-    if (e.key in move) setActive(move[e.key]!)
-    else if (e.key === 'Escape' || e.key === 'Tab') close()
-    else if (e.key === 'Enter' || e.key === ' ') pick(actions[current]!)
-    else if (e.key.length === 1 && /\S/.test(e.key)) {
-      // Type-ahead: the next item whose label starts with the letter.
-      const k = e.key.toLowerCase()
-      for (let j = 1; j <= n; j++) {
-        const at = (current + j) % n
-        if (actions[at]!.label.toLowerCase().startsWith(k)) {
-          setActive(at)
-          break
-        }
-      }
-    } else return
-    e.preventDefault()
-    e.stopPropagation()
   }
 
   return (
@@ -110,24 +76,19 @@ export function OverflowMenu({
         {label}
       </button>
       {open && (
-        <div role="menu" id={id} ref={menu} aria-label={label} className="overflow-items" onKeyDown={onMenuKey}>
-          {actions.map((a, i) => (
-            <button
-              key={a.id}
-              type="button"
-              role={a.checked === undefined ? 'menuitem' : 'menuitemcheckbox'}
-              aria-checked={a.checked}
-              tabIndex={i === current ? 0 : -1}
-              onClick={() => pick(a)}
-              onPointerMove={() => i !== current && setActive(i)}
-            >
-              <span className="overflow-check" aria-hidden="true">
-                {a.checked ? '✓' : ''}
-              </span>
-              {a.label}
-            </button>
-          ))}
-        </div>
+        <Suspense fallback={null}>
+          <Items.View
+            id={id}
+            label={label}
+            actions={actions}
+            current={current}
+            setActive={setActive}
+            button={button}
+            onDismiss={dismiss}
+            onClose={close}
+            onPick={pick}
+          />
+        </Suspense>
       )}
     </div>
   )

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { cleanup, render, screen } from '@testing-library/react'
+import { cleanup, render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it } from 'vitest'
 import { KeysHelp } from './KeysHelp'
@@ -26,10 +26,11 @@ describe('KeysHelp', () => {
     const before = screen.getByRole('button', { name: 'before' })
     before.focus()
     await user.keyboard('?')
-    const dialog = screen.getByRole('dialog', { name: 'Keyboard' })
+    // The list is a lazy chunk: the first open waits for it.
+    const dialog = await screen.findByRole('dialog', { name: 'Keyboard' })
     for (const b of KEYMAP.filter((x) => x.id.startsWith('presenter.'))) expect(dialog.textContent).toContain(b.help)
     const close = screen.getByRole('button', { name: 'Close' })
-    expect(close).toHaveProperty('ownerDocument.activeElement', close)
+    await waitFor(() => expect(close).toHaveProperty('ownerDocument.activeElement', close))
     await user.keyboard('{Tab}')
     expect(document.activeElement).toBe(close)
     await user.keyboard('{Escape}')

@@ -1,16 +1,21 @@
 /**
  * The `?` overlay: every key of the app, generated from the keymap (./keymap.ts). `?`
  * (outside a text field) opens it, Escape or the Close button closes it and gives focus
- * back; Tab stays inside.
+ * back; Tab stays inside. The list itself (./KeysHelpDialog.tsx) is a lazy chunk,
+ * prefetched once the page is idle after the first log shows (src/app/shell/prefetch.ts).
  */
-import { useEffect, useMemo, useRef, useState } from 'react'
-import { helpGroups } from './keymap'
+import { Suspense, useEffect, useRef, useState } from 'react'
+import { lazyView } from './lazy-view'
 import { useKeymap, useKeys } from './useKeys'
+
+const Dialog = lazyView(() => import('./KeysHelpDialog').then((m) => m.KeysHelpDialog))
+
+/** Loads the list's chunk (src/app/shell/prefetch.ts). */
+export const preloadKeysHelp = Dialog.preload
 
 export function KeysHelp() {
   const [open, setOpen] = useState(false)
   const keymap = useKeymap()
-  const groups = useMemo(() => helpGroups(keymap), [keymap])
   const close = useRef<HTMLButtonElement>(null)
   const back = useRef<Element | null>(null)
   useKeys({
@@ -28,33 +33,12 @@ export function KeysHelp() {
     open,
   )
   useEffect(() => {
-    if (open) close.current?.focus()
-    else if (back.current instanceof HTMLElement) back.current.focus()
+    if (!open && back.current instanceof HTMLElement) back.current.focus()
   }, [open])
   if (!open) return null
   return (
-    <div className="keys-backdrop">
-      <div className="keys-help" role="dialog" aria-modal="true" aria-labelledby="keys-title">
-        <h2 id="keys-title">Keyboard</h2>
-        {groups.map((g) => (
-          <div key={g.group}>
-            <h3 className="keys-group">{g.group}</h3>
-            <dl className="kv">
-              {g.keys.map(([k, what]) => (
-                <div key={`${k} ${what}`} className="kv-row">
-                  <dt>
-                    <kbd>{k}</kbd>
-                  </dt>
-                  <dd>{what}</dd>
-                </div>
-              ))}
-            </dl>
-          </div>
-        ))}
-        <button type="button" ref={close} onClick={() => setOpen(false)}>
-          Close
-        </button>
-      </div>
-    </div>
+    <Suspense fallback={null}>
+      <Dialog.View keymap={keymap} closeRef={close} onClose={() => setOpen(false)} />
+    </Suspense>
   )
 }

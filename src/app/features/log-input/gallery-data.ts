@@ -1,6 +1,8 @@
 /**
  * The fixture corpus's log bundles, file name → a loader of its text. Each log is its own
  * chunk of the build, fetched when its example opens: the first screen loads only the demo's.
+ * This map is a chunk too (./gallery.ts `loadGalleryFiles`): the first screen opens the
+ * demo through its own loader.
  */
 const modules = import.meta.glob<string>(
   [

@@ -13,6 +13,7 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { utf8 } from '../../../crypto/bytes'
 import type { Loaded } from '../../trace/useInspector'
+import { whenIdle } from '../../ui/idle'
 import { compressLog, type Fragment, formatFragment, MAX_FRAGMENT, type StepRef } from './permalink'
 
 /** The log of the open source, compressed for a fragment, or why it cannot be carried. */
@@ -87,19 +88,6 @@ export class AddressWriter {
     this.recent.push(at)
     this.write(address)
   }
-}
-
-/** The longest the permalink's compression waits for an idle moment (a busy page still gets its link). */
-const IDLE_TIMEOUT_MS = 1000
-
-/** Runs `f` in an idle period after the next frame (a timer where requestIdleCallback is missing); returns a cancel. */
-function whenIdle(f: () => void): () => void {
-  if (typeof requestIdleCallback === 'function') {
-    const h = requestIdleCallback(f, { timeout: IDLE_TIMEOUT_MS })
-    return () => cancelIdleCallback(h)
-  }
-  const t = setTimeout(f, 0)
-  return () => clearTimeout(t)
 }
 
 /** The longest a write after the paint waits when no frame comes (a hidden page draws none). */

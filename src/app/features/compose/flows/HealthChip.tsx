@@ -1,4 +1,4 @@
-import { LAST_ENTRIES } from './health'
+import { LAST_ENTRIES } from './log-limit'
 
 /** The header's one-line health of the open inbox: log entries used against the limit; opens the health view. */
 export function HealthChip({ entries, limit, onOpen }: { entries: number; limit: number; onOpen: () => void }) {

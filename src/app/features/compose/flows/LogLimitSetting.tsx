@@ -1,5 +1,5 @@
 import { WholeNumberSetting } from './WholeNumberSetting'
-import { parseLogLimit } from './health'
+import { parseLogLimit } from './log-limit'
 
 /** The log limit setting, in the Settings dialog. */
 export function LogLimitSetting({ limit, onChange }: { limit: number; onChange: (limit: number) => void }) {

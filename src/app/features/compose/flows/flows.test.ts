@@ -7,7 +7,8 @@ import { heldSigner, inboxWithHandle, installationKeys, wallet } from '../compos
 import { allButMine, buildCleanup } from './cleanup'
 import { readSetting, writeSetting } from '../../../model/setting'
 import { mapStorage, refusing } from '../../../model/storage-doubles'
-import { inboxHealth, LAST_ENTRIES, LOG_LIMIT_SETTING, parseLogLimit, spendWarning } from './health'
+import { inboxHealth, spendWarning } from './health'
+import { LAST_ENTRIES, LOG_LIMIT_SETTING, parseLogLimit } from './log-limit'
 
 const insts = installationKeys
 const inbox = () => inboxWithHandle(insts)

@@ -4,16 +4,13 @@
  * against the deployment's limit (the network keeps a bounded number of updates per
  * inbox and never compacts them), installations against the client ceiling (CONF-044),
  * the handles (IDENT-086), the recovery identifier and whether it is a member, the
- * installations unused the longest, and what the remaining entries can still buy.
+ * installations unused the longest, and what the remaining entries can still buy. The
+ * log limit setting is ./log-limit.ts (the header's chip reads it; this module loads with
+ * the inbox tasks).
  */
 import { currentHandles, MAX_CLAIMS } from '../../../../core/handles'
 import { memberKey, type AssociationState, type Member } from '../../../../core/types'
-import { countSetting, type ParsedCount, parseCount } from '../count-setting'
-
-/** The default limit of stored updates per inbox (a setting). */
-const DEFAULT_LOG_LIMIT = 256
-/** An update that would leave this many entries or fewer spends "one of the last" (warned). */
-export const LAST_ENTRIES = 3
+import { LAST_ENTRIES } from './log-limit'
 
 export interface InboxHealth {
   readonly inboxId: string
@@ -107,15 +104,3 @@ export function spendWarning(h: InboxHealth): string | null {
     return `This update spends one of the last entries: ${h.entries.left - 1} will be left of ${h.entries.limit}${h.entries.left - 1 === 0 ? ', and the log is then full for good (no compaction)' : ''}.`
   return null
 }
-
-// ---- the deployment's log limit setting ---------------------------------------------------
-
-const MAX_LOG_LIMIT = 1_000_000
-
-/** The limit as typed: a whole number from 1 to 1,000,000, or why it is not one. */
-export function parseLogLimit(text: string): ParsedCount {
-  return parseCount(text, 'the log limit', MAX_LOG_LIMIT)
-}
-
-/** The deployment's log limit setting (default 256), in the Settings dialog. */
-export const LOG_LIMIT_SETTING = countSetting('inspector.logLimit', parseLogLimit, () => DEFAULT_LOG_LIMIT)

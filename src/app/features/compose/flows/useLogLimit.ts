@@ -1,5 +1,5 @@
 import { pageSetting } from '../../../model/setting'
-import { LOG_LIMIT_SETTING } from './health'
+import { LOG_LIMIT_SETTING } from './log-limit'
 
 const logLimit = pageSetting(LOG_LIMIT_SETTING)
 

@@ -1,0 +1,35 @@
+/**
+ * A component in a lazy chunk whose loader the idle prefetch (src/app/shell/prefetch.ts)
+ * can call ahead of its first use. Before its chunk is there it suspends like React.lazy
+ * (its Suspense boundary shows the fallback); once it is there, a new mount renders it at
+ * once, with no fallback even for a frame. A mount keeps the one it started with, so a
+ * chunk that arrives while it is shown does not remount it.
+ */
+import { type ComponentType, lazy, useState } from 'react'
+
+export interface LazyView<P extends object> {
+  readonly View: ComponentType<P>
+  /** Loads the chunk (once; a failed load is tried again on the next call). */
+  readonly preload: () => Promise<unknown>
+}
+
+/** Called once per view, at module level (like React.lazy). */
+export function lazyView<P extends object>(load: () => Promise<ComponentType<P>>): LazyView<P> {
+  let loaded: ComponentType<P> | undefined
+  let pending: Promise<ComponentType<P>> | undefined
+  const preload = (): Promise<ComponentType<P>> =>
+    (pending ??= load().then(
+      (c) => (loaded = c),
+      (e: unknown) => {
+        pending = undefined
+        throw e
+      },
+    ))
+  const Lazy = lazy(() => preload().then((c) => ({ default: c })))
+  // biome-ignore lint/correctness/noComponentHookFactories: made once per view at module level, as React.lazy is, never in a render
+  function View(props: P) {
+    const [Ready] = useState(() => loaded)
+    return Ready ? <Ready {...props} /> : <Lazy {...props} />
+  }
+  return { View, preload }
+}
