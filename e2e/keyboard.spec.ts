@@ -6,10 +6,15 @@
  */
 import type { Locator, Page } from '@playwright/test'
 import { expect, expectNoA11yViolations, test } from './fixtures'
-import { DESKTOP, openLog, PHONE, pressAndSee, summary, waitForLog } from './helpers'
+import { DESKTOP, openLog, PHONE, pressAndSee, summary, syntheticLogFile, waitForLog } from './helpers'
 
 // Code inside evaluate runs in the page; tsconfig.node.json has no DOM lib.
-declare const document: any, getComputedStyle: any, innerHeight: number, innerWidth: number
+declare const document: any,
+  getComputedStyle: any,
+  innerHeight: number,
+  innerWidth: number,
+  window: any,
+  MutationObserver: any
 
 /** Presses Tab (or Shift+Tab) until `target` has the focus; fails after `max` presses. */
 async function tabTo(page: Page, target: Locator, { max = 300, back = false } = {}): Promise<void> {
@@ -255,4 +260,32 @@ test('each drawer has its key from the registry, listed under ?, and none is tak
   await expect(page.locator('[data-drawer]')).toHaveCount(0)
   await page.keyboard.press('Escape')
   await expect(keys).toHaveCount(0)
+})
+
+test('opening another log leaves the log on screen at its step until the new one replaces it', async ({ page }) => {
+  await openLog(page, DESKTOP)
+  await page.getByRole('listbox', { name: /Updates and their actions/ }).focus()
+  await pressAndSee(page, 'End', 'sequence id 13')
+  // Every state the timeline passes through, from now until the new log shows.
+  await page.evaluate(() => {
+    const w = window as unknown as { __seen: string[] }
+    w.__seen = []
+    const note = () => {
+      const head = document.querySelector('.timeline-head')?.textContent ?? ''
+      const row = document.querySelector('[role=option][aria-selected=true]')?.textContent?.slice(0, 40) ?? 'none'
+      const s = `${head.includes('256 updates') ? 'new' : 'old'}: ${row}`
+      if (w.__seen.at(-1) !== s) w.__seen.push(s)
+    }
+    note()
+    new MutationObserver(note).observe(document.body, { subtree: true, childList: true, attributes: true })
+  })
+  await page.getByRole('button', { name: 'Open log…' }).click()
+  await page.getByLabel('Open a log file').setInputFiles(await syntheticLogFile(256))
+  await expect(page.locator('.timeline-head')).toContainText('256 updates')
+  await waitForLog(page)
+  const seen: string[] = await page.evaluate(() => (window as unknown as { __seen: string[] }).__seen)
+  const old = seen.filter((s) => s.startsWith('old: '))
+  // The log shown before kept its last step selected all along (its selection was never the new log's).
+  expect(new Set(old).size, JSON.stringify(seen)).toBe(1)
+  expect(old[0]).toMatch(/^old: 13\D/)
 })

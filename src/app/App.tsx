@@ -90,7 +90,7 @@ export function App() {
           {loaded && view.presenting && (
             <ErrorBoundary label="Presenter mode" resetKey={loaded.loadId}>
               <Suspense fallback={<p className="muted">Loading presenter mode…</p>}>
-                <WithSelection model={loaded.model}>
+                <WithSelection loaded={loaded}>
                   {(selection) => (
                     <Presenter
                       model={loaded.model}

@@ -26,7 +26,7 @@ export function FollowSlot({ session, view, dispatch }: SlotProps) {
   return (
     <ErrorBoundary label="Follow">
       <Suspense fallback={null}>
-        <WithSelection model={loaded.model}>
+        <WithSelection loaded={loaded}>
           {(selection) => (
             <FollowBar
               loaded={loaded}

@@ -1,14 +1,14 @@
 import type { ReactNode } from 'react'
-import type { Selection, TraceModel } from '../trace/trace-model'
-import { useSelection } from './view-store'
+import type { Selection } from '../trace/trace-model'
+import { type SelectionOwner, useSelection } from './view-store'
 
-/** Renders `children` with the selection in `model`: the one part of a view that changes on each step. */
+/** Renders `children` with the selection in the open log: the one part of a view that changes on each step. */
 export function WithSelection({
-  model,
+  loaded,
   children,
 }: {
-  model: TraceModel
+  loaded: SelectionOwner
   children: (selection: Selection | null) => ReactNode
 }) {
-  return children(useSelection(model))
+  return children(useSelection(loaded))
 }

@@ -35,7 +35,7 @@ export function Workspace({
   const loaded = ins.loaded!
   const { tab } = view
   // The selection from the view store: a step re-renders this pane, not the shell around it.
-  const selection = useSelection(loaded.model)
+  const selection = useSelection(loaded)
   const filterInput = useRef<HTMLInputElement>(null)
   const onSelect = session.userSelect
   const onTab = useCallback((t: TabId) => dispatch({ type: 'tab', tab: t }), [dispatch])

@@ -106,7 +106,7 @@ export function SignDrawer({ session, close }: DrawerContext) {
 
 export function EditDrawer({ session, edit, close }: DrawerContext) {
   const { loaded } = session.ins
-  const selection = useSelection(loaded?.model ?? null)
+  const selection = useSelection(loaded ?? null)
   if (!loaded) return null
   const selected = selection ? (loaded.model.steps[selection.k] ?? null) : null
   return (

@@ -7,7 +7,7 @@
  * (opening the Open panel, a paste, a file, a selection, a fetch or open they asked for)
  * goes through the guard here, so what the app began before it gives way.
  */
-import { useCallback, useMemo } from 'react'
+import { useCallback, useLayoutEffect, useMemo } from 'react'
 import type { UserIntent } from '../features/log-input/start-guard'
 import { useAddressOpening, usePendingAutoLoads, useStartGuard } from '../features/log-input/useAddressOpening'
 import { useOpenActions } from '../features/log-input/useOpenActions'
@@ -26,8 +26,15 @@ import { stepRefOf, withParams, writeView } from './view-url'
 export function useLogSession(view: ShellView, store: ViewStore) {
   const dispatch = store.dispatch
   const select = useCallback((selection: Selection | null) => dispatch({ type: 'select', selection }), [dispatch])
-  const ins = useInspector({ selection: store.selection, select })
+  const ins = useInspector({ selection: store.selection })
   const { loaded, open, setProblem } = ins
+  // The view store takes a newly shown log's first selection in the commit that shows it
+  // (before the paint; until then useSelection shows Loaded.initial).
+  const shownId = loaded?.loadId
+  const shownWith = loaded?.initial ?? null
+  useLayoutEffect(() => {
+    if (shownId !== undefined) dispatch({ type: 'shown', loadId: shownId, selection: shownWith })
+  }, [shownId, shownWith, dispatch])
   const [nodeUrl, setNodeUrl] = useNodeUrl()
   const guard = useStartGuard(ins.cancel)
   const pendingAuto = usePendingAutoLoads(guard)

@@ -18,6 +18,11 @@ export type DrawerId = (typeof DRAWER_IDS)[number]
 export interface ViewState {
   /** The selected row of the timeline (an update, or one of its actions). */
   readonly selection: Selection | null
+  /**
+   * The log the selection was made in (its loadId; 0 before the first): a newly opened
+   * log is shown with its own first selection until the store takes it (./view-store.ts).
+   */
+  readonly selectionFor: number
   /** The step range's start: the Diff tab's base, pinned in the log `loadId` (null: the previous step). */
   readonly base: { readonly loadId: number; readonly row: Row } | null
   /** The step's tab the user chose, kept from step to step (null: each step's default). */
@@ -39,10 +44,12 @@ export interface ViewState {
  * renders from. The selection changes on every step and is read by the views that show
  * it (./view-store.ts), so a step does not re-render the shell.
  */
-export type ShellView = Omit<ViewState, 'selection'>
+export type ShellView = Omit<ViewState, 'selection' | 'selectionFor'>
 
 export type ViewAction =
   | { readonly type: 'select'; readonly selection: Selection | null }
+  /** A newly opened log is shown (`loadId`), with `selection` selected. */
+  | { readonly type: 'shown'; readonly loadId: number; readonly selection: Selection | null }
   | { readonly type: 'pin'; readonly loadId: number; readonly row: Row | null }
   | { readonly type: 'tab'; readonly tab: TabId | null }
   | { readonly type: 'open'; readonly drawer: DrawerId }
@@ -55,6 +62,7 @@ export type ViewAction =
 
 export const EMPTY_VIEW: ViewState = {
   selection: null,
+  selectionFor: 0,
   base: null,
   tab: null,
   drawers: [],
@@ -70,6 +78,10 @@ export function viewReducer(s: ViewState, a: ViewAction): ViewState {
   switch (a.type) {
     case 'select':
       return s.selection === a.selection ? s : { ...s, selection: a.selection }
+    case 'shown':
+      return s.selection === a.selection && s.selectionFor === a.loadId
+        ? s
+        : { ...s, selection: a.selection, selectionFor: a.loadId }
     case 'pin':
       return { ...s, base: a.row ? { loadId: a.loadId, row: a.row } : null }
     case 'tab':

@@ -9,23 +9,43 @@ import { createContext, useContext, useSyncExternalStore } from 'react'
 import type { Selection, TraceModel } from '../trace/trace-model'
 import { EMPTY_VIEW, type ShellView, type ViewAction, type ViewState, viewReducer } from './view-state'
 
-const SHELL_KEYS = (Object.keys(EMPTY_VIEW) as (keyof ViewState)[]).filter((k) => k !== 'selection')
+const SHELL_KEYS = (Object.keys(EMPTY_VIEW) as (keyof ViewState)[]).filter(
+  (k) => k !== 'selection' && k !== 'selectionFor',
+)
 
 function shellOf(s: ViewState): ShellView {
-  const { selection, ...shell } = s
+  const { selection, selectionFor, ...shell } = s
   void selection
+  void selectionFor
   return shell
+}
+
+/** The selection with the log it was made in (ViewState.selectionFor). */
+interface Selected {
+  readonly selection: Selection | null
+  readonly loadId: number
+}
+
+/** What useSelection needs of the open log (src/app/trace/useInspector.ts Loaded). */
+export interface SelectionOwner {
+  readonly loadId: number
+  readonly model: TraceModel
+  /** The selection the log opened with. */
+  readonly initial: Selection | null
 }
 
 export class ViewStore {
   private state: ViewState
   /** The view without the selection: a new object only when one of its own fields changes. */
   private shell: ShellView
+  /** The selection and its log: a new object only when either changes. */
+  private selected: Selected
   private readonly listeners = new Set<() => void>()
 
   constructor(init: ViewState) {
     this.state = init
     this.shell = shellOf(init)
+    this.selected = { selection: init.selection, loadId: init.selectionFor }
   }
 
   readonly dispatch = (a: ViewAction): void => {
@@ -34,12 +54,15 @@ export class ViewStore {
     if (next === prev) return
     this.state = next
     if (SHELL_KEYS.some((k) => next[k] !== prev[k])) this.shell = shellOf(next)
+    if (next.selection !== prev.selection || next.selectionFor !== prev.selectionFor)
+      this.selected = { selection: next.selection, loadId: next.selectionFor }
     for (const l of [...this.listeners]) l()
   }
 
   readonly view = (): ViewState => this.state
   readonly shellView = (): ShellView => this.shell
   readonly selection = (): Selection | null => this.state.selection
+  readonly selectedIn = (): Selected => this.selected
 
   readonly subscribe = (onChange: () => void): (() => void) => {
     this.listeners.add(onChange)
@@ -67,14 +90,17 @@ export function useShellView(store: ViewStore): ShellView {
 }
 
 /**
- * The selected row of `model`; re-renders on each step. The store and the open log change
- * in separate renders: when a log with fewer updates replaces one (an edited copy, a newly
- * opened log), one render may see the new model with the old selection before the
- * inspector selects in the new log. A selection past the model's end is no selection.
+ * The selected row of the open log; re-renders on each step. A newly opened log is shown
+ * with the selection it opened with (`initial`) until the store takes it (the shell
+ * dispatches 'shown' in the commit that shows the log): setting the store's selection
+ * while the log opened in a transition re-rendered the log shown before with the new
+ * log's selection, a few frames before the new log replaced it. A selection past the
+ * model's end is no selection.
  */
-export function useSelection(model: TraceModel | null): Selection | null {
+export function useSelection(loaded: SelectionOwner | null): Selection | null {
   const store = useViewStore()
-  return fitSelection(useSyncExternalStore(store.subscribe, store.selection), model)
+  const { selection, loadId } = useSyncExternalStore(store.subscribe, store.selectedIn)
+  return fitSelection(loaded && loadId !== loaded.loadId ? loaded.initial : selection, loaded?.model ?? null)
 }
 
 /** `selection` if it names an update of `model`, else null. */

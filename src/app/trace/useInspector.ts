@@ -51,6 +51,8 @@ export interface Loaded {
   readonly ok: boolean
   readonly inboxId: string | null
   readonly replayMs: number
+  /** The selection the log opened with (the view store takes it in the commit that shows the log). */
+  readonly initial: Selection | null
 }
 
 export interface Busy {
@@ -163,15 +165,14 @@ export function addressNamesLog(where: { readonly search: string; readonly hash:
 
 /**
  * The open log and its loading. The selection is the view state's (src/app/shell/view-state.ts):
- * the inspector sets it when a log opens and reads it to retry at the same step.
+ * a log opens with its first selection (Loaded.initial, which the shell gives the view
+ * store) and a retry reads the selection to keep the same step.
  */
 export function useInspector({
   selection,
-  select: setSelection,
 }: {
   /** The selection now (read when a retry starts; a step does not re-render the inspector's owner). */
   selection: () => Selection | null
-  select: (s: Selection | null) => void
 }) {
   // The app's chain routes (the providers layer's); read at each replay, so a Retry uses the routes of the moment.
   const chainRoutes = useRef<readonly ChainRouteWire[]>([])
@@ -278,8 +279,10 @@ export function useInspector({
             ok: r.ok,
             inboxId: r.inboxId,
             replayMs: r.replayMs,
+            // Not set in the view store here: the store's readers re-render at once, and
+            // would show the log still on screen with this log's selection.
+            initial: initialSelection(model, rows, options.step, options.at),
           })
-          setSelection(initialSelection(model, rows, options.step, options.at))
           setProblem(null)
         })
         return true
@@ -295,7 +298,7 @@ export function useInspector({
         if (mine === run.current && !shown) setBusy(null)
       }
     },
-    [progress, setSelection],
+    [progress],
   )
 
   const cancel = useCallback(() => {
