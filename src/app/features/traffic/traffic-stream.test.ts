@@ -70,6 +70,23 @@ const page = (calls: number[], next: number) =>
 const flush = () => new Promise((r) => setTimeout(r, 0))
 
 describe('connectTraffic', () => {
+  it('a node that never answered is said to be unreachable, not left connecting', async () => {
+    const h = harness(() => new TypeError('Failed to fetch'))
+    await flush()
+    expect(FakeES.all).toHaveLength(0)
+    expect(h.statuses).toEqual([
+      ['connecting', null],
+      ['connecting', 'no answer from the node (Failed to fetch): is it running? Trying again in 0.5 s.'],
+    ])
+    h.timers.shift()!()
+    await flush()
+    expect(h.statuses.at(-1)).toEqual([
+      'connecting',
+      'no answer from the node (Failed to fetch): is it running? Trying again in 1 s.',
+    ])
+    h.stop()
+  })
+
   it('reads what is there, then follows the stream after it', async () => {
     const h = harness(() => page([1, 2], 2))
     await flush()
@@ -100,7 +117,11 @@ describe('connectTraffic', () => {
     expect(h.statuses.at(-1)).toEqual(['reconnecting', null])
     h.timers.shift()!()
     await flush()
-    expect(h.statuses.at(-1)).toEqual(['reconnecting', null])
+    // The check after the drop found the node down: said, with what the fetch said and when the next try is.
+    expect(h.statuses.at(-1)).toEqual([
+      'reconnecting',
+      'no answer from the node (fetch failed): is it running? Trying again in 1 s.',
+    ])
     up = true
     restarted = true
     h.timers.shift()!()

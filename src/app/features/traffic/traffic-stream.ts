@@ -58,13 +58,13 @@ export function connectTraffic(
   let timer: unknown = null
   let everLive = false
 
-  /** One GET: the calls since `last()`, or why not. */
-  const check = async (): Promise<'ok' | 'down' | 'stop'> => {
+  /** One GET: the calls since `last()`, or why not (a node that does not answer: what the fetch said). */
+  const check = async (): Promise<'ok' | { readonly down: string } | 'stop'> => {
     let res: Response
     try {
       res = await doFetch(urls.page(last()), { cache: 'no-store' })
-    } catch {
-      return 'down'
+    } catch (e) {
+      return { down: e instanceof Error ? e.message : String(e) }
     }
     if (!res.ok) {
       h.onStatus(
@@ -90,13 +90,20 @@ export function connectTraffic(
     }
   }
 
-  const retry = () => {
+  /** Tries again after the backoff; `down`: why the node did not answer, said until it does. */
+  const retry = (down: string | null) => {
     if (closed) return
-    h.onStatus(everLive ? 'reconnecting' : 'connecting', null)
+    const wait = backoff(attempt++)
+    h.onStatus(
+      everLive ? 'reconnecting' : 'connecting',
+      down === null
+        ? null
+        : `no answer from the node (${down}): is it running? Trying again in ${(wait / 1000).toLocaleString('en', { maximumFractionDigits: 1 })} s.`,
+    )
     timer = later(() => {
       timer = null
       void start()
-    }, backoff(attempt++))
+    }, wait)
   }
 
   const start = async () => {
@@ -104,7 +111,7 @@ export function connectTraffic(
     // Read what is there first (and learn whether the node restarted), then follow.
     const c = await check()
     if (closed) return
-    if (c === 'down') return retry()
+    if (typeof c === 'object') return retry(c.down)
     if (c === 'stop') return
     const source = new ES(urls.stream(last()))
     es = source
@@ -126,7 +133,7 @@ export function connectTraffic(
       // from 1 again: close, and start over through the check.
       source.close()
       if (es === source) es = null
-      retry()
+      retry(null)
     }
   }
 
