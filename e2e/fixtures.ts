@@ -16,7 +16,7 @@ export { expect }
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
 
 /** True for URLs that would leave the machine (http, https, ws, wss, ftp to another host). */
-export function isOffHost(url: string): boolean {
+function isOffHost(url: string): boolean {
   let u: URL
   try {
     u = new URL(url)
