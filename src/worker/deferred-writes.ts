@@ -10,7 +10,10 @@
  * (`gapMs` later while the page is active past the deadline), so a message (the page's
  * next request, its activity) is handled between slices. A touch pauses it until the page
  * is idle again or the deadline passed. `flush` runs every job to its end now (a new
- * request comes first after them, so a log opened next, or a cancel, loses no write).
+ * request comes first after them, so a log opened next, or a cancel, loses no write; the
+ * page being hidden asks for it too). A reload or a closed tab within the wait loses the
+ * jobs: the browser ends the worker a few milliseconds after the page's pagehide, before
+ * their IndexedDB transactions commit, and the next open writes them again.
  */
 
 export type WriteJob = AsyncGenerator<void, void, void>

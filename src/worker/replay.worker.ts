@@ -296,7 +296,7 @@ function problemOf(e: unknown): InputProblem {
   return { format: 'auto', where: '', detail: message, message, attempts: [] }
 }
 
-async function handle(m: Exclude<ToWorker, { type: 'activity' | 'start-pool' }>): Promise<void> {
+async function handle(m: Exclude<ToWorker, { type: 'activity' | 'start-pool' | 'flush-writes' }>): Promise<void> {
   // The last answer's writes end first, so a log opened next (or a cancel) loses none.
   await writer.flush()
   if (m.type === 'open') {
@@ -569,6 +569,11 @@ scope.onmessage = (ev: MessageEvent<ToWorker>) => {
   }
   if (ev.data.type === 'start-pool') {
     sharedPool()
+    return
+  }
+  if (ev.data.type === 'flush-writes') {
+    // The page is being hidden or unloaded: the writes run now, without pauses (a failed one is dropped).
+    void writer.flush()
     return
   }
   busy++
