@@ -157,7 +157,7 @@ function QueryLayer({ children }: { children: ReactNode }) {
  * The boundary of a view that queries: asks for the QueryClient and shows `children` once
  * it is there; `view` names it if the QueryClient's chunk fails to load.
  */
-export function QueryGate({ view, children }: { view: string; children: ReactNode }) {
+export function QueryGate({ view, children }: { view: string; children?: ReactNode }) {
   return (
     <LazyGate
       context={QueryStateContext}
