@@ -1,12 +1,12 @@
 /**
- * The replay worker's writes after an answer (src/worker/deferred-writes.ts: a log's
- * verdicts and its record) wait until the page has been idle a second; a page being hidden
- * (visibilitychange to hidden, pagehide) asks for them at once (src/app/trace/useInspector.ts).
- * Hidden while the page stays alive (another tab, a minimized window), the writes are done
- * before the idle wait could have ended, and a later load of the page reopens the log from
- * storage. A reload or a closed tab within the idle wait still loses them: Chromium ends the
- * worker a few milliseconds after the page's pagehide, before its IndexedDB transactions
- * commit (docs/app.md).
+ * The replay worker's writes after an answer (src/worker/deferred-writes.ts: a log's record
+ * and its verdicts) wait until the page has been idle a second; a page being hidden or
+ * unloaded asks for them at once (visibilitychange to hidden, pagehide:
+ * src/app/trace/useInspector.ts). Hidden while the page lives on (another tab), the writes
+ * are done before the idle wait could have ended; reloaded at once, the worker is ended
+ * a few milliseconds after pagehide, and the log's record, put first, is kept. Either way
+ * a later load of the page reopens the log from storage (the replay's measure counts its
+ * updates as cached).
  */
 import { expect, test } from './fixtures'
 import { syntheticLogFile, waitForLog } from './helpers'
@@ -15,9 +15,11 @@ import { syntheticLogFile, waitForLog } from './helpers'
 declare const window: any, document: any, indexedDB: any
 
 const N = 64
+/** The reload's log: large enough that its record's put needs committing with its request (docs/performance.md). */
+const RELOADED = 1000
 
 /** Opens the log file and waits until the page shows it; the replay's measure (src/app/trace/replay-client.ts) of it. */
-async function openFile(page: import('@playwright/test').Page, file: string): Promise<{ cached: number }> {
+async function openFile(page: import('@playwright/test').Page, file: string, n = N): Promise<{ cached: number }> {
   await page.getByRole('button', { name: 'Open log…' }).click()
   await page.getByLabel('Open a log file').setInputFiles(file)
   const name = file.split('/').at(-1)!
@@ -27,7 +29,7 @@ async function openFile(page: import('@playwright/test').Page, file: string): Pr
       if (m?.detail?.file !== name || document.querySelector('.busy')) return null
       return (document.querySelector('.timeline-head')?.textContent ?? '').includes(head) ? m.detail : null
     },
-    [name, `· ${N} updates`] as const,
+    [name, `· ${n.toLocaleString('en')} updates`] as const,
     { timeout: 60_000 },
   )
   return (await detail.jsonValue()) as { cached: number }
@@ -94,4 +96,22 @@ test(`a ${N}-update log, the page hidden right after it is shown: its writes are
   await waitForLog(page)
   const again = await openFile(page, file)
   expect(again.cached, "the reopen's updates answered from storage").toBe(N)
+})
+
+test(`a ${RELOADED.toLocaleString('en')}-update log and the page reloaded at once: the reopen reads the log's record from storage`, async ({
+  page,
+}) => {
+  const file = await syntheticLogFile(RELOADED)
+  const name = file.split('/').at(-1)!
+  await page.goto('/')
+  await waitForLog(page)
+  const first = await openFile(page, file, RELOADED)
+  expect(first.cached, 'a first open verifies every update').toBe(0)
+  expect(await savedAt(page, name), 'nothing written before the reload').toBeNull()
+  // At once, inside the writes' idle wait. A new load of the page rather than reload(): the
+  // address may carry the log by now (#log=), which a reload would open by itself.
+  await page.goto('/')
+  await waitForLog(page)
+  const again = await openFile(page, file, RELOADED)
+  expect(again.cached, "the reopen's updates answered from storage").toBe(RELOADED)
 })

@@ -513,9 +513,12 @@ const WRITE_UPDATES = 64
 const WRITE_VERDICTS = 512
 
 /**
- * The writes after a replay's answer, as a job of small steps: the verdicts found (their
- * keys made and kept in the verdict cache), written WRITE_VERDICTS a transaction, then the
- * log's record encoded WRITE_UPDATES updates a step and put.
+ * The writes after a replay's answer, as a job of small steps: the log's record encoded
+ * WRITE_UPDATES updates a step and put, then the verdicts found (their keys made and kept
+ * in the verdict cache), written WRITE_VERDICTS a transaction. The record first: a reopen
+ * answers every update from it alone, and a page unloaded while the writes wait (the flush
+ * it asks at pagehide) leaves the worker a few milliseconds, in which the record's put (one
+ * request, committed with it) gets to IndexedDB and the verdicts' keys and writes do not.
  */
 async function* writeAfterAnswer(
   cache: IdbVerdictCache | null,
@@ -528,6 +531,16 @@ async function* writeAfterAnswer(
     readonly checks: readonly (readonly SignatureCheck[] | null)[]
   } | null,
 ): WriteJob {
+  if (record) {
+    const encoder = new LogVerdictsEncoder()
+    for (let i = 0; i < record.checks.length; i += WRITE_UPDATES) {
+      encoder.add(record.checks.slice(i, i + WRITE_UPDATES))
+      yield
+    }
+    const verdicts = encoder.finish()
+    yield
+    await record.store.put({ id: record.id, updates: record.updates, name: record.file, savedAt: Date.now(), verdicts })
+  }
   if (cache) {
     for (let i = 0; i < found.length; i += WRITE_UPDATES) {
       for (const v of found.slice(i, i + WRITE_UPDATES)) rememberVerdicts(v, cache)
@@ -542,16 +555,6 @@ async function* writeAfterAnswer(
       yield
     }
     await cache.flush()
-  }
-  if (record) {
-    const encoder = new LogVerdictsEncoder()
-    for (let i = 0; i < record.checks.length; i += WRITE_UPDATES) {
-      encoder.add(record.checks.slice(i, i + WRITE_UPDATES))
-      yield
-    }
-    const verdicts = encoder.finish()
-    yield
-    await record.store.put({ id: record.id, updates: record.updates, name: record.file, savedAt: Date.now(), verdicts })
   }
 }
 

@@ -216,8 +216,8 @@ export function useInspector({
     window.addEventListener('keydown', active, opts)
     window.addEventListener('pointerdown', active, opts)
     // A page being hidden or unloaded asks the worker to write now: hidden, it lives on and
-    // writes; unloaded (a reload, a closed tab), the browser ends it within milliseconds,
-    // mostly before the writes commit (src/worker/deferred-writes.ts).
+    // writes; unloaded (a reload, a closed tab), the browser ends it within milliseconds, in
+    // which the log's record is put (src/worker/replay.worker.ts writeAfterAnswer).
     const leaving = () => {
       if (document.visibilityState === 'hidden') client.current?.flushWrites()
     }
