@@ -2,19 +2,21 @@
  * The `test` every spec imports (instead of @playwright/test's):
  * - an auto fixture that keeps the browser on this machine: a request to any host
  *   other than localhost / 127.0.0.1 / [::1] is aborted and fails the test, and so does
- *   any uncaught page error (`pageerror`), on every page of the test's context;
+ *   any uncaught page error (`pageerror`), on every page of the test's context (a spec
+ *   that sets `consoleErrors` fails on console errors too); `guardContext` does the same
+ *   for a context a spec makes itself;
  * - `expectNoA11yViolations(page)`: an axe-core scan (@axe-core/playwright) that fails
  *   on serious or critical violations.
  */
 import AxeBuilder from '@axe-core/playwright'
-import { test as base, expect, type Page } from '@playwright/test'
+import { test as base, type BrowserContext, expect, type Page } from '@playwright/test'
 
 export { expect }
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
 
 /** True for URLs that would leave the machine (http, https, ws, wss, ftp to another host). */
-export function isOffHost(url: string): boolean {
+function isOffHost(url: string): boolean {
   let u: URL
   try {
     u = new URL(url)
@@ -25,37 +27,73 @@ export function isOffHost(url: string): boolean {
   return !LOCAL_HOSTS.has(u.hostname)
 }
 
-export const test = base.extend<{ hermetic: void }>({
-  hermetic: [
-    async ({ context, page }, use) => {
-      const offHost: string[] = []
-      const pageErrors: string[] = []
-      const watched = new WeakSet<Page>()
-      const watch = (p: Page): void => {
-        if (watched.has(p)) return
-        watched.add(p)
-        p.on('pageerror', (err) => pageErrors.push(`${p.url()}: ${err.stack ?? err.message}`))
-      }
-      await context.route(
-        (url) => isOffHost(url.href),
-        async (route) => {
-          offHost.push(`${route.request().method()} ${route.request().url()}`)
-          await route.abort('blockedbyclient')
-        },
-      )
-      context.on('request', (req) => {
-        // Also catches what routing does not see (e.g. a service worker's requests).
-        if (isOffHost(req.url()) && !offHost.some((r) => r.endsWith(` ${req.url()}`))) {
-          offHost.push(`${req.method()} ${req.url()}`)
-        }
+/** What `guardContext` records beside off-host requests and uncaught page errors. */
+export interface GuardOptions {
+  /** Also record console messages of type error (the benchmarks' contexts: a run with one is no figure). */
+  readonly consoleErrors?: boolean
+}
+
+/** A guarded context: `watch` adds a page made before the guard; `check` fails on what was recorded. */
+export interface ContextGuard {
+  readonly watch: (page: Page) => void
+  readonly check: () => void
+}
+
+/**
+ * Keeps a browser context on this machine and records its pages' errors: a request to any
+ * host other than localhost / 127.0.0.1 / [::1] is aborted and recorded, and so is every
+ * uncaught page error (and, with `consoleErrors`, every console error) of its pages, those
+ * opened later included. The `test` fixture guards every test's context with it; a spec
+ * that makes a context of its own (a benchmark's fresh one) guards it the same way.
+ */
+export async function guardContext(context: BrowserContext, options: GuardOptions = {}): Promise<ContextGuard> {
+  const offHost: string[] = []
+  const pageErrors: string[] = []
+  const consoleErrors: string[] = []
+  const watched = new WeakSet<Page>()
+  const watch = (p: Page): void => {
+    if (watched.has(p)) return
+    watched.add(p)
+    p.on('pageerror', (err) => pageErrors.push(`${p.url()}: ${err.stack ?? err.message}`))
+    if (options.consoleErrors)
+      p.on('console', (m) => {
+        if (m.type() === 'error') consoleErrors.push(`${p.url()}: ${m.text()} (${m.location().url})`)
       })
-      context.on('page', watch)
-      watch(page)
-
-      await use()
-
+  }
+  await context.route(
+    (url) => isOffHost(url.href),
+    async (route) => {
+      offHost.push(`${route.request().method()} ${route.request().url()}`)
+      await route.abort('blockedbyclient')
+    },
+  )
+  context.on('request', (req) => {
+    // Also catches what routing does not see (e.g. a service worker's requests).
+    if (isOffHost(req.url()) && !offHost.some((r) => r.endsWith(` ${req.url()}`))) {
+      offHost.push(`${req.method()} ${req.url()}`)
+    }
+  })
+  context.on('page', watch)
+  for (const p of context.pages()) watch(p)
+  return {
+    watch,
+    check: () => {
       expect(offHost, 'requests to hosts other than localhost/127.0.0.1 (tests must stay on this machine)').toEqual([])
       expect(pageErrors, 'uncaught errors in the page').toEqual([])
+      expect(consoleErrors, 'console errors in the page').toEqual([])
+    },
+  }
+}
+
+export const test = base.extend<{ consoleErrors: boolean; hermetic: void }>({
+  // A spec sets it (test.use) to fail on console errors too.
+  consoleErrors: [false, { option: true }],
+  hermetic: [
+    async ({ context, page, consoleErrors }, use) => {
+      const guard = await guardContext(context, { consoleErrors })
+      guard.watch(page)
+      await use()
+      guard.check()
     },
     { auto: true },
   ],

@@ -122,6 +122,8 @@ const median = (xs: number[]): number => {
 
 test.describe('load path benchmark (npm run bench)', () => {
   test.skip(!ON, 'runs under `npm run bench` only (INSPECTOR_OPEN_BENCH=1)')
+  // A console error (a failed worker, a failed chunk) makes a round's figures no figures.
+  test.use({ consoleErrors: true })
 
   test(`a ${N}-update log opened from a file ${OPEN_AFTER_MS / 1000} s after load: shown, validated, painted`, async ({
     page,

@@ -19,7 +19,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { availableParallelism, loadavg } from 'node:os'
 import type { Browser } from '@playwright/test'
-import { expect, isOffHost, test } from './fixtures'
+import { expect, guardContext, test } from './fixtures'
 import {
   benchTarget,
   type OpenClock,
@@ -38,7 +38,8 @@ declare const window: any, document: any, PerformanceObserver: any, KeyboardEven
 // Playwright's own trace recorder (the config's trace: 'retain-on-failure') snapshots the
 // page's DOM in its main thread at every action: tens of ms per key press that would be
 // counted as the app's. Off here, so the figures are the app's.
-test.use({ trace: 'off' })
+// A console error (a failed worker, a failed chunk) makes a run's figures no figures.
+test.use({ trace: 'off', consoleErrors: true })
 
 const N = Number(process.env.INSPECTOR_PERF_UPDATES ?? 1000)
 const TIMED = process.env.INSPECTOR_PERF_BENCH === '1'
@@ -286,11 +287,8 @@ test('a replay can be cancelled; the log shown before stays open and usable', as
 async function untracedOpenMs(chromium: Browser, baseURL: string, file: string, n: number): Promise<number> {
   const context = await chromium.newContext({ baseURL })
   try {
-    // Kept on this machine, as every test's context is (./fixtures.ts).
-    await context.route(
-      (url) => isOffHost(url.href),
-      (route) => route.abort('blockedbyclient'),
-    )
+    // Kept on this machine and failed on a page or console error, as this spec's test context is (./fixtures.ts).
+    const guard = await guardContext(context, { consoleErrors: true })
     await context.addInitScript(openClock, basename(file))
     const page = await context.newPage()
     await page.goto('/')
@@ -299,6 +297,7 @@ async function untracedOpenMs(chromium: Browser, baseURL: string, file: string, 
     await page.getByLabel('Open a log file').setInputFiles(file)
     await shown(page, n, 250)
     const { chosen, painted } = await openTimes(page)
+    guard.check()
     return painted - chosen
   } finally {
     await context.close()

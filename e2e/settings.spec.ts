@@ -4,14 +4,15 @@
  * node's URL edited there (the one profile list: no separate node panel) and used by the
  * Open drawer's "From a node" section, a custom profile that outlives a reload, Escape
  * closing it with focus back on its button, axe clean, and the layout at 1440x900 and
- * 390x844 (screenshots saved as artifacts).
+ * 390x844 (screenshots saved as artifacts); a failed load of its query layer's chunk said
+ * in the dialog, with a Try again that loads it.
  */
 import { demoInboxes } from '../src/devnode/demo'
 import { expect, expectNoA11yViolations, test } from './fixtures'
 import { openSettings, shot, waitForLog, openLog, PHONE, DESKTOP } from './helpers'
 
 // Code inside page.evaluate runs in the page; tsconfig.node.json has no DOM lib.
-declare const document: any
+declare const document: any, window: any
 
 const NODE = `http://127.0.0.1:${process.env.E2E_NODE_PORT}`
 const alice = demoInboxes().find((d) => d.name === 'alice')!
@@ -204,4 +205,43 @@ test('the deployment limits live in Settings: the log limit and the installation
   settings = await openSettings(page)
   await expect(settings.getByRole('textbox', { name: 'Log limit' })).toHaveValue('100')
   await expect(settings.getByRole('textbox', { name: 'Installation ceiling' })).toHaveValue('5')
+})
+
+test("Settings whose query layer's chunk fails to load: says what failed in the dialog; Try again loads it", async ({
+  page,
+}) => {
+  // The QueryClient's chunk (src/app/query-client.ts) fails as a stale deploy's would: 404.
+  let failing = true
+  const requests: string[] = []
+  await page.route(/\/assets\/query-client-[\w-]+\.js$/, async (route) => {
+    requests.push(route.request().url())
+    if (failing) await route.fulfill({ status: 404, body: 'gone' })
+    else await route.continue()
+  })
+  const rejections: string[] = []
+  await page.addInitScript(() => {
+    const w = window
+    w.__rejections = []
+    w.addEventListener('unhandledrejection', (e: any) => w.__rejections.push(String(e.reason)))
+  })
+  await openLog(page, DESKTOP)
+  const dialog = await openSettings(page)
+  const alert = dialog.getByRole('alert')
+  await expect(alert).toContainText('Settings could not be loaded.')
+  await expect(alert).toContainText('The query layer (TanStack Query) did not load')
+  await expect(dialog.getByRole('list', { name: 'Network profiles' })).toHaveCount(0)
+  // The rest of the app stays usable: the dialog closes, the timeline steps.
+  await dialog.getByRole('button', { name: 'Close Settings' }).click()
+  await expect(dialog).toHaveCount(0)
+  await page.getByRole('listbox', { name: /Updates and their actions/ }).focus()
+  await page.keyboard.press('End')
+  // The network is back: Try again loads the chunk and shows Settings.
+  failing = false
+  const again = await openSettings(page)
+  await again.getByRole('button', { name: 'Try again' }).click()
+  await expect(again.getByRole('list', { name: 'Network profiles' })).toBeVisible()
+  await expect(again.getByRole('alert')).toHaveCount(0)
+  expect(requests.length).toBeGreaterThanOrEqual(2)
+  rejections.push(...(await page.evaluate(() => window.__rejections as string[])))
+  expect(rejections, 'unhandled promise rejections in the page').toEqual([])
 })

@@ -101,7 +101,7 @@ describe('AppProviders', () => {
   it('holds no QueryClient until a view that queries asks for it: QueryGate renders nothing until then', async () => {
     const seen: unknown[] = []
     const probe = createElement(Probe, { read: () => seen.push(useQueryClient()) })
-    expect(render(createElement(AppProviders, null, createElement(QueryGate, null, probe)))).toBe('')
+    expect(render(createElement(AppProviders, null, createElement(QueryGate, { view: 'a view' }, probe)))).toBe('')
     expect(seen).toEqual([])
     // Outside a gate, TanStack's hooks find no client.
     expect(() => render(createElement(AppProviders, null, probe))).toThrow(/No QueryClient set/)

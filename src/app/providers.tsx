@@ -10,6 +10,10 @@
  * the chain evidence), which loads it; code outside React awaits `loadQueryClient()`. Until
  * then the context TanStack's hooks read holds no client.
  *
+ * A lazy chunk that fails to load (the network dropped, a chunk of an older deploy gone) is
+ * no silent blank and no unhandled rejection: the gate shows, in place of its view, what
+ * failed to load and a Try again that loads it again; the rest of the app goes on.
+ *
  * The signer registry and wagmi live in a lazy chunk (./signing-host.tsx), mounted once,
  * when the first signing view asks for it through SigningGate; until then the registry's
  * contexts hold null. The chain routes' verifier loads viem on its first verification
@@ -19,13 +23,12 @@ import { QueryClientContext, type QueryClient } from '@tanstack/react-query'
 import {
   type Context,
   createContext,
-  lazy,
   type ReactNode,
-  Suspense,
   useCallback,
   useContext,
   useEffect,
   useMemo,
+  useRef,
   useState,
 } from 'react'
 import { ChainRoutesProvider } from './features/settings/ChainRoutesProvider'
@@ -33,22 +36,66 @@ import { SignerManagerContext } from './features/signers/registry-context'
 import type { SignerManager } from './features/signers/useSignerRegistry'
 import { MissingProviderError, SignerRegistryContext } from './model/app-context'
 import { ErrorBoundary } from './ui/ErrorBoundary'
+import { PanelError } from './ui/PanelError'
 import { KeymapProvider } from './ui/useKeys'
 
-const SigningHost = lazy(() => import('./signing-host'))
-
-let clientLoad: Promise<QueryClient> | undefined
-
-/** The app's one QueryClient, its chunk loaded on the first call. */
-export function loadQueryClient(): Promise<QueryClient> {
-  return (clientLoad ??= import('./query-client').then((m) => m.queryClient))
+/**
+ * `load`, run once and shared by every caller; a failed load (the network dropped, a chunk
+ * of an older deploy gone) is forgotten, so the next call loads again.
+ */
+function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | undefined
+  return () =>
+    (pending ??= load().catch((e: unknown) => {
+      pending = undefined
+      throw e
+    }))
 }
+
+/** The app's one QueryClient, its chunk loaded on the first call (again after a failed one). */
+export const loadQueryClient: () => Promise<QueryClient> = loadOnce(() =>
+  import('./query-client').then((m) => m.queryClient),
+)
+
+/** The signing host's component, its chunk (wagmi, viem, @simplewebauthn) loaded on the first call. */
+const loadSigningHost = loadOnce(() => import('./signing-host').then((m) => m.default))
 
 /** A part of the app loaded when a view first asks for it: the QueryClient, the signing host. */
 interface LazyLayer {
   /** Loads it (once; later calls do nothing). */
   readonly request: () => void
   readonly ready: boolean
+  /** Why its chunk failed to load (null while none failed). */
+  readonly error: Error | null
+  /** Loads it again after a failure. */
+  readonly retry: () => void
+}
+
+/** A lazy layer's load: `request` starts it once, `retry` again after it failed; never an unhandled rejection. */
+function useLazyLoad<T>(load: () => Promise<T>): Omit<LazyLayer, 'ready'> & { readonly loaded: T | null } {
+  // Boxed: a loaded component is a function, which useState would take for an updater.
+  const [state, setState] = useState<{ readonly value: T } | { readonly error: Error } | null>(null)
+  const started = useRef(false)
+  const start = useCallback(() => {
+    started.current = true
+    load().then(
+      (value) => setState({ value }),
+      (e: unknown) => setState({ error: e instanceof Error ? e : new Error(String(e)) }),
+    )
+  }, [load])
+  const request = useCallback(() => {
+    if (!started.current) start()
+  }, [start])
+  const retry = useCallback(() => {
+    setState(null)
+    start()
+  }, [start])
+  return {
+    request,
+    retry,
+    loaded: state && 'value' in state ? state.value : null,
+    error: state && 'error' in state ? state.error : null,
+  }
 }
 
 function useLazyLayer(context: Context<LazyLayer | null>, name: string): LazyLayer {
@@ -57,20 +104,37 @@ function useLazyLayer(context: Context<LazyLayer | null>, name: string): LazyLay
   return layer
 }
 
-/** A view inside a lazy layer: asks for it and shows `children` once it is there, `loading` until then. */
+/**
+ * A view inside a lazy layer: asks for it and shows `children` once it is there, `loading`
+ * until then, and in their place, if its chunk failed to load, what failed and a Try again.
+ */
 function LazyGate({
   context,
   name,
+  view,
+  chunk,
   loading,
   children,
 }: {
   context: Context<LazyLayer | null>
   name: string
+  /** The view, for a failed load ("Settings"). */
+  view: string
+  /** What its chunk holds, for a failed load ("The query layer (TanStack Query)"). */
+  chunk: string
   loading: ReactNode
   children: ReactNode
 }) {
-  const { request, ready } = useLazyLayer(context, name)
+  const { request, ready, error, retry } = useLazyLayer(context, name)
   useEffect(() => request(), [request])
+  if (error)
+    return (
+      <PanelError
+        title={`${view} could not be loaded.`}
+        message={`${chunk} did not load: ${error.message.replace(/\.$/, '')}. The network may be down, or the app was updated since this page was loaded: try again, or reload the page.`}
+        onRetry={retry}
+      />
+    )
   return ready ? children : loading
 }
 
@@ -79,10 +143,9 @@ const QueryStateContext = createContext<LazyLayer | null>(null)
 
 /** TanStack's context, holding the QueryClient once a view has asked for it. */
 function QueryLayer({ children }: { children: ReactNode }) {
-  const [client, setClient] = useState<QueryClient | null>(null)
-  const request = useCallback(() => void loadQueryClient().then(setClient), [])
+  const { request, retry, error, loaded: client } = useLazyLoad(loadQueryClient)
   const ready = client !== null
-  const value = useMemo(() => ({ request, ready }), [request, ready])
+  const value = useMemo(() => ({ request, ready, error, retry }), [request, ready, error, retry])
   return (
     <QueryStateContext value={value}>
       <QueryClientContext value={client ?? undefined}>{children}</QueryClientContext>
@@ -90,10 +153,19 @@ function QueryLayer({ children }: { children: ReactNode }) {
   )
 }
 
-/** The boundary of a view that queries: asks for the QueryClient and shows `children` once it is there. */
-export function QueryGate({ children }: { children: ReactNode }) {
+/**
+ * The boundary of a view that queries: asks for the QueryClient and shows `children` once
+ * it is there; `view` names it if the QueryClient's chunk fails to load.
+ */
+export function QueryGate({ view, children }: { view: string; children?: ReactNode }) {
   return (
-    <LazyGate context={QueryStateContext} name="the query layer" loading={null}>
+    <LazyGate
+      context={QueryStateContext}
+      name="the query layer"
+      view={view}
+      chunk="The query layer (TanStack Query)"
+      loading={null}
+    >
       {children}
     </LazyGate>
   )
@@ -104,26 +176,35 @@ const SigningStateContext = createContext<LazyLayer | null>(null)
 
 /** The registry's contexts, filled once the signing host has loaded and mounted. */
 function SigningLayer({ children }: { children: ReactNode }) {
-  const [wanted, setWanted] = useState(false)
   const [manager, setManager] = useState<SignerManager | null>(null)
-  const { request: requestQuery, ready: queryReady } = useLazyLayer(QueryStateContext, 'the query layer')
+  const host = useLazyLoad(loadSigningHost)
+  const query = useLazyLayer(QueryStateContext, 'the query layer')
   // wagmi and the signing views query: the host mounts once the QueryClient is there.
+  const { request: requestHost, retry: retryHost } = host
+  const { request: requestQuery, retry: retryQuery } = query
   const request = useCallback(() => {
-    setWanted(true)
+    requestHost()
     requestQuery()
-  }, [requestQuery])
+  }, [requestHost, requestQuery])
+  // Either chunk's failure is this layer's; a retry loads again what failed.
+  const error = host.error ?? query.error
+  const hostFailed = host.error !== null
+  const queryFailed = query.error !== null
+  const retry = useCallback(() => {
+    if (hostFailed) retryHost()
+    if (queryFailed) retryQuery()
+  }, [hostFailed, queryFailed, retryHost, retryQuery])
   const ready = manager !== null
-  const value = useMemo(() => ({ request, ready }), [request, ready])
+  const value = useMemo(() => ({ request, ready, error, retry }), [request, ready, error, retry])
+  const Host = host.loaded
   return (
     <SigningStateContext value={value}>
       <SignerManagerContext value={manager}>
         <SignerRegistryContext value={manager}>{children}</SignerRegistryContext>
       </SignerManagerContext>
-      {wanted && queryReady && (
+      {Host && query.ready && (
         <ErrorBoundary label="Wallets and passkeys">
-          <Suspense fallback={null}>
-            <SigningHost onManager={setManager} />
-          </Suspense>
+          <Host onManager={setManager} />
         </ErrorBoundary>
       )}
     </SigningStateContext>
@@ -139,6 +220,8 @@ export function SigningGate({ children }: { children: ReactNode }) {
     <LazyGate
       context={SigningStateContext}
       name="the signing layer"
+      view="Wallets and passkeys"
+      chunk="The signing code (wagmi, viem, passkeys)"
       loading={<p className="muted">Loading wallets and passkeys…</p>}
     >
       {children}

@@ -76,10 +76,18 @@ export class IdbLogStore {
     }
   }
 
-  /** Writes (or replaces) a record; false when the write failed (quota, a closed database). */
+  /**
+   * Writes (or replaces) a record; false when the write failed (quota, a closed database).
+   * The transaction is committed with its one request, not after its answer: a worker ended
+   * soon after (its page unloaded) still has a large record written.
+   */
   async put(record: LogRecord): Promise<boolean> {
     try {
-      await inStore(this.db, STORE, 'readwrite', 'writing a log record', (s) => s.put(record))
+      await inStore(this.db, STORE, 'readwrite', 'writing a log record', (s) => {
+        const put = s.put(record)
+        s.transaction.commit()
+        return put
+      })
       return true
     } catch {
       return false

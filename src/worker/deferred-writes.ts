@@ -10,7 +10,9 @@
  * (`gapMs` later while the page is active past the deadline), so a message (the page's
  * next request, its activity) is handled between slices. A touch pauses it until the page
  * is idle again or the deadline passed. `flush` runs every job to its end now (a new
- * request comes first after them, so a log opened next, or a cancel, loses no write).
+ * request comes first after them, so a log opened next, or a cancel, loses no write; the
+ * page being hidden or unloaded asks for it too: the browser ends an unloaded page's worker
+ * a few milliseconds later, so a job puts what matters most first, see replay.worker.ts).
  */
 
 export type WriteJob = AsyncGenerator<void, void, void>

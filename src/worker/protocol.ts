@@ -111,6 +111,12 @@ export type ToWorker =
    * which comes with the page's load rather than 1 s after its first answer. No answer; id 0.
    */
   | { readonly type: 'start-pool'; readonly id: 0 }
+  /**
+   * The page is being hidden or unloaded (pagehide, visibilitychange to hidden): the
+   * writes after an answer run now, not once the page is idle (./deferred-writes.ts).
+   * No answer; id 0.
+   */
+  | { readonly type: 'flush-writes'; readonly id: 0 }
 
 interface ReplayRequest {
   readonly type: 'replay'

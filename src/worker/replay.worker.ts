@@ -329,7 +329,7 @@ function problemOf(e: unknown): InputProblem {
   return { format: 'auto', where: '', detail: message, message, attempts: [] }
 }
 
-async function handle(m: Exclude<ToWorker, { type: 'activity' | 'start-pool' }>): Promise<void> {
+async function handle(m: Exclude<ToWorker, { type: 'activity' | 'start-pool' | 'flush-writes' }>): Promise<void> {
   // The last answer's writes end first, so a log opened next (or a cancel) loses none.
   await writer.flush()
   if (m.type === 'open') {
@@ -546,9 +546,12 @@ const WRITE_UPDATES = 64
 const WRITE_VERDICTS = 512
 
 /**
- * The writes after a replay's answer, as a job of small steps: the verdicts found (their
- * keys made and kept in the verdict cache), written WRITE_VERDICTS a transaction, then the
- * log's record encoded WRITE_UPDATES updates a step and put.
+ * The writes after a replay's answer, as a job of small steps: the log's record encoded
+ * WRITE_UPDATES updates a step and put, then the verdicts found (their keys made and kept
+ * in the verdict cache), written WRITE_VERDICTS a transaction. The record first: a reopen
+ * answers every update from it alone, and a page unloaded while the writes wait (the flush
+ * it asks at pagehide) leaves the worker a few milliseconds, in which the record's put (one
+ * request, committed with it) gets to IndexedDB and the verdicts' keys and writes do not.
  */
 async function* writeAfterAnswer(
   cache: IdbVerdictCache | null,
@@ -561,6 +564,16 @@ async function* writeAfterAnswer(
     readonly checks: readonly (readonly SignatureCheck[] | null)[]
   } | null,
 ): WriteJob {
+  if (record) {
+    const encoder = new LogVerdictsEncoder()
+    for (let i = 0; i < record.checks.length; i += WRITE_UPDATES) {
+      encoder.add(record.checks.slice(i, i + WRITE_UPDATES))
+      yield
+    }
+    const verdicts = encoder.finish()
+    yield
+    await record.store.put({ id: record.id, updates: record.updates, name: record.file, savedAt: Date.now(), verdicts })
+  }
   if (cache) {
     for (let i = 0; i < found.length; i += WRITE_UPDATES) {
       for (const v of found.slice(i, i + WRITE_UPDATES)) rememberVerdicts(v, cache)
@@ -575,16 +588,6 @@ async function* writeAfterAnswer(
       yield
     }
     await cache.flush()
-  }
-  if (record) {
-    const encoder = new LogVerdictsEncoder()
-    for (let i = 0; i < record.checks.length; i += WRITE_UPDATES) {
-      encoder.add(record.checks.slice(i, i + WRITE_UPDATES))
-      yield
-    }
-    const verdicts = encoder.finish()
-    yield
-    await record.store.put({ id: record.id, updates: record.updates, name: record.file, savedAt: Date.now(), verdicts })
   }
 }
 
@@ -602,6 +605,11 @@ scope.onmessage = (ev: MessageEvent<ToWorker>) => {
   }
   if (ev.data.type === 'start-pool') {
     void sharedPool()
+    return
+  }
+  if (ev.data.type === 'flush-writes') {
+    // The page is being hidden or unloaded: the writes run now, without pauses (a failed one is dropped).
+    void writer.flush()
     return
   }
   busy++

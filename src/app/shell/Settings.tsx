@@ -8,7 +8,6 @@ import { LogLimitSetting } from '../features/compose/flows/LogLimitSetting'
 import { ProfilesSettings } from '../features/network/components/ProfilesSettings'
 import { defaultNodeUrl } from '../features/settings/node-url'
 import { SettingsDialog } from '../features/settings/SettingsDialog'
-import { QueryGate } from '../providers'
 import { ErrorBoundary } from '../ui/ErrorBoundary'
 import type { LogSession } from './useLogSession'
 
@@ -25,26 +24,23 @@ export function Settings({
 }) {
   return (
     <ErrorBoundary label="The settings">
-      {/* The node status and the chain routes' checks are queries. */}
-      <QueryGate>
-        <SettingsDialog
-          onClose={onClose}
-          profiles={
-            <ProfilesSettings
-              net={session.net}
-              localUrl={session.nodeUrl}
-              defaultLocalUrl={defaultNodeUrl()}
-              onLocalUrl={session.setNodeUrl}
-            />
-          }
-          limits={
-            <>
-              <LogLimitSetting limit={logLimit} onChange={onLogLimit} />
-              <CeilingSetting />
-            </>
-          }
-        />
-      </QueryGate>
+      <SettingsDialog
+        onClose={onClose}
+        profiles={
+          <ProfilesSettings
+            net={session.net}
+            localUrl={session.nodeUrl}
+            defaultLocalUrl={defaultNodeUrl()}
+            onLocalUrl={session.setNodeUrl}
+          />
+        }
+        limits={
+          <>
+            <LogLimitSetting limit={logLimit} onChange={onLogLimit} />
+            <CeilingSetting />
+          </>
+        }
+      />
     </ErrorBoundary>
   )
 }

@@ -233,3 +233,15 @@ describe('the verification pool started with the replay worker', () => {
     expect(addressNamesLog({ search: '?urls=1', hash: '#catalog=1' })).toBe(false)
   })
 })
+
+describe('ReplayClient.flushWrites', () => {
+  it('asks the worker to run its writes now (the page is hidden or unloaded); starts no worker of its own', () => {
+    vi.stubGlobal('Worker', FakeWorker)
+    const c = new ReplayClient()
+    c.flushWrites()
+    expect(FakeWorker.made).toHaveLength(0)
+    c.warm()
+    c.flushWrites()
+    expect(FakeWorker.made[0]!.posted).toEqual([{ type: 'flush-writes', id: 0 }])
+  })
+})

@@ -260,6 +260,14 @@ export class ReplayClient {
   }
 
   /**
+   * Tells the worker the page is being hidden or unloaded: its writes after an answer
+   * (src/worker/deferred-writes.ts) run now instead of once the page is idle. Starts no worker.
+   */
+  flushWrites(): void {
+    this.worker?.postMessage({ type: 'flush-writes', id: 0 } satisfies ToWorker)
+  }
+
+  /**
    * Starts the replay worker now (the app calls this when it loads), so its verification
    * pool and crypto backends are loaded before the first log is opened. `pool`: start
    * the verification pool now too (the page address names a log, which comes with the

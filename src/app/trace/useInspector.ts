@@ -216,9 +216,20 @@ export function useInspector({
     const opts = { capture: true, passive: true } as const
     window.addEventListener('keydown', active, opts)
     window.addEventListener('pointerdown', active, opts)
+    // A page being hidden or unloaded asks the worker to write now: hidden, it lives on and
+    // writes; unloaded (a reload, a closed tab), the browser ends it within milliseconds, in
+    // which the log's record is put (src/worker/replay.worker.ts writeAfterAnswer).
+    const leaving = () => {
+      if (document.visibilityState === 'hidden') client.current?.flushWrites()
+    }
+    const unloading = () => client.current?.flushWrites()
+    document.addEventListener('visibilitychange', leaving)
+    window.addEventListener('pagehide', unloading)
     return () => {
       window.removeEventListener('keydown', active, opts)
       window.removeEventListener('pointerdown', active, opts)
+      document.removeEventListener('visibilitychange', leaving)
+      window.removeEventListener('pagehide', unloading)
       client.current?.dispose()
     }
   }, [])

@@ -1,4 +1,5 @@
 import { Component, type ReactNode } from 'react'
+import { PanelError } from './PanelError'
 
 interface Props {
   /** What this boundary guards, for the message ("the state panel"). */
@@ -32,12 +33,11 @@ export class ErrorBoundary extends Component<Props, State> {
   override render(): ReactNode {
     if (!this.state.error) return this.props.children
     return (
-      <div className="panel-error" role="alert">
-        <strong>{this.props.label} could not be shown.</strong> <span>{this.state.error.message}</span>{' '}
-        <button type="button" onClick={() => this.setState({ error: null })}>
-          Try again
-        </button>
-      </div>
+      <PanelError
+        title={`${this.props.label} could not be shown.`}
+        message={this.state.error.message}
+        onRetry={() => this.setState({ error: null })}
+      />
     )
   }
 }

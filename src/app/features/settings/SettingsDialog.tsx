@@ -5,6 +5,7 @@
  * network profiles and the limits in as rendered sections.
  */
 import type { ReactNode } from 'react'
+import { QueryGate } from '../../providers'
 import { Dialog } from '../../ui/Dialog'
 import { ChainRoutesField } from './ChainRoutesField'
 
@@ -19,18 +20,21 @@ export interface SettingsDialogProps {
 export function SettingsDialog({ onClose, profiles, limits }: SettingsDialogProps) {
   return (
     <Dialog title="Settings" onClose={onClose} className="settings-dialog">
-      <section aria-labelledby="settings-profiles">
-        <h3 id="settings-profiles">Network profiles</h3>
-        {profiles}
-      </section>
-      <section aria-labelledby="settings-routes">
-        <h3 id="settings-routes">Chain routes</h3>
-        <ChainRoutesField />
-      </section>
-      <section aria-labelledby="settings-limits">
-        <h3 id="settings-limits">Limits of the deployment</h3>
-        {limits}
-      </section>
+      {/* The node status and the chain routes' checks are queries: a failed load of their layer shows in the dialog. */}
+      <QueryGate view="Settings">
+        <section aria-labelledby="settings-profiles">
+          <h3 id="settings-profiles">Network profiles</h3>
+          {profiles}
+        </section>
+        <section aria-labelledby="settings-routes">
+          <h3 id="settings-routes">Chain routes</h3>
+          <ChainRoutesField />
+        </section>
+        <section aria-labelledby="settings-limits">
+          <h3 id="settings-limits">Limits of the deployment</h3>
+          {limits}
+        </section>
+      </QueryGate>
     </Dialog>
   )
 }

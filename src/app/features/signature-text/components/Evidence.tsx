@@ -33,7 +33,7 @@ function ChainEvidence({ check, routes }: { check: SignatureCheck; routes: reado
  */
 export function ChainTab(props: { checks: readonly SignatureCheck[]; scope: string }) {
   return (
-    <QueryGate>
+    <QueryGate view="The chain evidence">
       <ChainTabBody {...props} />
     </QueryGate>
   )
