@@ -159,7 +159,7 @@ test('at 390×844 the header is one row: Open log…, the theme and More, which 
   await expect(page.getByRole('main', { name: /^Presenting/ })).toHaveCount(0)
   await (await headerAction(page, 'Copy link')).click()
   await expect(page.getByRole('status').filter({ hasText: 'The link to this step was copied.' })).toBeVisible()
-  // The address bar takes a change right after the frame that shows it.
+  // The address bar takes a change in an idle moment after the frame that shows it.
   const copied = await page.evaluate(() => navigator.clipboard.readText())
   await expect.poll(() => page.url()).toBe(copied)
   await (await headerAction(page, 'Settings…')).click()

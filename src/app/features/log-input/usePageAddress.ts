@@ -5,8 +5,9 @@
  * pasted, dropped or permalinked log travels in the fragment, compressed (./permalink.ts).
  * The view the shell gives (the selected step, the open tab, presenter mode, the open
  * drawers and inbox task) and an edited copy's mark follow. The
- * bar is updated with replaceState (no history entry per key press) right after the frame
- * that shows the view, so a reload right after a change reopens what was on screen; a step
+ * bar is updated with replaceState (no history entry per key press) in an idle moment
+ * after the frame that shows the view (100 ms at most), so a reload right after a change
+ * reopens what was on screen; a step
  * alone is written once stepping pauses (STEP_SETTLE_MS; LARGE_STEP_SETTLE_MS and an idle
  * moment for an address that carries a log), and a burst of changes is paced (AddressWriter).
  */
@@ -90,32 +91,12 @@ export class AddressWriter {
   }
 }
 
-/** The longest a write after the paint waits when no frame comes (a hidden page draws none). */
-const AFTER_PAINT_LIMIT_MS = 100
-
 /**
- * Runs `f` once the next frame has been painted (a task queued from requestAnimationFrame
- * runs after that frame), or AFTER_PAINT_LIMIT_MS from now if no frame comes first;
- * returns a cancel.
+ * The longest a change's address write waits for an idle moment: replaceState, even of a
+ * short address, took 0.3–12 ms (more on a busy page), which in the commit that shows a
+ * change delayed its paint, and right after that frame delayed the next task (a key press).
  */
-function afterPaint(f: () => void): () => void {
-  let done = false
-  let task: ReturnType<typeof setTimeout> | null = null
-  const run = () => {
-    if (done) return
-    done = true
-    f()
-  }
-  const limit = setTimeout(run, AFTER_PAINT_LIMIT_MS)
-  const frame =
-    typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => (task = setTimeout(run, 0))) : null
-  return () => {
-    done = true
-    clearTimeout(limit)
-    if (task !== null) clearTimeout(task)
-    if (frame !== null) cancelAnimationFrame(frame)
-  }
-}
+const WRITE_IDLE_MS = 100
 
 function isText(b: Uint8Array): boolean {
   try {
@@ -232,7 +213,7 @@ export function usePageAddress({ loaded, view }: { loaded: Loaded | null; view: 
   // stepping pauses (STEP_SETTLE_MS; a large address LARGE_STEP_SETTLE_MS after the last
   // step, when idle): replaceState costs milliseconds (tens with a log in the fragment),
   // which would sit in a key press's way to the next paint. Any other change is written
-  // right after the frame that shows it (with the step selected then).
+  // in an idle moment after the frame that shows it (with the step selected then).
   const writer = useRef<AddressWriter | null>(null)
   writer.current ??= new AddressWriter((next) => {
     if (next !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(null, '', next)
@@ -246,14 +227,12 @@ export function usePageAddress({ loaded, view }: { loaded: Loaded | null; view: 
     stepWrite.current?.()
     stepWrite.current = null
     if (!fragment) return
-    // After the frame that shows the change: a replaceState, even of a short address, took
-    // 0.3–12 ms (more on a busy page), which in this commit delayed the paint of every
-    // change it follows (a log opened, a tab, a drawer).
-    return afterPaint(() => {
+    // In an idle moment after the frame that shows the change (WRITE_IDLE_MS at most).
+    return whenIdle(() => {
       const address = `${location.pathname}${fragment.search}${fragment.hash()}`
       large.current = address.length >= LARGE_ADDRESS
       writer.current!.set(address)
-    })
+    }, WRITE_IDLE_MS)
   }, [fragment])
   useEffect(() => {
     let at = stepKey(step.get())
