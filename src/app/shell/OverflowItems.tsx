@@ -5,7 +5,7 @@
  * page is idle after the first log shows (./prefetch.ts).
  */
 import { type KeyboardEvent, type RefObject, useEffect, useRef } from 'react'
-import type { MenuAction } from './OverflowMenu'
+import type { MenuAction } from './menu-action'
 
 export function OverflowItems({
   id,

@@ -2,7 +2,8 @@
 import { cleanup, render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { type MenuAction, OverflowMenu } from './OverflowMenu'
+import type { MenuAction } from './menu-action'
+import { OverflowMenu } from './OverflowMenu'
 
 afterEach(cleanup)
 

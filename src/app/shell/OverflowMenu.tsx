@@ -9,14 +9,7 @@
  */
 import { type KeyboardEvent, Suspense, useCallback, useId, useRef, useState } from 'react'
 import { lazyView } from '../ui/lazy-view'
-
-export interface MenuAction {
-  readonly id: string
-  readonly label: string
-  /** A toggle (a drawer, presenter mode): shown checked while on. */
-  readonly checked?: boolean
-  readonly onSelect: () => void
-}
+import type { MenuAction } from './menu-action'
 
 const Items = lazyView(() => import('./OverflowItems').then((m) => m.OverflowItems))
 

@@ -11,7 +11,7 @@ import { useNodeService } from '../model/node-service'
 import { diffStates } from '../model/state-diff'
 import type { InspectRequest } from '../model/inspect-request'
 import type { Loaded } from '../trace/useInspector'
-import type { DrawerContext } from './drawers'
+import type { DrawerContext } from './drawer-context'
 import type { LogSession } from './useLogSession'
 import { useSelection } from './view-store'
 

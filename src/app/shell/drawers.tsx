@@ -7,25 +7,12 @@
  * A new drawer is one id in view-state.ts and one entry here. Every drawer but Open log…
  * is in ./drawer-views.tsx, a lazy chunk; the stack renders each inside a Suspense boundary.
  */
-import { type ComponentType, type Dispatch, useCallback } from 'react'
-import type { useEditSession } from '../features/edit/useEditSession'
+import { type ComponentType, useCallback } from 'react'
 import { OpenPanel } from '../features/log-input/components/OpenPanel'
 import { FromNode } from '../features/network/components/FromNode'
 import { lazyView } from '../ui/lazy-view'
-import type { LogSession } from './useLogSession'
-import type { DrawerId, ShellView, ViewAction } from './view-state'
-
-/** What every drawer component is given. */
-export interface DrawerContext {
-  readonly session: LogSession
-  readonly view: ShellView
-  readonly dispatch: Dispatch<ViewAction>
-  /** Closes this drawer. */
-  readonly close: () => void
-  readonly openSettings: () => void
-  readonly edit: ReturnType<typeof useEditSession>
-  readonly logLimit: number
-}
+import type { DrawerContext } from './drawer-context'
+import type { DrawerId } from './view-state'
 
 export interface DrawerSpec {
   /** The header button that opens and closes it. */
