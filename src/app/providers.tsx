@@ -36,21 +36,9 @@ import { SignerManagerContext } from './features/signers/registry-context'
 import type { SignerManager } from './features/signers/useSignerRegistry'
 import { MissingProviderError, SignerRegistryContext } from './model/app-context'
 import { ErrorBoundary } from './ui/ErrorBoundary'
+import { loadOnce } from './ui/load-once'
 import { PanelError } from './ui/PanelError'
 import { KeymapProvider } from './ui/useKeys'
-
-/**
- * `load`, run once and shared by every caller; a failed load (the network dropped, a chunk
- * of an older deploy gone) is forgotten, so the next call loads again.
- */
-function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
-  let pending: Promise<T> | undefined
-  return () =>
-    (pending ??= load().catch((e: unknown) => {
-      pending = undefined
-      throw e
-    }))
-}
 
 /** The app's one QueryClient, its chunk loaded on the first call (again after a failed one). */
 export const loadQueryClient: () => Promise<QueryClient> = loadOnce(() =>

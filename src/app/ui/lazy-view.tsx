@@ -6,6 +6,7 @@
  * chunk that arrives while it is shown does not remount it.
  */
 import { type ComponentType, lazy, useState } from 'react'
+import { loadOnce } from './load-once'
 
 export interface LazyView<P extends object> {
   readonly View: ComponentType<P>
@@ -16,15 +17,7 @@ export interface LazyView<P extends object> {
 /** Called once per view, at module level (like React.lazy). */
 export function lazyView<P extends object>(load: () => Promise<ComponentType<P>>): LazyView<P> {
   let loaded: ComponentType<P> | undefined
-  let pending: Promise<ComponentType<P>> | undefined
-  const preload = (): Promise<ComponentType<P>> =>
-    (pending ??= load().then(
-      (c) => (loaded = c),
-      (e: unknown) => {
-        pending = undefined
-        throw e
-      },
-    ))
+  const preload = loadOnce(() => load().then((c) => (loaded = c)))
   const Lazy = lazy(() => preload().then((c) => ({ default: c })))
   // biome-ignore lint/correctness/noComponentHookFactories: made once per view at module level, as React.lazy is, never in a render
   function View(props: P) {

@@ -8,6 +8,7 @@
  * or ahead of it once the page is idle (`loadGalleryFiles`, src/app/shell/prefetch.ts).
  */
 import type { Verifier } from '../../../worker/protocol'
+import { loadOnce } from '../../ui/load-once'
 
 export interface Example {
   readonly name: string
@@ -83,18 +84,13 @@ export function findExample(name: string): Example | undefined {
 /** The demo's log file (the same chunk as its entry in ./gallery-data.ts). */
 const DEMO_FILE = 'valid-full-life.json'
 
-let galleryFiles: Promise<Readonly<Record<string, () => Promise<string>>>> | undefined
-
-/** The fixture logs' loaders, file name → a loader of its text (their chunk loaded on the first call). */
-export function loadGalleryFiles(): Promise<Readonly<Record<string, () => Promise<string>>>> {
-  return (galleryFiles ??= import('./gallery-data').then(
-    (m) => m.FIXTURE_FILES,
-    (e: unknown) => {
-      galleryFiles = undefined // a failed load (the network) is tried again on the next call
-      throw e
-    },
-  ))
-}
+/**
+ * The fixture logs' loaders, file name → a loader of its text (their chunk loaded on the
+ * first call; a failed load is tried again on the next).
+ */
+export const loadGalleryFiles: () => Promise<Readonly<Record<string, () => Promise<string>>>> = loadOnce(() =>
+  import('./gallery-data').then((m) => m.FIXTURE_FILES),
+)
 
 /** The example's log text. */
 export async function loadExample(ex: Example): Promise<string> {
