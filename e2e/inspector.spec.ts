@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { expect, expectNoA11yViolations, test } from './fixtures'
-import { fixture, pasteLog, pressAndSee, shot, summary, waitForLog, watchCsp } from './helpers'
+import { fixture, pasteLog, pressAndSee, shot, summary, syntheticLogFile, waitForLog, watchCsp } from './helpers'
 
 // Code inside page.evaluate runs in the page; tsconfig.node.json (which checks e2e/) has no DOM lib.
 declare const window: any, document: any, DataTransfer: any
@@ -335,4 +335,40 @@ test.describe('the inspector with logs from outside', () => {
       page.getByRole('region', { name: 'Raw update (protobuf)' }).getByText('retired field 4').first(),
     ).toBeVisible()
   })
+})
+
+test('when the verification pool cannot be loaded, a large log is verified on the replay worker, and the next one loads it again', async ({
+  page,
+}) => {
+  // The pool's chunk (src/worker/pool.ts, imported by the replay worker when a log needs it) fails to load.
+  let failing = true
+  let asked = 0
+  await page.context().route(/\/assets\/pool-[^/]*\.js$/, async (route) => {
+    asked++
+    if (failing) await route.abort('failed')
+    else await route.continue()
+  })
+  await page.goto('/')
+  await waitForLog(page)
+  const verified = () =>
+    page.evaluate(
+      () => performance.getEntriesByName('inspector: replay', 'measure').map((e: any) => e.detail)[0] as any,
+    )
+  await page.getByRole('button', { name: 'Open log…' }).click()
+  await page.getByLabel('Open a log file').setInputFiles(await syntheticLogFile(256))
+  await expect(page.locator('.timeline-head')).toContainText('256 updates')
+  await expect(page.getByText('every update applies')).toBeVisible()
+  const first = await verified()
+  expect(asked, 'the pool was asked for').toBeGreaterThan(0)
+  // Verified on the replay worker's own thread: no pool, no update verified by one.
+  expect(first).toMatchObject({ updates: 256, workers: 0, remote: 0 })
+
+  // The chunk loads again: the next large log is verified on the pool.
+  failing = false
+  await page.getByRole('button', { name: 'Open log…' }).click()
+  await page.getByLabel('Open a log file').setInputFiles(await syntheticLogFile(1000))
+  await expect(page.locator('.timeline-head')).toContainText('1,000 updates')
+  await expect(page.getByText('every update applies')).toBeVisible()
+  const next = await verified()
+  expect(next.remote, 'updates verified by the pool').toBeGreaterThan(0)
 })

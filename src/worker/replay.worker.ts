@@ -111,23 +111,34 @@ let pool_: VerifyPool | null = null
  * none of it.
  */
 let poolModule: typeof import('./pool') | null = null
-let poolStart: Promise<VerifyPool> | undefined
+let poolStart: Promise<VerifyPool | null> | undefined
 /** Logs with fewer decoded updates are verified in the replay worker alone (see bench). */
 const POOL_THRESHOLD = 32
-const sharedPool = (): Promise<VerifyPool> =>
-  (poolStart ??= import('./pool').then((m) => {
-    poolModule = m
-    poolTimings = m.workerTimings
-    if (warmJobs) m.postWarmJobs(warmJobs)
-    pool_ = m.browserVerifyPool((u) => checkedContext().then(({ ctx }) => verifyUpdate(u, ctx)), {
-      onReady: () => {
-        const ps = pool_?.stats()
-        if (ps && ps.ready === ps.size) measure('pool ready', 0)
-        postPoolState()
-      },
-    })
-    return pool_
-  }))
+/**
+ * The pool, started on the first call; null when its module did not load (the network
+ * dropped, a chunk of an older deploy gone): that log is verified on this thread, and the
+ * next call loads the module again.
+ */
+const sharedPool = (): Promise<VerifyPool | null> =>
+  (poolStart ??= import('./pool').then(
+    (m) => {
+      poolModule = m
+      poolTimings = m.workerTimings
+      if (warmJobs) m.postWarmJobs(warmJobs)
+      pool_ = m.browserVerifyPool((u) => checkedContext().then(({ ctx }) => verifyUpdate(u, ctx)), {
+        onReady: () => {
+          const ps = pool_?.stats()
+          if (ps && ps.ready === ps.size) measure('pool ready', 0)
+          postPoolState()
+        },
+      })
+      return pool_
+    },
+    () => {
+      poolStart = undefined
+      return null
+    },
+  ))
 /** The latest idle warm-up jobs for the verification workers, kept until the pool's module is there. */
 let warmJobs: readonly VerifyJob[] | null = null
 function postWarmJobs(jobs: readonly VerifyJob[]): void {
@@ -436,8 +447,8 @@ async function handle(m: Exclude<ToWorker, { type: 'activity' | 'start-pool' | '
       // The log's verdicts in one read, ahead of the lookups (a reopened log); a log the
       // cache has not seen (its first update misses: one read) is verified with no lookup.
       const seen = stored ? true : cache ? (await prefetchLog(cache, updates, 1)).seen : false
-      if (decoded >= POOL_THRESHOLD) {
-        pool = await sharedPool()
+      pool = decoded >= POOL_THRESHOLD ? await sharedPool() : null
+      if (pool) {
         // The verdicts found are kept after the answer (keepFound below), off the replay's path.
         pool.configure({
           local: (u) => verifyUpdate(u, local),
