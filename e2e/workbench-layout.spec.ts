@@ -27,9 +27,11 @@ for (const [width, height] of SIZES) {
     await expect(header).toBeInViewport()
     await expect(page.getByRole('listbox', { name: /Updates and their actions/ })).toBeInViewport()
     if (width > 900) await expect(summary(page)).toBeInViewport()
-    // On a phone one row (the rest of the actions in More, see the test below); wider, two rows at most.
+    // One row on a phone (the rest of the actions in More, see the test below) and from 1200 px;
+    // between, the actions wrap under the log: two rows at most.
     const headerBox = (await header.boundingBox())!
-    expect(headerBox.height, `header height at ${width} px`).toBeLessThanOrEqual(width <= 640 ? 44 : 80)
+    const oneRow = width <= 640 || width >= 1200
+    expect(headerBox.height, `header height at ${width} px`).toBeLessThanOrEqual(oneRow ? 44 : 80)
     await shot(page, info, `layout-${width}x${height}`)
 
     const timeline = page.locator('section.timeline')
@@ -81,6 +83,7 @@ function headerControls(page: Page) {
           tag: el.tagName,
           top: r.top,
           bottom: r.bottom,
+          left: r.left,
           right: r.right,
         }
       }),
@@ -176,6 +179,53 @@ test('at 390×844 the header is one row: Open log…, the theme and More, which 
   await page.keyboard.press('Escape')
   await expect(more).toBeFocused()
 })
+
+for (const [width, height] of [
+  [1440, 900],
+  [1280, 720],
+] as const)
+  test(`at ${width}×${height} the header is one row, the log's name and verdict readable, an edited copy's too`, async ({
+    page,
+  }, info) => {
+    await openLog(page, { width, height })
+    const header = page.locator('header.topbar')
+    const label = page.locator('.source .source-label')
+    const verdict = page.locator('.source .badge', { hasText: /applies|stops at/ })
+    expect((await header.boundingBox())!.height, 'one row').toBeLessThanOrEqual(44)
+    // Whatever the width cuts is in the title; the demo's name and verdict are whole at 1440 px.
+    await expect(label).toHaveAttribute('title', 'example valid-full-life')
+    await expect(verdict).toHaveAttribute('title', 'every update applies')
+    const cut = (l: typeof label) => l.evaluate((e) => e.scrollWidth > e.clientWidth)
+    if (width === 1440) {
+      expect(await cut(label), 'the name is whole').toBe(false)
+      expect(await cut(verdict), 'the verdict is whole').toBe(false)
+      await expect(page.getByRole('heading', { name: 'Inbox Inspector', level: 1 })).toBeInViewport()
+    }
+    expect(await label.evaluate((e) => e.getBoundingClientRect().width), 'more than a few letters').toBeGreaterThan(100)
+    // The log's part gives way inside itself (ellipses), never by cutting off its last chip.
+    const clipped = () => page.locator('.topbar-id').evaluate((e) => e.scrollWidth > e.clientWidth + 0.5)
+    expect(await clipped(), 'the row fits: nothing cut off at its end').toBe(false)
+    // No control of the header overlaps another, none leaves the screen.
+    const boxes = await headerControls(page)
+    for (const [i, a] of boxes.entries()) {
+      expect(a.right, `${a.what} on screen`).toBeLessThanOrEqual(width)
+      for (const b of boxes.slice(i + 1))
+        expect(a.right <= b.left + 0.5 || b.right <= a.left + 0.5, `${a.what} beside ${b.what}`).toBe(true)
+    }
+
+    await (await headerAction(page, 'Edit…')).click()
+    await page
+      .locator('[data-drawer="edit"]')
+      .getByRole('button', { name: 'Replay an old add after its revocation', exact: true })
+      .click()
+    await expect(page.locator('.source.edited .edited-badge')).toHaveText('edited')
+    await expect(page.locator('.source.edited .source-label')).toContainText('edited copy of')
+    expect((await header.boundingBox())!.height, 'an edited copy: one row').toBeLessThanOrEqual(44)
+    expect(await clipped(), 'the edited row fits: nothing cut off at its end').toBe(false)
+    const edited = await page.locator('.source.edited .source-label').evaluate((e) => e.getBoundingClientRect().width)
+    expect(edited, 'the edited name shows more than a few letters').toBeGreaterThan(60)
+    await shot(page, info, `header-${width}-edited`)
+  })
 
 test('at 1440×900 every action is a header button and there is no More', async ({ page }) => {
   await openLog(page, DESKTOP, '/#example=valid-full-life&step=3.0')
