@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
-import type { Page, TestInfo } from '@playwright/test'
+import type { BrowserContext, Page, TestInfo } from '@playwright/test'
 import { expect } from './fixtures'
 import { syntheticBundle } from './synthetic-log'
 
@@ -193,6 +193,56 @@ export interface OpenClock {
   worker: Record<string, Span>
 }
 
+/** The binding openClock calls once the open is painted (paintedSignal). */
+const PAINTED_BINDING = '__benchPainted'
+
+/**
+ * Node's side of openClock's paint: `next()` resolves when the page's open clock has painted
+ * its open. Waiting so, the bench runs nothing in the page while it is timed: a
+ * `waitForFunction` installs Playwright's poller in the page (20–25 ms of main-thread
+ * script on this machine, inside the timed open, taken from the workers' two cores) and
+ * runs its predicate at every poll. Call before the page's first navigation.
+ */
+export async function paintedSignal(target: Page | BrowserContext): Promise<{ next: () => Promise<void> }> {
+  // Call next() before the action it times: the paint may come before an await returns.
+  let waiting: (() => void) | null = null
+  await target.exposeBinding(PAINTED_BINDING, () => {
+    waiting?.()
+    waiting = null
+  })
+  return {
+    next: () =>
+      new Promise<void>((resolve) => {
+        waiting = resolve
+      }),
+  }
+}
+
+/**
+ * A file chooser that runs nothing in the page when it chooses: `choose(file)` (a path) goes
+ * through the DevTools protocol alone (Chromium sets the input's files and fires its change
+ * event), where Playwright's setInputFiles also runs a script of its own in the page (6–13 ms
+ * of main-thread script here) while the open it starts is being timed. `selector` names the
+ * file input; it is looked up now, before the timing starts.
+ */
+export async function fileChooser(page: Page, selector: string): Promise<{ choose: (file: string) => Promise<void> }> {
+  const cdp = await page.context().newCDPSession(page)
+  const { result } = await cdp.send('Runtime.evaluate', {
+    expression: `document.querySelector(${JSON.stringify(selector)})`,
+  })
+  if (!result.objectId) throw new Error(`no element ${selector}`)
+  const { node } = await cdp.send('DOM.describeNode', { objectId: result.objectId })
+  return {
+    choose: async (file) => {
+      try {
+        await cdp.send('DOM.setFileInputFiles', { files: [file], backendNodeId: node.backendNodeId })
+      } finally {
+        await cdp.detach()
+      }
+    },
+  }
+}
+
 /**
  * An init script (`page.addInitScript(openClock, fileName)`) that times the open of the file
  * named `fileName` in the page itself, as `window.__bench` (an OpenClock): from the file
@@ -242,6 +292,9 @@ export function openClock(fileName: string): void {
           setTimeout(() => {
             b.painted = performance.now()
             performance.mark('bench: painted')
+            // The bench's binding (paintedSignal's PAINTED_BINDING; this function runs in the page, without
+            // this module's names), when there is one: Node learns of the paint with no script run in the page.
+            window.__benchPainted?.()
           }, 0),
         )
       })
