@@ -43,7 +43,8 @@ import { toTransferStep, type TransferStep } from './transfer'
 import { loadBrowserBackend } from './browser-loaders'
 import { describeWarmUp, nextTask, WARM_ROUNDS, warmUp } from './warm-up'
 import { WARM_LOG_ROUNDS } from './warm-jobs'
-import { warmJobsOf, warmLogOf, warmReplay } from './warm-log'
+import { IdleGate } from './idle-gate'
+import { roundsAfterReplay, warmJobsOf, warmLogOf, warmReplay } from './warm-log'
 
 /** The worker scope, typed without the WebWorker lib (the app's tsconfig has the DOM lib). */
 const scope = self as unknown as {
@@ -173,6 +174,8 @@ let idleRunning = false
 /** The log the idle warm-up replays (./warm-log.ts: a few updates of the last log replayed), and its rounds so far. */
 let warmLog: InboxLog | null = null
 let logRounds = 0
+/** The user on the page: the idle warm-up stops while they step (./idle-gate.ts). */
+const user = new IdleGate(1000, browserTimers)
 /**
  * Warm-up while nothing is asked: rounds of known answers (./warm-up.ts), up to
  * WARM_ROUNDS in all, after the known-answer round and again after each message (the
@@ -182,13 +185,15 @@ let logRounds = 0
  */
 async function idleWarmUp(): Promise<void> {
   if (!toWarm || busy > 0 || idleRunning) return
+  if (user.active()) return user.whenIdle(() => void idleWarmUp())
   const fast = toWarm
   idleRunning = true
   const now = (): number => performance.now()
+  const stop = (): boolean => busy > 0 || user.active()
   if (idleRounds < WARM_ROUNDS - 1) {
     const idle = await warmUp(fast, {
       rounds: WARM_ROUNDS - 1 - idleRounds,
-      stop: () => busy > 0,
+      stop,
       pause: nextTask,
       now,
     })
@@ -202,7 +207,7 @@ async function idleWarmUp(): Promise<void> {
       { crypto: fast },
       {
         rounds: WARM_LOG_ROUNDS - logRounds,
-        stop: () => busy > 0,
+        stop,
         pause: nextTask,
       },
     )
@@ -211,6 +216,9 @@ async function idleWarmUp(): Promise<void> {
   }
   idleRunning = false
   postPoolState()
+  // Stopped by the user's steps with rounds to go: the rest once the page is idle again.
+  const more = idleRounds < WARM_ROUNDS - 1 || (warmLog !== null && logRounds < WARM_LOG_ROUNDS)
+  if (more && busy === 0 && user.active()) user.whenIdle(() => void idleWarmUp())
 }
 /**
  * This thread's fast context once it has passed its known-answer round (./warm-up.ts);
@@ -532,8 +540,11 @@ async function handle(m: Exclude<ToWorker, { type: 'activity' | 'start-pool' | '
   post({ type: 'report', id: m.id, report: `${JSON.stringify(toReport(trace, m.file), null, 2)}\n` })
   // The verdicts found are kept and written after the answer (a reopened log reads them).
   pool?.keepFound()
-  // While this worker is still warming up: the next idle rounds replay this log, and the
-  // verification workers verify its updates (./warm-log.ts).
+  // A replay warms what the warm-up rounds would: its updates count as rounds of
+  // WARM_LOG_UPDATES (a log of 768 updates or more leaves none to run). While this worker is
+  // still warming up, the next idle rounds replay this log, and the verification workers
+  // verify its updates (./warm-log.ts).
+  logRounds = roundsAfterReplay(logRounds, log.entries.length, WARM_LOG_ROUNDS)
   if (logRounds < WARM_LOG_ROUNDS) {
     warmLog = warmLogOf(log)
     postWarmJobs(warmJobsOf(warmLog))
@@ -612,6 +623,7 @@ const writer = new DeferredWriter({ idleMs: 1000, maxDelayMs: 8000, sliceMs: 4, 
 scope.onmessage = (ev: MessageEvent<ToWorker>) => {
   if (ev.data.type === 'activity') {
     writer.touch()
+    user.touch()
     return
   }
   if (ev.data.type === 'start-pool') {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { readLogs } from '../core/decode/logs'
 import { nobleBackend } from '../crypto/noble-backend'
 import { warmJobs } from './warm-jobs'
-import { WARM_LOG_UPDATES, warmJobsOf, warmLogOf, warmReplay } from './warm-log'
+import { roundsAfterReplay, WARM_LOG_UPDATES, warmJobsOf, warmLogOf, warmReplay } from './warm-log'
 
 const fixture = (name: string) =>
   readLogs(new Uint8Array(readFileSync(new URL(`../../test/fixtures/${name}`, import.meta.url))), name)[0]!
@@ -11,6 +11,13 @@ const pause = (): Promise<void> => Promise.resolve()
 const ctx = { crypto: nobleBackend }
 
 describe('warm-up on a log (./warm-log.ts)', () => {
+  it('counts a real replay as rounds of WARM_LOG_UPDATES updates, up to the most', () => {
+    expect(roundsAfterReplay(0, 13, 24), 'the demo log: less than a round').toBe(0)
+    expect(roundsAfterReplay(2, 256, 24)).toBe(2 + 256 / WARM_LOG_UPDATES)
+    expect(roundsAfterReplay(3, 10_000, 24), 'a large log leaves none to run').toBe(24)
+    expect(roundsAfterReplay(24, 1, 24)).toBe(24)
+  })
+
   it('replays at most WARM_LOG_UPDATES updates of a log, in its order', () => {
     const log = fixture('valid-full-life.json')
     expect(warmLogOf(log)).toBe(log)

@@ -25,6 +25,15 @@ import type { WarmLogOptions } from './warm-jobs'
 /** The most updates of a log a warm-up round replays (a round stays short: real work waits for it to stop). */
 export const WARM_LOG_UPDATES = 32
 
+/**
+ * Warm-up rounds done once a replay of `updates` updates is added to `rounds` (at most
+ * `max`): a real replay warms what the rounds would, WARM_LOG_UPDATES updates a round, so a
+ * large log leaves none to run while the user steps through it.
+ */
+export function roundsAfterReplay(rounds: number, updates: number, max: number): number {
+  return Math.min(max, rounds + Math.floor(updates / WARM_LOG_UPDATES))
+}
+
 /** The first WARM_LOG_UPDATES entries of `log`, in its order (a shorter log of the same inbox). */
 export function warmLogOf(log: InboxLog): InboxLog {
   return log.entries.length <= WARM_LOG_UPDATES ? log : { ...log, entries: log.entries.slice(0, WARM_LOG_UPDATES) }
