@@ -70,6 +70,32 @@ test.describe('the inspector', () => {
     await expect(page.getByRole('searchbox', { name: /Filter by member or handle/ })).toBeFocused()
   })
 
+  test('stepping does not fetch the icon again at each address change: it is in the page', async ({ page }) => {
+    await page.goto('/#example=valid-full-life&step=1.0')
+    await waitForLog(page)
+    const listbox = page.getByRole('listbox', { name: /Updates and their actions/ })
+    await listbox.focus()
+    await pressAndSee(page, 'ArrowDown', 'action 1 of 2')
+    await expect(page).toHaveURL(/#example=valid-full-life&step=1\.1$/)
+    // Chromium reads the page's icon again after each replaceState of the address; a
+    // linked icon was a request per step (and a console error per step when offline).
+    // The build's chunks (/assets/) still load in the background meanwhile.
+    const requests: string[] = []
+    page.on('request', (r) => {
+      if (!new URL(r.url()).pathname.startsWith('/assets/')) requests.push(r.url())
+    })
+    for (const [key, step] of [
+      ['j', '2.0'],
+      ['j', '3.0'],
+      ['k', '2.0'],
+      ['End', '13.0'],
+    ] as const) {
+      await page.keyboard.press(key)
+      await expect(page).toHaveURL(new RegExp(`#example=valid-full-life&step=${step.replace('.', '\\.')}$`))
+    }
+    expect(requests).toEqual([])
+  })
+
   test('the display handle names the inbox and the others are secondary (IDENT-086, IDENT-087)', async ({ page }) => {
     await page.goto('/#example=valid-full-life&step=7.0')
     await waitForLog(page)
