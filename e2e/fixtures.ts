@@ -2,9 +2,14 @@
  * The `test` every spec imports (instead of @playwright/test's):
  * - an auto fixture that keeps the browser on this machine: a request to any host
  *   other than localhost / 127.0.0.1 / [::1] is aborted and fails the test, and so does
- *   any uncaught page error (`pageerror`), on every page of the test's context (a spec
- *   that sets `consoleErrors` fails on console errors too); `guardContext` does the same
- *   for a context a spec makes itself;
+ *   any uncaught page error (`pageerror`) and any console message of type error, on
+ *   every page of the test's context; `guardContext` does the same for a context a spec
+ *   makes itself;
+ * - `expectedConsoleErrors` (set with `test.use` on the test or describe that provokes
+ *   them: a chunk routed to 404, a node that is down): patterns of the console errors
+ *   such a test causes on purpose, keyed by why (`failedToLoad` writes the pattern of a
+ *   failed request). An error one of them matches is allowed; a pattern that matches no
+ *   error fails the test, so no allowance outlives its cause;
  * - `expectNoA11yViolations(page)`: an axe-core scan (@axe-core/playwright) that fails
  *   on serious or critical violations.
  */
@@ -27,10 +32,33 @@ function isOffHost(url: string): boolean {
   return !LOCAL_HOSTS.has(u.hostname)
 }
 
+/**
+ * Console errors a test provokes on purpose, each pattern keyed by why. A recorded error
+ * reads `PAGE_URL: TEXT (SOURCE_URL)` (for "Failed to load resource", SOURCE_URL is the
+ * resource's); one a pattern matches is allowed, and each pattern must match at least one.
+ * (A record, not an array: Playwright's `test.use` reads a two-element array whose second
+ * element is an object, a RegExp too, as a [value, options] tuple.)
+ */
+export type ExpectedConsoleErrors = Readonly<Record<string, RegExp>>
+
 /** What `guardContext` records beside off-host requests and uncaught page errors. */
 export interface GuardOptions {
-  /** Also record console messages of type error (the benchmarks' contexts: a run with one is no figure). */
+  /** Record console messages of type error (default true). */
   readonly consoleErrors?: boolean
+  readonly expectedConsoleErrors?: ExpectedConsoleErrors
+}
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+
+/**
+ * The console error Chromium logs for a request that fails, as the guard records it, for
+ * `expectedConsoleErrors`: `reason` as Chromium words it ("net::ERR_CONNECTION_REFUSED",
+ * "the server responded with a status of 404 (Not Found)"), `url` the request's (a RegExp
+ * where part of it is not known before the test runs: a port, a chunk's hash).
+ */
+export function failedToLoad(reason: string, url: string | RegExp): RegExp {
+  const u = typeof url === 'string' ? escapeRegExp(url) : url.source
+  return new RegExp(`: Failed to load resource: ${escapeRegExp(reason)} \\(${u}\\)$`)
 }
 
 /** A guarded context: `watch` adds a page made before the guard; `check` fails on what was recorded. */
@@ -42,22 +70,30 @@ export interface ContextGuard {
 /**
  * Keeps a browser context on this machine and records its pages' errors: a request to any
  * host other than localhost / 127.0.0.1 / [::1] is aborted and recorded, and so is every
- * uncaught page error (and, with `consoleErrors`, every console error) of its pages, those
- * opened later included. The `test` fixture guards every test's context with it; a spec
- * that makes a context of its own (a benchmark's fresh one) guards it the same way.
+ * uncaught page error and every console error (unless `consoleErrors: false`) of its
+ * pages, those opened later included; a console error an `expectedConsoleErrors` pattern
+ * matches is allowed, and a pattern that matched none is recorded. The `test` fixture
+ * guards every test's context with it; a spec that makes a context of its own (a
+ * benchmark's fresh one) guards it the same way.
  */
 export async function guardContext(context: BrowserContext, options: GuardOptions = {}): Promise<ContextGuard> {
   const offHost: string[] = []
   const pageErrors: string[] = []
   const consoleErrors: string[] = []
+  const expected = Object.entries(options.expectedConsoleErrors ?? {})
+  const matched = new Set<string>()
   const watched = new WeakSet<Page>()
   const watch = (p: Page): void => {
     if (watched.has(p)) return
     watched.add(p)
     p.on('pageerror', (err) => pageErrors.push(`${p.url()}: ${err.stack ?? err.message}`))
-    if (options.consoleErrors)
+    if (options.consoleErrors ?? true)
       p.on('console', (m) => {
-        if (m.type() === 'error') consoleErrors.push(`${p.url()}: ${m.text()} (${m.location().url})`)
+        if (m.type() !== 'error') return
+        const line = `${p.url()}: ${m.text()} (${m.location().url})`
+        const allowing = expected.filter(([, re]) => line.search(re) !== -1)
+        for (const [why] of allowing) matched.add(why)
+        if (allowing.length === 0) consoleErrors.push(line)
       })
   }
   await context.route(
@@ -81,16 +117,26 @@ export async function guardContext(context: BrowserContext, options: GuardOption
       expect(offHost, 'requests to hosts other than localhost/127.0.0.1 (tests must stay on this machine)').toEqual([])
       expect(pageErrors, 'uncaught errors in the page').toEqual([])
       expect(consoleErrors, 'console errors in the page').toEqual([])
+      expect(
+        expected.filter(([why]) => !matched.has(why)).map(([why, re]) => `${why}: ${re}`),
+        'expected console errors that did not occur (expectedConsoleErrors)',
+      ).toEqual([])
     },
   }
 }
 
-export const test = base.extend<{ consoleErrors: boolean; hermetic: void }>({
-  // A spec sets it (test.use) to fail on console errors too.
-  consoleErrors: [false, { option: true }],
+export const test = base.extend<{
+  consoleErrors: boolean
+  expectedConsoleErrors: ExpectedConsoleErrors
+  hermetic: void
+}>({
+  // On for every test; a test that provokes console errors names them in expectedConsoleErrors instead.
+  consoleErrors: [true, { option: true }],
+  // Set (test.use) narrowly on the test or describe that provokes them, with a comment naming why.
+  expectedConsoleErrors: [{}, { option: true }],
   hermetic: [
-    async ({ context, page, consoleErrors }, use) => {
-      const guard = await guardContext(context, { consoleErrors })
+    async ({ context, page, consoleErrors, expectedConsoleErrors }, use) => {
+      const guard = await guardContext(context, { consoleErrors, expectedConsoleErrors })
       guard.watch(page)
       await use()
       guard.check()

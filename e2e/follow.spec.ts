@@ -10,7 +10,7 @@ import type { Page } from '@playwright/test'
 import { sha256 } from '../src/crypto/hash'
 import { utf8 } from '../src/crypto/bytes'
 import { addMember, createInbox, ethKeySigner, inboxIdOf, installationKeySigner, signUpdate } from '../src/signing'
-import { expect, expectNoA11yViolations, test } from './fixtures'
+import { expect, expectNoA11yViolations, failedToLoad, test } from './fixtures'
 import { shot, waitForLog } from './helpers'
 import { LiveNode } from './support/live-node'
 
@@ -35,6 +35,16 @@ async function updates(n: number): Promise<Uint8Array[]> {
 
 const timeline = (page: Page) => page.getByRole('listbox', { name: /Updates and their actions/ }).getByRole('option')
 const followState = (page: Page) => page.getByRole('status', { name: 'Follow state' })
+
+// "reconnecting", which the test waits for, shows after the first refused request.
+test.use({
+  expectedConsoleErrors: {
+    "the follow's requests while the node is down (the restart)": failedToLoad(
+      'net::ERR_CONNECTION_REFUSED',
+      /http:\/\/127\.0\.0\.1:\d+\/xmtp\.identity\.api\.v1\.IdentityApi\/GetIdentityUpdates/,
+    ),
+  },
+})
 
 let node: LiveNode
 test.beforeAll(async () => {

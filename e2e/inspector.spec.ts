@@ -4,7 +4,7 @@
  * exports, the raw view, themes and accessibility. Screenshots are test artifacts.
  */
 import { readFileSync } from 'node:fs'
-import { expect, expectNoA11yViolations, test } from './fixtures'
+import { expect, expectNoA11yViolations, failedToLoad, test } from './fixtures'
 import { fixture, pasteLog, pressAndSee, shot, summary, syntheticLogFile, waitForLog, watchCsp } from './helpers'
 
 // Code inside page.evaluate runs in the page; tsconfig.node.json (which checks e2e/) has no DOM lib.
@@ -68,6 +68,32 @@ test.describe('the inspector', () => {
     // '/' focuses the filter
     await page.keyboard.press('/')
     await expect(page.getByRole('searchbox', { name: /Filter by member or handle/ })).toBeFocused()
+  })
+
+  test('stepping does not fetch the icon again at each address change: it is in the page', async ({ page }) => {
+    await page.goto('/#example=valid-full-life&step=1.0')
+    await waitForLog(page)
+    const listbox = page.getByRole('listbox', { name: /Updates and their actions/ })
+    await listbox.focus()
+    await pressAndSee(page, 'ArrowDown', 'action 1 of 2')
+    await expect(page).toHaveURL(/#example=valid-full-life&step=1\.1$/)
+    // Chromium reads the page's icon again after each replaceState of the address; a
+    // linked icon was a request per step (and a console error per step when offline).
+    // The build's chunks (/assets/) still load in the background meanwhile.
+    const requests: string[] = []
+    page.on('request', (r) => {
+      if (!new URL(r.url()).pathname.startsWith('/assets/')) requests.push(r.url())
+    })
+    for (const [key, step] of [
+      ['j', '2.0'],
+      ['j', '3.0'],
+      ['k', '2.0'],
+      ['End', '13.0'],
+    ] as const) {
+      await page.keyboard.press(key)
+      await expect(page).toHaveURL(new RegExp(`#example=valid-full-life&step=${step.replace('.', '\\.')}$`))
+    }
+    expect(requests).toEqual([])
   })
 
   test('the display handle names the inbox and the others are secondary (IDENT-086, IDENT-087)', async ({ page }) => {
@@ -202,21 +228,35 @@ test.describe('the inspector', () => {
     await expect(page.getByText('every update applies')).toBeVisible()
   })
 
-  test('opens a log from ?url= (same origin) and explains an unreachable URL', async ({ page, baseURL }) => {
-    await page.route('**/served/full-life.json', (route) =>
-      route.fulfill({ body: fixture('valid-full-life.gateway.json'), contentType: 'application/json' }),
-    )
-    await page.goto(`/?url=${encodeURIComponent(`${baseURL}/served/full-life.json`)}`)
-    await waitForLog(page)
-    await expect(page.getByText(/URL .*served\/full-life\.json/)).toBeVisible()
-    await expect(page.getByText('every update applies')).toBeVisible()
-    await page.keyboard.press('j')
-    await expect(page).toHaveURL(/\?url=.*#step=1\.1$/)
-    await page.route('**/served/missing.json', (route) => route.fulfill({ status: 404, body: 'no' }))
-    await page.goto(`/?url=${encodeURIComponent(`${baseURL}/served/missing.json`)}`)
-    await expect(page.getByRole('alert')).toContainText('answered 404')
-    await page.goto(`/?url=${encodeURIComponent('http://127.0.0.1:9/nothing.json')}`)
-    await expect(page.getByRole('alert')).toContainText('could not fetch http://127.0.0.1:9/nothing.json')
+  test.describe(() => {
+    test.use({
+      expectedConsoleErrors: {
+        'the second address is routed to a 404': failedToLoad(
+          'the server responded with a status of 404 (Not Found)',
+          `http://localhost:${process.env.E2E_PORT}/served/missing.json`,
+        ),
+        'the third address names a port Chromium refuses': failedToLoad(
+          'net::ERR_UNSAFE_PORT',
+          'http://127.0.0.1:9/nothing.json',
+        ),
+      },
+    })
+    test('opens a log from ?url= (same origin) and explains an unreachable URL', async ({ page, baseURL }) => {
+      await page.route('**/served/full-life.json', (route) =>
+        route.fulfill({ body: fixture('valid-full-life.gateway.json'), contentType: 'application/json' }),
+      )
+      await page.goto(`/?url=${encodeURIComponent(`${baseURL}/served/full-life.json`)}`)
+      await waitForLog(page)
+      await expect(page.getByText(/URL .*served\/full-life\.json/)).toBeVisible()
+      await expect(page.getByText('every update applies')).toBeVisible()
+      await page.keyboard.press('j')
+      await expect(page).toHaveURL(/\?url=.*#step=1\.1$/)
+      await page.route('**/served/missing.json', (route) => route.fulfill({ status: 404, body: 'no' }))
+      await page.goto(`/?url=${encodeURIComponent(`${baseURL}/served/missing.json`)}`)
+      await expect(page.getByRole('alert')).toContainText('answered 404')
+      await page.goto(`/?url=${encodeURIComponent('http://127.0.0.1:9/nothing.json')}`)
+      await expect(page.getByRole('alert')).toContainText('could not fetch http://127.0.0.1:9/nothing.json')
+    })
   })
 
   test('exports the bundle JSON, the selected update as hex and base64, and the report JSON', async ({ page }) => {

@@ -11,7 +11,7 @@ import { IdentifierKindValue } from '../src/core/types'
 import { demoInboxes, demoSigners } from '../src/devnode/demo'
 import { GetInboxIdsResponseSchema } from '../src/gen/identity/api/v1/identity_pb'
 import { claimHandle, signUpdate } from '../src/signing'
-import { expect, test } from './fixtures'
+import { expect, failedToLoad, test } from './fixtures'
 import { fetchFromNode, fromNode, openSettings, waitForLog } from './helpers'
 
 const NODE = `http://127.0.0.1:${process.env.E2E_NODE_PORT}`
@@ -70,65 +70,92 @@ test('IDENT-085: a handle answer naming an inbox whose log does not hold it is r
   await expect(page.getByLabel('Open log')).not.toContainText(NODE)
 })
 
-test('claim a handle: publish a signed ClaimHandle from the app, re-fetch, see the claim applied', async ({ page }) => {
-  const s = demoSigners()
-  const bob = inbox('bob')
-  const signed = await signUpdate({
-    inboxId: bob,
-    clientTimestampNs: 1_800_000_000_000_000_000n,
-    actions: [claimHandle('bobby', s.bobInstallation)],
+test.describe(() => {
+  test.use({
+    expectedConsoleErrors: {
+      'the same bytes are published twice; the node refuses the second': failedToLoad(
+        'the server responded with a status of 409 (Conflict)',
+        `${NODE}/identity/v1/publish-identity-update`,
+      ),
+    },
   })
-  await (await fromNode(page)).getByText('Publish a signed update to the local node').click()
-  await page.getByRole('textbox', { name: 'Signed update (hex)' }).fill(bytesToHex(signed.bytes))
-  await page.getByRole('textbox', { name: /Inbox id of the update/ }).fill(bob)
-  await page.getByRole('button', { name: 'Publish', exact: true }).click()
-  await expect(page.getByText(/Stored by the node with sequence id \d+/)).toContainText('QueryNewest shows')
+  test('claim a handle: publish a signed ClaimHandle from the app, re-fetch, see the claim applied', async ({
+    page,
+  }) => {
+    const s = demoSigners()
+    const bob = inbox('bob')
+    const signed = await signUpdate({
+      inboxId: bob,
+      clientTimestampNs: 1_800_000_000_000_000_000n,
+      actions: [claimHandle('bobby', s.bobInstallation)],
+    })
+    await (await fromNode(page)).getByText('Publish a signed update to the local node').click()
+    await page.getByRole('textbox', { name: 'Signed update (hex)' }).fill(bytesToHex(signed.bytes))
+    await page.getByRole('textbox', { name: /Inbox id of the update/ }).fill(bob)
+    await page.getByRole('button', { name: 'Publish', exact: true }).click()
+    await expect(page.getByText(/Stored by the node with sequence id \d+/)).toContainText('QueryNewest shows')
 
-  // Publishing the same bytes again is refused by the node with its rule.
-  await page.getByRole('button', { name: 'Publish', exact: true }).click()
-  await expect(page.getByRole('alert').filter({ hasText: 'Refused by the node' })).toBeVisible()
+    // Publishing the same bytes again is refused by the node with its rule.
+    await page.getByRole('button', { name: 'Publish', exact: true }).click()
+    await expect(page.getByRole('alert').filter({ hasText: 'Refused by the node' })).toBeVisible()
 
-  await fetchBy(page, 'Handle', 'bobby')
-  const found = page.getByRole('status', { name: 'Network fetch result' })
-  await expect(found.locator('.handle')).toHaveText('bobby')
-  await expect(found).toContainText('also bob')
-  await waitForLog(page)
-  await expect(page.getByLabel('Open log')).toContainText('every update applies')
-  await page.keyboard.press('End')
-  await expect(page.locator('.step-summary')).toContainText('ClaimHandle')
+    await fetchBy(page, 'Handle', 'bobby')
+    const found = page.getByRole('status', { name: 'Network fetch result' })
+    await expect(found.locator('.handle')).toHaveText('bobby')
+    await expect(found).toContainText('also bob')
+    await waitForLog(page)
+    await expect(page.getByLabel('Open log')).toContainText('every update applies')
+    await page.keyboard.press('End')
+    await expect(page.locator('.step-summary')).toContainText('ClaimHandle')
+  })
 })
 
-test('an unreachable node shows the error, offers a retry, and the app stays usable', async ({ page }) => {
-  const settings = await openSettings(page)
-  await settings.getByRole('textbox', { name: 'Local node URL' }).fill('http://127.0.0.1:9')
-  await settings.getByRole('button', { name: 'Save', exact: true }).click()
-  await expect(settings.getByRole('status', { name: 'Node status' })).toContainText(
-    'node unreachable: the node at http://127.0.0.1:9',
-  )
-  await expect(settings.getByRole('button', { name: 'Retry' })).toBeVisible()
-  await settings.getByRole('button', { name: 'Close Settings' }).click()
-  await fetchBy(page, 'Handle', 'alice')
-  await expect(page.getByRole('alert').filter({ hasText: 'Could not fetch' })).toContainText(
-    'http://127.0.0.1:9 (identity API over connect)',
-  )
-  await expect(page.getByRole('alert').filter({ hasText: 'Could not fetch' })).toContainText('could not be reached')
-  // Still usable: the open log stays, the open panel works.
-  await expect(
-    page
-      .getByRole('listbox', { name: /Updates and their actions/ })
-      .getByRole('option')
-      .first(),
-  ).toBeVisible()
-  const openButton = page.getByRole('button', { name: 'Open log…' })
-  await page.getByRole('button', { name: 'Close the open panel' }).click()
-  await expect(openButton).toHaveAttribute('aria-expanded', 'false')
-  await openButton.click()
-  await expect(openButton).toHaveAttribute('aria-expanded', 'true')
-  // The setting persisted (localStorage).
-  await expect.poll(() => page.url()).not.toContain('node=')
-  await page.reload()
-  await waitForLog(page)
-  await expect((await openSettings(page)).getByRole('textbox', { name: 'Local node URL' })).toHaveValue(
-    'http://127.0.0.1:9',
-  )
+test.describe(() => {
+  // The node's URL is set to a port Chromium refuses.
+  test.use({
+    expectedConsoleErrors: {
+      'the status check of the unreachable node': failedToLoad(
+        'net::ERR_UNSAFE_PORT',
+        'http://127.0.0.1:9/identity/v1/query-newest',
+      ),
+      'the fetch by handle from the unreachable node': failedToLoad(
+        'net::ERR_UNSAFE_PORT',
+        'http://127.0.0.1:9/xmtp.identity.api.v1.IdentityApi/GetInboxIds',
+      ),
+    },
+  })
+  test('an unreachable node shows the error, offers a retry, and the app stays usable', async ({ page }) => {
+    const settings = await openSettings(page)
+    await settings.getByRole('textbox', { name: 'Local node URL' }).fill('http://127.0.0.1:9')
+    await settings.getByRole('button', { name: 'Save', exact: true }).click()
+    await expect(settings.getByRole('status', { name: 'Node status' })).toContainText(
+      'node unreachable: the node at http://127.0.0.1:9',
+    )
+    await expect(settings.getByRole('button', { name: 'Retry' })).toBeVisible()
+    await settings.getByRole('button', { name: 'Close Settings' }).click()
+    await fetchBy(page, 'Handle', 'alice')
+    await expect(page.getByRole('alert').filter({ hasText: 'Could not fetch' })).toContainText(
+      'http://127.0.0.1:9 (identity API over connect)',
+    )
+    await expect(page.getByRole('alert').filter({ hasText: 'Could not fetch' })).toContainText('could not be reached')
+    // Still usable: the open log stays, the open panel works.
+    await expect(
+      page
+        .getByRole('listbox', { name: /Updates and their actions/ })
+        .getByRole('option')
+        .first(),
+    ).toBeVisible()
+    const openButton = page.getByRole('button', { name: 'Open log…' })
+    await page.getByRole('button', { name: 'Close the open panel' }).click()
+    await expect(openButton).toHaveAttribute('aria-expanded', 'false')
+    await openButton.click()
+    await expect(openButton).toHaveAttribute('aria-expanded', 'true')
+    // The setting persisted (localStorage).
+    await expect.poll(() => page.url()).not.toContain('node=')
+    await page.reload()
+    await waitForLog(page)
+    await expect((await openSettings(page)).getByRole('textbox', { name: 'Local node URL' })).toHaveValue(
+      'http://127.0.0.1:9',
+    )
+  })
 })

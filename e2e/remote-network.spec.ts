@@ -9,7 +9,7 @@
 import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire'
 import { demoInboxes } from '../src/devnode/demo'
 import { createNodeClient } from '../src/network/client'
-import { expect, test } from './fixtures'
+import { expect, failedToLoad, test } from './fixtures'
 import { fetchFromNode, fromNode, openSettings, waitForLog } from './helpers'
 
 const NODE = `http://127.0.0.1:${process.env.E2E_NODE_PORT}`
@@ -56,31 +56,41 @@ for (const [api, transport] of [
   })
 }
 
-test('a fetch from the chosen profile; an unreachable profile says so and the open log stays', async ({ page }) => {
-  await page.goto(`/?node=${encodeURIComponent(NODE)}`)
-  await waitForLog(page)
-  await fetchFromNode(page, 'Inbox id', alice.inboxId, 'Local node (identity, connect)')
-  await expect(page.getByRole('status', { name: 'Network fetch result' })).toContainText(`Inbox ${alice.inboxId}`)
-  await waitForLog(page)
-  const label = await page.getByLabel('Open log').textContent()
+test.describe(() => {
+  test.use({
+    expectedConsoleErrors: {
+      'the fetch from the profile on a port Chromium refuses': failedToLoad(
+        'net::ERR_UNSAFE_PORT',
+        'http://127.0.0.1:9/xmtp.identity.api.v1.IdentityApi/GetIdentityUpdates',
+      ),
+    },
+  })
+  test('a fetch from the chosen profile; an unreachable profile says so and the open log stays', async ({ page }) => {
+    await page.goto(`/?node=${encodeURIComponent(NODE)}`)
+    await waitForLog(page)
+    await fetchFromNode(page, 'Inbox id', alice.inboxId, 'Local node (identity, connect)')
+    await expect(page.getByRole('status', { name: 'Network fetch result' })).toContainText(`Inbox ${alice.inboxId}`)
+    await waitForLog(page)
+    const label = await page.getByLabel('Open log').textContent()
 
-  // A custom profile on a port where nothing listens, added in Settings (and chosen).
-  const settings = await openSettings(page)
-  const add = settings.getByRole('form', { name: 'Add a network profile' })
-  await add.getByRole('textbox', { name: 'Profile name' }).fill('nowhere')
-  await add.getByRole('textbox', { name: 'Profile URL' }).fill('http://127.0.0.1:9')
-  await add.getByRole('combobox', { name: 'Transport' }).selectOption('connect')
-  await add.getByRole('button', { name: 'Add profile' }).click()
-  await page.keyboard.press('Escape')
-  const from = await fromNode(page)
-  await expect(from.getByRole('combobox', { name: 'Network profile' }).locator('option:checked')).toHaveText(
-    'nowhere (identity, connect)',
-  )
-  await from.getByRole('button', { name: 'Fetch log' }).click()
-  await expect(from.getByRole('alert', { name: 'Network fetch error' })).toContainText(
-    'http://127.0.0.1:9 (identity API over connect)',
-  )
-  await expect(page.getByLabel('Open log')).toHaveText(label!)
+    // A custom profile on a port where nothing listens, added in Settings (and chosen).
+    const settings = await openSettings(page)
+    const add = settings.getByRole('form', { name: 'Add a network profile' })
+    await add.getByRole('textbox', { name: 'Profile name' }).fill('nowhere')
+    await add.getByRole('textbox', { name: 'Profile URL' }).fill('http://127.0.0.1:9')
+    await add.getByRole('combobox', { name: 'Transport' }).selectOption('connect')
+    await add.getByRole('button', { name: 'Add profile' }).click()
+    await page.keyboard.press('Escape')
+    const from = await fromNode(page)
+    await expect(from.getByRole('combobox', { name: 'Network profile' }).locator('option:checked')).toHaveText(
+      'nowhere (identity, connect)',
+    )
+    await from.getByRole('button', { name: 'Fetch log' }).click()
+    await expect(from.getByRole('alert', { name: 'Network fetch error' })).toContainText(
+      'http://127.0.0.1:9 (identity API over connect)',
+    )
+    await expect(page.getByLabel('Open log')).toHaveText(label!)
+  })
 })
 
 test('compare two sources: a node that withholds an update from one client', async ({ page }) => {

@@ -8,7 +8,7 @@
  * in the dialog, with a Try again that loads it.
  */
 import { demoInboxes } from '../src/devnode/demo'
-import { expect, expectNoA11yViolations, test } from './fixtures'
+import { expect, expectNoA11yViolations, failedToLoad, test } from './fixtures'
 import { openSettings, shot, waitForLog, openLog, PHONE, DESKTOP } from './helpers'
 
 // Code inside page.evaluate runs in the page; tsconfig.node.json has no DOM lib.
@@ -207,41 +207,51 @@ test('the deployment limits live in Settings: the log limit and the installation
   await expect(settings.getByRole('textbox', { name: 'Installation ceiling' })).toHaveValue('5')
 })
 
-test("Settings whose query layer's chunk fails to load: says what failed in the dialog; Try again loads it", async ({
-  page,
-}) => {
-  // The QueryClient's chunk (src/app/query-client.ts) fails as a stale deploy's would: 404.
-  let failing = true
-  const requests: string[] = []
-  await page.route(/\/assets\/query-client-[\w-]+\.js$/, async (route) => {
-    requests.push(route.request().url())
-    if (failing) await route.fulfill({ status: 404, body: 'gone' })
-    else await route.continue()
+test.describe(() => {
+  test.use({
+    expectedConsoleErrors: {
+      "the query layer's chunk is routed to a 404 until the test lets it through": failedToLoad(
+        'the server responded with a status of 404 (Not Found)',
+        /http:\/\/localhost:\d+\/assets\/query-client-[\w-]+\.js/,
+      ),
+    },
   })
-  const rejections: string[] = []
-  await page.addInitScript(() => {
-    const w = window
-    w.__rejections = []
-    w.addEventListener('unhandledrejection', (e: any) => w.__rejections.push(String(e.reason)))
+  test("Settings whose query layer's chunk fails to load: says what failed in the dialog; Try again loads it", async ({
+    page,
+  }) => {
+    // The QueryClient's chunk (src/app/query-client.ts) fails as a stale deploy's would: 404.
+    let failing = true
+    const requests: string[] = []
+    await page.route(/\/assets\/query-client-[\w-]+\.js$/, async (route) => {
+      requests.push(route.request().url())
+      if (failing) await route.fulfill({ status: 404, body: 'gone' })
+      else await route.continue()
+    })
+    const rejections: string[] = []
+    await page.addInitScript(() => {
+      const w = window
+      w.__rejections = []
+      w.addEventListener('unhandledrejection', (e: any) => w.__rejections.push(String(e.reason)))
+    })
+    await openLog(page, DESKTOP)
+    const dialog = await openSettings(page)
+    const alert = dialog.getByRole('alert')
+    await expect(alert).toContainText('Settings could not be loaded.')
+    await expect(alert).toContainText('The query layer (TanStack Query) did not load')
+    await expect(dialog.getByRole('list', { name: 'Network profiles' })).toHaveCount(0)
+    // The rest of the app stays usable: the dialog closes, the timeline steps.
+    await dialog.getByRole('button', { name: 'Close Settings' }).click()
+    await expect(dialog).toHaveCount(0)
+    await page.getByRole('listbox', { name: /Updates and their actions/ }).focus()
+    await page.keyboard.press('End')
+    // The network is back: Try again loads the chunk and shows Settings.
+    failing = false
+    const again = await openSettings(page)
+    await again.getByRole('button', { name: 'Try again' }).click()
+    await expect(again.getByRole('list', { name: 'Network profiles' })).toBeVisible()
+    await expect(again.getByRole('alert')).toHaveCount(0)
+    expect(requests.length).toBeGreaterThanOrEqual(2)
+    rejections.push(...(await page.evaluate(() => window.__rejections as string[])))
+    expect(rejections, 'unhandled promise rejections in the page').toEqual([])
   })
-  await openLog(page, DESKTOP)
-  const dialog = await openSettings(page)
-  const alert = dialog.getByRole('alert')
-  await expect(alert).toContainText('Settings could not be loaded.')
-  await expect(alert).toContainText('The query layer (TanStack Query) did not load')
-  await expect(dialog.getByRole('list', { name: 'Network profiles' })).toHaveCount(0)
-  // The rest of the app stays usable: the dialog closes, the timeline steps.
-  await dialog.getByRole('button', { name: 'Close Settings' }).click()
-  await expect(dialog).toHaveCount(0)
-  await page.getByRole('listbox', { name: /Updates and their actions/ }).focus()
-  await page.keyboard.press('End')
-  // The network is back: Try again loads the chunk and shows Settings.
-  failing = false
-  const again = await openSettings(page)
-  await again.getByRole('button', { name: 'Try again' }).click()
-  await expect(again.getByRole('list', { name: 'Network profiles' })).toBeVisible()
-  await expect(again.getByRole('alert')).toHaveCount(0)
-  expect(requests.length).toBeGreaterThanOrEqual(2)
-  rejections.push(...(await page.evaluate(() => window.__rejections as string[])))
-  expect(rejections, 'unhandled promise rejections in the page').toEqual([])
 })
