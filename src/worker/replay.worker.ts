@@ -43,7 +43,6 @@ import { toTransferStep, type TransferStep } from './transfer'
 import { loadBrowserBackend } from './browser-loaders'
 import { describeWarmUp, nextTask, WARM_ROUNDS, warmUp } from './warm-up'
 import { WARM_LOG_ROUNDS } from './warm-jobs'
-import { IdleGate } from './idle-gate'
 import { roundsAfterReplay, warmJobsOf, warmLogOf, warmReplay } from './warm-log'
 
 /** The worker scope, typed without the WebWorker lib (the app's tsconfig has the DOM lib). */
@@ -174,8 +173,6 @@ let idleRunning = false
 /** The log the idle warm-up replays (./warm-log.ts: a few updates of the last log replayed), and its rounds so far. */
 let warmLog: InboxLog | null = null
 let logRounds = 0
-/** The user on the page: the idle warm-up stops while they step (./idle-gate.ts). */
-const user = new IdleGate(1000, browserTimers)
 /**
  * Warm-up while nothing is asked: rounds of known answers (./warm-up.ts), up to
  * WARM_ROUNDS in all, after the known-answer round and again after each message (the
@@ -185,11 +182,10 @@ const user = new IdleGate(1000, browserTimers)
  */
 async function idleWarmUp(): Promise<void> {
   if (!toWarm || busy > 0 || idleRunning) return
-  if (user.active()) return user.whenIdle(() => void idleWarmUp())
   const fast = toWarm
   idleRunning = true
   const now = (): number => performance.now()
-  const stop = (): boolean => busy > 0 || user.active()
+  const stop = (): boolean => busy > 0
   if (idleRounds < WARM_ROUNDS - 1) {
     const idle = await warmUp(fast, {
       rounds: WARM_ROUNDS - 1 - idleRounds,
@@ -216,9 +212,6 @@ async function idleWarmUp(): Promise<void> {
   }
   idleRunning = false
   postPoolState()
-  // Stopped by the user's steps with rounds to go: the rest once the page is idle again.
-  const more = idleRounds < WARM_ROUNDS - 1 || (warmLog !== null && logRounds < WARM_LOG_ROUNDS)
-  if (more && busy === 0 && user.active()) user.whenIdle(() => void idleWarmUp())
 }
 /**
  * This thread's fast context once it has passed its known-answer round (./warm-up.ts);
@@ -623,7 +616,6 @@ const writer = new DeferredWriter({ idleMs: 1000, maxDelayMs: 8000, sliceMs: 4, 
 scope.onmessage = (ev: MessageEvent<ToWorker>) => {
   if (ev.data.type === 'activity') {
     writer.touch()
-    user.touch()
     return
   }
   if (ev.data.type === 'start-pool') {
