@@ -1,5 +1,5 @@
 /**
- * The workbench layout (issue #12) at 1440×900, 1280×720, 800 and 390 px: the header at
+ * The workbench layout (issue #12) at 1440×900, 1280×720, 1024×768, 800 and 390 px: the header at
  * the top (one row on a phone, the other actions in its More menu), the timeline and the
  * selected step on screen, and Open, Signers and Sign as drawers that never move the
  * inspector. Full-page screenshots are saved as artifacts.
@@ -14,6 +14,7 @@ declare const document: any, navigator: any
 const SIZES = [
   [1440, 900],
   [1280, 720],
+  [1024, 768],
   [800, 900],
   [390, 844],
 ] as const
@@ -33,6 +34,15 @@ for (const [width, height] of SIZES) {
     const oneRow = width <= 640 || width >= 1200
     expect(headerBox.height, `header height at ${width} px`).toBeLessThanOrEqual(oneRow ? 44 : 80)
     await shot(page, info, `layout-${width}x${height}`)
+    // The state panel's members table fits the panel, whatever room the step's pane has (a
+    // narrow pane drops "added by" and "time added"), and the identifier keeps its room.
+    const members = await page.locator('.panel.state').evaluate((panel: any) => {
+      const table = panel.querySelector('table.members')
+      const head = [...table.querySelectorAll('th')].find((th: any) => th.textContent === 'identifier')
+      return { panel: panel.clientWidth, table: table.getBoundingClientRect().width, identifier: head.clientWidth }
+    })
+    expect(members.table, `members table within its panel at ${width} px`).toBeLessThanOrEqual(members.panel)
+    expect(members.identifier, `identifier column at ${width} px`).toBeGreaterThan(120)
 
     const timeline = page.locator('section.timeline')
     const before = await timeline.boundingBox()
