@@ -43,6 +43,12 @@ for (const [width, height] of SIZES) {
     })
     expect(members.table, `members table within its panel at ${width} px`).toBeLessThanOrEqual(members.panel)
     expect(members.identifier, `identifier column at ${width} px`).toBeGreaterThan(120)
+    // The step's tabs are one row (a narrow pane scrolls them sideways rather than wrapping them).
+    const tabRow = await page
+      .locator('#step-details [role=tablist]')
+      .first()
+      .evaluate((l: any) => new Set([...l.querySelectorAll('[role=tab]')].map((t: any) => t.offsetTop)).size)
+    expect(tabRow, `the step's tabs in one row at ${width} px`).toBe(1)
 
     const timeline = page.locator('section.timeline')
     const before = await timeline.boundingBox()
