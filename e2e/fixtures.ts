@@ -61,6 +61,16 @@ export function failedToLoad(reason: string, url: string | RegExp): RegExp {
   return new RegExp(`: Failed to load resource: ${escapeRegExp(reason)} \\(${u}\\)$`)
 }
 
+/**
+ * The app's embedded default node (src/app/features/settings/node-url.ts): `npm start` runs
+ * one there, no test does. Every request to it is refused, whatever listens on the port (a
+ * developer's `npm start` must not answer a test), and the browser's "Failed to load
+ * resource" line for it is no test's error: the app asks its node in the background (the
+ * open log's head, a handle's holder, the claim policy) and says when it gets no answer. A
+ * test that needs a node gives the app its own (`?node=`, e2e/support/playground.ts).
+ */
+const APP_DEFAULT_NODE = /^http:\/\/(127\.0\.0\.1|localhost):8787\//
+
 /** A guarded context: `watch` adds a page made before the guard; `check` fails on what was recorded. */
 export interface ContextGuard {
   readonly watch: (page: Page) => void
@@ -69,9 +79,10 @@ export interface ContextGuard {
 
 /**
  * Keeps a browser context on this machine and records its pages' errors: a request to any
- * host other than localhost / 127.0.0.1 / [::1] is aborted and recorded, and so is every
- * uncaught page error and every console error (unless `consoleErrors: false`) of its
- * pages, those opened later included; a console error an `expectedConsoleErrors` pattern
+ * host other than localhost / 127.0.0.1 / [::1] is aborted and recorded (one to the app's
+ * default node, APP_DEFAULT_NODE, is refused), and every uncaught page error and every
+ * console error (unless `consoleErrors: false`) of its pages is recorded, those opened
+ * later included; a console error an `expectedConsoleErrors` pattern
  * matches is allowed, and a pattern that matched none is recorded. The `test` fixture
  * guards every test's context with it; a spec that makes a context of its own (a
  * benchmark's fresh one) guards it the same way.
@@ -90,6 +101,7 @@ export async function guardContext(context: BrowserContext, options: GuardOption
     if (options.consoleErrors ?? true)
       p.on('console', (m) => {
         if (m.type() !== 'error') return
+        if (APP_DEFAULT_NODE.test(m.location().url) && m.text().startsWith('Failed to load resource')) return
         const line = `${p.url()}: ${m.text()} (${m.location().url})`
         const allowing = expected.filter(([, re]) => line.search(re) !== -1)
         for (const [why] of allowing) matched.add(why)
@@ -102,6 +114,10 @@ export async function guardContext(context: BrowserContext, options: GuardOption
       offHost.push(`${route.request().method()} ${route.request().url()}`)
       await route.abort('blockedbyclient')
     },
+  )
+  await context.route(
+    (url) => APP_DEFAULT_NODE.test(url.href),
+    (route) => route.abort('connectionrefused'),
   )
   context.on('request', (req) => {
     // Also catches what routing does not see (e.g. a service worker's requests).

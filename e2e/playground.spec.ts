@@ -31,7 +31,9 @@ test('the full playground flow: create, register, link a passkey, claim, rotate 
 }, info) => {
   test.setTimeout(180_000)
   const wallet = await installWallet(page)
-  await page.goto('/')
+  // The test's own node: the claim step asks the app's node who holds the handle (GetInboxIds),
+  // and the app's default node (127.0.0.1:8787) is not this test's to run, nor to reach.
+  await page.goto(`/?node=${encodeURIComponent(E2E_NODE)}`)
   await waitForLog(page)
   await addVirtualAuthenticator(page)
   await connectWallet(page)

@@ -72,12 +72,7 @@ for (const [width, height] of SIZES) {
 
 test("an edited copy's name stays readable where the actions wrap under it (800 px)", async ({ page }) => {
   await openLog(page, { width: 800, height: 900 })
-  await page.getByRole('button', { name: 'Edit…' }).click()
-  await page
-    .locator('[data-drawer="edit"]')
-    .getByRole('button', { name: 'Replay an old add after its revocation', exact: true })
-    .click()
-  await expect(page.locator('.source.edited .edited-badge')).toHaveText('edited')
+  await editedCopy(page)
   // The log's row is the log's: the app's name is kept for screen readers only.
   await expect(page.getByRole('heading', { name: 'Inbox Inspector', level: 1 })).toHaveCount(1)
   const label = page.locator('.source.edited .source-label')
@@ -86,6 +81,16 @@ test("an edited copy's name stays readable where the actions wrap under it (800 
   expect(width, 'the label shows more than a few letters').toBeGreaterThan(150)
   expect((await page.locator('header.topbar').boundingBox())!.height).toBeLessThanOrEqual(80)
 })
+
+/** Turns the open log into an edited copy (a break-it button of the Edit drawer) and waits for its mark. */
+async function editedCopy(page: Page): Promise<void> {
+  await (await headerAction(page, 'Edit…')).click()
+  await page
+    .locator('[data-drawer="edit"]')
+    .getByRole('button', { name: 'Replay an old add after its revocation', exact: true })
+    .click()
+  await expect(page.locator('.source.edited .edited-badge')).toHaveText('edited')
+}
 
 /** Every visible control of the header, with its box. */
 function headerControls(page: Page) {
@@ -229,12 +234,7 @@ for (const [width, height] of [
         expect(a.right <= b.left + 0.5 || b.right <= a.left + 0.5, `${a.what} beside ${b.what}`).toBe(true)
     }
 
-    await (await headerAction(page, 'Edit…')).click()
-    await page
-      .locator('[data-drawer="edit"]')
-      .getByRole('button', { name: 'Replay an old add after its revocation', exact: true })
-      .click()
-    await expect(page.locator('.source.edited .edited-badge')).toHaveText('edited')
+    await editedCopy(page)
     await expect(page.locator('.source.edited .source-label')).toContainText('edited copy of')
     expect((await header.boundingBox())!.height, 'an edited copy: one row').toBeLessThanOrEqual(44)
     expect(await clipped(), 'the edited row fits: nothing cut off at its end').toBe(false)
@@ -256,12 +256,7 @@ test('at 390×844 an edited copy keeps the one row: its badge beside the label, 
   page,
 }, info) => {
   await openLog(page, PHONE)
-  await (await headerAction(page, 'Edit…')).click()
-  await page
-    .locator('[data-drawer="edit"]')
-    .getByRole('button', { name: 'Replay an old add after its revocation', exact: true })
-    .click()
-  await expect(page.locator('.source.edited .edited-badge')).toHaveText('edited')
+  await editedCopy(page)
   await (await headerAction(page, 'Edit…')).click()
   expect((await page.locator('header.topbar').boundingBox())!.height).toBeLessThanOrEqual(44)
   const controls = await headerControls(page)
