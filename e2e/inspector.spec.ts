@@ -8,7 +8,7 @@ import { expect, expectNoA11yViolations, failedToLoad, test } from './fixtures'
 import { fixture, pasteLog, pressAndSee, shot, summary, syntheticLogFile, waitForLog, watchCsp } from './helpers'
 
 // Code inside page.evaluate runs in the page; tsconfig.node.json (which checks e2e/) has no DOM lib.
-declare const window: any, document: any, DataTransfer: any
+declare const window: any, document: any, DataTransfer: any, history: any
 
 test.describe('the inspector', () => {
   test('opens on the demo log with no CSP violation and no serious accessibility violation, in light and dark', async ({
@@ -190,11 +190,29 @@ test.describe('the inspector', () => {
     await expect.poll(() => page.url()).toMatch(/#log=[A-Za-z0-9_-]+&step=1\.1$/)
     const url = page.url()
     expect(url).not.toContain('update_hex') // compressed, not the raw text
+    // Every address the page writes after the reload: none drops the log it carries (while
+    // the reopened log is compressed again, the address it came with stays).
+    await page.addInitScript(() => {
+      const replace = history.replaceState.bind(history)
+      window.__addresses = []
+      history.replaceState = (data: unknown, unused: string, address?: string | null) => {
+        window.__addresses.push(String(address))
+        replace(data, unused, address)
+      }
+    })
     await page.reload()
     await waitForLog(page)
     await expect(page.getByText('the permalink')).toBeVisible()
     await expect(summary(page)).toHaveText(before!)
     expect(page.url()).toBe(url)
+    // Once the permalink is ready again (Copy link), the page has written nothing that lost the log.
+    await expect(page.getByRole('button', { name: 'Copy permalink to this step' })).toBeVisible()
+    expect(page.url()).toBe(url)
+    const written: string[] = await page.evaluate(() => window.__addresses)
+    expect(
+      written.filter((a) => !a.includes('#log=')),
+      'addresses written without the log',
+    ).toEqual([])
     // a damaged permalink is a clear error, not a crash
     await page.goto('/#log=AAAA_not-deflate&step=1.0')
     await expect(page.getByRole('alert')).toContainText('The permalink could not be opened')

@@ -29,7 +29,13 @@ export interface PageAddress {
    * The fragment and query of the open log; `linkable` is false when no link can carry it.
    * `hash()` reads the selected step when called: a step does not re-render what holds this.
    */
-  readonly fragment: { readonly hash: () => string; readonly search: string; readonly linkable: boolean } | null
+  readonly fragment: {
+    readonly hash: () => string
+    readonly search: string
+    readonly linkable: boolean
+    /** The log the address carries is still being compressed: nothing is written meanwhile. */
+    readonly pending: boolean
+  } | null
   readonly compressed: CompressedLog | null
 }
 
@@ -190,6 +196,10 @@ export function usePageAddress({ loaded, view }: { loaded: Loaded | null; view: 
         : {}),
     }
     const linkable = s.kind === 'example' || s.kind === 'url' || s.kind === 'node' || !!f.log
+    // A log the address carries (pasted, a file, a permalink) while it is being compressed:
+    // no address is written until it is, as one without the log would drop it (a permalink
+    // just reloaded keeps its address meanwhile; a reload then would reopen it).
+    const pending = (s.kind === 'paste' || s.kind === 'file' || s.kind === 'permalink') && z?.loadId !== loaded.loadId
     // The hash of the step last asked for (a log in the fragment makes it a long string).
     let last: { key: string; hash: string } | null = null
     const hash = (): string => {
@@ -206,6 +216,7 @@ export function usePageAddress({ loaded, view }: { loaded: Loaded | null; view: 
         s.kind === 'url' ? `?url=${encodeURIComponent(s.url!)}` : s.kind === 'node' ? (s.fetch ?? '') : '',
       ),
       linkable,
+      pending,
     }
   }, [loaded, z, tab, present, search, step])
 
@@ -226,7 +237,7 @@ export function usePageAddress({ loaded, view }: { loaded: Loaded | null; view: 
     shown.current = fragment
     stepWrite.current?.()
     stepWrite.current = null
-    if (!fragment) return
+    if (!fragment || fragment.pending) return
     // In an idle moment after the frame that shows the change (WRITE_IDLE_MS at most).
     return whenIdle(() => {
       const address = `${location.pathname}${fragment.search}${fragment.hash()}`
@@ -239,7 +250,7 @@ export function usePageAddress({ loaded, view }: { loaded: Loaded | null; view: 
     const write = () => {
       stepWrite.current = null
       const f = shown.current
-      if (f) writer.current!.set(`${location.pathname}${f.search}${f.hash()}`)
+      if (f && !f.pending) writer.current!.set(`${location.pathname}${f.search}${f.hash()}`)
     }
     return step.subscribe(() => {
       const key = stepKey(step.get())
