@@ -196,15 +196,19 @@ export interface OpenClock {
 /** The binding openClock calls once the open is painted (paintedSignal). */
 const PAINTED_BINDING = '__benchPainted'
 
+/** Node's side of openClock's paint (paintedSignal). */
+export interface PaintedSignal {
+  /** Resolves when the page's open clock next paints an open; call it before the action it times. */
+  readonly next: () => Promise<void>
+}
+
 /**
- * Node's side of openClock's paint: `next()` resolves when the page's open clock has painted
- * its open. Waiting so, the bench runs nothing in the page while it is timed: a
- * `waitForFunction` installs Playwright's poller in the page (20–25 ms of main-thread
- * script on this machine, inside the timed open, taken from the workers' two cores) and
- * runs its predicate at every poll. Call before the page's first navigation.
+ * Node's side of openClock's paint. Waiting on it, the bench runs nothing in the page while
+ * it is timed: a `waitForFunction` installs Playwright's poller in the page (20–25 ms of
+ * main-thread script on this machine, inside the timed open, taken from the workers' two
+ * cores) and runs its predicate at every poll. Call before the page's first navigation.
  */
-export async function paintedSignal(target: Page | BrowserContext): Promise<{ next: () => Promise<void> }> {
-  // Call next() before the action it times: the paint may come before an await returns.
+export async function paintedSignal(target: Page | BrowserContext): Promise<PaintedSignal> {
   let waiting: (() => void) | null = null
   await target.exposeBinding(PAINTED_BINDING, () => {
     waiting?.()
@@ -218,28 +222,35 @@ export async function paintedSignal(target: Page | BrowserContext): Promise<{ ne
   }
 }
 
+/** The Open panel's file input. */
+const OPEN_FILE_INPUT = 'input[type=file][aria-label="Open a log file"]'
+
 /**
- * A file chooser that runs nothing in the page when it chooses: `choose(file)` (a path) goes
- * through the DevTools protocol alone (Chromium sets the input's files and fires its change
- * event), where Playwright's setInputFiles also runs a script of its own in the page (6–13 ms
- * of main-thread script here) while the open it starts is being timed. `selector` names the
- * file input; it is looked up now, before the timing starts.
+ * A timed open of a file that runs nothing in the page: the file input (`selector`) is
+ * looked up now, before the timing starts; the `open(file)` it returns chooses the file (a
+ * path) through the DevTools protocol alone (Chromium sets the input's files and fires its
+ * change event; Playwright's setInputFiles also runs a script of its own in the page, 6–13
+ * ms of main-thread script here) and resolves once the page's open clock has painted it.
  */
-export async function fileChooser(page: Page, selector: string): Promise<{ choose: (file: string) => Promise<void> }> {
+export async function timedFileOpen(
+  page: Page,
+  painted: PaintedSignal,
+  selector = OPEN_FILE_INPUT,
+): Promise<(file: string) => Promise<void>> {
   const cdp = await page.context().newCDPSession(page)
   const { result } = await cdp.send('Runtime.evaluate', {
     expression: `document.querySelector(${JSON.stringify(selector)})`,
   })
   if (!result.objectId) throw new Error(`no element ${selector}`)
   const { node } = await cdp.send('DOM.describeNode', { objectId: result.objectId })
-  return {
-    choose: async (file) => {
-      try {
-        await cdp.send('DOM.setFileInputFiles', { files: [file], backendNodeId: node.backendNodeId })
-      } finally {
-        await cdp.detach()
-      }
-    },
+  return async (file) => {
+    const shown = painted.next()
+    try {
+      await cdp.send('DOM.setFileInputFiles', { files: [file], backendNodeId: node.backendNodeId })
+    } finally {
+      await cdp.detach()
+    }
+    await shown
   }
 }
 

@@ -21,11 +21,11 @@ import { expect, test } from './fixtures'
 import {
   benchTarget,
   clearIndexedDb,
-  fileChooser,
   openClock,
   paintedSignal,
   type Span,
   syntheticLogFile,
+  timedFileOpen,
   type TraceEvent,
   waitForLog,
 } from './helpers'
@@ -149,16 +149,14 @@ test.describe('load path benchmark (npm run bench)', () => {
       await page.getByRole('button', { name: 'Open log…' }).click()
       const input = page.getByLabel('Open a log file')
       await expect(input).toBeAttached()
-      const chooser = await fileChooser(page, 'input[type=file][aria-label="Open a log file"]')
+      const open = await timedFileOpen(page, painted)
       // The user opens the file OPEN_AFTER_MS after the navigation (the page idles meanwhile).
       const since = await page.evaluate(() => performance.now())
       if (since < OPEN_AFTER_MS) await page.waitForTimeout(OPEN_AFTER_MS - since)
       const browser = page.context().browser()!
       if (tracing) await browser.startTracing(page, { categories: PROFILE ? PROFILE_CATEGORIES : TRACE_CATEGORIES })
-      // Nothing of the bench's runs in the page until the open has painted (paintedSignal, fileChooser).
-      const shown = painted.next()
-      await chooser.choose(file)
-      await shown
+      // Nothing of the bench's runs in the page until the open has painted (timedFileOpen).
+      await open(file)
       const r = await page.waitForFunction(
         (fileName) => {
           const b = window.__bench

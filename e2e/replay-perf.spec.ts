@@ -23,13 +23,13 @@ import { expect, guardContext, test } from './fixtures'
 import {
   benchTarget,
   type OpenClock,
-  fileChooser,
   openClock,
   paintedSignal,
   pressAndSee,
   shot,
   summary,
   syntheticLogFile,
+  timedFileOpen,
   type TraceEvent,
   waitForLog,
 } from './helpers'
@@ -178,10 +178,8 @@ test(`a ${N.toLocaleString('en')}-update log replays in the worker with a progre
   await page.reload()
   await waitForLog(page)
   await page.getByRole('button', { name: 'Open log…' }).click()
-  const rechooser = await fileChooser(page, OPEN_INPUT)
-  const reshown = painted.next()
-  await rechooser.choose(log.file)
-  await reshown
+  const reopen = await timedFileOpen(page, painted)
+  await reopen(log.file)
   await shown(page, N, 50)
   const reopened_ = await openTimes(page)
   const reopenMs = reopened_.painted - reopened_.chosen
@@ -301,11 +299,9 @@ async function untracedOpenMs(chromium: Browser, baseURL: string, file: string, 
     await page.goto('/')
     await waitForLog(page)
     await page.getByRole('button', { name: 'Open log…' }).click()
-    // Nothing of the bench's runs in the page while the open is timed (paintedSignal, fileChooser).
-    const chooser = await fileChooser(page, OPEN_INPUT)
-    const shownNow = signal.next()
-    await chooser.choose(file)
-    await shownNow
+    // Nothing of the bench's runs in the page while the open is timed (timedFileOpen).
+    const open = await timedFileOpen(page, signal)
+    await open(file)
     await shown(page, n, 250)
     const { chosen, painted } = await openTimes(page)
     guard.check()
@@ -333,9 +329,6 @@ async function shown(page: import('@playwright/test').Page, n: number, polling: 
     { polling, timeout: Math.max(60_000, n * 50) },
   )
 }
-
-/** The open panel's file input. */
-const OPEN_INPUT = 'input[type=file][aria-label="Open a log file"]'
 
 const STEP_PRESSES = 40
 /**
