@@ -11,6 +11,7 @@
  *                 nodes' copies of an inbox compare on what the clients signed.
  */
 import { hash } from 'node:crypto'
+import { membersInOrder } from '../core/member-order'
 import { reportRow } from '../core/report'
 import type { Trace } from '../core/trace'
 import type { AssociationState, LogEntry } from '../core/types'
@@ -77,8 +78,6 @@ export interface Summary {
 /** SHA-256 of a text, hex: Node's one-call hash (no Hash object per digest). */
 const sha256 = (text: string): string => hash('sha256', text, 'hex')
 
-const KIND_ORDER = { ethereum: 0, passkey: 1, installation: 2 } as const
-
 /** A string as JSON: as it is in quotes when it needs no escape (hex, kinds, decimal), else JSON.stringify's. */
 const PLAIN = /^[0-9A-Za-z:._-]*$/
 const str = (s: string): string => (PLAIN.test(s) ? `"${s}"` : JSON.stringify(s))
@@ -90,12 +89,7 @@ const chainJson = (c: bigint | null): string => (c === null ? 'null' : `"${c}"`)
  * them. Held equal to it by the audit's tests.
  */
 export function stateJson(s: AssociationState): string {
-  const members = [...s.members.values()].sort(
-    (a, b) =>
-      KIND_ORDER[a.id.kind] - KIND_ORDER[b.id.kind] ||
-      (a.addedAt < b.addedAt ? -1 : a.addedAt > b.addedAt ? 1 : 0) ||
-      (a.id.text < b.id.text ? -1 : 1),
-  )
+  const members = membersInOrder(s)
   let out = `{"inbox_id":${str(s.inboxId)},"sequence_id":"${s.sequenceId}","members":[`
   for (let i = 0; i < members.length; i++) {
     const m = members[i]!

@@ -1,6 +1,6 @@
 /**
  * A head state as bytes, for the results store (SQLite BLOB, PostgreSQL bytea), so a later
- * run resumes replay from it. The core's state is persistent immutable.js collections; its
+ * run resumes replay from it. The core's state is persistent collections; its
  * plain form is the transfer format's StateDelta from no state (src/worker/transfer.ts, the
  * same form the local node saves its heads in, src/devnode/heads.ts).
  *

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { Map as IMap, Set as ISet } from 'immutable'
+import { PMap, PSet } from './persistent'
 import {
   checkHandleAnswer,
   currentHandles,
@@ -13,12 +13,12 @@ import type { AssociationState, InboxId } from './types'
 
 const state = (handles: string[]): AssociationState => ({
   inboxId: 'ab'.repeat(32) as InboxId,
-  members: IMap(),
+  members: PMap.empty(),
   recovery: { id: { kind: 'ethereum', text: `0x${'11'.repeat(20)}` }, chainId: null },
-  installationsByAdder: IMap(),
+  installationsByAdder: PMap.empty(),
   handles,
   claimCount: handles.length,
-  seen: ISet(),
+  seen: PSet.empty(),
   sequenceId: 3n,
 })
 

@@ -3,6 +3,7 @@
  * log, built from the Trace. Identifiers use the identifier text of spec section 3;
  * uint64 values are decimal strings; seen replay keys are lowercase hex, sorted.
  */
+import { membersInOrder } from './member-order'
 import type { Trace } from './trace'
 import type { AssociationState, Member, MemberId } from './types'
 
@@ -53,17 +54,8 @@ function member(m: Member): ReportMember {
   }
 }
 
-const KIND_ORDER = { ethereum: 0, passkey: 1, installation: 2 } as const
-
 export function stateReport(s: AssociationState): ReportState {
-  const members = [...s.members.values()]
-    .sort(
-      (a, b) =>
-        KIND_ORDER[a.id.kind] - KIND_ORDER[b.id.kind] ||
-        (a.addedAt < b.addedAt ? -1 : a.addedAt > b.addedAt ? 1 : 0) ||
-        (a.id.text < b.id.text ? -1 : 1),
-    )
-    .map(member)
+  const members = membersInOrder(s).map(member)
   return {
     inbox_id: s.inboxId,
     sequence_id: s.sequenceId.toString(),

@@ -1,4 +1,4 @@
-import type { Map as IMap, Set as ISet } from 'immutable'
+import type { PMap, PSet } from './persistent'
 
 /**
  * Domain types of the validation core. Decoding parses wire messages into these;
@@ -166,21 +166,21 @@ export interface Recovery {
 
 /**
  * The association state after a prefix of the log (Terms). Immutable: every reducer
- * returns a new value. `members` and `seen` are persistent (immutable.js) collections,
+ * returns a new value. `members` and `seen` are persistent collections (./persistent.ts),
  * so consecutive states share structure and a Trace stays O(n) in the log's length.
  */
 export interface AssociationState {
   readonly inboxId: InboxId
   /** Keyed by memberKey(id). */
-  readonly members: IMap<string, Member>
+  readonly members: PMap<Member>
   readonly recovery: Recovery
   /** Index for the revocation cascade (IDENT-044): installation member keys by their adder's key. */
-  readonly installationsByAdder: IMap<string, ISet<string>>
+  readonly installationsByAdder: PMap<PSet>
   /** Claim order, display handle last (IDENT-082). */
   readonly handles: readonly string[]
   readonly claimCount: number
   /** Seen replay keys (IDENT-050), lowercase hex. */
-  readonly seen: ISet<string>
+  readonly seen: PSet
   /** Sequence id of the last applied update. */
   readonly sequenceId: bigint
 }

@@ -16,6 +16,7 @@
  */
 import { utf8 } from '../crypto'
 import { applyUpdate, PendingUpdate, RejectedUpdate } from '../core/apply/update'
+import { compareMembers, membersInOrder } from '../core/member-order'
 import { handleProblem, isValidHandle, MAX_CLAIMS } from '../core/handles'
 import type { RuleId } from '../core/rules'
 import { describeMember, memberIdOf } from '../core/text/identifier'
@@ -226,6 +227,8 @@ export function draftDiff(before: AssociationState | null, after: AssociationSta
   if (before?.members !== after.members) {
     for (const [k, m] of after.members) if (!before?.members.has(k)) membersAdded.push(m)
     for (const [k, m] of before?.members ?? []) if (!after.members.has(k)) membersRemoved.push(m)
+    membersAdded.sort(compareMembers)
+    membersRemoved.sort(compareMembers)
   }
   const br = before?.recovery ?? null
   const ar = after.recovery
@@ -278,7 +281,7 @@ export function previewRevocationCascade(state: AssociationState, member: Member
   const target = idOf(member)
   const key = memberKey(target)
   const record = state.members.get(key) ?? null
-  const installations = [...state.members.values()].filter(
+  const installations = membersInOrder(state).filter(
     (m) => m.id.kind === 'installation' && m.adder !== null && memberKey(m.adder) === key && memberKey(m.id) !== key,
   )
   const removed = record ? [record, ...installations] : installations

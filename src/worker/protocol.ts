@@ -1,7 +1,7 @@
 /**
  * Messages between the app and the replay worker (./replay.worker.ts). Everything
  * here survives structuredClone: plain objects, arrays, strings, bigints and
- * Uint8Arrays; no immutable.js collections, no class instances (see ./transfer.ts).
+ * Uint8Arrays; no persistent collections, no class instances (see ./transfer.ts).
  */
 import type { PrimitiveTimings } from './backend-report'
 import type { WasmModule, WasmName } from '../crypto/wasm-module'

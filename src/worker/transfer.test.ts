@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { Map as IMap, Set as ISet } from 'immutable'
+import { PMap, PSet } from '../core/persistent'
 import { readLogs } from '../core/decode/logs'
 import { replay } from '../core/replay'
 import { stateReport } from '../core/report'
@@ -28,12 +28,12 @@ function member(text: string, adder: string | null = null): Member {
 
 const base: AssociationState = {
   inboxId: 'ab'.repeat(32) as InboxId,
-  members: IMap([['installation:aa', member('aa')]]),
+  members: PMap.of([['installation:aa', member('aa')]]),
   recovery: { id: { kind: 'ethereum', text: `0x${'1'.repeat(40)}` }, chainId: null },
   handles: ['x'],
   claimCount: 1,
-  installationsByAdder: IMap(),
-  seen: ISet(['k1']),
+  installationsByAdder: PMap.empty(),
+  seen: PSet.of(['k1']),
   sequenceId: 3n,
 }
 
@@ -53,7 +53,7 @@ describe('stateDelta / applyDelta', () => {
   it('removals, recovery, handles, claim count, seen keys and sequence id travel', () => {
     const after: AssociationState = {
       ...base,
-      members: base.members.remove('installation:aa').set('installation:cc', member('cc')),
+      members: base.members.delete('installation:aa').set('installation:cc', member('cc')),
       recovery: { id: { kind: 'ethereum', text: `0x${'2'.repeat(40)}` }, chainId: 1n },
       handles: ['y', 'x'],
       claimCount: 2,
@@ -75,7 +75,7 @@ describe('stateDelta / applyDelta', () => {
         .set(wk, wallet)
         .set('installation:i1', member('i1', wallet.id.text))
         .set('installation:i2', member('i2', wallet.id.text)),
-      installationsByAdder: IMap([[wk, ISet(['installation:i1', 'installation:i2'])]]),
+      installationsByAdder: PMap.of([[wk, PSet.of(['installation:i1', 'installation:i2'])]]),
     }
     const after: AssociationState = {
       ...before,

@@ -1,7 +1,7 @@
 /**
  * The transfer format of a Trace, from the replay worker to the app.
  *
- * A Trace holds an immutable.js association state before and after every action;
+ * A Trace holds a persistent association state before and after every action;
  * those collections do not survive structuredClone, and copying a whole state per
  * step would cost O(n²). So each step travels with the *change* each action made
  * (a StateDelta), and the app rebuilds states lazily from the deltas (applyDelta,
@@ -10,7 +10,7 @@
  * Uint8Arrays are copied to their own buffers first: a slice of a larger input would
  * otherwise clone that whole input once per step.
  */
-import { Map as IMap, Set as ISet } from 'immutable'
+import { PMap, PSet } from '../core/persistent'
 import type {
   ActionKind,
   AssociationState,
@@ -154,36 +154,35 @@ function sameMember(a: Member | undefined, b: Member): boolean {
   )
 }
 
-const EMPTY_MEMBERS: IMap<string, Member> = IMap()
-const EMPTY_SEEN: ISet<string> = ISet()
-const EMPTY_INDEX: IMap<string, ISet<string>> = IMap()
+const EMPTY_MEMBERS = PMap.empty<Member>()
+const EMPTY_SEEN = PSet.empty()
+const EMPTY_INDEX = PMap.empty<PSet>()
 
 /** Rebuilds the state after a delta. `state` is never mutated (persistent collections share structure). */
 export function applyDelta(state: AssociationState | null, d: StateDelta): AssociationState {
   if (!state && d.inboxId === undefined) throw new Error('transfer: a delta without inbox id applied to no state')
   const before = state?.members ?? EMPTY_MEMBERS
-  const members = before.withMutations((m) => {
-    for (const key of d.del ?? []) m.remove(key)
-    for (const mem of d.put ?? []) m.set(memberKey(mem.id), mem)
-  })
+  let members = before
+  for (const key of d.del ?? []) members = members.delete(key)
+  for (const mem of d.put ?? []) members = members.set(memberKey(mem.id), mem)
   // The revocation-cascade index (IDENT-044) of the core's state, kept consistent with the members.
-  const installationsByAdder = (state?.installationsByAdder ?? EMPTY_INDEX).withMutations((ix) => {
-    for (const key of d.del ?? []) {
-      const old = before.get(key)
-      ix.remove(key)
-      if (old?.id.kind === 'installation' && old.adder) {
-        const ak = memberKey(old.adder)
-        const set = ix.get(ak)
-        if (set) ix.set(ak, set.remove(key))
-      }
+  let ix = state?.installationsByAdder ?? EMPTY_INDEX
+  for (const key of d.del ?? []) {
+    const old = before.get(key)
+    ix = ix.delete(key)
+    if (old?.id.kind === 'installation' && old.adder) {
+      const ak = memberKey(old.adder)
+      const set = ix.get(ak)
+      if (set) ix = ix.set(ak, set.delete(key))
     }
-    for (const mem of d.put ?? []) {
-      if (mem.id.kind === 'installation' && mem.adder) {
-        const ak = memberKey(mem.adder)
-        ix.set(ak, (ix.get(ak) ?? EMPTY_SEEN).add(memberKey(mem.id)))
-      }
+  }
+  for (const mem of d.put ?? []) {
+    if (mem.id.kind === 'installation' && mem.adder) {
+      const ak = memberKey(mem.adder)
+      ix = ix.set(ak, (ix.get(ak) ?? EMPTY_SEEN).add(memberKey(mem.id)))
     }
-  })
+  }
+  const installationsByAdder = ix
   const seen = d.seen?.length ? (state?.seen ?? EMPTY_SEEN).union(d.seen) : (state?.seen ?? EMPTY_SEEN)
   const recovery = d.recovery ?? state?.recovery
   if (!recovery) throw new Error('transfer: a new state without a recovery identifier')

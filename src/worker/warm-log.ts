@@ -5,7 +5,7 @@
  *
  * ./warm-up.ts warms the crypto primitives, but a first replay spends most of its time
  * elsewhere: the signature text, the verification around the primitives, apply and its
- * immutable.js state, the transfer steps. V8 starts all that JavaScript in its interpreter
+ * persistent state, the transfer steps. V8 starts all that JavaScript in its interpreter
  * and optimizes a function only after it has run many times: a first replay of 256
  * updates took about 1.4 times the CPU of the same replay run three more times after it
  * (docs/performance.md, the load path).

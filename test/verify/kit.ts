@@ -49,7 +49,7 @@ export function fixtureLogs(): FixtureLog[] {
 
 const st = (s: AssociationState | null) => (s ? stateReport(s) : null)
 
-/** A Trace with every immutable.js state replaced by its report form: deep-equal exactly when the Traces are. */
+/** A Trace with every persistent state replaced by its report form: deep-equal exactly when the Traces are. */
 export function comparableTrace(t: Trace): unknown {
   return {
     inboxId: t.inboxId,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { Set as ISet } from 'immutable'
+import { PSet } from '../../core/persistent'
 import type { Member } from '../../core/types'
 import { diffStates, memberMarks } from './state-diff'
 import { RECOVERY_WALLET, stateOf } from './state.testkit'
@@ -33,8 +33,8 @@ describe('diffStates', () => {
     expect(d.sequenceId).toEqual({ before: 1n, after: 2n })
   })
   it('handles, display handle, claim count and replay keys', () => {
-    const a = stateOf([m(W)], { handles: ['a', 'b'], claimCount: 2, seen: ISet(['k']) })
-    const b = stateOf([m(W)], { handles: ['b', 'a'], claimCount: 3, seen: ISet(['k', 'k2']) })
+    const a = stateOf([m(W)], { handles: ['a', 'b'], claimCount: 2, seen: PSet.of(['k']) })
+    const b = stateOf([m(W)], { handles: ['b', 'a'], claimCount: 3, seen: PSet.of(['k', 'k2']) })
     const d = diffStates(a, b)
     expect(d.handlesAdded).toEqual([])
     expect(d.displayHandle).toEqual({ before: 'b', after: 'a' })

@@ -1,5 +1,5 @@
 /** Association states built by hand for the app's model and feature tests. */
-import { Map as IMap, Set as ISet } from 'immutable'
+import { PMap, PSet } from '../../core/persistent'
 import { type AssociationState, type InboxId, type Member, memberKey } from '../../core/types'
 
 /** The recovery wallet of stateOf. */
@@ -9,12 +9,12 @@ export const RECOVERY_WALLET = `0x${'1'.repeat(40)}`
 export function stateOf(members: readonly Member[], extra: Partial<AssociationState> = {}): AssociationState {
   return {
     inboxId: 'aa'.repeat(32) as InboxId,
-    members: IMap(members.map((x) => [memberKey(x.id), x])),
+    members: PMap.of(members.map((x) => [memberKey(x.id), x] as const)),
     recovery: { id: { kind: 'ethereum', text: RECOVERY_WALLET }, chainId: null },
     handles: [],
     claimCount: 0,
-    installationsByAdder: IMap(),
-    seen: ISet(),
+    installationsByAdder: PMap.empty(),
+    seen: PSet.empty(),
     sequenceId: 1n,
     ...extra,
   }

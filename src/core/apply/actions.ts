@@ -5,7 +5,8 @@
  * each signature's kind (IDENT-031) and verdict (IDENT-030, IDENT-060), then the
  * rules between signers and state, then chain binding (IDENT-046) and replay (IDENT-050).
  */
-import { Map as IMap, Set as ISet } from 'immutable'
+import { PMap, PSet } from '../persistent'
+import { firstMembers } from '../member-order'
 import { MEMBERS_LISTED, RuleViolation, type ViolationDetails } from '../errors'
 import { HANDLE_PATTERN, isValidHandle, handleProblem, handleProblemPosition, MAX_CLAIMS } from '../handles'
 import { deriveInboxId } from '../inbox-id'
@@ -25,18 +26,14 @@ import { quote } from '../text/quote'
 
 type Action<K extends WireAction['kind']> = Extract<WireAction, { kind: K }>
 
-const NO_KEYS: ISet<string> = ISet()
+const NO_KEYS = PSet.empty()
 
 /** The member set and recovery identifier a signer was checked against, for a violation's details. */
 function checkedAgainst(
   state: AssociationState,
   withRecovery: boolean,
 ): Pick<ViolationDetails, 'members' | 'memberCount' | 'recovery'> {
-  const members: string[] = []
-  for (const m of state.members.values()) {
-    if (members.length === MEMBERS_LISTED) break
-    members.push(describeMember(m.id))
-  }
+  const members = firstMembers(state, MEMBERS_LISTED).map((m) => describeMember(m.id))
   return {
     members,
     ...(state.members.size > members.length ? { memberCount: state.members.size } : {}),
@@ -163,9 +160,9 @@ function applyCreateInbox(
   }
   return {
     inboxId: deriveInboxId(a.initialIdentifier, a.nonce), // IDENT-010
-    members: IMap([[memberKey(initial), member]]),
+    members: PMap.of([[memberKey(initial), member]]),
     recovery: { id: initial, chainId: s.chainId },
-    installationsByAdder: IMap(),
+    installationsByAdder: PMap.empty(),
     handles: [], // IDENT-083: a CreateInbox produces no handles and a claim count of 0
     claimCount: 0,
     seen: ctx.seenBefore,
@@ -301,8 +298,8 @@ function applyRevoke(
   let installationsByAdder = state.installationsByAdder.delete(targetKey)
   const adder = state.members.get(targetKey)?.adder
   if (target.kind === 'installation' && adder) {
-    // What update(adderKey, ISet(), (set) => set.delete(targetKey)) gives: an adder with no
-    // entry, or an entry without the target, leaves the index as it is.
+    // The adder's entry loses the target: an adder with no entry, or an entry without the
+    // target, leaves the index as it is.
     const adderKey = memberKey(adder)
     const added = installationsByAdder.get(adderKey)
     const rest = added?.delete(targetKey)

@@ -3,7 +3,7 @@
  * IDENT-061), its kind against the member it stands for (IDENT-031), its chain against
  * the recorded one (IDENT-046), and its replay key against the seen keys (IDENT-050).
  */
-import type { Set as ISet } from 'immutable'
+import type { PSet } from '../persistent'
 import { RuleViolation } from '../errors'
 import type { RuleId } from '../rules'
 import { describeMember, sameMember } from '../text/identifier'
@@ -15,14 +15,14 @@ export interface ApplyContext {
   readonly sequenceId: bigint
   readonly clientTimestampNs: bigint
   /** Seen keys of the state the update is applied to: IDENT-050 checks against these. */
-  readonly seenBefore: ISet<string>
+  readonly seenBefore: PSet
   /** Replay keys of this update's signatures, in order. */
   readonly replayKeys: string[]
   /**
    * The seen keys with `replayKeys` added in order (the set `seenBefore.union(replayKeys)`
    * gives, in its iteration order): the state's seen keys when the whole update applies.
    */
-  seen: ISet<string>
+  seen: PSet
   /** Signatures that could not be judged (IDENT-061). */
   readonly unreachable: SignatureCheck[]
   check(actionIndex: number, role: SignatureCheck['role']): SignatureCheck

@@ -4,7 +4,7 @@
  * the replay keys of every signature are recorded (IDENT-050). An update whose only
  * problem is a smart wallet signature that could not be judged is pending (IDENT-061).
  */
-import { Set as ISet } from 'immutable'
+import { PSet } from '../persistent'
 import { RuleViolation } from '../errors'
 import type { ActionStep, SignatureCheck } from '../trace'
 import type { AssociationState, UnverifiedUpdate } from '../types'
@@ -35,7 +35,7 @@ export class RejectedUpdate extends Error {
   }
 }
 
-const EMPTY_SEEN: ISet<string> = ISet()
+const EMPTY_SEEN = PSet.empty()
 
 export interface AppliedUpdate {
   readonly state: AssociationState

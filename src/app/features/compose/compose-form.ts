@@ -3,7 +3,8 @@
  * (the first eligible party wherever the form names none that fits), and the form after
  * an update was signed.
  */
-import type { AssociationState } from '../../../core/types'
+import { membersInOrder } from '../../../core/member-order'
+import { memberKey, type AssociationState } from '../../../core/types'
 import { eligible, type Party } from './parties'
 
 export type ComposeActionKind = 'create_inbox' | 'add' | 'revoke' | 'change_recovery_address' | 'claim_handle'
@@ -91,7 +92,7 @@ export function withDefaults(
   const existing = pick(form.existing, eligible(parties, 'existing'))
   const newMember = pick(form.newMember, eligible(parties, 'new_member'), existing)
   const claimer = pick(form.claimer, eligible(parties, 'claimer'))
-  const members = state ? [...state.members.keys()] : []
+  const members = state ? membersInOrder(state).map((m) => memberKey(m.id)) : []
   const revokeTarget = members.includes(form.revokeTarget) ? form.revokeTarget : (members[0] ?? '')
   const targets = eligible(parties, 'recovery_target').filter((p) => !p.isRecovery)
   const recoveryTarget = form.recoveryTarget === TYPED ? TYPED : pick(form.recoveryTarget, targets)

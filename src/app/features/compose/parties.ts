@@ -5,6 +5,7 @@
  * signature text and dry-runs against the state, and the collector reports that signature
  * as missing, naming who must sign it.
  */
+import { membersInOrder } from '../../../core/member-order'
 import { memberKey, type AssociationState, type MemberId, type MemberKind } from '../../../core/types'
 import { plannedSigner, type Signer } from '../../../signing'
 import type { AppSigner } from '../../model/app-signer'
@@ -72,7 +73,7 @@ export function partiesOf(state: AssociationState | null, signers: readonly AppS
       isRecovery,
     })
   }
-  for (const m of state.members.values()) planned(m.id, m.chainId, true, memberKey(m.id) === recoveryKey)
+  for (const m of membersInOrder(state)) planned(m.id, m.chainId, true, memberKey(m.id) === recoveryKey)
   planned(state.recovery.id, state.recovery.chainId, state.members.has(recoveryKey!), true)
   return out
 }

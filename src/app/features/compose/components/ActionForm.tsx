@@ -1,5 +1,6 @@
 /** The composer's form for the chosen action: who signs and what the action names. */
-import type { AssociationState } from '../../../../core/types'
+import { membersInOrder } from '../../../../core/member-order'
+import { memberKey, type AssociationState } from '../../../../core/types'
 import type { SignerRegistry } from '../../../model/app-signer'
 import { MEMBER_KIND_LABEL, shortId } from '../../../ui/format'
 import { eligible } from '../parties'
@@ -80,8 +81,8 @@ export function ActionForm({
               value={form.revokeTarget}
               onChange={(e) => update({ revokeTarget: e.target.value })}
             >
-              {[...(state?.members.entries() ?? [])].map(([k, m]) => (
-                <option key={k} value={k}>
+              {(state ? membersInOrder(state) : []).map((m) => (
+                <option key={memberKey(m.id)} value={memberKey(m.id)}>
                   {MEMBER_KIND_LABEL[m.id.kind]} {shortId(m.id.text)}
                   {state && state.recovery.id.text === m.id.text ? ' (recovery identifier)' : ''}
                 </option>

@@ -6,6 +6,7 @@
  */
 import { hexToBytes } from '../../../../crypto/bytes'
 import { describeMember } from '../../../../core/text/identifier'
+import { membersInOrder } from '../../../../core/member-order'
 import { memberKey, type AssociationState, type Member } from '../../../../core/types'
 import { draftUpdate, previewRevocationCascade, revokeMember, type RevocationCascade } from '../../../../signing'
 import type { ComposeBuild } from '../compose-model'
@@ -14,7 +15,7 @@ import { partiesOf, type Party } from '../parties'
 /** The installation member keys to preselect for "all but this browser's": every installation this browser holds no key for. */
 export function allButMine(state: AssociationState, parties: readonly Party[]): string[] {
   const mine = new Set(parties.filter((p) => p.app !== null).map((p) => memberKey(p.identifier)))
-  return [...state.members.values()]
+  return membersInOrder(state)
     .filter((m) => m.id.kind === 'installation' && !mine.has(memberKey(m.id)))
     .map((m) => memberKey(m.id))
 }
