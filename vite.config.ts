@@ -1,4 +1,5 @@
 /// <reference types="vitest/config" />
+import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vite'
 import react from '@vitejs/plugin-react'
 
@@ -35,6 +36,21 @@ const lazyRecordReader = {
   },
   load(id: string) {
     return id === '\0inspector-record-eager-empty' ? 'export {}' : null
+  },
+}
+
+/**
+ * In the workers' build, the core's SHA-256 and SHA-512 (`crypto/hash`, noble's) are the
+ * verification backend's (src/crypto/hash-installed.ts, installed by src/worker/browser-loaders.ts
+ * once the backend loads): @noble/hashes' SHA-2 then loads in a worker only with noble's backend.
+ */
+const installedHashes = {
+  name: 'inspector-installed-hashes',
+  enforce: 'pre' as const,
+  resolveId(source: string, importer: string | undefined) {
+    if (/(^|\/)crypto\/hash$/.test(source) && importer && /[\\/]src[\\/]core[\\/]/.test(importer))
+      return fileURLToPath(new URL('./src/crypto/hash-installed.ts', import.meta.url))
+    return null
   },
 }
 
@@ -113,7 +129,7 @@ export default defineConfig({
   preview: { host: '127.0.0.1', port: 4173, strictPort: true },
   worker: {
     format: 'es',
-    plugins: () => [lazyRecordReader],
+    plugins: () => [lazyRecordReader, installedHashes],
     // The workers import the fast backend's loaders statically on purpose
     // (src/worker/browser-loaders.ts: one request, not one per dynamic import), which makes
     // src/crypto/backend.ts's dynamic imports of them ineffective in every worker bundle:

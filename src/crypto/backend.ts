@@ -45,7 +45,6 @@ import { recoverWithStep, type Eip191Recovery, type Keccak256, type Secp256k1Rec
 import { verifyWithCombine, type Ed25519phCombine, type Ed25519phMessage, type Sha512 } from './ed25519ph-checks'
 import type { P256Verification } from './p256-checks'
 import { errorMessage } from './errors'
-import { sha256 as nobleSha256, sha512 as nobleSha512 } from './hash'
 
 export type PrimitiveName = 'secp256k1-recover' | 'p256-verify' | 'ed25519ph-verify' | 'keccak256' | 'sha256'
 
@@ -90,6 +89,7 @@ const reference = {
   ed25519ph: () => import('./ed25519ph'),
   p256: () => import('./p256'),
   keccak: async () => (await import('./keccak')).keccak256,
+  sha2: () => import('./hash'),
 }
 
 /**
@@ -231,7 +231,7 @@ export async function buildFastBackend(loaders: FastLoaders = defaultFastLoaders
   const used = (fast: string, r: { ok: unknown } | { reason: string }, noble = '@noble/curves'): PrimitiveImpl =>
     'ok' in r ? { impl: fast } : { impl: noble, fallback: `${fast} unavailable: ${r.reason}` }
   const { keccak256, sha512, sha256 } =
-    'ok' in hashes ? hashes.ok : { keccak256: await reference.keccak(), sha512: nobleSha512, sha256: nobleSha256 }
+    'ok' in hashes ? hashes.ok : { keccak256: await reference.keccak(), ...(await reference.sha2()) }
   const hashImpl = used(WASM_HASHES, hashes, '@noble/hashes')
   const recover = 'ok' in secp ? secp.ok.fn : undefined
   const combine = 'ok' in ed ? ed.ok.fn : undefined

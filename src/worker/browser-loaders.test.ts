@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { WASM_HASHES } from '../crypto/backend'
 import { loadWasmSecp256k1Recover } from '../crypto/secp256k1-wasm'
-import { loadBrowserBackend } from './browser-loaders'
+import { installHashes, sha256 as installedSha256 } from '../crypto/hash-installed'
+import { loadBrowserBackend, loadNobleBackendInstalled } from './browser-loaders'
 import { warmRound } from './warm-up'
 
 describe("the browser workers' loaders (static imports, modules awaited)", () => {
@@ -26,5 +27,18 @@ describe("the browser workers' loaders (static imports, modules awaited)", () =>
     })
     expect(Object.values(b.primitives).every((p) => p.fallback === undefined)).toBe(true)
     expect(await warmRound(b)).toBeNull()
+  })
+
+  it("installs its backend's SHA-2 as the core's, noble's too when that is the backend", async () => {
+    const fast = await loadBrowserBackend()
+    const calls: string[] = []
+    const spy = (x: Uint8Array) => (calls.push('fast'), fast.sha256(x))
+    // The loader installed fast's own functions: hashing through the installed module matches them.
+    expect(installedSha256(new Uint8Array([7]))).toEqual(fast.sha256(new Uint8Array([7])))
+    installHashes({ sha256: spy, sha512: fast.sha512 })
+    const noble = await loadNobleBackendInstalled()
+    expect(noble.name).toBe('noble')
+    expect(installedSha256(new Uint8Array([7]))).toEqual(noble.sha256(new Uint8Array([7])))
+    expect(calls).toEqual([])
   })
 })

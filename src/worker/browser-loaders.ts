@@ -9,6 +9,8 @@ import { buildFastBackend, type FastLoaders, type VerifyBackend } from '../crypt
 import { loadWasmEd25519Combine } from '../crypto/ed25519ph-wasm'
 import { hostSubtle, webCryptoP256Verifier } from '../crypto/p256-webcrypto'
 import { loadWasmSecp256k1Recover } from '../crypto/secp256k1-wasm'
+import { installHashes } from '../crypto/hash-installed'
+import { loadNobleBackend } from '../crypto/load-noble'
 import { loadWasmHashes } from '../crypto/wasm-hashes'
 
 /**
@@ -26,5 +28,19 @@ export function loadBrowserBackend(modules: Promise<void> = Promise.resolve()): 
     ed25519: () => modules.then(async () => (await loadWasmEd25519Combine()).combine),
     hashes: () => modules.then(() => loadWasmHashes()),
   }
-  return buildFastBackend(loaders)
+  return buildFastBackend(loaders).then(withHashesInstalled)
+}
+
+/** noble's backend (for a fast backend that failed its known-answer round), its hashes the core's. */
+export async function loadNobleBackendInstalled(): Promise<VerifyBackend> {
+  return withHashesInstalled(await loadNobleBackend())
+}
+
+/**
+ * The core's SHA-256 and SHA-512 in this worker are the backend's (src/crypto/hash-installed.ts;
+ * vite.config.ts builds the workers that way): installed before anything verifies or replays.
+ */
+function withHashesInstalled(backend: VerifyBackend): VerifyBackend {
+  installHashes(backend)
+  return backend
 }

@@ -27,7 +27,6 @@ import type { ReplayOptions, VerifyStage } from '../core/replay'
 import { rememberVerdicts, verifyUpdate, type VerifiedUpdate } from '../core/verify/update'
 import type { LoadedContext } from '../core/verify/fast'
 import type { VerifyBackend } from '../crypto/backend'
-import { loadNobleBackend } from '../crypto/load-noble'
 import type { VerifyPool } from '../core/verify/pool'
 import type { ChainRouteWire, Engine, FromWorker, InputProblem, ToWorker, VerifyStats, WorkerMeasure } from './protocol'
 import type { SmartWalletVerifier } from '../core/verify/port'
@@ -40,7 +39,7 @@ import type { SignatureCheck } from '../core/trace'
 import type { VerifyJob } from '../core/verify/transfer'
 import { STEP_CHUNK } from './protocol'
 import { toTransferStep, type TransferStep } from './transfer'
-import { loadBrowserBackend } from './browser-loaders'
+import { loadBrowserBackend, loadNobleBackendInstalled } from './browser-loaders'
 import { describeWarmUp, nextTask, WARM_ROUNDS, warmUp } from './warm-up'
 import { WARM_LOG_ROUNDS } from './warm-jobs'
 import { roundsAfterReplay, warmJobsOf, warmLogOf, warmReplay } from './warm-log'
@@ -232,7 +231,7 @@ const checked: Promise<LoadedContext> = loadedContext.then(async (loaded) => {
   postPoolState()
   if (test.mismatch)
     return {
-      ctx: { crypto: await loadNobleBackend() },
+      ctx: { crypto: await loadNobleBackendInstalled() },
       backend: `noble: the fast backend ${describeWarmUp(test)}`,
     }
   toWarm = fast

@@ -12,12 +12,11 @@
  * checks the backend on known answers, and warms up while idle after it (./warm-up.ts).
  */
 import type { VerifyBackend } from '../crypto/backend'
-import { loadNobleBackend } from '../crypto/load-noble'
 import { provideWasmModule, type WasmName } from '../crypto/wasm-module'
 import type { FromVerifyWorker, ToVerifyWorker, VerifyJob } from '../core/verify/transfer'
 import { verifyWorkerHandler } from '../core/verify/worker-handler'
 import { describeBackend, timedBackend, type PrimitiveTimings } from './backend-report'
-import { loadBrowserBackend } from './browser-loaders'
+import { loadBrowserBackend, loadNobleBackendInstalled } from './browser-loaders'
 import type { WarmJobsMessage, WasmModulesMessage } from './protocol'
 import { describeWarmUp, nextTask, WARM_ROUNDS, warmUp } from './warm-up'
 import { WARM_LOG_ROUNDS, warmJobs } from './warm-jobs'
@@ -69,7 +68,7 @@ const context = loadBrowserBackend(modules).then(async (fast) => {
   const test = await warmUp(fast, { rounds: 1, pause: nextTask, now })
   if (test.mismatch) {
     return {
-      ctx: { crypto: timedBackend(await loadNobleBackend(), timings, now) },
+      ctx: { crypto: timedBackend(await loadNobleBackendInstalled(), timings, now) },
       backend: `noble: the fast backend ${describeWarmUp(test)}`,
     }
   }
