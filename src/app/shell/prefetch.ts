@@ -16,7 +16,7 @@ import { preloadOverflowItems } from './OverflowMenu'
 const ONE_CLICK_AWAY: readonly (() => Promise<unknown>)[] = [
   // The Open panel's examples other than the demo.
   loadGalleryFiles,
-  // The header's drawers other than Open log… (the views inside them load when they open).
+  // The header's drawers, Open log… with the gallery's list among them (the views inside the others load when they open).
   preloadDrawers,
   // The `?` list of keys.
   preloadKeysHelp,

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest'
 import type { Row } from '../../trace/trace-model'
 import type { Loaded, OpenOptions, Source } from '../../trace/useInspector'
 import { AddressOpener, type OpenerDeps, type PageNow } from './address-opening'
-import { DEFAULT_EXAMPLE, EXAMPLES, type Example } from './gallery'
+import { DEFAULT_EXAMPLE, EXAMPLE_NAMES, type Example } from './gallery'
 import { compressLog } from './permalink'
 import { StartGuard } from './start-guard'
 
-const OTHER = EXAMPLES.find((e) => e.name !== DEFAULT_EXAMPLE)!.name
+const OTHER = EXAMPLE_NAMES.find((n) => n !== DEFAULT_EXAMPLE)!
 
 interface Addr {
   readonly inbox: string

@@ -74,7 +74,14 @@ function autoLabel(f: Fragment, search: URLSearchParams): string {
   return `example ${f.example ?? DEFAULT_EXAMPLE}`
 }
 
+/** Whether the address opens a gallery example (as autoLabel reads it: a node's fetch is not one). */
+function opensExample(f: Fragment, search: URLSearchParams): boolean {
+  return !search.get('url') && !f.log && (f.example !== undefined || !search.get('node'))
+}
+
 export class AddressOpener<A> {
+  private booted = false
+
   constructor(
     readonly guard: StartGuard,
     /** Replaced at each render (the latest callbacks). */
@@ -197,9 +204,21 @@ export class AddressOpener<A> {
 
   /** First load: the address bar says what to open (the default example when it names nothing), as the app's own load. */
   boot(hash: string, search: string): Promise<void> {
+    this.booted = true
     const f = parseFragment(hash)
     const q = new URLSearchParams(search)
-    return this.openFragment(f, q, this.guard.begin(autoLabel(f, q)))
+    return this.openFragment(f, q, this.guard.begin(autoLabel(f, q), opensExample(f, q)))
+  }
+
+  /**
+   * Before `boot` (the first render): the label of the gallery example it will open, or
+   * null. From `boot` on, the guard says it (StartGuard.openingExample).
+   */
+  bootExample(hash: string, search: string): string | null {
+    if (this.booted) return null
+    const f = parseFragment(hash)
+    const q = new URLSearchParams(search)
+    return opensExample(f, q) ? autoLabel(f, q) : null
   }
 
   /**

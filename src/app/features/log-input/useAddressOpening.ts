@@ -28,6 +28,7 @@ export function usePendingAutoLoads(guard: StartGuard): readonly AutoLoad[] {
   return useSyncExternalStore(guard.subscribe, guard.pending, guard.pending)
 }
 
+
 export interface AddressOpeningOptions<A extends object>
   extends Pick<OpenerDeps<A>, 'open' | 'problem' | 'openPanel' | 'fetchAddress'> {
   readonly guard: StartGuard
@@ -45,6 +46,11 @@ export interface AddressOpening extends PageAddress {
   readonly openExample: (ex: Example | string) => void
   /** The user opens a log at a URL: the address becomes `?url=…`. */
   readonly openUrl: (url: string) => void
+  /**
+   * The gallery example the app is opening by itself (from the first render on, for the one
+   * the address names): its label, or null. The page waits for it in place of the Open panel.
+   */
+  readonly openingExample: string | null
 }
 
 export function useAddressOpening<A extends object>(o: AddressOpeningOptions<A>): AddressOpening {
@@ -58,6 +64,9 @@ export function useAddressOpening<A extends object>(o: AddressOpeningOptions<A>)
   }
   const [opener] = useState(() => new AddressOpener<A>(o.guard, deps))
   opener.deps = deps
+
+  const guarded = useSyncExternalStore(o.guard.subscribe, o.guard.openingExample, o.guard.openingExample)
+  const openingExample = guarded ?? opener.bootExample(location.hash, location.search)
 
   // The open log's address (the permalink): kept in the address bar as the selection moves.
   const address = usePageAddress({ loaded: o.loaded, view: o.view })
@@ -110,5 +119,5 @@ export function useAddressOpening<A extends object>(o: AddressOpeningOptions<A>)
     },
     [opener],
   )
-  return { ...address, openExample, openUrl }
+  return { ...address, openExample, openUrl, openingExample }
 }
