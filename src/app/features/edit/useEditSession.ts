@@ -9,7 +9,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { EditOp } from '../../../core/encode/edit'
 import type { EditedMark, Loaded, OpenOptions, Source } from '../../trace/useInspector'
-import { describeOp } from './describe-op'
 
 export interface EditSessionOptions {
   readonly loaded: Loaded | null
@@ -159,7 +158,6 @@ export function useEditSession({ loaded, open, openExample }: EditSessionOptions
     undo,
     restore,
     restorable,
-    describeOp,
   }
 }
 

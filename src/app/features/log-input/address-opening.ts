@@ -124,6 +124,18 @@ export class AddressOpener<A> {
     }
   }
 
+  /** Opens the gallery example named `name` as the user's (an edited copy's original); an unknown name opens nothing. */
+  async openExampleNamed(name: string): Promise<void> {
+    let ex: Example | undefined
+    try {
+      ex = await findExample(name)
+    } catch (e) {
+      this.fail('example', { label: `example ${name}`, message: messageOf(e) })
+      return
+    }
+    if (ex) await this.openExample(ex)
+  }
+
   /** Opens what a fragment and query name, started by `who`. */
   async openFragment(f: Fragment, search: URLSearchParams, who: Starter): Promise<void> {
     const d = this.deps
@@ -190,7 +202,16 @@ export class AddressOpener<A> {
       return
     }
     const name = f.example ?? DEFAULT_EXAMPLE
-    const ex = findExample(name)
+    let ex: Example | undefined
+    try {
+      // The demo at once; another example once the gallery's index (a chunk) is there.
+      const found = findExample(name)
+      ex = found instanceof Promise ? await found : found
+    } catch (e) {
+      if (auto) this.guard.end(auto)
+      this.fail(who, { label: `example ${name}`, message: messageOf(e) })
+      return
+    }
     if (!ex) {
       if (auto) this.guard.end(auto)
       this.fail(who, {

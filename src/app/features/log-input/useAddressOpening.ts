@@ -11,7 +11,7 @@ import type { Row } from '../../trace/trace-model'
 import type { Loaded } from '../../trace/useInspector'
 import { AddressOpener, type OpenerDeps } from './address-opening'
 import { fetchLog } from './fetch-url'
-import { type Example, findExample, loadExample } from './gallery'
+import { type Example, loadExample } from './gallery'
 import { type AutoLoad, StartGuard } from './start-guard'
 import { type PageAddress, usePageAddress, type ViewPart } from './usePageAddress'
 
@@ -27,7 +27,6 @@ export function useStartGuard(cancelOpen: () => void): StartGuard {
 export function usePendingAutoLoads(guard: StartGuard): readonly AutoLoad[] {
   return useSyncExternalStore(guard.subscribe, guard.pending, guard.pending)
 }
-
 
 export interface AddressOpeningOptions<A extends object>
   extends Pick<OpenerDeps<A>, 'open' | 'problem' | 'openPanel' | 'fetchAddress'> {
@@ -104,11 +103,7 @@ export function useAddressOpening<A extends object>(o: AddressOpeningOptions<A>)
   }, [opener])
 
   const openExample = useCallback(
-    (ex: Example | string) => {
-      const found = typeof ex === 'string' ? findExample(ex) : ex
-      if (!found) return
-      void opener.openExample(found)
-    },
+    (ex: Example | string) => void (typeof ex === 'string' ? opener.openExampleNamed(ex) : opener.openExample(ex)),
     [opener],
   )
   const openUrl = useCallback(
