@@ -109,13 +109,11 @@ export function App() {
           {loaded && !view.presenting && (
             <Workspace session={session} view={view} dispatch={dispatch} retrying={busy !== null} />
           )}
-          {/* The first log being opened, read and validated (the Open panel, the page before it, has gone or, for a gallery example the app opens by itself, is not shown): said in the page too, not only in the header; shown after a moment, so a quick load does not flash it. */}
-          {!loaded && (busy || session.page.openingExample) && (
+          {/* The first log being read and validated (the Open panel, the page before it, has gone): said in the page too, not only in the header; shown after a moment, so a quick load does not flash it. */}
+          {!loaded && busy && (
             <main className="workspace-pending">
               <p>
-                {busy
-                  ? `${busy.phase === 'reading' ? 'Reading' : 'Validating'} ${busy.label}…`
-                  : `Opening ${session.page.openingExample}…`}
+                {busy.phase === 'reading' ? 'Reading' : 'Validating'} {busy.label}…
               </p>
             </main>
           )}

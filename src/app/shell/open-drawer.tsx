@@ -1,8 +1,9 @@
 /**
  * The Open log… drawer (./drawers.tsx): the Open panel with the gallery's list and From a
  * node. A lazy chunk: the first screen opens its example without it (with no log open it
- * is the page, but not while the app opens a gallery example by itself), and the idle
- * prefetch loads it once the first log shows (./prefetch.ts).
+ * is the page, but not in the first moment of a gallery example the app opens by itself:
+ * features/log-input/useAddressOpening.ts), and the idle prefetch loads it once the first
+ * log shows (./prefetch.ts).
  */
 import { useCallback } from 'react'
 import { OpenPanel } from '../features/log-input/components/OpenPanel'

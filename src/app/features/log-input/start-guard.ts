@@ -16,8 +16,9 @@
  *
  * A plain class, so the rules are tested without a browser; the session (src/app/shell/
  * useLogSession.ts) makes one per page and the header shows `pending()` while it loads.
- * While it opens a gallery example (`openingExample()`: one chunk of the app's own origin,
- * then the inspector's reading), the page waits for it in place of the Open panel.
+ * `openingExample()` says when it opens a gallery example (one chunk of the app's own
+ * origin, then the inspector's reading): for a moment the page waits for it in place of the
+ * Open panel (useAddressOpening.ts).
  */
 import type { StepWish } from '../../trace/useInspector'
 

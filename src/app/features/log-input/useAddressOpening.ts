@@ -46,11 +46,16 @@ export interface AddressOpening extends PageAddress {
   /** The user opens a log at a URL: the address becomes `?url=…`. */
   readonly openUrl: (url: string) => void
   /**
-   * The gallery example the app is opening by itself (from the first render on, for the one
-   * the address names): its label, or null. The page waits for it in place of the Open panel.
+   * The app is opening a gallery example by itself (from the first render on, for the one
+   * the address names) and has been for less than a moment: the page waits for it in place
+   * of the Open panel, which a quick load (one chunk of the app's own origin) then never
+   * shows nor loads. Past that moment the panel is the page again, as for any other load.
    */
-  readonly openingExample: string | null
+  readonly waitingForExample: boolean
 }
+
+/** How long the page waits for the example without the Open panel: the moment the page's pending line waits too (styles.css, .workspace-pending). */
+const A_MOMENT_MS = 400
 
 export function useAddressOpening<A extends object>(o: AddressOpeningOptions<A>): AddressOpening {
   const deps: OpenerDeps<A> = {
@@ -65,7 +70,14 @@ export function useAddressOpening<A extends object>(o: AddressOpeningOptions<A>)
   opener.deps = deps
 
   const guarded = useSyncExternalStore(o.guard.subscribe, o.guard.openingExample, o.guard.openingExample)
-  const openingExample = guarded ?? opener.bootExample(location.hash, location.search)
+  const opening = guarded ?? opener.bootExample(location.hash, location.search)
+  const [long, setLong] = useState<string | null>(null)
+  useEffect(() => {
+    if (opening === null) return
+    const t = setTimeout(() => setLong(opening), A_MOMENT_MS)
+    return () => clearTimeout(t)
+  }, [opening])
+  const waitingForExample = opening !== null && long !== opening
 
   // The open log's address (the permalink): kept in the address bar as the selection moves.
   const address = usePageAddress({ loaded: o.loaded, view: o.view })
@@ -114,5 +126,5 @@ export function useAddressOpening<A extends object>(o: AddressOpeningOptions<A>)
     },
     [opener],
   )
-  return { ...address, openExample, openUrl, openingExample }
+  return { ...address, openExample, openUrl, waitingForExample }
 }
