@@ -105,9 +105,10 @@ export function DrawerStack({
       else return onEscape()
     },
   })
+  const waiting = ctx.session.ins.busy !== null || ctx.session.page.waitingForExample
   return (
     <div className="drawer-layer" ref={layer}>
-      {drawersToRender(registry, view, loaded, ctx.session.ins.busy !== null || ctx.session.page.waitingForExample).map((id) => (
+      {drawersToRender(registry, view, loaded, waiting).map((id) => (
         <DrawerFrame key={id} spec={registry[id]} id={id} ctx={ctx} inline={id === 'open' && !loaded} />
       ))}
     </div>
