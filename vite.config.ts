@@ -55,10 +55,13 @@ const installedHashes = {
 }
 
 /**
- * The gallery's index as the app imports it (`test/fixtures/index.json?gallery`,
- * src/app/features/log-input/gallery.ts): per fixture only what the Open panel shows and
- * opens (name, description, verdict, rules, verifier, bundle file), not its other files,
- * its expected report's name nor the index's notes: the index is in the main bundle.
+ * The gallery's index as the app imports it, in two parts, neither with a fixture's other
+ * files, its expected report's name nor the index's notes:
+ * - `test/fixtures/index.json?gallery-open` (src/app/features/log-input/gallery.ts, in the
+ *   main bundle): what opening `#example=<name>` needs, per fixture its name, its verifier
+ *   when it has one, and its bundle file when that is not `<name>.json`;
+ * - `test/fixtures/index.json?gallery` (./gallery-list.ts there, a lazy chunk): what the
+ *   Open panel's list shows besides (description, verdict, rules).
  */
 interface FixtureEntry {
   readonly name: string
@@ -72,17 +75,26 @@ const galleryIndex = {
   name: 'inspector-gallery-index',
   enforce: 'pre' as const,
   transform(code: string, id: string) {
-    if (!/[\\/]test[\\/]fixtures[\\/]index\.json\?gallery(?:&|$)/.test(id)) return null
+    const query = /[\\/]test[\\/]fixtures[\\/]index\.json\?(gallery(?:-open)?)(?:&|$)/.exec(id)?.[1]
+    if (!query) return null
     const { fixtures = [] } = JSON.parse(code) as { fixtures?: readonly FixtureEntry[] }
-    const kept = fixtures.map((f) => ({
-      name: f.name,
-      description: f.description,
-      ok: f.ok,
-      rules: f.rules,
-      verifier: f.verifier,
-      files: { bundle: f.files?.bundle },
-    }))
-    return { code: `export default ${JSON.stringify({ fixtures: kept })}`, map: null }
+    const bundled = fixtures.filter((f) => f.files?.bundle)
+    const kept =
+      query === 'gallery-open'
+        ? bundled.map((f) => ({
+            name: f.name,
+            ...(f.verifier && f.verifier !== 'none' ? { verifier: f.verifier } : {}),
+            ...(f.files!.bundle !== `${f.name}.json` ? { file: f.files!.bundle } : {}),
+          }))
+        : bundled.map((f) => ({
+            name: f.name,
+            description: f.description,
+            ok: f.ok,
+            rules: f.rules,
+            verifier: f.verifier,
+            file: f.files!.bundle,
+          }))
+    return { code: `export default ${JSON.stringify(kept)}`, map: null }
   },
 }
 

@@ -40,12 +40,26 @@ const REGISTRY: Record<DrawerId, DrawerSpec> = {
   traffic: fake('Traffic', 't', true),
 }
 
-function Harness({ loaded, onEscape, modal }: { loaded: boolean; onEscape: () => boolean; modal: boolean }) {
+function Harness({
+  loaded,
+  onEscape,
+  modal,
+  waiting,
+}: {
+  loaded: boolean
+  onEscape: () => boolean
+  modal: boolean
+  waiting: boolean
+}) {
   const [store] = useState(() => new ViewStore(EMPTY_VIEW))
   const view = useShellView(store)
   const dispatch = store.dispatch
   const toggleDrawer = useCallback((drawer: DrawerId) => dispatch({ type: 'toggle', drawer }), [dispatch])
-  const session = { ins: { loaded: loaded ? {} : null, busy: null }, toggleDrawer } as unknown as LogSession
+  const session = {
+    ins: { loaded: loaded ? {} : null, busy: null },
+    page: { waitingForExample: waiting },
+    toggleDrawer,
+  } as unknown as LogSession
   return (
     <>
       {(['signers', 'sign', 'edit'] as const).map((d) => (
@@ -68,12 +82,12 @@ function Harness({ loaded, onEscape, modal }: { loaded: boolean; onEscape: () =>
   )
 }
 
-function setup(loaded = true, modal = false) {
+function setup(loaded = true, modal = false, waiting = false) {
   const onEscape = vi.fn(() => false)
   const user = userEvent.setup()
   render(
     <KeymapProvider>
-      <Harness loaded={loaded} onEscape={onEscape} modal={modal} />
+      <Harness loaded={loaded} onEscape={onEscape} modal={modal} waiting={waiting} />
       <KeysHelp />
     </KeymapProvider>,
   )
@@ -123,6 +137,13 @@ describe('DrawerStack', () => {
     expect(drawers()).toEqual(['open'])
     await user.keyboard('{Escape}')
     expect(onEscape).toHaveBeenCalledOnce()
+  })
+
+  it('with no log, while the app waits a moment for the example it opens: no Open panel until the user opens it', async () => {
+    const { user } = setup(false, false, true)
+    expect(drawers()).toEqual([])
+    await user.keyboard('o')
+    expect(drawers()).toEqual(['open'])
   })
 
   it('opens and closes each drawer by the key of its registry entry', async () => {

@@ -2,7 +2,8 @@
  * The drawer stack: renders the open drawers of the registry (./drawers.tsx), the newest
  * last (on top), each in its frame: the frame takes the focus when the drawer opens, keeps
  * Tab inside it, and gives the focus back when it closes (ui/drawer-focus.ts). With no log
- * open, the Open drawer is the page itself (inline, not closable). They sit in one layer
+ * open, the Open drawer is the page itself (inline, not closable), but for the first moment
+ * of a gallery example the app opens by itself: the page waits for it. They sit in one layer
  * (`display: contents`, so each frame is laid out as a child of the page), which carries
  * the header's height (--topbar-h, written by the header).
  */
@@ -25,10 +26,14 @@ function shownAsDrawer(registry: Registry, d: DrawerId, loaded: boolean): boolea
   return loaded || !(registry[d].needsLog || d === 'open')
 }
 
-/** The drawers to render, bottom first: the open ones in the order they opened; with no log (and none loading), the Open panel. */
-function drawersToRender(registry: Registry, view: ShellView, loaded: boolean, busy: boolean): DrawerId[] {
+/**
+ * The drawers to render, bottom first: the open ones in the order they opened; with no log
+ * (and none loading, nor the first moment of a gallery example the app opens by itself:
+ * `waiting`), the Open panel.
+ */
+function drawersToRender(registry: Registry, view: ShellView, loaded: boolean, waiting: boolean): DrawerId[] {
   const list = view.drawers.filter((d) => loaded || !registry[d].needsLog)
-  if (!loaded && !busy && !list.includes('open')) list.push('open')
+  if (!loaded && !waiting && !list.includes('open')) list.push('open')
   return list
 }
 
@@ -100,9 +105,10 @@ export function DrawerStack({
       else return onEscape()
     },
   })
+  const waiting = ctx.session.ins.busy !== null || ctx.session.page.waitingForExample
   return (
     <div className="drawer-layer" ref={layer}>
-      {drawersToRender(registry, view, loaded, ctx.session.ins.busy !== null).map((id) => (
+      {drawersToRender(registry, view, loaded, waiting).map((id) => (
         <DrawerFrame key={id} spec={registry[id]} id={id} ctx={ctx} inline={id === 'open' && !loaded} />
       ))}
     </div>

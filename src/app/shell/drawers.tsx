@@ -4,12 +4,11 @@
  * (./DrawerStack.tsx) renders the open ones, newest on top, gives each the focus and
  * gives it back when it closes, adds each one's key to the keymap (ui/keymap.ts, so the
  * `?` overlay lists it) and closes the newest on Escape; the header makes a button of each.
- * A new drawer is one id in view-state.ts and one entry here. Every drawer but Open log…
- * is in ./drawer-views.tsx, a lazy chunk; the stack renders each inside a Suspense boundary.
+ * A new drawer is one id in view-state.ts and one entry here. Every drawer is a lazy
+ * chunk (Open log… is ./open-drawer.tsx, the others ./drawer-views.tsx), prefetched once
+ * the page is idle after the first log shows; the stack renders each inside a Suspense boundary.
  */
-import { type ComponentType, useCallback } from 'react'
-import { OpenPanel } from '../features/log-input/components/OpenPanel'
-import { FromNode } from '../features/network/components/FromNode'
+import type { ComponentType } from 'react'
 import { lazyView } from '../ui/lazy-view'
 import type { DrawerContext } from './drawer-context'
 import type { DrawerId } from './view-state'
@@ -28,25 +27,8 @@ export interface DrawerSpec {
   readonly wide?: boolean
 }
 
-function OpenDrawer({ session, close, openSettings }: DrawerContext) {
-  const { loaded } = session.ins
-  const a = session.actions
-  const userActed = session.userActed
-  // Typing or picking a file in the panel (the page itself before a log opens) is the user's intent to open one.
-  const onIntent = useCallback(() => userActed('panel'), [userActed])
-  return (
-    <OpenPanel
-      onPaste={a.onPaste}
-      onFile={a.onFile}
-      onUrl={a.onUrl}
-      onExample={a.onExample}
-      current={loaded?.source.example}
-      onClose={loaded ? close : undefined}
-      onIntent={onIntent}
-      fromNode={<FromNode net={session.net} fetch={session.userFetch} onSettings={openSettings} />}
-    />
-  )
-}
+/** The Open panel with its list of examples and From a node: a lazy chunk (./open-drawer.tsx), prefetched with the others. */
+const OpenDrawer = lazyView(() => import('./open-drawer').then((m) => m.OpenDrawer))
 
 /** The other drawers: one lazy chunk (./drawer-views.tsx), prefetched once the page is idle after the first log shows. */
 const views = () => import('./drawer-views')
@@ -57,16 +39,18 @@ const TrafficDrawer = lazyView(() => views().then((m) => m.TrafficDrawer))
 const EditDrawer = lazyView(() => views().then((m) => m.EditDrawer))
 const FlowsDrawer = lazyView(() => views().then((m) => m.FlowsDrawer))
 
-/** Loads the lazy drawers' chunk (./prefetch.ts). */
+/** Loads the lazy drawers' chunks (./prefetch.ts). */
 export function preloadDrawers(): Promise<unknown> {
   return Promise.all(
-    [SignersDrawer, SignDrawer, AuditDrawer, TrafficDrawer, EditDrawer, FlowsDrawer].map((v) => v.preload()),
+    [OpenDrawer, SignersDrawer, SignDrawer, AuditDrawer, TrafficDrawer, EditDrawer, FlowsDrawer].map((v) =>
+      v.preload(),
+    ),
   )
 }
 
 /** The registry, in the order of the header's buttons. */
 export const DRAWERS: Readonly<Record<DrawerId, DrawerSpec>> = {
-  open: { title: 'Open log…', key: 'o', label: 'The open panel', needsLog: false, component: OpenDrawer },
+  open: { title: 'Open log…', key: 'o', label: 'The open panel', needsLog: false, component: OpenDrawer.View },
   signers: { title: 'Signers…', key: 's', label: 'The signers panel', needsLog: false, component: SignersDrawer.View },
   sign: { title: 'Sign…', key: 'n', label: 'The signing playground', needsLog: false, component: SignDrawer.View },
   audit: {

@@ -6,7 +6,7 @@
  * from then on is not the first screen's (e2e/first-screen.spec.ts).
  */
 import { useEffect, useRef } from 'react'
-import { loadGalleryFiles } from '../features/log-input/gallery'
+import { loadGalleryData } from '../features/log-input/gallery'
 import { whenIdle } from '../ui/idle'
 import { preloadKeysHelp } from '../ui/KeysHelp'
 import { preloadDrawers } from './drawers'
@@ -14,9 +14,9 @@ import { preloadInputError } from './Notices'
 import { preloadOverflowItems } from './OverflowMenu'
 
 const ONE_CLICK_AWAY: readonly (() => Promise<unknown>)[] = [
-  // The Open panel's examples other than the demo.
-  loadGalleryFiles,
-  // The header's drawers other than Open log… (the views inside them load when they open).
+  // How the Open panel's examples other than the demo open (their index and loaders).
+  loadGalleryData,
+  // The header's drawers, Open log… with the gallery's list among them (the views inside the others load when they open).
   preloadDrawers,
   // The `?` list of keys.
   preloadKeysHelp,

@@ -1,13 +1,15 @@
 /**
  * The edit session's pure parts: the open log's updates as editable entries, the edited
- * log as a bundle (the same path as a pasted log), the views builders read, and a
- * readable line per edit operation.
+ * log as a bundle (the same path as a pasted log) and as the source the session opens, the
+ * views builders read, and an edit's failure as one line. Loaded with the first edit
+ * (./useEditSession.ts).
  */
 import { decodeUpdate } from '../../../core/decode/update'
-import { EditError, PatchSyntaxError, type EditableEntry } from '../../../core/encode/edit'
+import { applyEdits, type EditableEntry, EditError, type EditOp, PatchSyntaxError } from '../../../core/encode/edit'
 import { encodeBundleJson } from '../../../core/encode/update'
 import type { AssociationState, UnverifiedUpdate } from '../../../core/types'
 import type { TransferStep } from '../../../worker/transfer'
+import type { EditedMark, Loaded, Source } from '../../trace/useInspector'
 import type { EditBase, EditStep } from './break-it'
 
 /** The updates of a replayed log, in replay order, with their exact bytes (absent when the input had none). */
@@ -60,4 +62,34 @@ export function editFailure(what: string, e: unknown): string {
   if (e instanceof EditError || e instanceof PatchSyntaxError)
     return `${what}: ${e.message.replace(/^patch operation \d+: /, '')}`
   return `${what}: ${e instanceof Error ? e.message : String(e)}`
+}
+
+function stem(s: Source): string {
+  return (s.example ?? s.name).replace(/\.[a-z0-9]+$/i, '').replace(/[^a-zA-Z0-9._-]+/g, '-') || 'log'
+}
+
+/**
+ * The edited copy of `root` (the original, or the edited copy a link held) with `ops`
+ * applied to its updates, as the source to open, marked with its original. Throws the
+ * core's reason when an operation cannot be applied.
+ */
+export function editedSource(root: Loaded, ops: readonly EditOp[]): Source {
+  const bundle = editedBundle(root.inboxId, applyEdits(entriesOf(root.model.steps), ops)).bundle
+  const rootMark = root.source.edited
+  const mark: EditedMark = {
+    originalLabel: rootMark?.originalLabel ?? root.source.label,
+    ...((rootMark?.originalExample ?? root.source.example)
+      ? { originalExample: rootMark?.originalExample ?? root.source.example! }
+      : {}),
+    ...(rootMark ? (rootMark.original ? { original: rootMark.original } : {}) : { original: root.source }),
+    edits: (rootMark?.edits ?? 0) + ops.length,
+  }
+  return {
+    kind: 'paste',
+    label: `edited copy of ${mark.originalLabel}`,
+    name: `${stem(rootMark?.original ?? root.source).replace(/-edited$/, '')}-edited`,
+    input: bundle,
+    verifier: root.source.verifier,
+    edited: mark,
+  }
 }

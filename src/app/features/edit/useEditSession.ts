@@ -8,8 +8,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { EditOp } from '../../../core/encode/edit'
-import type { EditedMark, Loaded, OpenOptions, Source } from '../../trace/useInspector'
-import { describeOp } from './describe-op'
+import type { Loaded, OpenOptions, Source } from '../../trace/useInspector'
 
 export interface EditSessionOptions {
   readonly loaded: Loaded | null
@@ -28,10 +27,6 @@ interface SessionState {
 
 export interface EditResult {
   readonly ok: boolean
-}
-
-function stem(s: Source): string {
-  return (s.example ?? s.name).replace(/\.[a-z0-9]+$/i, '').replace(/[^a-zA-Z0-9._-]+/g, '-') || 'log'
 }
 
 export function useEditSession({ loaded, open, openExample }: EditSessionOptions) {
@@ -55,36 +50,14 @@ export function useEditSession({ loaded, open, openExample }: EditSessionOptions
   const replace = useCallback(
     async (root: Loaded, edits: SessionState['edits'], what: string, focus?: bigint): Promise<EditResult> => {
       const ops = edits.flatMap((e) => e.ops)
-      let bundle: string
+      let source: Source
       try {
-        const [{ applyEdits }, { editedBundle, entriesOf }] = await Promise.all([
-          import('../../../core/encode/edit'),
-          import('./session'),
-        ])
-        const entries = applyEdits(entriesOf(root.model.steps), ops)
-        bundle = editedBundle(root.inboxId, entries).bundle
+        source = (await import('./session')).editedSource(root, ops)
       } catch (e) {
         // The core's reason, or the edit code's chunk that did not load.
         const session = await import('./session').catch(() => null)
         setError(session ? session.editFailure(what, e) : `${what}: ${e instanceof Error ? e.message : String(e)}`)
         return { ok: false }
-      }
-      const rootMark = root.source.edited
-      const mark: EditedMark = {
-        originalLabel: rootMark?.originalLabel ?? root.source.label,
-        ...((rootMark?.originalExample ?? root.source.example)
-          ? { originalExample: rootMark?.originalExample ?? root.source.example! }
-          : {}),
-        ...(rootMark ? (rootMark.original ? { original: rootMark.original } : {}) : { original: root.source }),
-        edits: (rootMark?.edits ?? 0) + ops.length,
-      }
-      const source: Source = {
-        kind: 'paste',
-        label: `edited copy of ${mark.originalLabel}`,
-        name: `${stem(rootMark?.original ?? root.source).replace(/-edited$/, '')}-edited`,
-        input: bundle,
-        verifier: root.source.verifier,
-        edited: mark,
       }
       setWorking(what)
       try {
@@ -159,7 +132,6 @@ export function useEditSession({ loaded, open, openExample }: EditSessionOptions
     undo,
     restore,
     restorable,
-    describeOp,
   }
 }
 

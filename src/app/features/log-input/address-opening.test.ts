@@ -1,12 +1,13 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { Row } from '../../trace/trace-model'
 import type { Loaded, OpenOptions, Source } from '../../trace/useInspector'
 import { AddressOpener, type OpenerDeps, type PageNow } from './address-opening'
-import { DEFAULT_EXAMPLE, EXAMPLES, type Example } from './gallery'
+import { DEFAULT_EXAMPLE, type Example } from './gallery'
+import { FIXTURE_EXAMPLES } from './gallery-data'
 import { compressLog } from './permalink'
 import { StartGuard } from './start-guard'
 
-const OTHER = EXAMPLES.find((e) => e.name !== DEFAULT_EXAMPLE)!.name
+const OTHER = [...FIXTURE_EXAMPLES.keys()].find((n) => n !== DEFAULT_EXAMPLE)!
 
 interface Addr {
   readonly inbox: string
@@ -47,7 +48,14 @@ function harness(over: Partial<OpenerDeps<Addr>> = {}) {
   }
   const guard = new StartGuard()
   const opener = new AddressOpener(guard, deps)
-  return { opener, guard, opened, problems, panel, fetches, loads }
+  /** The load of example `name`, once it started (another example than the demo waits for the gallery's index). */
+  const loadOf = (name: string) =>
+    vi.waitFor(() => {
+      const l = loads.get(name)
+      if (!l) throw new Error(`example ${name} is not loading yet`)
+      return l
+    })
+  return { opener, guard, opened, problems, panel, fetches, loads, loadOf }
 }
 
 /** A loaded log as the hash-change handling sees it: its source, steps and rows. */
@@ -98,7 +106,7 @@ describe('AddressOpener.boot', () => {
   it('opens the step the address names', async () => {
     const h = harness()
     const done = h.opener.boot(`#example=${OTHER}&step=3.1`, '')
-    h.loads.get(OTHER)!.resolve('text')
+    await h.loadOf(OTHER).then((l) => l.resolve('text'))
     await done
     const { wanted, ...options } = h.opened[0]!.options!
     expect(options).toEqual({ step: { sequenceId: 3n, action: 1 } })
@@ -181,6 +189,32 @@ describe('AddressOpener.boot', () => {
     ])
   })
 
+  it('says which gallery example the first load will open before it begins, and none for another address', async () => {
+    const h = harness()
+    expect(h.opener.bootExample('', '')).toBe(`example ${DEFAULT_EXAMPLE}`)
+    expect(h.opener.bootExample(`#example=${OTHER}`, '')).toBe(`example ${OTHER}`)
+    expect(h.opener.bootExample('', '?url=https://x/a.json')).toBeNull()
+    expect(h.opener.bootExample('#log=abc', '')).toBeNull()
+    expect(h.opener.bootExample('', '?node=http://x&inbox=ab')).toBeNull()
+    const done = h.opener.boot('', '')
+    // From then on the guard says it.
+    expect(h.opener.bootExample('', '')).toBeNull()
+    expect(h.guard.openingExample()).toBe(`example ${DEFAULT_EXAMPLE}`)
+    h.loads.get(DEFAULT_EXAMPLE)!.resolve('{"log":1}')
+    await done
+    expect(h.guard.openingExample()).toBeNull()
+  })
+
+  it('opens an example by name (an edited copy’s original) once the gallery’s index says how', async () => {
+    const h = harness()
+    const done = h.opener.openExampleNamed(OTHER)
+    await h.loadOf(OTHER).then((l) => l.resolve('t'))
+    await done
+    expect(h.opened.map((o) => [o.source.example, o.source.name])).toEqual([[OTHER, FIXTURE_EXAMPLES.get(OTHER)!.file]])
+    await h.opener.openExampleNamed('no-such-log')
+    expect(h.opened).toHaveLength(1)
+  })
+
   it('starts the fetch a ?node= address names, as the app’s own (a user act since makes it stale)', async () => {
     const h = harness()
     await h.opener.boot('#step=2.0', '?node=http://n&inbox=ab')
@@ -219,7 +253,7 @@ describe('AddressOpener.hashChanged', () => {
     const h = harness()
     const p = page(loadedOf({ example: DEFAULT_EXAMPLE }, [1n, 2n]))
     const done = h.opener.hashChanged(`#example=${OTHER}&tab=diff`, '', p.now)
-    h.loads.get(OTHER)!.resolve('other text')
+    await h.loadOf(OTHER).then((l) => l.resolve('other text'))
     await done
     expect(h.opened.map((o) => o.source.example)).toEqual([OTHER])
     expect(h.panel).toEqual([false])
@@ -232,7 +266,7 @@ describe('AddressOpener.hashChanged', () => {
     h.guard.userActed('paste')
     const done = h.opener.hashChanged(`#example=${OTHER}`, '', page(loadedOf({ example: DEFAULT_EXAMPLE }, [1n])).now)
     h.guard.userActed('panel')
-    h.loads.get(OTHER)!.resolve('t')
+    await h.loadOf(OTHER).then((l) => l.resolve('t'))
     await done
     expect(h.opened).toHaveLength(1)
   })

@@ -74,7 +74,14 @@ function autoLabel(f: Fragment, search: URLSearchParams): string {
   return `example ${f.example ?? DEFAULT_EXAMPLE}`
 }
 
+/** Whether the address opens a gallery example (as autoLabel reads it: a node's fetch is not one). */
+function opensExample(f: Fragment, search: URLSearchParams): boolean {
+  return !search.get('url') && !f.log && (f.example !== undefined || !search.get('node'))
+}
+
 export class AddressOpener<A> {
+  private booted = false
+
   constructor(
     readonly guard: StartGuard,
     /** Replaced at each render (the latest callbacks). */
@@ -115,6 +122,18 @@ export class AddressOpener<A> {
     } finally {
       if (typeof who === 'object') this.guard.end(who)
     }
+  }
+
+  /** Opens the gallery example named `name` as the user's (an edited copy's original); an unknown name opens nothing. */
+  async openExampleNamed(name: string): Promise<void> {
+    let ex: Example | undefined
+    try {
+      ex = await findExample(name)
+    } catch (e) {
+      this.fail('example', { label: `example ${name}`, message: messageOf(e) })
+      return
+    }
+    if (ex) await this.openExample(ex)
   }
 
   /** Opens what a fragment and query name, started by `who`. */
@@ -183,7 +202,16 @@ export class AddressOpener<A> {
       return
     }
     const name = f.example ?? DEFAULT_EXAMPLE
-    const ex = findExample(name)
+    let ex: Example | undefined
+    try {
+      // The demo at once; another example once the gallery's index (a chunk) is there.
+      const found = findExample(name)
+      ex = found instanceof Promise ? await found : found
+    } catch (e) {
+      if (auto) this.guard.end(auto)
+      this.fail(who, { label: `example ${name}`, message: messageOf(e) })
+      return
+    }
     if (!ex) {
       if (auto) this.guard.end(auto)
       this.fail(who, {
@@ -197,9 +225,21 @@ export class AddressOpener<A> {
 
   /** First load: the address bar says what to open (the default example when it names nothing), as the app's own load. */
   boot(hash: string, search: string): Promise<void> {
+    this.booted = true
     const f = parseFragment(hash)
     const q = new URLSearchParams(search)
-    return this.openFragment(f, q, this.guard.begin(autoLabel(f, q)))
+    return this.openFragment(f, q, this.guard.begin(autoLabel(f, q), opensExample(f, q)))
+  }
+
+  /**
+   * Before `boot` (the first render): the label of the gallery example it will open, or
+   * null. From `boot` on, the guard says it (StartGuard.openingExample).
+   */
+  bootExample(hash: string, search: string): string | null {
+    if (this.booted) return null
+    const f = parseFragment(hash)
+    const q = new URLSearchParams(search)
+    return opensExample(f, q) ? autoLabel(f, q) : null
   }
 
   /**

@@ -66,6 +66,41 @@ describe('StartGuard: the generation', () => {
   })
 })
 
+describe('StartGuard.openingExample', () => {
+  it('names the gallery example the app opens by itself, from its fetch through the inspector, until it is over', async () => {
+    const g = new StartGuard()
+    const seen: (string | null)[] = []
+    g.subscribe(() => seen.push(g.openingExample()))
+    g.begin('the log at http://x/a')
+    expect(g.openingExample()).toBeNull()
+    const load = g.begin('example a', true)
+    expect(g.openingExample()).toBe('example a')
+    const open = later<boolean>()
+    const done = g.autoOpen(load, () => {
+      // In the inspector: no longer pending for the header, still the example being opened.
+      expect(g.pending().map((l) => l.label)).toEqual(['the log at http://x/a'])
+      expect(g.openingExample()).toBe('example a')
+      return open.promise
+    })
+    open.resolve(true)
+    await done
+    expect(g.openingExample()).toBeNull()
+    expect(seen.at(-1)).toBeNull()
+  })
+
+  it('is over at a user intent, in the inspector or before', () => {
+    const g = new StartGuard()
+    g.begin('example a', true)
+    g.userActed('panel')
+    expect(g.openingExample()).toBeNull()
+    const load = g.begin('example b', true)
+    void g.autoOpen(load, () => new Promise<boolean>(() => {}))
+    expect(g.openingExample()).toBe('example b')
+    g.userActed('paste')
+    expect(g.openingExample()).toBeNull()
+  })
+})
+
 describe('StartGuard.autoOpen and userOpen', () => {
   it('opens a wanted automatic load, handing the inspector the check to ask before it shows it', async () => {
     const g = new StartGuard()

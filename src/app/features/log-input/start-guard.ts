@@ -16,6 +16,9 @@
  *
  * A plain class, so the rules are tested without a browser; the session (src/app/shell/
  * useLogSession.ts) makes one per page and the header shows `pending()` while it loads.
+ * `openingExample()` says when it opens a gallery example (one chunk of the app's own
+ * origin, then the inspector's reading): for a moment the page waits for it in place of the
+ * Open panel (useAddressOpening.ts).
  */
 import type { StepWish } from '../../trace/useInspector'
 
@@ -47,6 +50,8 @@ export interface AutoLoad {
   readonly generation: number
   /** Aborted when the user acts: a fetch the load makes stops there. */
   readonly signal: AbortSignal
+  /** It opens a gallery example (not a URL, a node's log or a log the address carries). */
+  readonly example: boolean
 }
 
 /** What the result of a node fetch may do when it arrives. */
@@ -69,6 +74,8 @@ export class StartGuard {
   /** Automatic loads still fetching or reading (shown in the header); one in the inspector shows there instead. */
   private readonly waiting = new Map<number, AutoLoad>()
   private snapshot: readonly AutoLoad[] = []
+  /** The label of an automatic load of a gallery example waiting or in the inspector. */
+  private exampleSnapshot: string | null = null
   private readonly listeners = new Set<Listener>()
   /** The automatic load the inspector is opening, if any (cancelled when the user acts). */
   private inInspector: AutoLoad | null = null
@@ -92,19 +99,26 @@ export class StartGuard {
       this.controller = new AbortController()
       this.signalGiven = false
     }
+    const inspectorExample = this.inInspector?.example === true
     if (this.inInspector) {
       this.inInspector = null
       this.cancelOpen()
     }
-    if (this.waiting.size > 0) {
+    if (this.waiting.size > 0 || inspectorExample) {
       this.waiting.clear()
       this.changed()
     }
   }
 
-  /** Tags an automatic load as it begins. */
-  begin(label: string): AutoLoad {
-    const load: AutoLoad = { id: this.nextId++, label, generation: this.generation, signal: this.controller.signal }
+  /** Tags an automatic load as it begins (`example`: it opens a gallery example). */
+  begin(label: string, example = false): AutoLoad {
+    const load: AutoLoad = {
+      id: this.nextId++,
+      label,
+      generation: this.generation,
+      signal: this.controller.signal,
+      example,
+    }
     this.signalGiven = true
     this.waiting.set(load.id, load)
     this.changed()
@@ -131,14 +145,16 @@ export class StartGuard {
       this.end(load)
       return false
     }
-    // In the inspector, its progress shows there (the header's busy bar).
-    if (this.waiting.delete(load.id)) this.changed()
+    // In the inspector, its progress shows there (the header's busy bar); an example stays
+    // `openingExample()` from the one to the other.
     this.inInspector = load
+    if (this.waiting.delete(load.id)) this.changed()
     try {
       return await open(() => this.wanted(load))
     } finally {
-      if (this.inInspector?.id === load.id) this.inInspector = null
-      this.end(load)
+      const mine = this.inInspector?.id === load.id
+      if (mine) this.inInspector = null
+      if (this.waiting.delete(load.id) || (mine && load.example)) this.changed()
     }
   }
 
@@ -180,7 +196,10 @@ export class StartGuard {
   /** The automatic loads still fetching or reading, oldest first (a stable array between changes). */
   readonly pending = (): readonly AutoLoad[] => this.snapshot
 
-  /** Calls `listener` when `pending()` changes; returns the unsubscribe. */
+  /** The automatic load of a gallery example under way (fetching its chunk or in the inspector): its label, or null. */
+  readonly openingExample = (): string | null => this.exampleSnapshot
+
+  /** Calls `listener` when `pending()` or `openingExample()` changes; returns the unsubscribe. */
   readonly subscribe = (listener: Listener): (() => void) => {
     this.listeners.add(listener)
     return () => this.listeners.delete(listener)
@@ -188,6 +207,8 @@ export class StartGuard {
 
   private changed(): void {
     this.snapshot = [...this.waiting.values()]
+    const example = this.snapshot.find((l) => l.example) ?? (this.inInspector?.example ? this.inInspector : undefined)
+    this.exampleSnapshot = example?.label ?? null
     for (const l of this.listeners) l()
   }
 }

@@ -11,7 +11,7 @@ import type { Row } from '../../trace/trace-model'
 import type { Loaded } from '../../trace/useInspector'
 import { AddressOpener, type OpenerDeps } from './address-opening'
 import { fetchLog } from './fetch-url'
-import { type Example, findExample, loadExample } from './gallery'
+import { type Example, loadExample } from './gallery'
 import { type AutoLoad, StartGuard } from './start-guard'
 import { type PageAddress, usePageAddress, type ViewPart } from './usePageAddress'
 
@@ -45,7 +45,17 @@ export interface AddressOpening extends PageAddress {
   readonly openExample: (ex: Example | string) => void
   /** The user opens a log at a URL: the address becomes `?url=…`. */
   readonly openUrl: (url: string) => void
+  /**
+   * The app is opening a gallery example by itself (from the first render on, for the one
+   * the address names) and has been for less than a moment: the page waits for it in place
+   * of the Open panel, which a quick load (one chunk of the app's own origin) then never
+   * shows nor loads. Past that moment the panel is the page again, as for any other load.
+   */
+  readonly waitingForExample: boolean
 }
+
+/** How long the page waits for the example without the Open panel: the moment the page's pending line waits too (styles.css, .workspace-pending). */
+const A_MOMENT_MS = 400
 
 export function useAddressOpening<A extends object>(o: AddressOpeningOptions<A>): AddressOpening {
   const deps: OpenerDeps<A> = {
@@ -58,6 +68,16 @@ export function useAddressOpening<A extends object>(o: AddressOpeningOptions<A>)
   }
   const [opener] = useState(() => new AddressOpener<A>(o.guard, deps))
   opener.deps = deps
+
+  const guarded = useSyncExternalStore(o.guard.subscribe, o.guard.openingExample, o.guard.openingExample)
+  const opening = guarded ?? opener.bootExample(location.hash, location.search)
+  const [long, setLong] = useState<string | null>(null)
+  useEffect(() => {
+    if (opening === null) return
+    const t = setTimeout(() => setLong(opening), A_MOMENT_MS)
+    return () => clearTimeout(t)
+  }, [opening])
+  const waitingForExample = opening !== null && long !== opening
 
   // The open log's address (the permalink): kept in the address bar as the selection moves.
   const address = usePageAddress({ loaded: o.loaded, view: o.view })
@@ -95,11 +115,7 @@ export function useAddressOpening<A extends object>(o: AddressOpeningOptions<A>)
   }, [opener])
 
   const openExample = useCallback(
-    (ex: Example | string) => {
-      const found = typeof ex === 'string' ? findExample(ex) : ex
-      if (!found) return
-      void opener.openExample(found)
-    },
+    (ex: Example | string) => void (typeof ex === 'string' ? opener.openExampleNamed(ex) : opener.openExample(ex)),
     [opener],
   )
   const openUrl = useCallback(
@@ -110,5 +126,5 @@ export function useAddressOpening<A extends object>(o: AddressOpeningOptions<A>)
     },
     [opener],
   )
-  return { ...address, openExample, openUrl }
+  return { ...address, openExample, openUrl, waitingForExample }
 }

@@ -11,6 +11,7 @@ import type { Loaded } from '../../../trace/useInspector'
 import type { TransferStep } from '../../../../worker/transfer'
 import { STATUS_LABEL } from '../../../ui/format'
 import { BREAK_ITS, type BreakId, type BreakResult, type BreakSigners } from '../break-it'
+import { describeOp } from '../describe-op'
 import { editBaseOf } from '../session'
 import type { EditSession } from '../useEditSession'
 import { whatChanged } from '../what-changed'
@@ -198,7 +199,7 @@ export function EditPanel({ loaded, session, selected, compareStates, onClose }:
             {session.edits.map((e, k) => (
               <li key={k}>
                 {e.what}
-                <span className="muted"> ({e.ops.map(session.describeOp).join('; ')})</span>
+                <span className="muted"> ({e.ops.map(describeOp).join('; ')})</span>
               </li>
             ))}
           </ol>

@@ -1,5 +1,6 @@
 import { memo, useRef, useState, type DragEvent, type ReactNode } from 'react'
-import { EXAMPLES, type Example } from '../gallery'
+import type { Example } from '../gallery'
+import { EXAMPLES } from '../gallery-list'
 import { TextInput } from '../../../ui/TextInput'
 
 export interface OpenPanelProps {
