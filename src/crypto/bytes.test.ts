@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest'
 import fc from 'fast-check'
 import { Buffer } from 'node:buffer'
 import { hexToBytes as nobleHexToBytes } from '@noble/hashes/utils.js'
+import { base64, base64nopad, base64url, base64urlnopad } from '@scure/base'
 import {
   base64ToBytes,
   base64urlNoPad,
@@ -388,5 +389,39 @@ describe('base64ToBytes', () => {
       expect(codeOf(() => base64ToBytes(s))).toBe(code)
       expect(() => base64ToBytes(s)).toThrow(message)
     })
+  })
+  it("accepts exactly what @scure/base's strict coders accept, with the same bytes; refuses the rest with a CryptoError (property)", () => {
+    // The reference: scure's coder for the text's alphabet and padding; 4k+1 characters are no length.
+    const scure = (s: string): string => {
+      const padded = s.endsWith('=')
+      const coder = /[-_]/.test(s) ? (padded ? base64url : base64urlnopad) : padded ? base64 : base64nopad
+      try {
+        if (!padded && s.length % 4 === 1) return 'refused'
+        return bytesToHex(coder.decode(s))
+      } catch {
+        return 'refused'
+      }
+    }
+    const ours = (s: string): string => {
+      try {
+        return bytesToHex(base64ToBytes(s))
+      } catch (e) {
+        return ['bad-encoding', 'bad-length'].includes((e as CryptoError).code) ? 'refused' : `thrown: ${e}`
+      }
+    }
+    // Characters chosen to hit every rule: both alphabets, padding, spare bits, strays.
+    const ch = fc.constantFrom(...'AQgw/+-_=aZ09 !é\n'.split(''), 'AAAA', 'B', 'E', '==')
+    fc.assert(
+      fc.property(fc.array(ch, { maxLength: 24 }), (parts) => {
+        const s = parts.join('')
+        expect(ours(s)).toBe(scure(s))
+      }),
+      { numRuns: 20_000 },
+    )
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 60 }), (b) => {
+        for (const s of [bytesToBase64(b), bytesToBase64url(b), base64urlNoPad(b)]) expect(ours(s)).toBe(scure(s))
+      }),
+    )
   })
 })

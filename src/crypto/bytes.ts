@@ -6,13 +6,14 @@
  *
  * Hex is on the replay's hot path (identifiers, replay keys, every update_hex): both
  * directions are tables here (bytesToHex, hexToBytes; @scure/base's radix conversion was
- * 12.6-12.9× slower than a table at 400 bytes on Node 20, which has no Uint8Array.toHex). Base64 decoding is @scure/base's (strict RFC 4648 coders); encoding
- * is a table here (see encode64: scure's radix conversion was slow on the hot path). Decoders are
+ * 12.6-12.9× slower than a table at 400 bytes on Node 20, which has no Uint8Array.toHex). Base64
+ * is tables both ways too: scure's coders convert through an array per character (about 40
+ * bytes of heap each; the log readers try hex text as base64 too) and were 6 KB in the page
+ * and in every worker; the decoder here accepts exactly what @scure/base's strict RFC 4648
+ * coders accept, with the same bytes (a property test holds it to them). Decoders are
  * strict: they throw CryptoError ('bad-encoding' or 'bad-length') with a message naming the offending
- * character and its position, never return a partial result. When a coder refuses input,
- * a scan of the text names what is wrong in the project's own words.
+ * character and its position, never return a partial result.
  */
-import { base64, base64nopad, base64url, base64urlnopad } from '@scure/base'
 import { CryptoError } from './errors'
 
 /** Quote one character for an error message (control characters as \uXXXX). */
@@ -250,19 +251,73 @@ export function base64urlNoPad(b: Uint8Array): string {
  * @throws CryptoError 'bad-encoding' or 'bad-length'
  */
 export function base64ToBytes(s: string): Uint8Array {
-  const padded = s.endsWith('=')
-  const url = /[-_]/.test(s)
-  const coder = url ? (padded ? base64url : base64urlnopad) : padded ? base64 : base64nopad
-  try {
-    // scure's unpadded coders take 4k+1 characters' spare bits as padding; the length rule is ours.
-    if (!padded && s.length % 4 === 1) throw new Error('impossible length')
-    return coder.decode(s)
-  } catch {
-    throw base64Problem(s)
-  }
+  const end = base64DataLength(s)
+  if (end < 0) throw base64Problem(s)
+  return decodeBase64Data(s, end)
 }
 
-/** What is wrong with base64 text a coder refused: the first problem, in reading order. */
+/**
+ * Checks `s` as base64 without allocating; returns how many characters carry data (the
+ * text without its padding), or -1 when base64ToBytes would refuse it.
+ */
+export function base64DataLength(s: string): number {
+  const n = s.length
+  let end = n
+  if (n > 0 && s.charCodeAt(n - 1) === 61 /* = */) {
+    // Padded: whole groups of four, at most two `=`.
+    if (n % 4 !== 0) return -1
+    end--
+    if (s.charCodeAt(end - 1) === 61) end--
+    if (end > 0 && s.charCodeAt(end - 1) === 61) return -1
+  }
+  const rest = end % 4
+  if (rest === 1) return -1
+  let std = false
+  let url = false
+  let last = 0
+  for (let i = 0; i < end; i++) {
+    const c = s.charCodeAt(i)
+    const v = c < 128 ? BASE64_VALUE[c]! : -1
+    if (v < 0) return -1
+    if (c === 43 || c === 47) std = true
+    else if (c === 45 || c === 95) url = true
+    last = v
+  }
+  if (std && url) return -1
+  if ((rest === 2 && last & 15) || (rest === 3 && last & 3)) return -1
+  return end
+}
+
+/** The bytes of the first `end` characters of `s`, base64 that base64DataLength accepted (`end` is its answer). */
+export function decodeBase64Data(s: string, end: number): Uint8Array {
+  const rest = end % 4
+  const whole = end - rest
+  const out = new Uint8Array((whole / 4) * 3 + (rest === 0 ? 0 : rest - 1))
+  let o = 0
+  for (let i = 0; i < whole; i += 4) {
+    const n =
+      (BASE64_VALUE[s.charCodeAt(i)]! << 18) |
+      (BASE64_VALUE[s.charCodeAt(i + 1)]! << 12) |
+      (BASE64_VALUE[s.charCodeAt(i + 2)]! << 6) |
+      BASE64_VALUE[s.charCodeAt(i + 3)]!
+    out[o++] = n >> 16
+    out[o++] = (n >> 8) & 255
+    out[o++] = n & 255
+  }
+  if (rest === 2) {
+    out[o] = (BASE64_VALUE[s.charCodeAt(whole)]! << 2) | (BASE64_VALUE[s.charCodeAt(whole + 1)]! >> 4)
+  } else if (rest === 3) {
+    const n =
+      (BASE64_VALUE[s.charCodeAt(whole)]! << 18) |
+      (BASE64_VALUE[s.charCodeAt(whole + 1)]! << 12) |
+      (BASE64_VALUE[s.charCodeAt(whole + 2)]! << 6)
+    out[o++] = n >> 16
+    out[o] = (n >> 8) & 255
+  }
+  return out
+}
+
+/** What is wrong with base64 text base64DataLength refused: the first problem, in reading order. */
 function base64Problem(s: string): CryptoError {
   let end = s.length
   while (end > 0 && s.charCodeAt(end - 1) === 61 /* = */) end--
