@@ -168,9 +168,9 @@ function collect<V, T>(node: Node<V> | undefined, out: T[], pick: (l: Leaf<V>) =
   return out
 }
 
-const entryOf = <V>(l: Leaf<V>): [string, V] => [l.key, l.value]
-const keyOf = <V>(l: Leaf<V>): string => l.key
-const valueOf = <V>(l: Leaf<V>): V => l.value
+const leafEntry = <V>(l: Leaf<V>): [string, V] => [l.key, l.value]
+const leafKey = <V>(l: Leaf<V>): string => l.key
+const leafValue = <V>(l: Leaf<V>): V => l.value
 
 /** A root: a single entry is kept as a leaf; any more as a branch. */
 function rootPut<V>(root: Node<V> | undefined, leaf: Leaf<V>): Node<V> {
@@ -230,15 +230,15 @@ export class PMap<V> implements Iterable<[string, V]> {
   }
 
   entries(): IterableIterator<[string, V]> {
-    return collect(this.root, [] as [string, V][], entryOf)[Symbol.iterator]()
+    return collect(this.root, [] as [string, V][], leafEntry)[Symbol.iterator]()
   }
 
   keys(): IterableIterator<string> {
-    return collect(this.root, [] as string[], keyOf)[Symbol.iterator]()
+    return collect(this.root, [] as string[], leafKey)[Symbol.iterator]()
   }
 
   values(): IterableIterator<V> {
-    return collect(this.root, [] as V[], valueOf)[Symbol.iterator]()
+    return collect(this.root, [] as V[], leafValue)[Symbol.iterator]()
   }
 
   [Symbol.iterator](): IterableIterator<[string, V]> {
