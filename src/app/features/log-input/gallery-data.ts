@@ -5,7 +5,7 @@
  * chunk too (./gallery.ts `loadGalleryData`): the first screen opens the demo through its
  * own entry and loader.
  */
-import { type Example, verifierOf } from './gallery'
+import { type Example, verifierOf } from './gallery-example'
 
 /** An index entry of `?gallery-open` (vite.config.ts, the inspector-gallery-index plugin). */
 interface OpenEntry {

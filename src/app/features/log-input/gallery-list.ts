@@ -3,7 +3,8 @@
  * opens it. A chunk of its own, with the panel (src/app/shell/open-drawer.tsx): the first
  * screen opens its example through ./gallery.ts alone.
  */
-import { type Example, REAL_WORLD, verifierOf } from './gallery'
+import { REAL_WORLD } from './gallery'
+import { type Example, verifierOf } from './gallery-example'
 
 export interface GalleryEntry extends Example {
   readonly description: string

@@ -10,18 +10,10 @@
  * Open panel's list shows besides (descriptions, verdicts, rules: ./gallery-list.ts) loads
  * with the panel.
  */
-import type { Verifier } from '../../../worker/protocol'
+import type { Example } from './gallery-example'
 import { loadOnce } from '../../ui/load-once'
 
-/** An example as it opens. */
-export interface Example {
-  readonly name: string
-  readonly verifier: Verifier
-  readonly file: string
-}
-
-/** The index's verifier as the replay worker names it. */
-export const verifierOf = (v: string | undefined): Verifier => (v === 'fake' ? 'fixture-fake' : 'none')
+export type { Example } from './gallery-example'
 
 /** The log the app opens on (its index entry says the same: ./gallery.test.ts). */
 export const DEMO: Example = { name: 'valid-full-life', verifier: 'none', file: 'valid-full-life.json' }
