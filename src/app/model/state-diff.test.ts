@@ -14,6 +14,27 @@ const m = (text: string, adder: string | null = null, chainId: bigint | null = n
 const W = RECOVERY_WALLET
 
 describe('diffStates', () => {
+  it('lists changes in the order they happened, whatever order the maps iterate in, removals last', () => {
+    const at = (x: Member, addedAt: bigint): Member => ({ ...x, addedAt })
+    const before = stateOf([m(W), at(m(`0x${'a'.repeat(40)}`), 2n), at(m('dd', W), 2n)])
+    const added = [at(m('ee', W), 9n), at(m('cc', W), 3n), at(m(`0x${'b'.repeat(40)}`), 5n), at(m('bb', W), 5n)]
+    // Each order of insertion gives the same list (the keys' hashes decide the maps' order).
+    for (const list of [added, [...added].reverse()]) {
+      const after = stateOf([m(W), ...list], { sequenceId: 9n })
+      for (const d of [
+        diffStates(before, after),
+        diffStates(before, after, [...after.members.keys(), 'installation:dd', `ethereum:0x${'a'.repeat(40)}`]),
+      ])
+        expect(d.members.map((c) => `${c.mark} ${c.key.split(':')[1]!.slice(0, 4)}`)).toEqual([
+          'added cc', // sequence id 3
+          'added 0xbb', // 5, wallets before installations
+          'added bb', // 5
+          'added ee', // 9
+          'removed 0xaa', // 2
+          'removed dd', // 2
+        ])
+    }
+  })
   it('marks the creating step: every member added, recovery set', () => {
     const d = diffStates(null, stateOf([m(W)]))
     expect(d.created).toBe(true)

@@ -4,6 +4,7 @@
  * composer's dry run lists (ui/DiffRows renders it for both). Pure; computed for the
  * step in view only (O(members) per step, O(1) when the member maps are the same object).
  */
+import { compareMembers } from '../../core/member-order'
 import type { AssociationState, Member, Recovery } from '../../core/types'
 
 export type RowMark = 'added' | 'removed' | 'changed'
@@ -46,6 +47,19 @@ const sameRecovery = (a: Recovery | null, b: Recovery | null): boolean =>
   a === b || (!!a && !!b && a.id.kind === b.id.kind && a.id.text === b.id.text && a.chainId === b.chainId)
 
 /**
+ * Changes in the order they happened: added and changed members before removed ones, each by
+ * the update that added the member (sequence id), then as members are listed (compareMembers).
+ */
+function changeOrder(a: MemberChange, b: MemberChange): number {
+  const ra = a.mark === 'removed' ? 1 : 0
+  const rb = b.mark === 'removed' ? 1 : 0
+  if (ra !== rb) return ra - rb
+  const ma = (a.after ?? a.before)!
+  const mb = (b.after ?? b.before)!
+  return ma.addedAt < mb.addedAt ? -1 : ma.addedAt > mb.addedAt ? 1 : compareMembers(ma, mb)
+}
+
+/**
  * The diff of two states. `touched`, when given, lists every member key that may differ
  * (the keys the step's deltas put or deleted), so only those are compared: O(changes)
  * instead of O(members). Without it every member is compared.
@@ -81,6 +95,9 @@ export function diffStates(
     for (const [key, m] of bm ?? [])
       if (!am?.has(key)) members.push({ key, mark: 'removed', before: m, after: null, fields: [] })
   }
+  // The member maps iterate in hash order (core/persistent.ts): list the changes in the order
+  // they happened, what stays or comes first, then what went.
+  members.sort(changeOrder)
   const br = before?.recovery ?? null
   const ar = after?.recovery ?? null
   const recovery = sameRecovery(br, ar) ? null : { before: br, after: ar }
