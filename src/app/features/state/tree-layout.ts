@@ -94,7 +94,9 @@ export function layoutTree(
     if (!ma || !mb) return 0
     return (
       KIND_ORDER[ma.id.kind] - KIND_ORDER[mb.id.kind] ||
-      (ma.addedAt < mb.addedAt ? -1 : ma.addedAt > mb.addedAt ? 1 : 0)
+      (ma.addedAt < mb.addedAt ? -1 : ma.addedAt > mb.addedAt ? 1 : 0) ||
+      // Added by one update: by identifier, not the member map's (hash) order.
+      (ma.id.text < mb.id.text ? -1 : ma.id.text > mb.id.text ? 1 : 0)
     )
   }
   const nodes: TreeNode[] = []
