@@ -227,7 +227,7 @@ const OPEN_FILE_INPUT = 'input[type=file][aria-label="Open a log file"]'
 
 /**
  * A timed open of a file that runs nothing in the page: the file input (`selector`) is
- * looked up now, before the timing starts; the `open(file)` it returns chooses the file (a
+ * awaited and looked up now, before the timing starts; the `open(file)` it returns chooses the file (a
  * path) through the DevTools protocol alone (Chromium sets the input's files and fires its
  * change event; Playwright's setInputFiles also runs a script of its own in the page, 6–13
  * ms of main-thread script here) and resolves once the page's open clock has painted it.
@@ -237,6 +237,9 @@ export async function timedFileOpen(
   painted: PaintedSignal,
   selector = OPEN_FILE_INPUT,
 ): Promise<(file: string) => Promise<void>> {
+  // The Open drawer is a lazy chunk: a click on Open log… before the page prefetched it
+  // shows the input once the chunk is loaded.
+  await page.locator(selector).waitFor({ state: 'attached' })
   const cdp = await page.context().newCDPSession(page)
   const { result } = await cdp.send('Runtime.evaluate', {
     expression: `document.querySelector(${JSON.stringify(selector)})`,
