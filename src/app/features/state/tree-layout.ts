@@ -4,6 +4,7 @@
  * Members removed by the step in view are kept as ghosts so the change shows; an
  * adder that is not a member (revoked, or the recovery identifier) is a ghost root.
  */
+import { compareMembers } from '../../../core/member-order'
 import type { AssociationState, Member, MemberId } from '../../../core/types'
 import { memberKey } from '../../../core/types'
 import type { RowMark, StateDiff } from '../../model/state-diff'
@@ -27,8 +28,6 @@ export interface TreeLayout {
   /** Members left out to keep the picture readable. */
   readonly hidden: number
 }
-
-const KIND_ORDER = { ethereum: 0, passkey: 1, installation: 2 } as const
 
 export function layoutTree(
   state: AssociationState | null,
@@ -91,13 +90,8 @@ export function layoutTree(
   const order = (a: string, b: string) => {
     const ma = members.get(a)?.m
     const mb = members.get(b)?.m
-    if (!ma || !mb) return 0
-    return (
-      KIND_ORDER[ma.id.kind] - KIND_ORDER[mb.id.kind] ||
-      (ma.addedAt < mb.addedAt ? -1 : ma.addedAt > mb.addedAt ? 1 : 0) ||
-      // Added by one update: by identifier, not the member map's (hash) order.
-      (ma.id.text < mb.id.text ? -1 : ma.id.text > mb.id.text ? 1 : 0)
-    )
+    // The listing order; members added by one update by identifier, not the map's (hash) order.
+    return ma && mb ? compareMembers(ma, mb) : 0
   }
   const nodes: TreeNode[] = []
   let row = 0
