@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
-import { cleanup, render, screen } from '@testing-library/react'
+import { act, cleanup, render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { useCallback, useState } from 'react'
+import { lazy, useCallback, useState } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { KeysHelp } from '../ui/KeysHelp'
 import { KeymapProvider } from '../ui/useKeys'
@@ -45,11 +45,13 @@ function Harness({
   onEscape,
   modal,
   waiting,
+  registry = REGISTRY,
 }: {
   loaded: boolean
   onEscape: () => boolean
   modal: boolean
   waiting: boolean
+  registry?: Record<DrawerId, DrawerSpec>
 }) {
   const [store] = useState(() => new ViewStore(EMPTY_VIEW))
   const view = useShellView(store)
@@ -75,7 +77,7 @@ function Harness({
       )}
       <DrawerStack
         ctx={{ session, view, dispatch, openSettings: () => undefined, edit: {} as never, logLimit: 256 }}
-        registry={REGISTRY}
+        registry={registry}
         onEscape={onEscape}
       />
     </>
@@ -144,6 +146,30 @@ describe('DrawerStack', () => {
     expect(drawers()).toEqual([])
     await user.keyboard('o')
     expect(drawers()).toEqual(['open'])
+  })
+
+  it('says which drawer is loading while its chunk is not there yet, then shows it', async () => {
+    let arrive: () => void = () => {}
+    const chunk = new Promise<void>((resolve) => (arrive = resolve))
+    const Real = REGISTRY.signers.component
+    const Slow = lazy(() => chunk.then(() => ({ default: Real })))
+    const user = userEvent.setup()
+    render(
+      <KeymapProvider>
+        <Harness
+          loaded
+          onEscape={() => false}
+          modal={false}
+          waiting={false}
+          registry={{ ...REGISTRY, signers: { ...REGISTRY.signers, label: 'The signers panel', component: Slow } }}
+        />
+      </KeymapProvider>,
+    )
+    await user.click(screen.getByRole('button', { name: 'Signers…' }))
+    expect(screen.getByRole('status').textContent).toBe('Loading the signers panel…')
+    await act(async () => arrive())
+    expect(await screen.findByRole('region', { name: 'Signers' })).toBeTruthy()
+    expect(screen.queryByRole('status')).toBeNull()
   })
 
   it('opens and closes each drawer by the key of its registry entry', async () => {

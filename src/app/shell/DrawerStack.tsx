@@ -37,6 +37,19 @@ function drawersToRender(registry: Registry, view: ShellView, loaded: boolean, w
   return list
 }
 
+/**
+ * What a drawer's frame shows while its chunk loads (opened before the idle prefetch had
+ * it, or on a slow network): a line that fades in after a moment, so a chunk that is
+ * nearly there shows nothing, and screen readers hear it as a status.
+ */
+function DrawerLoading({ label }: { label: string }) {
+  return (
+    <p className="drawer-loading muted" role="status">
+      {`Loading ${label.replace(/^The /, 'the ')}…`}
+    </p>
+  )
+}
+
 function DrawerFrame({
   spec,
   id,
@@ -53,8 +66,8 @@ function DrawerFrame({
   return (
     <div className={inline ? 'drawer-inline' : spec.wide ? 'drawer drawer-wide' : 'drawer'} data-drawer={id}>
       <ErrorBoundary label={spec.label}>
-        {/* A lazy drawer (./drawers.tsx) is prefetched once the page is idle; until then its frame stays empty. */}
-        <Suspense fallback={null}>
+        {/* A lazy drawer (./drawers.tsx) is prefetched once the page is idle; opened before its chunk is here, it says so. */}
+        <Suspense fallback={<DrawerLoading label={spec.label} />}>
           <Component {...ctx} close={() => ctx.dispatch({ type: 'close', drawer: id })} />
         </Suspense>
       </ErrorBoundary>
