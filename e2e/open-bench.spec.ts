@@ -100,6 +100,8 @@ interface Round {
   worker: Record<string, Span>
   /** Updates verified by the verification workers, on the replay worker, from the caches (the app's measure). */
   verified: { pool: number; here: number; cached: number }
+  /** Milliseconds the replay thread's apply waited for verdicts, and the verification workers' own time (the app's measure). */
+  waited: { apply: number; workers: number }
   /** CPU ms of the replay worker and the verification workers during the replay (replayCpu). */
   cpu?: { replay: number; verify: number } | null
 }
@@ -172,6 +174,7 @@ test.describe('load path benchmark (npm run bench)', () => {
             answer: { start: replay.startTime, end: replay.startTime + replay.duration },
             worker: b.worker,
             verified: { pool: replay.detail.remote, here: replay.detail.local, cached: replay.detail.cached },
+            waited: { apply: replay.detail.waitMs, workers: replay.detail.workerMs },
           }
         },
         fileName,
@@ -227,6 +230,8 @@ test.describe('load path benchmark (npm run bench)', () => {
       verify_cpu_ms: cpuFigures(traced),
       // Per round: updates verified by the verification workers, by the replay worker, from a cache.
       verified: rounds.map((r) => [r.verified.pool, r.verified.here, r.verified.cached]),
+      apply_waited_ms: rounds.map((r) => Math.round(r.waited.apply)),
+      pool_worker_ms: rounds.map((r) => Math.round(r.waited.workers)),
       // Before the file was chosen, from each round's navigation: the replay worker's module
       // evaluated, its fast backend loaded (WebAssembly compiled), its known-answer round, its pool ready.
       worker_start_ms: Object.fromEntries(

@@ -56,6 +56,8 @@ function measureReplay(m: Extract<FromWorker, { type: 'done' }>, file: string): 
       remote: v.remote,
       local: v.local,
       cached: v.cached,
+      waitMs: v.waitMs,
+      workerMs: v.workerMs,
       backends: [...new Set(v.backends)],
     },
   })
