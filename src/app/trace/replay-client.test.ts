@@ -113,6 +113,8 @@ describe('ReplayClient warm worker (issue #13)', () => {
       remote: 170,
       local: 86,
       cached: 0,
+      waitMs: 40,
+      workerMs: 50,
       backends: ['fast'],
     })
   })
