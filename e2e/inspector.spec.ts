@@ -8,7 +8,7 @@ import { expect, expectNoA11yViolations, failedToLoad, test } from './fixtures'
 import { fixture, pasteLog, pressAndSee, shot, summary, syntheticLogFile, waitForLog, watchCsp } from './helpers'
 
 // Code inside page.evaluate runs in the page; tsconfig.node.json (which checks e2e/) has no DOM lib.
-declare const window: any, document: any, DataTransfer: any, history: any
+declare const window: any, document: any, DataTransfer: any, history: any, MutationObserver: any
 
 test.describe('the inspector', () => {
   test('opens on the demo log with no CSP violation and no serious accessibility violation, in light and dark', async ({
@@ -244,6 +244,40 @@ test.describe('the inspector', () => {
     await expect(page.getByText('file dropped.json')).toBeVisible()
     await waitForLog(page)
     await expect(page.getByText('every update applies')).toBeVisible()
+  })
+
+  test('the Open panel closes in the commit that shows the opened log, not a frame before it', async ({ page }) => {
+    await page.goto('/')
+    await waitForLog(page)
+    await page.getByRole('button', { name: 'Open log…' }).click()
+    await expect(page.getByLabel('Open a log file')).toBeAttached()
+    // Each MutationObserver callback is one batch of DOM changes (a commit and what its
+    // layout effects render before the paint): record in which batch the drawer left and
+    // in which the new log's verdict appeared.
+    await page.evaluate(() => {
+      const seen: { drawerGone?: number; logShown?: number } = {}
+      window.__closeOrder = seen
+      let batch = 0
+      new MutationObserver(() => {
+        batch++
+        if (seen.drawerGone === undefined && !document.querySelector('[data-drawer="open"]')) seen.drawerGone = batch
+        if (
+          seen.logShown === undefined &&
+          /stops at sequence id \d+: IDENT-050/.test(document.querySelector('.topbar')?.textContent ?? '')
+        )
+          seen.logShown = batch
+      }).observe(document.body, { subtree: true, childList: true, characterData: true })
+    })
+    await page.getByLabel('Open a log file').setInputFiles({
+      name: 'IDENT-050-replay-after-revocation.pb',
+      mimeType: 'application/octet-stream',
+      buffer: fixture('IDENT-050-replay-after-revocation.pb'),
+    })
+    await waitForLog(page)
+    await expect(page.getByText(/stops at sequence id \d+: IDENT-050/)).toBeVisible()
+    const order = await page.evaluate(() => window.__closeOrder)
+    expect(order.logShown, 'the new log showed').toBeDefined()
+    expect(order.drawerGone).toBe(order.logShown)
   })
 
   test.describe(() => {

@@ -7,7 +7,7 @@
  * (opening the Open panel, a paste, a file, a selection, a fetch or open they asked for)
  * goes through the guard here, so what the app began before it gives way.
  */
-import { useCallback, useLayoutEffect, useMemo } from 'react'
+import { useCallback, useLayoutEffect, useMemo, useRef } from 'react'
 import type { UserIntent } from '../features/log-input/start-guard'
 import { useAddressOpening, usePendingAutoLoads, useStartGuard } from '../features/log-input/useAddressOpening'
 import { useOpenActions } from '../features/log-input/useOpenActions'
@@ -32,8 +32,20 @@ export function useLogSession(view: ShellView, store: ViewStore) {
   // (before the paint; until then useSelection shows Loaded.initial).
   const shownId = loaded?.loadId
   const shownWith = loaded?.initial ?? null
+  // The Open panel a successful open closes: closed in the commit that shows that log (a
+  // store update in a layout effect is rendered before the paint), not a frame before it.
+  // A frame of its own would paint the log shown before, uncovered for a moment, on the
+  // cores the next one is still being drawn with.
+  const closeAt = useRef<number | null>(null)
+  const shownRef = useRef<number | undefined>(undefined)
   useLayoutEffect(() => {
-    if (shownId !== undefined) dispatch({ type: 'shown', loadId: shownId, selection: shownWith })
+    shownRef.current = shownId
+    if (shownId === undefined) return
+    dispatch({ type: 'shown', loadId: shownId, selection: shownWith })
+    if (closeAt.current !== null && shownId >= closeAt.current) {
+      closeAt.current = null
+      dispatch({ type: 'close', drawer: 'open' })
+    }
   }, [shownId, shownWith, dispatch])
   const [nodeUrl, setNodeUrl] = useNodeUrl()
   const guard = useStartGuard(ins.cancel)
@@ -136,7 +148,13 @@ export function useLogSession(view: ShellView, store: ViewStore) {
     setPresenting: useCallback((on: boolean) => dispatch({ type: 'present', on }), [dispatch]),
   })
 
-  const closePanel = useCallback(() => openPanel(false), [openPanel])
+  const { lastLoadId } = ins
+  /** After a successful open: the panel closes as the log shows (at once if it already has). */
+  const closePanel = useCallback(() => {
+    const want = lastLoadId()
+    if (shownRef.current !== undefined && shownRef.current >= want) openPanel(false)
+    else closeAt.current = want
+  }, [lastLoadId, openPanel])
   // Paste, file (or a drop on the page), URL, example: the user's own opens.
   const actions = useOpenActions({
     guard,

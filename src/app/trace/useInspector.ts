@@ -376,8 +376,12 @@ export function useInspector({
     })
   }, [open, selection])
 
+  /** The id of the newest log given to React to show (Loaded.loadId once it has committed). */
+  const lastLoadId = useCallback(() => loadCount.current, [])
+
   return {
     loaded,
+    lastLoadId,
     busy,
     progress,
     problem,
