@@ -55,6 +55,9 @@ export interface Loaded {
   readonly initial: Selection | null
 }
 
+/** Milliseconds after a log is read before the busy bar says "Replaying" (see open). */
+const PHASE_AFTER = 250
+
 export interface Busy {
   readonly phase: 'reading' | 'replaying'
   readonly label: string
@@ -244,6 +247,18 @@ export function useInspector({
       progress.set(0, 0)
       setBusy({ phase: 'reading', label: source.label, total: 0 })
       let shown = false
+      // The bar turns to "Replaying n of N" at the first progress message or PHASE_AFTER
+      // ms after the log was read, whichever is first: a replay shorter than that shows
+      // "Reading" to the end, with no frame of the page's (and of the display
+      // compositor's) between the read and the log shown, on the cores it verifies on.
+      let phaseTimer: ReturnType<typeof setTimeout> | undefined
+      let replayingShown = false
+      const showReplaying = (total: number) => {
+        clearTimeout(phaseTimer)
+        if (replayingShown || mine !== run.current) return
+        replayingShown = true
+        setBusy({ phase: 'replaying', label: source.label, total })
+      }
       try {
         // One message: the worker answers the open, then replays the log (clamped alike).
         const asked = c.openAndReplay(source.input, source.name, {
@@ -251,7 +266,9 @@ export function useInspector({
           file: source.name,
           verifier: verifierOf(source.verifier, chainRoutes.current),
           onProgress: (done, total) => {
-            if (mine === run.current) progress.set(done, total)
+            if (mine !== run.current) return
+            progress.set(done, total)
+            showReplaying(total)
           },
         })
         const opened = await asked.opened
@@ -261,9 +278,11 @@ export function useInspector({
           return false
         }
         const logIndex = Math.min(Math.max(options.logIndex ?? 0, 0), opened.logs.length - 1)
-        progress.set(0, opened.logs[logIndex]!.entries)
-        setBusy({ phase: 'replaying', label: source.label, total: opened.logs[logIndex]!.entries })
+        const total = opened.logs[logIndex]!.entries
+        progress.set(0, total)
+        phaseTimer = setTimeout(() => showReplaying(total), PHASE_AFTER)
         const r = await asked.replayed
+        clearTimeout(phaseTimer)
         if (dropped()) return false
         if ('problem' in r) {
           setProblem({ label: source.label, problem: r.problem })
@@ -306,6 +325,7 @@ export function useInspector({
         else setProblem({ label: source.label, message: e instanceof Error ? e.message : String(e) })
         return false
       } finally {
+        clearTimeout(phaseTimer)
         if (mine === run.current && !shown) setBusy(null)
       }
     },
