@@ -221,6 +221,97 @@ describe('hexToBytes: the host decoder (Node Buffer) and the table agree', () =>
   })
 })
 
+describe("hexToBytes and bytesToHex: the host's Uint8Array.fromHex and toHex (a browser)", () => {
+  /** As specified (TC39 "Uint8Array to/from base64 and hex"): strict digits, even length, lowercase out. */
+  const specFromHex = vi.fn((text: string): Uint8Array => {
+    if (text.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(text))
+      throw new SyntaxError('Input string must contain hex characters in even length')
+    return new Uint8Array(Buffer.from(text, 'hex'))
+  })
+  const specToHex = vi.fn(function (this: Uint8Array): string {
+    return Buffer.from(this.buffer, this.byteOffset, this.length).toString('hex')
+  })
+  /** The module as a browser with these methods loads it: no Buffer, the methods on Uint8Array. */
+  async function withHostHex(fromHex: (t: string) => Uint8Array, toHex: (this: Uint8Array) => string) {
+    const U = Uint8Array as unknown as { fromHex?: unknown }
+    const P = Uint8Array.prototype as unknown as { toHex?: unknown }
+    U.fromHex = fromHex
+    P.toHex = toHex
+    vi.resetModules()
+    vi.stubGlobal('Buffer', undefined)
+    try {
+      return await import('./bytes')
+    } finally {
+      vi.unstubAllGlobals()
+      vi.resetModules()
+      delete U.fromHex
+      delete P.toHex
+    }
+  }
+  const outcome = (f: (t: string) => Uint8Array, text: string): Uint8Array | string => {
+    try {
+      return f(text)
+    } catch (e) {
+      if (!(e instanceof Error) || e.name !== 'CryptoError') throw e
+      return `${(e as CryptoError).code}: ${e.message}`
+    }
+  }
+
+  it('decodes 64 digits or more by fromHex and encodes by toHex, with what the tables give', async () => {
+    const m = await withHostHex(specFromHex, specToHex)
+    specFromHex.mockClear()
+    specToHex.mockClear()
+    expect(m.hexToBytes(`0x${'aB'.repeat(40)}`)).toEqual(new Uint8Array(40).fill(0xab))
+    expect(specFromHex).toHaveBeenCalledTimes(1)
+    expect(specFromHex).toHaveBeenLastCalledWith('aB'.repeat(40))
+    expect(m.hexToBytes('ab'.repeat(31))).toEqual(new Uint8Array(31).fill(0xab))
+    expect(specFromHex).toHaveBeenCalledTimes(1) // a short text stays with the table
+    expect(m.bytesToHex(Uint8Array.of(0, 0xff, 0x0a))).toBe('00ff0a')
+    expect(specToHex).toHaveBeenCalledTimes(1)
+  })
+
+  it('gives the same bytes or the same error as the table, whatever fromHex refuses (property)', async () => {
+    const m = await withHostHex(specFromHex, specToHex)
+    const stray = fc.constantFrom(...'gGxX \n\u0000\u007f\u00ff\u0130\u0161\uffff\ud83d')
+    const text = fc
+      .tuple(
+        fc.constantFrom('', '0x', '0X'),
+        fc.uint8Array({ minLength: 28, maxLength: 200 }),
+        fc.boolean(),
+        fc.array(fc.tuple(fc.nat(), stray), { maxLength: 2 }),
+        fc.nat({ max: 1 }),
+      )
+      .map(([prefix, b, upper, strays, odd]) => {
+        const cs = [...(upper ? bytesToHex(b).toUpperCase() : bytesToHex(b))]
+        for (const [at, c] of strays) cs[at % cs.length] = c
+        return prefix + cs.join('') + (odd ? 'a' : '')
+      })
+    fc.assert(
+      fc.property(text, fc.uint8Array({ maxLength: 300 }), (t, b) => {
+        expect(outcome(m.hexToBytes, t)).toEqual(outcome(hexToBytes, t))
+        expect(m.bytesToHex(b)).toBe(bytesToHex(b))
+      }),
+      { numRuns: 1000 },
+    )
+  })
+
+  it('never uses a fromHex that reads pairs with parseInt, nor a toHex that writes uppercase', async () => {
+    const loose = vi.fn((text: string) =>
+      Uint8Array.from(text.match(/../g) ?? [], (pair) => Number.parseInt(pair, 16) || 0),
+    )
+    const upper = vi.fn(function (this: Uint8Array) {
+      return Buffer.from(this).toString('hex').toUpperCase()
+    })
+    const m = await withHostHex(loose, upper)
+    loose.mockClear()
+    upper.mockClear()
+    expect(() => m.hexToBytes(`0g${'ab'.repeat(40)}`)).toThrow('hex: invalid character "g" at index 1')
+    expect(m.bytesToHex(Uint8Array.of(0xab))).toBe('ab')
+    expect(loose).not.toHaveBeenCalled()
+    expect(upper).not.toHaveBeenCalled()
+  })
+})
+
 describe('bytesToHex', () => {
   it('is lowercase without prefix', () => {
     expect(bytesToHex(u8(0, 1, 0xab, 0xff))).toBe('0001abff')
