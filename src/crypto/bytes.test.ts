@@ -105,33 +105,55 @@ describe('hexToBytes', () => {
   })
 })
 
-describe('hexToBytes: the host decoder (Node Buffer) and the table agree', () => {
-  /** The module as a browser loads it: no Buffer on globalThis (or `buffer`), so the table reads everything. */
-  async function tableOnly(buffer: unknown = undefined): Promise<typeof import('./bytes')> {
-    vi.resetModules()
-    vi.stubGlobal('Buffer', buffer)
-    try {
-      return await import('./bytes')
-    } finally {
-      vi.unstubAllGlobals()
-      vi.resetModules()
-    }
+/** The bytes, or the code and message of the CryptoError thrown (a reloaded module has its own class: told apart by name). */
+function outcome(f: (t: string) => Uint8Array, text: string): Uint8Array | string {
+  try {
+    return f(text)
+  } catch (e) {
+    if (!(e instanceof Error) || e.name !== 'CryptoError') throw e
+    return `${(e as CryptoError).code}: ${e.message}`
   }
-  const outcome = (f: (t: string) => Uint8Array, text: string): Uint8Array | string => {
-    try {
-      return f(text)
-    } catch (e) {
-      // The reloaded module has its own CryptoError class: told apart by its name.
-      if (!(e instanceof Error) || e.name !== 'CryptoError') throw e
-      return `${(e as CryptoError).code}: ${e.message}`
-    }
-  }
+}
 
+/**
+ * Hex text, mostly digits of either case after an optional prefix, sometimes odd in length,
+ * sometimes with a character a host decoder might misread (İ is U+0130, whose low byte is
+ * "0"; š is U+0161, low byte "a") or stop at.
+ */
+const hexWithStrays = fc
+  .tuple(
+    fc.constantFrom('', '0x', '0X'),
+    fc.uint8Array({ minLength: 28, maxLength: 200 }),
+    fc.boolean(),
+    fc.array(fc.tuple(fc.nat(), fc.constantFrom(...'gGxX \n\u0000\u007f\u0080\u00ff\u0130\u0161\u3130\uffff\ud83d')), {
+      maxLength: 2,
+    }),
+    fc.nat({ max: 1 }),
+  )
+  .map(([prefix, b, upper, strays, odd]) => {
+    const cs = [...(upper ? bytesToHex(b).toUpperCase() : bytesToHex(b))]
+    for (const [at, c] of strays) cs[at % cs.length] = c
+    return prefix + cs.join('') + (odd ? 'a' : '')
+  })
+
+/** The module loaded afresh with no Buffer on globalThis (or `buffer`): as a browser loads it. */
+async function withoutBuffer(buffer: unknown = undefined): Promise<typeof import('./bytes')> {
+  vi.resetModules()
+  vi.stubGlobal('Buffer', buffer)
+  try {
+    return await import('./bytes')
+  } finally {
+    vi.unstubAllGlobals()
+    vi.resetModules()
+  }
+}
+
+describe('hexToBytes: the host decoder (Node Buffer) and the table agree', () => {
   it('the module without Buffer really decodes by the table (no Buffer call)', async () => {
     hexToBytes('ab'.repeat(32)) // the first use checks the host's decoder (strictHostHex)
     const write = vi.spyOn(Buffer.prototype, 'write')
     try {
-      const m = await tableOnly()
+      const m = await withoutBuffer()
       expect(m.hexToBytes('ab'.repeat(100))).toEqual(new Uint8Array(100).fill(0xab))
       expect(write).not.toHaveBeenCalled()
       // With Buffer, a text of 64 digits or more goes to it, a shorter one does not.
@@ -145,25 +167,9 @@ describe('hexToBytes: the host decoder (Node Buffer) and the table agree', () =>
   })
 
   it('gives the same bytes or the same error as the table, on long texts with stray characters (property)', async () => {
-    const table = (await tableOnly()).hexToBytes
-    // Mostly hex digits; sometimes a character Buffer's decoder would misread (İ is U+0130,
-    // whose low byte is "0"; š is U+0161, low byte "a") or stop at.
-    const stray = fc.constantFrom(...'gGxX \n\u0000\u007f\u0080\u00ff\u0130\u0161\u3130\uffff\ud83d')
-    const text = fc
-      .tuple(
-        fc.constantFrom('', '0x', '0X'),
-        fc.uint8Array({ minLength: 28, maxLength: 200 }),
-        fc.boolean(),
-        fc.array(fc.tuple(fc.nat(), stray), { maxLength: 2 }),
-        fc.nat({ max: 1 }),
-      )
-      .map(([prefix, b, upper, strays, odd]) => {
-        const cs = [...(upper ? bytesToHex(b).toUpperCase() : bytesToHex(b))]
-        for (const [at, c] of strays) cs[at % cs.length] = c
-        return prefix + cs.join('') + (odd ? 'a' : '')
-      })
+    const table = (await withoutBuffer()).hexToBytes
     fc.assert(
-      fc.property(text, (t) => {
+      fc.property(hexWithStrays, (t) => {
         const ours = outcome(hexToBytes, t)
         expect(ours).toEqual(outcome(table, t))
         if (typeof ours !== 'string') expect(ours).toEqual(new Uint8Array(Buffer.from(t.replace(/^0x/i, ''), 'hex')))
@@ -191,7 +197,7 @@ describe('hexToBytes: the host decoder (Node Buffer) and the table agree', () =>
         return i
       }
     }
-    const m = await tableOnly(LooseBuffer)
+    const m = await withoutBuffer(LooseBuffer)
     const text = `0g${'ab'.repeat(40)}`
     expect(() => m.hexToBytes(text)).toThrow('hex: invalid character "g" at index 1')
     expect(m.hexToBytes(`+1${'ab'.repeat(40)}`.replace('+1', '01'))).toEqual(
@@ -237,23 +243,11 @@ describe("hexToBytes and bytesToHex: the host's Uint8Array.fromHex and toHex (a 
     const P = Uint8Array.prototype as unknown as { toHex?: unknown }
     U.fromHex = fromHex
     P.toHex = toHex
-    vi.resetModules()
-    vi.stubGlobal('Buffer', undefined)
     try {
-      return await import('./bytes')
+      return await withoutBuffer()
     } finally {
-      vi.unstubAllGlobals()
-      vi.resetModules()
       delete U.fromHex
       delete P.toHex
-    }
-  }
-  const outcome = (f: (t: string) => Uint8Array, text: string): Uint8Array | string => {
-    try {
-      return f(text)
-    } catch (e) {
-      if (!(e instanceof Error) || e.name !== 'CryptoError') throw e
-      return `${(e as CryptoError).code}: ${e.message}`
     }
   }
 
@@ -272,22 +266,8 @@ describe("hexToBytes and bytesToHex: the host's Uint8Array.fromHex and toHex (a 
 
   it('gives the same bytes or the same error as the table, whatever fromHex refuses (property)', async () => {
     const m = await withHostHex(specFromHex, specToHex)
-    const stray = fc.constantFrom(...'gGxX \n\u0000\u007f\u00ff\u0130\u0161\uffff\ud83d')
-    const text = fc
-      .tuple(
-        fc.constantFrom('', '0x', '0X'),
-        fc.uint8Array({ minLength: 28, maxLength: 200 }),
-        fc.boolean(),
-        fc.array(fc.tuple(fc.nat(), stray), { maxLength: 2 }),
-        fc.nat({ max: 1 }),
-      )
-      .map(([prefix, b, upper, strays, odd]) => {
-        const cs = [...(upper ? bytesToHex(b).toUpperCase() : bytesToHex(b))]
-        for (const [at, c] of strays) cs[at % cs.length] = c
-        return prefix + cs.join('') + (odd ? 'a' : '')
-      })
     fc.assert(
-      fc.property(text, fc.uint8Array({ maxLength: 300 }), (t, b) => {
+      fc.property(hexWithStrays, fc.uint8Array({ maxLength: 300 }), (t, b) => {
         expect(outcome(m.hexToBytes, t)).toEqual(outcome(hexToBytes, t))
         expect(m.bytesToHex(b)).toBe(bytesToHex(b))
       }),
