@@ -197,8 +197,9 @@ const hexScratch = new Uint8Array(HEX_SCRATCH)
 const decoder = new TextDecoder()
 
 /**
- * Bytes to lowercase hex, no prefix. The digits are written as ASCII into a buffer and read
- * back by TextDecoder, which makes one flat string. Noble's coder (`hex += pair` per byte)
+ * Bytes to lowercase hex, no prefix: the host's toHex where it has one (a flat string),
+ * else the digits are written as ASCII into a buffer and read back by TextDecoder, which
+ * also makes one flat string. Noble's coder (`hex += pair` per byte)
  * left a rope of one cell per byte: a 64-byte replay key held about 1,900 bytes of heap
  * against 144, and the replay keeps every signature's hex (evidence, signers, replay keys),
  * so the young generation's collections copied ropes; the first hash of a rope (the seen

@@ -282,7 +282,6 @@ export function useInspector({
         progress.set(0, total)
         phaseTimer = setTimeout(() => showReplaying(total), PHASE_AFTER)
         const r = await asked.replayed
-        clearTimeout(phaseTimer)
         if (dropped()) return false
         if ('problem' in r) {
           setProblem({ label: source.label, problem: r.problem })
