@@ -172,7 +172,7 @@ export interface TraceEvent {
   readonly ts: number
   readonly dur?: number
   readonly tdur?: number
-  readonly args?: { readonly name?: string }
+  readonly args?: { readonly name?: string; readonly data?: { readonly maxDuration?: number } }
 }
 
 /** Two spans on the page's clock (performance.now). */
