@@ -7,6 +7,7 @@ import { startTransition, useCallback, useEffect, useRef, useState } from 'react
 import type { ChainRouteWire, InputProblem, LogSummary, Verifier } from '../../worker/protocol'
 import { looksLikeJson } from '../model/input-kind'
 import { appendToBundle } from './append'
+import { phaseSwitch, READ_MARK } from './phase-switch'
 import { ReplayCancelled, ReplayClient } from './replay-client'
 import { allRows, TraceModel, type Row, type Selection } from './trace-model'
 import { useChainRoutesContext } from '../model/app-context'
@@ -54,9 +55,6 @@ export interface Loaded {
   /** The selection the log opened with (the view store takes it in the commit that shows the log). */
   readonly initial: Selection | null
 }
-
-/** Milliseconds after a log is read before the busy bar says "Replaying" (see open). */
-const PHASE_AFTER = 250
 
 export interface Busy {
   readonly phase: 'reading' | 'replaying'
@@ -247,18 +245,10 @@ export function useInspector({
       progress.set(0, 0)
       setBusy({ phase: 'reading', label: source.label, total: 0 })
       let shown = false
-      // The bar turns to "Replaying n of N" at the first progress message or PHASE_AFTER
-      // ms after the log was read, whichever is first: a replay shorter than that shows
-      // "Reading" to the end, with no frame of the page's (and of the display
-      // compositor's) between the read and the log shown, on the cores it verifies on.
-      let phaseTimer: ReturnType<typeof setTimeout> | undefined
-      let replayingShown = false
-      const showReplaying = (total: number) => {
-        clearTimeout(phaseTimer)
-        if (replayingShown || mine !== run.current) return
-        replayingShown = true
-        setBusy({ phase: 'replaying', label: source.label, total })
-      }
+      // "Replaying n of N" from the first progress message or a moment after the read (./phase-switch.ts).
+      const phase = phaseSwitch((total) => {
+        if (mine === run.current) setBusy({ phase: 'replaying', label: source.label, total })
+      })
       try {
         // One message: the worker answers the open, then replays the log (clamped alike).
         const asked = c.openAndReplay(source.input, source.name, {
@@ -268,7 +258,7 @@ export function useInspector({
           onProgress: (done, total) => {
             if (mine !== run.current) return
             progress.set(done, total)
-            showReplaying(total)
+            phase.progress(total)
           },
         })
         const opened = await asked.opened
@@ -280,7 +270,8 @@ export function useInspector({
         const logIndex = Math.min(Math.max(options.logIndex ?? 0, 0), opened.logs.length - 1)
         const total = opened.logs[logIndex]!.entries
         progress.set(0, total)
-        phaseTimer = setTimeout(() => showReplaying(total), PHASE_AFTER)
+        performance.mark(READ_MARK)
+        phase.read(total)
         const r = await asked.replayed
         if (dropped()) return false
         if ('problem' in r) {
@@ -324,7 +315,7 @@ export function useInspector({
         else setProblem({ label: source.label, message: e instanceof Error ? e.message : String(e) })
         return false
       } finally {
-        clearTimeout(phaseTimer)
+        phase.stop()
         if (mine === run.current && !shown) setBusy(null)
       }
     },
