@@ -50,12 +50,14 @@ const HostBuffer = (
 let hasHostHex = typeof HostBuffer?.allocUnsafeSlow === 'function' && typeof HostBuffer.byteLength === 'function'
 
 /**
- * True when the host's Buffer decodes hex as Node's does: a pair with anything but two hex
- * digits stops it. A Buffer put on globalThis by a browser polyfill may read pairs with
- * parseInt, which takes "0g" as 0, " 1" and "+1" as 1: such a Buffer is never used.
+ * Pairs a host's hex decoder must refuse before it is used: a decoder that reads pairs with
+ * parseInt (a browser polyfill's Buffer, a loose fromHex) takes "0g" as 0, " 1" and "+1" as 1.
  */
+const NOT_HEX_PAIRS = ['0g', 'g0', ' 1', '1 ', '+1', '-1', '0x'] as const
+
+/** True when the host's Buffer decodes hex as Node's does: a pair with anything but two hex digits stops it. */
 function strictHostHex(b: HexWriter): boolean {
-  for (const bad of ['0g', 'g0', ' 1', '1 ', '+1', '-1', '0x']) if (b.write(bad, 0, 1, 'hex') !== 0) return false
+  for (const bad of NOT_HEX_PAIRS) if (b.write(bad, 0, 1, 'hex') !== 0) return false
   return b.write('aF', 0, 1, 'hex') === 1 && b[0] === 0xaf
 }
 
@@ -106,7 +108,7 @@ const nativeFromHex: ((text: string) => Uint8Array) | null = (() => {
   try {
     const ok = f.call(Uint8Array, 'aF09')
     if (ok.length !== 2 || ok[0] !== 0xaf || ok[1] !== 0x09) return null
-    for (const bad of ['0g', ' 1', '+1', '0x']) {
+    for (const bad of NOT_HEX_PAIRS) {
       try {
         f.call(Uint8Array, bad)
         return null
