@@ -110,12 +110,12 @@ test(`a ${N.toLocaleString('en')}-update log replays in the worker with a progre
   // When the busy bar first says "Replaying n of N", and whether its progress bar was there:
   // a MutationObserver's cheap check, so nothing polls the page while it is measured.
   await page.addInitScript(() => {
-    const w = window as unknown as { __replaying: { at: number; bar: boolean } | null }
+    const w = window as unknown as { __replaying: { bar: boolean } | null }
     w.__replaying = null
     new MutationObserver((_: unknown, observer: { disconnect(): void }) => {
       const busy = document.querySelector('.busy')
       if (!busy || !/Replaying [\d,]+ of [\d,]+ updates/.test(busy.textContent ?? '')) return
-      w.__replaying = { at: performance.now(), bar: !!busy.querySelector('progress[aria-label="Replay progress"]') }
+      w.__replaying = { bar: !!busy.querySelector('progress[aria-label="Replay progress"]') }
       observer.disconnect()
     }).observe(document, { subtree: true, childList: true, characterData: true })
   })
@@ -138,9 +138,7 @@ test(`a ${N.toLocaleString('en')}-update log replays in the worker with a progre
   // The bar says "Replaying" PHASE_AFTER ms after the read, or sooner at the replay's first
   // progress message (src/app/trace/phase-switch.ts). A log shown well after that must have
   // shown it, with its progress bar; one shown sooner (a fast machine at 1,000 updates) need not.
-  const replaying = await page.evaluate(
-    () => (window as { __replaying: { at: number; bar: boolean } | null }).__replaying,
-  )
+  const replaying = await page.evaluate(() => (window as { __replaying: { bar: boolean } | null }).__replaying)
   const read = await page.evaluate((m) => performance.getEntriesByName(m, 'mark').at(-1)?.startTime ?? null, READ_MARK)
   expect(read, `the app's ${READ_MARK} mark`).not.toBeNull()
   if (t1Open - read! > PHASE_AFTER + 500) {
@@ -428,6 +426,17 @@ async function pressSteps(page: import('@playwright/test').Page): Promise<void> 
 }
 
 /**
+ * Two frames and 50 ms more: what a frame's paint queues (Event Timing entries, Chromium's
+ * interaction records) has been queued.
+ */
+async function presented(page: import('@playwright/test').Page): Promise<void> {
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 50)))),
+  )
+}
+
+/**
  * Two passes of presses (`pressSteps`): the first untimed by the tracer, where the Event
  * Timing API reports every keydown whose duration (press to the next paint after its
  * handlers, in 8 ms steps) is 16 ms or more (the presses it does not report took less); the
@@ -448,21 +457,13 @@ async function stepTimes(page: import('@playwright/test').Page): Promise<StepFig
   })
   await pressSteps(page)
   // Entries are queued after the paint that follows each event: two frames, then take what is left.
-  const durations = await page.evaluate(
-    () =>
-      new Promise<number[]>((resolve) =>
-        requestAnimationFrame(() =>
-          requestAnimationFrame(() =>
-            setTimeout(() => {
-              const w = window as { __events: { name: string; duration: number }[]; __eventObserver: any }
-              for (const e of w.__eventObserver.takeRecords()) w.__events.push({ name: e.name, duration: e.duration })
-              w.__eventObserver.disconnect()
-              resolve(w.__events.filter((e) => e.name === 'keydown').map((e) => e.duration))
-            }, 50),
-          ),
-        ),
-      ),
-  )
+  await presented(page)
+  const durations = await page.evaluate(() => {
+    const w = window as { __events: { name: string; duration: number }[]; __eventObserver: any }
+    for (const e of w.__eventObserver.takeRecords()) w.__events.push({ name: e.name, duration: e.duration })
+    w.__eventObserver.disconnect()
+    return w.__events.filter((e) => e.name === 'keydown').map((e) => e.duration)
+  })
   // Second pass, traced: each press's main-thread CPU time, which a machine busy with other
   // work does not stretch as it stretches the wall time the Event Timing API reports.
   const browser = page.context().browser()!
@@ -473,12 +474,8 @@ async function stepTimes(page: import('@playwright/test').Page): Promise<StepFig
     categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', ...more],
   })
   await pressSteps(page)
-  // Chromium records an interaction once its frame is presented: two frames and a moment
-  // more, so the last press's record is in the trace.
-  await page.evaluate(
-    () =>
-      new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 50)))),
-  )
+  // Chromium records an interaction once its frame is presented: so the last press's record is in the trace.
+  await presented(page)
   const traced = (await browser.stopTracing()).toString('utf8')
   // INSPECTOR_PERF_TRACE=dir: the stepping's Chromium trace kept there (DevTools' Performance panel loads it).
   if (process.env.INSPECTOR_PERF_TRACE) {
@@ -514,6 +511,13 @@ async function stepTimes(page: import('@playwright/test').Page): Promise<StepFig
   }
 }
 
+/** The trace times of pressSteps' user-timing marks (`perf-step-i-start`, `-end`), the first of each name. */
+function stepMarks(trace: { traceEvents: TraceEvent[] }): Map<string, number> {
+  const mark = new Map<string, number>()
+  for (const e of trace.traceEvents) if (e.name.startsWith('perf-step-') && !mark.has(e.name)) mark.set(e.name, e.ts)
+  return mark
+}
+
 /**
  * The main-thread CPU time of each press: the thread time of the renderer's tasks that
  * overlap its user-timing marks (perf-step-i-start .. perf-step-i-end, the frame after
@@ -526,8 +530,7 @@ function stepCpuMs(trace: { traceEvents: TraceEvent[] }, steps: number, thread =
       .filter((e) => e.name === 'thread_name' && e.args?.name === thread)
       .map((e) => `${e.pid}:${e.tid}`),
   )
-  const mark = new Map<string, number>()
-  for (const e of trace.traceEvents) if (e.name.startsWith('perf-step-') && !mark.has(e.name)) mark.set(e.name, e.ts)
+  const mark = stepMarks(trace)
   const tasks = trace.traceEvents.filter((e) => e.name === 'RunTask' && e.ph === 'X' && main.has(`${e.pid}:${e.tid}`))
   return Array.from({ length: steps }, (_, i) => {
     const a = mark.get(`perf-step-${i}-start`)
@@ -547,8 +550,7 @@ function stepCpuMs(trace: { traceEvents: TraceEvent[] }, steps: number, thread =
  * null for a press with no record in the trace.
  */
 function pressDurationsMs(trace: { traceEvents: TraceEvent[] }, steps: number): (number | null)[] {
-  const mark = new Map<string, number>()
-  for (const e of trace.traceEvents) if (e.name.startsWith('perf-step-') && !mark.has(e.name)) mark.set(e.name, e.ts)
+  const mark = stepMarks(trace)
   const interactions = trace.traceEvents.filter(
     (e) => e.name === 'Responsiveness.Renderer.UserInteraction' && typeof e.args?.data?.maxDuration === 'number',
   )
