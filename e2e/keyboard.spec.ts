@@ -25,16 +25,24 @@ async function tabTo(page: Page, target: Locator, { max = 300, back = false } = 
   throw new Error(`${max} presses of Tab never reached ${target}`)
 }
 
-/** The focused element shows a focus ring (outline or shadow) and is on screen. */
+/**
+ * The focused element shows a focus ring (outline or shadow, or the border of the
+ * `.focus-ring` sibling drawn over it, as the timeline's list has) and is on screen.
+ */
 async function expectVisibleFocus(page: Page): Promise<void> {
   const focus = await page.evaluate(() => {
     const el = document.activeElement
     if (!el || el === document.body) return { what: 'nothing', ring: false, onScreen: false }
     const cs = getComputedStyle(el)
     const r = el.getBoundingClientRect()
+    const sibling = el.nextElementSibling?.classList.contains('focus-ring') ? el.nextElementSibling : null
+    const drawn = sibling ? getComputedStyle(sibling) : null
     return {
       what: `${el.tagName} ${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 60)}`,
-      ring: (cs.outlineStyle !== 'none' && Number.parseFloat(cs.outlineWidth) > 0) || cs.boxShadow !== 'none',
+      ring:
+        (cs.outlineStyle !== 'none' && Number.parseFloat(cs.outlineWidth) > 0) ||
+        cs.boxShadow !== 'none' ||
+        (drawn !== null && drawn.borderTopStyle !== 'none' && Number.parseFloat(drawn.borderTopWidth) > 0),
       onScreen: r.width > 0 && r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth,
     }
   })

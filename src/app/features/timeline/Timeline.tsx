@@ -175,34 +175,39 @@ export const Timeline = memo(function Timeline({
         <span>signers</span>
         <span>client time</span>
       </div>
-      <div
-        ref={viewport}
-        className="tl-viewport"
-        role="listbox"
-        tabIndex={0}
-        aria-label="Updates and their actions (Up/Down or j/k: actions, Left/Right: updates, Home/End; shift-click or b: pin as the diff base)"
-        aria-activedescendant={selected?.type === 'row' ? rowId(selected.row) : undefined}
-        onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
-      >
-        <div style={{ height: items.length * ROW_H + (stopPos >= 0 ? ROW_H : 0), position: 'relative' }}>
-          {visible.map((it, j) => {
-            const n = first + j
-            const top = topOf(n, stopPos)
-            if (it.type === 'stop') return <StopNotice key={`stop-${it.k}`} model={model} k={it.k} top={top} />
-            const isPin = pinned !== null && pinned.k === it.row.k && pinned.i === it.row.i
-            return (
-              <TimelineRow
-                key={rowId(it.row)}
-                model={model}
-                row={it.row}
-                top={top}
-                selected={n === selIndex}
-                pinned={isPin}
-                onPick={onPick}
-              />
-            )
-          })}
+      {/* The focus ring is the sibling's (.focus-ring): drawn on the list itself, Chromium repaints
+          the whole list at every step, not only the two rows whose selection changed. */}
+      <div className="tl-frame">
+        <div
+          ref={viewport}
+          className="tl-viewport"
+          role="listbox"
+          tabIndex={0}
+          aria-label="Updates and their actions (Up/Down or j/k: actions, Left/Right: updates, Home/End; shift-click or b: pin as the diff base)"
+          aria-activedescendant={selected?.type === 'row' ? rowId(selected.row) : undefined}
+          onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+        >
+          <div style={{ height: items.length * ROW_H + (stopPos >= 0 ? ROW_H : 0), position: 'relative' }}>
+            {visible.map((it, j) => {
+              const n = first + j
+              const top = topOf(n, stopPos)
+              if (it.type === 'stop') return <StopNotice key={`stop-${it.k}`} model={model} k={it.k} top={top} />
+              const isPin = pinned !== null && pinned.k === it.row.k && pinned.i === it.row.i
+              return (
+                <TimelineRow
+                  key={rowId(it.row)}
+                  model={model}
+                  row={it.row}
+                  top={top}
+                  selected={n === selIndex}
+                  pinned={isPin}
+                  onPick={onPick}
+                />
+              )
+            })}
+          </div>
         </div>
+        <div className="focus-ring" aria-hidden="true" />
       </div>
       {items.length === 0 && <p className="empty">No action matches the filter.</p>}
       <TimeSlider model={model} rows={rows} selection={selection} onSelect={onSelect} />
