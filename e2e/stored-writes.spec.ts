@@ -70,7 +70,7 @@ test(`a ${N}-update log, the page hidden while the user is active: its writes ar
   await waitForLog(page)
   // The user is active from the open on and stays so (a key down every 100 ms; the page
   // tells the worker at most every 250 ms, replay-client.ts ACTIVITY_EVERY): the writes
-  // wait for a second without activity, or 8 s after the answer (src/worker/deferred-writes.ts).
+  // wait for a second without activity, or a minute after the answer (src/worker/deferred-writes.ts).
   await page.evaluate(() => {
     const w = window as any
     w.__active = setInterval(() => w.dispatchEvent(new w.KeyboardEvent('keydown', { key: 'Shift' })), 100)

@@ -452,7 +452,7 @@ async function handle(m: Exclude<ToWorker, { type: 'activity' | 'start-pool' | '
       const seen = stored ? true : cache ? (await prefetchLog(cache, updates, 1)).seen : false
       pool = decoded >= POOL_THRESHOLD ? await sharedPool() : null
       if (pool) {
-        // The verdicts found are kept after the answer (keepFound below), off the replay's path.
+        // The verdicts found are kept after the answer (takeFound below), off the replay's path.
         pool.configure({
           local: (u) => verifyUpdate(u, local),
           ...(cache ? { verdicts: cache, lookups: seen, keepLater: true } : {}),
@@ -491,8 +491,9 @@ async function handle(m: Exclude<ToWorker, { type: 'activity' | 'start-pool' | '
     cache?.dropPrefetched()
     if (e instanceof LogInputError) post({ type: 'input-error', id: m.id, problem: problemOf(e) })
     else post({ type: 'failed', id: m.id, message: `replay failed: ${e instanceof Error ? e.message : String(e)}` })
-    // The verdicts found before the failure are kept, as they were before keepLater.
-    pool?.keepFound()
+    // The verdicts found before the failure are kept, written as an answer's are.
+    const found = pool?.takeFound() ?? []
+    if (cache && found.length > 0) writer.add(writeAfterAnswer(cache, found, null))
     return
   }
   const replayMs = performance.now() - t0
@@ -537,8 +538,6 @@ async function handle(m: Exclude<ToWorker, { type: 'activity' | 'start-pool' | '
   measure('steps', stepsFrom)
   startPoolLater()
   post({ type: 'report', id: m.id, report: `${JSON.stringify(toReport(trace, m.file), null, 2)}\n` })
-  // The verdicts found are kept and written after the answer (a reopened log reads them).
-  pool?.keepFound()
   // A replay warms what the warm-up rounds would: its updates count as rounds of
   // WARM_LOG_UPDATES (a log of 768 updates or more leaves none to run). While this worker is
   // still warming up, the next idle rounds replay this log, and the verification workers
@@ -614,10 +613,13 @@ async function* writeAfterAnswer(
 
 /**
  * The writes after each answer: they start once the page has been idle a second (the
- * page reports its steps: ToWorker 'activity') or 8 s after the answer, in slices of
- * about 4 ms; a request flushes them first.
+ * page reports its steps: ToWorker 'activity') or a minute after the answer, in slices of
+ * about 4 ms; a request flushes them first, and so does the page being hidden or unloaded.
+ * The minute: a user stepping through a log just opened pauses for a second long before
+ * it, and until then every slice would compete with the presses on two cores (with 8 s,
+ * the slices ran during 4–10 of 40 presses once stepping outlasted it).
  */
-const writer = new DeferredWriter({ idleMs: 1000, maxDelayMs: 8000, sliceMs: 4, gapMs: 12, timers: browserTimers })
+const writer = new DeferredWriter({ idleMs: 1000, maxDelayMs: 60_000, sliceMs: 4, gapMs: 12, timers: browserTimers })
 
 scope.onmessage = (ev: MessageEvent<ToWorker>) => {
   if (ev.data.type === 'activity') {

@@ -7,7 +7,7 @@ import { syntheticBundle } from '../../../e2e/synthetic-log'
 import { comparableTrace, fixtureLogs, inProcessWorkers } from '../../../test/verify/kit'
 import { LruVerdictCache } from './cache'
 import { MISS_STREAK, VerifyPool, VerifyPoolClosed, type SpawnVerifyWorker } from './pool'
-import { verifyUpdate, type UpdateVerifyOptions } from './update'
+import { rememberVerdicts, verifyUpdate, type UpdateVerifyOptions } from './update'
 
 const defer = (f: () => void) => void setTimeout(f, 0)
 
@@ -229,17 +229,19 @@ describe('VerifyPool: scheduling and fallback', () => {
     pool.close()
   })
 
-  it('configure({ keepLater: true }) keeps nothing during the replay, then every verdict at keepFound()', async () => {
+  it('configure({ keepLater: true }) keeps nothing, during the replay or after it: takeFound() hands every update to the caller', async () => {
     const { log, cache, pool, run, configure } = await cachedPool(40)
     // Some verified by the workers, some on this thread (the helper): both kinds are deferred.
     configure({ lookups: false, keepLater: true })
     const cold = await run()
-    expect(cache.size, 'nothing kept before keepFound').toBe(0)
-    expect(pool.keepFound()).toBe(40)
+    expect(cache.size, 'nothing kept by the replay').toBe(0)
+    const found = pool.takeFound()
+    expect(found).toHaveLength(40)
+    expect(cache.size, 'nor by takeFound: the caller keeps them in its own time').toBe(0)
+    expect(pool.takeFound(), 'once').toEqual([])
+    for (const v of found) rememberVerdicts(v, cache)
     const kept = cache.size
     expect(kept).toBeGreaterThan(0)
-    expect(pool.keepFound(), 'once').toBe(0)
-    expect(cache.size).toBe(kept)
     configure()
     const warm = await run()
     expect(pool.stats().cached).toBe(40)
@@ -250,7 +252,7 @@ describe('VerifyPool: scheduling and fallback', () => {
     configure({ verdicts: fresh, lookups: false })
     await run()
     expect(fresh.size).toBe(kept)
-    expect(pool.keepFound()).toBe(0)
+    expect(pool.takeFound()).toEqual([])
     pool.close()
   })
 })

@@ -158,9 +158,10 @@ export class VerifyPool {
    * Sets the caller-side verification and the cache for the next replay, and starts its
    * counts afresh: a long-lived pool keeps its workers warm across replays. With
    * `lookups: false` the cache only keeps the verdicts found (no lookup delays dispatch).
-   * With `keepLater`, the verdicts found are kept only when the caller asks
-   * (`keepFound`, after the replay's answer): making their keys (a hash of each signature
-   * text, the hex of each signature) and storing them is then off the replay's path.
+   * With `keepLater`, the pool keeps none of the verdicts found: the caller takes them
+   * (`takeFound`, after the replay's answer) and keeps them in its own time, so making their
+   * keys (a hash of each signature text, the hex of each signature) and storing them is off
+   * the replay's path and off the user's first key presses.
    */
   configure(
     next: Pick<VerifyPoolOptions, 'local' | 'verdicts'> & { readonly lookups?: boolean; readonly keepLater?: boolean },
@@ -174,14 +175,6 @@ export class VerifyPool {
     this.found = next.keepLater ? [] : null
   }
 
-  /** Keeps the verdicts found since configure({ keepLater: true }) in the cache; returns how many updates' verdicts. */
-  keepFound(): number {
-    const found = this.takeFound()
-    const cache = this.options.verdicts
-    if (cache) for (const v of found) rememberVerdicts(v, cache)
-    return found.length
-  }
-
   /**
    * The updates verified since configure({ keepLater: true }), for the caller to keep
    * (rememberVerdicts) in its own time; the pool keeps none of them itself.
@@ -192,7 +185,7 @@ export class VerifyPool {
     return found
   }
 
-  /** The verdicts of `v` go to the cache now, or with keepFound. */
+  /** The verdicts of `v` go to the cache now, or to the caller with takeFound. */
   private keep(v: VerifiedUpdate): void {
     if (!this.options.verdicts) return
     if (this.found) this.found.push(v)
