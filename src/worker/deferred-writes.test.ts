@@ -1,34 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { DeferredWriter, type WriteJob, type WriterTimers } from './deferred-writes'
-
-/** A clock the test moves: timers fire in time order as it advances. */
-class FakeTimers implements WriterTimers {
-  t = 0
-  private timers: { at: number; fn: () => void }[] = []
-  now = (): number => this.t
-  after(ms: number, fn: () => void): void {
-    this.timers.push({ at: this.t + ms, fn })
-  }
-  /** Moves the clock by `ms`, firing each timer due (and letting its promise chain run). */
-  async advance(ms: number): Promise<void> {
-    const end = this.t + ms
-    for (;;) {
-      await settle()
-      this.timers.sort((a, b) => a.at - b.at)
-      const next = this.timers[0]
-      if (!next || next.at > end) break
-      this.timers.shift()
-      this.t = Math.max(this.t, next.at)
-      next.fn()
-    }
-    this.t = end
-    await settle()
-  }
-}
-
-const settle = async (): Promise<void> => {
-  for (let i = 0; i < 20; i++) await Promise.resolve()
-}
+import { DeferredWriter, type WriteJob } from './deferred-writes'
+import { FakeTimers } from './fake-timers.testkit'
 
 /** A job of `steps` steps, each costing 1 ms of the fake clock; `log` gets the time of each. */
 async function* job(timers: FakeTimers, steps: number, log: number[]): WriteJob {

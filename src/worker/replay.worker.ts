@@ -24,7 +24,7 @@ import { replay } from '../core/replay'
 import { toReport } from '../core/report'
 import type { InboxLog } from '../core/types'
 import type { ReplayOptions, VerifyStage } from '../core/replay'
-import { rememberVerdicts, verifyUpdate, type VerifiedUpdate } from '../core/verify/update'
+import { verifyUpdate } from '../core/verify/update'
 import type { LoadedContext } from '../core/verify/fast'
 import type { VerifyBackend } from '../crypto/backend'
 import type { VerifyPool } from '../core/verify/pool'
@@ -33,9 +33,9 @@ import type { SmartWalletVerifier } from '../core/verify/port'
 import { timedBackend, type PrimitiveTimings } from './backend-report'
 import { IdbVerdictCache, prefetchLog } from './verdict-cache'
 import { IdbLogStore, inputDigest, logRecordId } from '../storage/log-store'
-import { decodeLogVerdicts, LogVerdictsEncoder, storedStage } from '../storage/log-verdicts'
-import { browserTimers, DeferredWriter, type WriteJob } from './deferred-writes'
-import type { SignatureCheck } from '../core/trace'
+import { decodeLogVerdicts, storedStage } from '../storage/log-verdicts'
+import { browserTimers, DeferredWriter } from './deferred-writes'
+import { handOffAfterAnswer, WRITER_TIMING } from './after-answer'
 import type { VerifyJob } from '../core/verify/transfer'
 import { STEP_CHUNK } from './protocol'
 import { toTransferStep, type TransferStep } from './transfer'
@@ -492,8 +492,7 @@ async function handle(m: Exclude<ToWorker, { type: 'activity' | 'start-pool' | '
     if (e instanceof LogInputError) post({ type: 'input-error', id: m.id, problem: problemOf(e) })
     else post({ type: 'failed', id: m.id, message: `replay failed: ${e instanceof Error ? e.message : String(e)}` })
     // The verdicts found before the failure are kept, written as an answer's are.
-    const found = pool?.takeFound() ?? []
-    if (cache && found.length > 0) writer.add(writeAfterAnswer(cache, found, null))
+    handOffAfterAnswer(writer, pool, cache, null)
     return
   }
   const replayMs = performance.now() - t0
@@ -549,77 +548,17 @@ async function handle(m: Exclude<ToWorker, { type: 'activity' | 'start-pool' | '
   }
   // The verdicts found and the log's record (when it had none, or an unreadable one) are
   // written once the page is idle, in slices (./deferred-writes.ts).
-  const found = pool?.takeFound() ?? []
   const checks = store && recordId && !stored ? trace.steps.map((s) => (s.update ? s.signatures : null)) : null
-  writer.add(
-    writeAfterAnswer(
-      cache,
-      found,
-      checks && store && recordId ? { store, id: recordId, file: m.file, updates: log.entries.length, checks } : null,
-    ),
+  handOffAfterAnswer(
+    writer,
+    pool,
+    cache,
+    checks && store && recordId ? { store, id: recordId, file: m.file, updates: log.entries.length, checks } : null,
   )
 }
 
-/** Updates whose verdicts are kept, or whose checks are encoded, in one step of a write job. */
-const WRITE_UPDATES = 64
-/** Verdicts written to IndexedDB in one transaction of a write job. */
-const WRITE_VERDICTS = 512
-
-/**
- * The writes after a replay's answer, as a job of small steps: the log's record encoded
- * WRITE_UPDATES updates a step and put, then the verdicts found (their keys made and kept
- * in the verdict cache), written WRITE_VERDICTS a transaction. The record first: a reopen
- * answers every update from it alone, and a page unloaded while the writes wait (the flush
- * it asks at pagehide) leaves the worker a few milliseconds, in which the record's put (one
- * request, committed with it) gets to IndexedDB and the verdicts' keys and writes do not.
- */
-async function* writeAfterAnswer(
-  cache: IdbVerdictCache | null,
-  found: readonly VerifiedUpdate[],
-  record: {
-    readonly store: IdbLogStore
-    readonly id: string
-    readonly file: string
-    readonly updates: number
-    readonly checks: readonly (readonly SignatureCheck[] | null)[]
-  } | null,
-): WriteJob {
-  if (record) {
-    const encoder = new LogVerdictsEncoder()
-    for (let i = 0; i < record.checks.length; i += WRITE_UPDATES) {
-      encoder.add(record.checks.slice(i, i + WRITE_UPDATES))
-      yield
-    }
-    const verdicts = encoder.finish()
-    yield
-    await record.store.put({ id: record.id, updates: record.updates, name: record.file, savedAt: Date.now(), verdicts })
-  }
-  if (cache) {
-    for (let i = 0; i < found.length; i += WRITE_UPDATES) {
-      for (const v of found.slice(i, i + WRITE_UPDATES)) rememberVerdicts(v, cache)
-      yield
-      while (cache.unwritten >= WRITE_VERDICTS) {
-        await cache.writeSome(WRITE_VERDICTS)
-        yield
-      }
-    }
-    while (cache.unwritten > 0) {
-      await cache.writeSome(WRITE_VERDICTS)
-      yield
-    }
-    await cache.flush()
-  }
-}
-
-/**
- * The writes after each answer: they start once the page has been idle a second (the
- * page reports its steps: ToWorker 'activity') or a minute after the answer, in slices of
- * about 4 ms; a request flushes them first, and so does the page being hidden or unloaded.
- * The minute: a user stepping through a log just opened pauses for a second long before
- * it, and until then every slice would compete with the presses on two cores (with 8 s,
- * the slices ran during 4–10 of 40 presses once stepping outlasted it).
- */
-const writer = new DeferredWriter({ idleMs: 1000, maxDelayMs: 60_000, sliceMs: 4, gapMs: 12, timers: browserTimers })
+/** The writes after each answer (./after-answer.ts WRITER_TIMING): once the page is idle, in slices. */
+const writer = new DeferredWriter({ ...WRITER_TIMING, timers: browserTimers })
 
 scope.onmessage = (ev: MessageEvent<ToWorker>) => {
   if (ev.data.type === 'activity') {
