@@ -435,7 +435,7 @@ test('when the verification pool cannot be loaded, a large log is verified on th
   // The pool's chunk (src/worker/pool.ts, imported by the replay worker when a log needs it) fails to load.
   let failing = true
   let asked = 0
-  await page.context().route(/\/assets\/pool-[^/]*\.js$/, async (route) => {
+  await page.context().route(/\/assets\/pool-[^/?]*\.js(\?retry=\d+)?$/, async (route) => {
     asked++
     if (failing) await route.abort('failed')
     else await route.continue()

@@ -222,7 +222,7 @@ test.describe(() => {
     // The QueryClient's chunk (src/app/query-client.ts) fails as a stale deploy's would: 404.
     let failing = true
     const requests: string[] = []
-    await page.route(/\/assets\/query-client-[\w-]+\.js$/, async (route) => {
+    await page.route(/\/assets\/query-client-[\w-]+\.js(\?retry=\d+)?$/, async (route) => {
       requests.push(route.request().url())
       if (failing) await route.fulfill({ status: 404, body: 'gone' })
       else await route.continue()

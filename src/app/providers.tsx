@@ -37,16 +37,21 @@ import type { SignerManager } from './features/signers/useSignerRegistry'
 import { MissingProviderError, SignerRegistryContext } from './model/app-context'
 import { ErrorBoundary } from './ui/ErrorBoundary'
 import { loadOnce } from './ui/load-once'
+import { importAgain } from '../worker/import-again'
 import { PanelError } from './ui/PanelError'
 import { KeymapProvider } from './ui/useKeys'
 
+// Each chunk's import, tried again after a failure by a URL of its own (../worker/import-again.ts).
+const importQueryClient = importAgain(() => import('./query-client'))
+const importSigningHost = importAgain(() => import('./signing-host'))
+
 /** The app's one QueryClient, its chunk loaded on the first call (again after a failed one). */
 export const loadQueryClient: () => Promise<QueryClient> = loadOnce(() =>
-  import('./query-client').then((m) => m.queryClient),
+  importQueryClient().then((m) => m.queryClient),
 )
 
 /** The signing host's component, its chunk (wagmi, viem, @simplewebauthn) loaded on the first call. */
-const loadSigningHost = loadOnce(() => import('./signing-host').then((m) => m.default))
+const loadSigningHost = loadOnce(() => importSigningHost().then((m) => m.default))
 
 /** A part of the app loaded when a view first asks for it: the QueryClient, the signing host. */
 interface LazyLayer {

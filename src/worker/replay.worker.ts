@@ -36,6 +36,7 @@ import { IdbLogStore, inputDigest, logRecordId } from '../storage/log-store'
 import { decodeLogVerdicts, storedStage } from '../storage/log-verdicts'
 import { browserTimers, DeferredWriter } from './deferred-writes'
 import { handOffAfterAnswer, WRITER_TIMING } from './after-answer'
+import { importAgain } from './import-again'
 import type { VerifyJob } from '../core/verify/transfer'
 import { STEP_CHUNK } from './protocol'
 import { toTransferStep, type TransferStep } from './transfer'
@@ -119,10 +120,12 @@ const POOL_THRESHOLD = 32
 /**
  * The pool, started on the first call; null when its module did not load (the network
  * dropped, a chunk of an older deploy gone): that log is verified on this thread, and the
- * next call loads the module again.
+ * next call loads the module again (./import-again.ts: by a URL of its own, which a browser
+ * that keeps the failure in its module map fetches again).
  */
+const importPool = importAgain(() => import('./pool'))
 const sharedPool = (): Promise<VerifyPool | null> =>
-  (poolStart ??= import('./pool').then(
+  (poolStart ??= importPool().then(
     (m) => {
       poolModule = m
       poolTimings = m.workerTimings
