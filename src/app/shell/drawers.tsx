@@ -9,6 +9,7 @@
  * the page is idle after the first log shows; the stack renders each inside a Suspense boundary.
  */
 import type { ComponentType } from 'react'
+import { importAgain } from '../../worker/import-again'
 import { lazyView } from '../ui/lazy-view'
 import type { DrawerContext } from './drawer-context'
 import type { DrawerId } from './view-state'
@@ -28,10 +29,11 @@ export interface DrawerSpec {
 }
 
 /** The Open panel with its list of examples and From a node: a lazy chunk (./open-drawer.tsx), prefetched with the others. */
-const OpenDrawer = lazyView(() => import('./open-drawer').then((m) => m.OpenDrawer))
+const importOpenDrawer = importAgain(() => import('./open-drawer'))
+const OpenDrawer = lazyView(() => importOpenDrawer().then((m) => m.OpenDrawer))
 
 /** The other drawers: one lazy chunk (./drawer-views.tsx), prefetched once the page is idle after the first log shows. */
-const views = () => import('./drawer-views')
+const views = importAgain(() => import('./drawer-views'))
 const SignersDrawer = lazyView(() => views().then((m) => m.SignersDrawer))
 const SignDrawer = lazyView(() => views().then((m) => m.SignDrawer))
 const AuditDrawer = lazyView(() => views().then((m) => m.AuditDrawer))

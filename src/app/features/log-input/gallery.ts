@@ -11,6 +11,7 @@
  * with the panel.
  */
 import type { Example } from './gallery-example'
+import { importAgain } from '../../../worker/import-again'
 import { loadOnce } from '../../ui/load-once'
 
 export type { Example } from './gallery-example'
@@ -26,7 +27,9 @@ export const REAL_WORLD: Example = { name: 'xmtpd-rows-6-7', verifier: 'none', f
  * The fixture logs' index and loaders (./gallery-data.ts: their chunk loaded on the first
  * call; a failed load is tried again on the next).
  */
-export const loadGalleryData: () => Promise<typeof import('./gallery-data')> = loadOnce(() => import('./gallery-data'))
+export const loadGalleryData: () => Promise<typeof import('./gallery-data')> = loadOnce(
+  importAgain(() => import('./gallery-data')),
+)
 
 /** The example named `name` (the demo and the real-world one at once, any other once ./gallery-data.ts is loaded). */
 export function findExample(name: string): Example | undefined | Promise<Example | undefined> {
