@@ -25,3 +25,22 @@ describe('LazyChainVerifier', () => {
     await expect(v.verify(request)).rejects.toBeInstanceOf(ChainUnreachableError)
   })
 })
+
+describe('LazyChainVerifier whose code fails to load', () => {
+  it('answers pending (IDENT-061) naming the failed load, and loads again on the next verification', async () => {
+    let calls = 0
+    const importVerifier = () => {
+      calls++
+      return calls === 1
+        ? Promise.reject(new TypeError('Failed to fetch dynamically imported module: http://x/verifier.js'))
+        : import('./verifier')
+    }
+    const v = new LazyChainVerifier(new Map(), { cache: false }, importVerifier)
+    const first = v.verify(request)
+    await expect(first).rejects.toBeInstanceOf(ChainUnreachableError)
+    await expect(first).rejects.toThrow(/did not load \(Failed to fetch dynamically imported module/)
+    // Loaded this time: a chain with no route is then the verifier's own answer, still pending.
+    expect(await v.load()).toBeInstanceOf(ChainVerifier)
+    expect(calls).toBe(2)
+  })
+})

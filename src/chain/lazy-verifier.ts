@@ -8,17 +8,21 @@ import { ChainUnreachableError } from '../core/errors'
 import type { SmartWalletRequest, SmartWalletVerifier } from '../core/verify/port'
 import type { ChainVerifierOptions } from './verifier'
 
+type VerifierModule = typeof import('./verifier')
+
 export class LazyChainVerifier implements SmartWalletVerifier {
   private inner: Promise<SmartWalletVerifier> | null = null
 
   constructor(
     private readonly routes: ReadonlyMap<bigint, string>,
     private readonly options: ChainVerifierOptions = {},
+    /** How the verifier's module is imported (the app's tries a failed chunk by a URL of its own). */
+    private readonly importVerifier: () => Promise<VerifierModule> = () => import('./verifier'),
   ) {}
 
   /** The real verifier, loaded once (a failed load is tried again on the next call). */
   load(): Promise<SmartWalletVerifier> {
-    this.inner ??= import('./verifier').then(
+    this.inner ??= this.importVerifier().then(
       (m) => new m.ChainVerifier(this.routes, this.options),
       (e: unknown) => {
         this.inner = null
