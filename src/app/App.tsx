@@ -2,7 +2,8 @@
  * The shell composes and holds no feature logic: view state and its address (shell/view-state.ts, view-url.ts),
  * the log session (shell/useLogSession.ts), drawers as a registry (shell/drawers.tsx), every shortcut in
  * ui/keymap.ts, the node's calls as one service (model/node-service.ts). */
-import { lazy, Suspense, useCallback, useRef, useState } from 'react'
+import { Suspense, useCallback, useRef, useState } from 'react'
+import { lazyModule } from './ui/lazy-again'
 import { useLogLimit } from './features/compose/flows/useLogLimit'
 import { useEditSession } from './features/edit/useEditSession'
 import { NodeServiceProvider } from './features/network/NodeServiceProvider'
@@ -21,10 +22,14 @@ import { Workspace } from './shell/Workspace'
 import { ErrorBoundary } from './ui/ErrorBoundary'
 import { KeysHelp } from './ui/KeysHelp'
 // The settings are a lazy chunk, loaded when shown (so are Follow and the fetch call-out: shell/NodeSlots.tsx).
-const Settings = lazy(() => import('./shell/Settings').then((m) => ({ default: m.Settings })))
+const Settings = lazyModule(
+  () => import('./shell/Settings'),
+  (m) => m.Settings,
+)
 // Presenter mode (workshops) is a lazy chunk too, loaded when it starts.
-const Presenter = lazy(() =>
-  import('./features/presenter/components/Presenter').then((m) => ({ default: m.Presenter })),
+const Presenter = lazyModule(
+  () => import('./features/presenter/components/Presenter'),
+  (m) => m.Presenter,
 )
 
 export function App() {

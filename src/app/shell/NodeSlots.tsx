@@ -2,7 +2,8 @@
  * What the shell shows for a log read from a node, each a lazy chunk loaded when shown:
  * Follow (new updates of the open inbox) and the call-out of the fetch that opened it.
  */
-import { type Dispatch, lazy, Suspense, useCallback } from 'react'
+import { type Dispatch, Suspense, useCallback } from 'react'
+import { lazyModule } from '../ui/lazy-again'
 import { fetchAddressQuery } from '../features/network/profiles'
 import type { InspectRequest } from '../model/inspect-request'
 import { ErrorBoundary } from '../ui/ErrorBoundary'
@@ -10,9 +11,13 @@ import type { LogSession } from './useLogSession'
 import type { ShellView, ViewAction } from './view-state'
 import { WithSelection } from './WithSelection'
 
-const FollowBar = lazy(() => import('../features/follow/components/FollowBar').then((m) => ({ default: m.FollowBar })))
-const FetchCallout = lazy(() =>
-  import('../features/network/components/FetchCallout').then((m) => ({ default: m.FetchCallout })),
+const FollowBar = lazyModule(
+  () => import('../features/follow/components/FollowBar'),
+  (m) => m.FollowBar,
+)
+const FetchCallout = lazyModule(
+  () => import('../features/network/components/FetchCallout'),
+  (m) => m.FetchCallout,
 )
 
 type SlotProps = { session: LogSession; view: ShellView; dispatch: Dispatch<ViewAction> }

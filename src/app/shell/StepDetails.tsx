@@ -4,7 +4,8 @@
  * text, Signatures, Raw, and Chain when a signature is a smart contract wallet's). Each
  * view sits in its own error boundary; only the open tab is rendered.
  */
-import { lazy, memo, Suspense, useCallback, useMemo } from 'react'
+import { memo, Suspense, useCallback, useMemo } from 'react'
+import { lazyModule } from '../ui/lazy-again'
 import { AdderTree } from '../features/state/components/AdderTree'
 import type { CompareOption } from '../features/state/components/DiffPanel'
 import { StatePanel } from '../features/state/components/StatePanel'
@@ -19,24 +20,34 @@ import { Tabs } from '../ui/Tabs'
 import { activeTab, tabsFor, type TabId } from './step-tabs'
 
 // The Chain tab reads the chain through viem: a lazy chunk, loaded when the tab opens.
-const ChainTab = lazy(() =>
-  import('../features/signature-text/components/Evidence').then((m) => ({ default: m.ChainTab })),
+const ChainTab = lazyModule(
+  () => import('../features/signature-text/components/Evidence'),
+  (m) => m.ChainTab,
 )
 // Why an update did not apply (with the spec's rule texts): a lazy chunk, loaded when a
 // step that did not apply is first selected (the demo log's steps all apply).
-const Rejection = lazy(() =>
-  import('../features/signature-text/components/Rejection').then((m) => ({ default: m.Rejection })),
+const Rejection = lazyModule(
+  () => import('../features/signature-text/components/Rejection'),
+  (m) => m.Rejection,
 )
 // The tabs the first screen does not show (it opens on State) are lazy chunks too, each
 // loaded when its tab first opens.
-const RawView = lazy(() => import('../features/raw/components/RawView').then((m) => ({ default: m.RawView })))
-const SignatureText = lazy(() =>
-  import('../features/signature-text/components/SignatureText').then((m) => ({ default: m.SignatureText })),
+const RawView = lazyModule(
+  () => import('../features/raw/components/RawView'),
+  (m) => m.RawView,
 )
-const Signatures = lazy(() =>
-  import('../features/signature-text/components/Signatures').then((m) => ({ default: m.Signatures })),
+const SignatureText = lazyModule(
+  () => import('../features/signature-text/components/SignatureText'),
+  (m) => m.SignatureText,
 )
-const DiffPanel = lazy(() => import('../features/state/components/DiffPanel').then((m) => ({ default: m.DiffPanel })))
+const Signatures = lazyModule(
+  () => import('../features/signature-text/components/Signatures'),
+  (m) => m.Signatures,
+)
+const DiffPanel = lazyModule(
+  () => import('../features/state/components/DiffPanel'),
+  (m) => m.DiffPanel,
+)
 const loadingTab = <p className="muted">Loading…</p>
 
 const PREVIOUS = 'previous'

@@ -4,7 +4,8 @@
  * (./prefetch.ts) loads this chunk before the first click on one. The views they show are
  * lazy chunks of their own again (the live views, the signing views inside SigningGate).
  */
-import { lazy, type ReactNode, Suspense, useCallback, useMemo } from 'react'
+import { type ReactNode, Suspense, useCallback, useMemo } from 'react'
+import { lazyModule } from '../ui/lazy-again'
 import type { ComposeBase } from '../features/compose/components/Composer'
 import { loadQueryClient, SigningGate } from '../providers'
 import { useNodeService } from '../model/node-service'
@@ -16,19 +17,33 @@ import type { LogSession } from './useLogSession'
 import { useSelection } from './view-store'
 
 // The live views are lazy chunks: they add nothing to the first screen's JavaScript.
-const AuditView = lazy(() => import('../features/audit/components/AuditView').then((m) => ({ default: m.AuditView })))
-const TrafficPanel = lazy(() =>
-  import('../features/traffic/components/TrafficPanel').then((m) => ({ default: m.TrafficPanel })),
+const AuditView = lazyModule(
+  () => import('../features/audit/components/AuditView'),
+  (m) => m.AuditView,
+)
+const TrafficPanel = lazyModule(
+  () => import('../features/traffic/components/TrafficPanel'),
+  (m) => m.TrafficPanel,
 )
 
 // The signing views are lazy chunks too, inside SigningGate (../providers.tsx): wagmi, viem
 // and @simplewebauthn load when the first of them opens.
-const SignersPanel = lazy(() =>
-  import('../features/signers/components/SignersPanel').then((m) => ({ default: m.SignersPanel })),
+const SignersPanel = lazyModule(
+  () => import('../features/signers/components/SignersPanel'),
+  (m) => m.SignersPanel,
 )
-const Composer = lazy(() => import('../features/compose/components/Composer').then((m) => ({ default: m.Composer })))
-const EditPanel = lazy(() => import('../features/edit/components/EditPanel').then((m) => ({ default: m.EditPanel })))
-const FlowsPanel = lazy(() => import('../features/compose/flows/FlowsPanel').then((m) => ({ default: m.FlowsPanel })))
+const Composer = lazyModule(
+  () => import('../features/compose/components/Composer'),
+  (m) => m.Composer,
+)
+const EditPanel = lazyModule(
+  () => import('../features/edit/components/EditPanel'),
+  (m) => m.EditPanel,
+)
+const FlowsPanel = lazyModule(
+  () => import('../features/compose/flows/FlowsPanel'),
+  (m) => m.FlowsPanel,
+)
 
 function Signing({ children }: { children: ReactNode }) {
   return (

@@ -1,4 +1,5 @@
 import { Component, type ReactNode } from 'react'
+import { failureShown } from './lazy-again'
 import { PanelError } from './PanelError'
 
 interface Props {
@@ -7,6 +8,8 @@ interface Props {
   readonly children: ReactNode
   /** Changing this resets a failed boundary (e.g. the selected step). */
   readonly resetKey?: unknown
+  /** What the failure is shown in (a drawer's heading and Close button); the failure alone without. */
+  readonly frame?: (failure: ReactNode) => ReactNode
 }
 
 interface State {
@@ -28,16 +31,20 @@ export class ErrorBoundary extends Component<Props, State> {
 
   override componentDidCatch(error: unknown): void {
     console.error(`inspector: ${this.props.label} failed`, error)
+    // The failure is on screen: a lazy view whose load failed loads anew when next rendered
+    // (Try again, a new reset key, the view opened again: ./lazy-again.tsx).
+    failureShown()
   }
 
   override render(): ReactNode {
     if (!this.state.error) return this.props.children
-    return (
+    const failure = (
       <PanelError
         title={`${this.props.label} could not be shown.`}
         message={this.state.error.message}
         onRetry={() => this.setState({ error: null })}
       />
     )
+    return this.props.frame ? this.props.frame(failure) : failure
   }
 }

@@ -5,7 +5,8 @@
  * once, with no fallback even for a frame. A mount keeps the one it started with, so a
  * chunk that arrives while it is shown does not remount it.
  */
-import { type ComponentType, lazy, useState } from 'react'
+import { type ComponentType, useState } from 'react'
+import { lazyAgain } from './lazy-again'
 import { loadOnce } from './load-once'
 
 export interface LazyView<P extends object> {
@@ -18,7 +19,8 @@ export interface LazyView<P extends object> {
 export function lazyView<P extends object>(load: () => Promise<ComponentType<P>>): LazyView<P> {
   let loaded: ComponentType<P> | undefined
   const preload = loadOnce(() => load().then((c) => (loaded = c)))
-  const Lazy = lazy(() => preload().then((c) => ({ default: c })))
+  // A failed load is loaded again after its error boundary resets (./lazy-again.tsx).
+  const Lazy = lazyAgain(preload)
   // biome-ignore lint/correctness/noComponentHookFactories: made once per view at module level, as React.lazy is, never in a render
   function View(props: P) {
     const [Ready] = useState(() => loaded)
