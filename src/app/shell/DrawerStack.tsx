@@ -7,7 +7,7 @@
  * (`display: contents`, so each frame is laid out as a child of the page), which carries
  * the header's height (--topbar-h, written by the header).
  */
-import { type RefObject, Suspense, useMemo } from 'react'
+import { type ReactNode, type RefObject, Suspense, useMemo } from 'react'
 import { is } from '../ui/keymap'
 import { type OwnBinding, useKeyBindings, useKeys } from '../ui/useKeys'
 import type { DrawerContext } from './drawer-context'
@@ -15,6 +15,7 @@ import { type DrawerSpec, DRAWERS } from './drawers'
 import { DRAWER_IDS, type DrawerId, type ShellView, topDrawer } from './view-state'
 import { ErrorBoundary } from '../ui/ErrorBoundary'
 import { useDrawerFocus } from '../ui/drawer-focus'
+import { PanelHead } from '../ui/PanelHead'
 
 type Registry = Readonly<Record<DrawerId, DrawerSpec>>
 
@@ -63,12 +64,25 @@ function DrawerFrame({
 }) {
   useDrawerFocus(!inline, id)
   const Component = spec.component
+  const close = () => ctx.dispatch({ type: 'close', drawer: id })
+  // A drawer that failed (its chunk did not load, its view threw) keeps its heading and Close.
+  const frame = (failure: ReactNode) => (
+    <section className="drawer-failed" aria-labelledby={`drawer-${id}-title`}>
+      <PanelHead
+        id={`drawer-${id}-title`}
+        title={spec.title.replace(/…$/, '')}
+        closeLabel={`Close ${spec.label.replace(/^The /, 'the ')}`}
+        onClose={inline ? undefined : close}
+      />
+      {failure}
+    </section>
+  )
   return (
     <div className={inline ? 'drawer-inline' : spec.wide ? 'drawer drawer-wide' : 'drawer'} data-drawer={id}>
-      <ErrorBoundary label={spec.label}>
+      <ErrorBoundary label={spec.label} frame={frame}>
         {/* A lazy drawer (./drawers.tsx) is prefetched once the page is idle; opened before its chunk is here, it says so. */}
         <Suspense fallback={<DrawerLoading label={spec.label} />}>
-          <Component {...ctx} close={() => ctx.dispatch({ type: 'close', drawer: id })} />
+          <Component {...ctx} close={close} />
         </Suspense>
       </ErrorBoundary>
     </div>
