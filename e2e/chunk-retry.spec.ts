@@ -79,6 +79,10 @@ test.describe(() => {
   }, info) => {
     const views = await refuseChunk(page, 'drawer-views')
     await openLog(page, DESKTOP)
+    // The idle prefetch (src/app/shell/prefetch.ts) asks for the chunk once: let it fail first,
+    // so that every request counted below is the drawer's own.
+    await page.waitForFunction(() => performance.getEntriesByName('inspector: prefetch').length > 0)
+    await expect.poll(() => views.requests.length).toBe(1)
     await page.keyboard.press('s')
     // The drawer keeps its heading and Close around the failure.
     const drawer = page.getByRole('region', { name: 'Signers' })
