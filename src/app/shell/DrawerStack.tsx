@@ -38,6 +38,11 @@ function drawersToRender(registry: Registry, view: ShellView, loaded: boolean, w
   return list
 }
 
+/** A drawer's name as a heading says it: its header button's title without the ellipsis ("Signers"). */
+const nameOf = (spec: DrawerSpec): string => spec.title.replace(/…$/, '')
+/** A drawer's label inside a sentence ("the signers panel"). */
+const inSentence = (label: string): string => label.replace(/^The /, 'the ')
+
 /**
  * What a drawer's frame shows while its chunk loads (opened before the idle prefetch had
  * it, or on a slow network): a line that fades in after a moment, so a chunk that is
@@ -46,7 +51,7 @@ function drawersToRender(registry: Registry, view: ShellView, loaded: boolean, w
 function DrawerLoading({ label }: { label: string }) {
   return (
     <p className="drawer-loading muted" role="status">
-      {`Loading ${label.replace(/^The /, 'the ')}…`}
+      {`Loading ${inSentence(label)}…`}
     </p>
   )
 }
@@ -70,8 +75,8 @@ function DrawerFrame({
     <section className="drawer-failed" aria-labelledby={`drawer-${id}-title`}>
       <PanelHead
         id={`drawer-${id}-title`}
-        title={spec.title.replace(/…$/, '')}
-        closeLabel={`Close ${spec.label.replace(/^The /, 'the ')}`}
+        title={nameOf(spec)}
+        closeLabel={`Close ${inSentence(spec.label)}`}
         onClose={inline ? undefined : close}
       />
       {failure}
@@ -115,7 +120,7 @@ export function DrawerStack({
         id: `drawer.${d}`,
         group: 'Drawers',
         keys: registry[d].key,
-        help: `${registry[d].title.replace(/…$/, '')}: open or close${registry[d].needsLog ? ' (with a log open)' : ''}`,
+        help: `${nameOf(registry[d])}: open or close${registry[d].needsLog ? ' (with a log open)' : ''}`,
         match: is(registry[d].key),
         run: () => {
           if ((registry[d].needsLog && !loaded) || modalOpen()) return false
