@@ -5,6 +5,11 @@
  * the same failure and never ask the network again; so a retry imports the module the
  * failure names with a query of its own (`?retry=n`), which is a new fetch. The page and the
  * replay worker both use it (the query layer's chunk, the verification pool's).
+ *
+ * The retries are the page's, one set per failed URL, not a wrapper's: `?retry=n` is a
+ * module map entry of its own too, so two wrappers over one module that each counted their
+ * own tries would both ask for `?retry=1`, and the second would get the first's failure
+ * back from the module map, with no request.
  */
 
 /** The module URL a failed dynamic import names (Chromium's and Firefox's messages), else null. */
@@ -20,30 +25,56 @@ export function failedModuleUrl(e: unknown): string | null {
   }
 }
 
+type ImportUrl = (url: string) => Promise<unknown>
+
+/** The retries of one failed module URL. */
+interface Retries {
+  /** Retry URLs asked for so far: the next one is `retry=tries + 1`. */
+  tries: number
+  /** The retry in flight, or the one that loaded (kept: its module is the one every wrapper gets); null after a failed one. */
+  current: Promise<unknown> | null
+}
+
+// Keyed by importer, then by failed URL. The page's importer (byUrl) is one per realm, as the
+// module map it fills is, so every wrapper in the realm shares one set; a test's importer
+// stands for a module map of its own, and brings fresh retries with it.
+const retriesOf = new WeakMap<ImportUrl, Map<string, Retries>>()
+
+/** `href` imported again, once for every caller at a time: the retry in flight or the one that loaded, else a new one. */
+function retry(href: string, importUrl: ImportUrl): Promise<unknown> {
+  let byHref = retriesOf.get(importUrl)
+  if (!byHref) retriesOf.set(importUrl, (byHref = new Map()))
+  let r = byHref.get(href)
+  if (!r) byHref.set(href, (r = { tries: 0, current: null }))
+  if (r.current) return r.current
+  const retries = r
+  const attempt = importUrl(withRetry(href, ++retries.tries))
+  retries.current = attempt
+  // A failed retry stays in the module map under its own URL: the next call asks for the next one.
+  attempt.catch(() => {
+    if (retries.current === attempt) retries.current = null
+  })
+  return attempt
+}
+
 /**
  * `load` wrapped: its first call imports as usual; after a failure that names its module's
- * URL, the next call imports that URL with `retry=n` added (a failure naming none, as
- * Safari's, is tried with `load` again). A success resets it.
+ * URL, every later call is that URL's retry for the page (above): a new one with the next
+ * `retry=n` after a failed one, else the one in flight or the one that loaded, whichever
+ * wrapper asked for it. A failure naming none (Safari's) is tried with `load` again.
  */
 export function importAgain<M>(
   load: () => Promise<M>,
   importUrl: (url: string) => Promise<M> = byUrl,
 ): () => Promise<M> {
+  // Kept after a retry loaded: `load` would get the failure from the module map again.
   let failedUrl: string | null = null
-  let tries = 0
   return () => {
-    const attempt = failedUrl === null ? load() : importUrl(withRetry(failedUrl, ++tries))
-    return attempt.then(
-      (m) => {
-        failedUrl = null
-        return m
-      },
-      (e: unknown) => {
-        // A retry's own failure names the retry's URL: keep the module's.
-        failedUrl ??= failedModuleUrl(e)
-        throw e
-      },
-    )
+    if (failedUrl !== null) return retry(failedUrl, importUrl) as Promise<M>
+    return load().catch((e: unknown) => {
+      failedUrl = failedModuleUrl(e)
+      throw e
+    })
   }
 }
 
