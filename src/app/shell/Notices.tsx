@@ -1,12 +1,13 @@
 /** The session's notice and its input error, each with its own dismiss button. */
 import { Suspense } from 'react'
-import { importAgain } from '../../worker/import-again'
 import { lazyView } from '../ui/lazy-view'
 import type { LogSession } from './useLogSession'
 
 /** Why an input is not a log: a lazy chunk, prefetched once the page is idle after the first log shows (./prefetch.ts). */
-const importInputError = importAgain(() => import('../features/log-input/components/InputError'))
-const InputError = lazyView(() => importInputError().then((m) => m.InputErrorView))
+const InputError = lazyView(
+  () => import('../features/log-input/components/InputError'),
+  (m) => m.InputErrorView,
+)
 
 /** Loads the input error's chunk (./prefetch.ts). */
 export const preloadInputError = InputError.preload

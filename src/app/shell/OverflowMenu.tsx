@@ -8,12 +8,13 @@
  * chunk prefetched once the page is idle (./prefetch.ts).
  */
 import { type KeyboardEvent, Suspense, useCallback, useId, useRef, useState } from 'react'
-import { importAgain } from '../../worker/import-again'
 import { lazyView } from '../ui/lazy-view'
 import type { MenuAction } from './menu-action'
 
-const importItems = importAgain(() => import('./OverflowItems'))
-const Items = lazyView(() => importItems().then((m) => m.OverflowItems))
+const Items = lazyView(
+  () => import('./OverflowItems'),
+  (m) => m.OverflowItems,
+)
 
 /** Loads the open list's chunk (./prefetch.ts). */
 export const preloadOverflowItems = Items.preload

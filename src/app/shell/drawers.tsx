@@ -9,7 +9,6 @@
  * the page is idle after the first log shows; the stack renders each inside a Suspense boundary.
  */
 import type { ComponentType } from 'react'
-import { importAgain } from '../../worker/import-again'
 import { lazyView } from '../ui/lazy-view'
 import type { DrawerContext } from './drawer-context'
 import type { DrawerId } from './view-state'
@@ -29,17 +28,40 @@ export interface DrawerSpec {
 }
 
 /** The Open panel with its list of examples and From a node: a lazy chunk (./open-drawer.tsx), prefetched with the others. */
-const importOpenDrawer = importAgain(() => import('./open-drawer'))
-const OpenDrawer = lazyView(() => importOpenDrawer().then((m) => m.OpenDrawer))
+const OpenDrawer = lazyView(
+  () => import('./open-drawer'),
+  (m) => m.OpenDrawer,
+)
 
-/** The other drawers: one lazy chunk (./drawer-views.tsx), prefetched once the page is idle after the first log shows. */
-const views = importAgain(() => import('./drawer-views'))
-const SignersDrawer = lazyView(() => views().then((m) => m.SignersDrawer))
-const SignDrawer = lazyView(() => views().then((m) => m.SignDrawer))
-const AuditDrawer = lazyView(() => views().then((m) => m.AuditDrawer))
-const TrafficDrawer = lazyView(() => views().then((m) => m.TrafficDrawer))
-const EditDrawer = lazyView(() => views().then((m) => m.EditDrawer))
-const FlowsDrawer = lazyView(() => views().then((m) => m.FlowsDrawer))
+/**
+ * The other drawers: one lazy chunk (./drawer-views.tsx, the one module they all import),
+ * prefetched once the page is idle after the first log shows. After a failed load their
+ * retries are one too, the page's for the chunk's URL (../../worker/import-again.ts).
+ */
+const SignersDrawer = lazyView(
+  () => import('./drawer-views'),
+  (m) => m.SignersDrawer,
+)
+const SignDrawer = lazyView(
+  () => import('./drawer-views'),
+  (m) => m.SignDrawer,
+)
+const AuditDrawer = lazyView(
+  () => import('./drawer-views'),
+  (m) => m.AuditDrawer,
+)
+const TrafficDrawer = lazyView(
+  () => import('./drawer-views'),
+  (m) => m.TrafficDrawer,
+)
+const EditDrawer = lazyView(
+  () => import('./drawer-views'),
+  (m) => m.EditDrawer,
+)
+const FlowsDrawer = lazyView(
+  () => import('./drawer-views'),
+  (m) => m.FlowsDrawer,
+)
 
 /** Loads the lazy drawers' chunks (./prefetch.ts). */
 export function preloadDrawers(): Promise<unknown> {

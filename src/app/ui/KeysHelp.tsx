@@ -5,13 +5,13 @@
  * prefetched once the page is idle after the first log shows (src/app/shell/prefetch.ts).
  */
 import { Suspense, useEffect, useRef, useState } from 'react'
-import { importAgain } from '../../worker/import-again'
 import { lazyView } from './lazy-view'
 import { useKeymap, useKeys } from './useKeys'
 
-// Tried again after a failure by a URL of its own (../../worker/import-again.ts), as every lazy chunk with a retry.
-const importDialog = importAgain(() => import('./KeysHelpDialog'))
-const Dialog = lazyView(() => importDialog().then((m) => m.KeysHelpDialog))
+const Dialog = lazyView(
+  () => import('./KeysHelpDialog'),
+  (m) => m.KeysHelpDialog,
+)
 
 /** Loads the list's chunk (src/app/shell/prefetch.ts). */
 export const preloadKeysHelp = Dialog.preload

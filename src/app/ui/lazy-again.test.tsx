@@ -111,7 +111,7 @@ describe('lazyView', () => {
 
   it('loads its chunk anew after a failed load, on Try again', async () => {
     const load = flaky(1)
-    const { View } = lazyView(load)
+    const { View } = lazyView(load, (c) => c)
     render(show(View))
     await userEvent.click(await screen.findByRole('button', { name: 'Try again' }))
     expect(await screen.findByText('hello you')).toBeTruthy()

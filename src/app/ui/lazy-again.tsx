@@ -63,7 +63,7 @@ export function lazyAgain<P extends object>(load: () => Promise<ComponentType<P>
 /**
  * `lazyAgain` over a module's import and the component it exports: a retry imports the
  * module by a URL of its own (../../worker/import-again.ts), which browsers that keep a
- * failed module fetch need.
+ * failed module fetch need; ./lazy-view.tsx does the same for a view the idle prefetch loads.
  */
 export function lazyModule<M, P extends object>(
   importModule: () => Promise<M>,

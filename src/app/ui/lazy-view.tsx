@@ -6,6 +6,7 @@
  * chunk that arrives while it is shown does not remount it.
  */
 import { type ComponentType, useState } from 'react'
+import { importAgain } from '../../worker/import-again'
 import { lazyAgain } from './lazy-again'
 import { loadOnce } from './load-once'
 
@@ -15,10 +16,18 @@ export interface LazyView<P extends object> {
   readonly preload: () => Promise<unknown>
 }
 
-/** Called once per view, at module level (like React.lazy). */
-export function lazyView<P extends object>(load: () => Promise<ComponentType<P>>): LazyView<P> {
+/**
+ * The component `pick` takes from the module `importModule` imports. Called once per view,
+ * at module level (like React.lazy). A retry imports the module by a URL of its own, shared
+ * with every other view over the same module (../../worker/import-again.ts).
+ */
+export function lazyView<M, P extends object>(
+  importModule: () => Promise<M>,
+  pick: (m: M) => ComponentType<P>,
+): LazyView<P> {
+  const load = importAgain(importModule)
   let loaded: ComponentType<P> | undefined
-  const preload = loadOnce(() => load().then((c) => (loaded = c)))
+  const preload = loadOnce(() => load().then((m) => (loaded = pick(m))))
   // A failed load is loaded again after its error boundary resets (./lazy-again.tsx).
   const Lazy = lazyAgain(preload)
   // biome-ignore lint/correctness/noComponentHookFactories: made once per view at module level, as React.lazy is, never in a render
