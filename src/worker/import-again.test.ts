@@ -112,6 +112,27 @@ describe('importAgain', () => {
     expect(net.asked).toEqual([`${CHUNK}?retry=1`])
   })
 
+  it("answers a wrapper's first failure with another's retry of the same URL, with no request of its own", async () => {
+    const net = network()
+    const a = importAgain(net.load, net.byUrl)
+    await expect(a()).rejects.toThrow(CHUNK)
+    net.up = true
+    const loaded = await a()
+    // The module map keeps the usual import's failure, whoever asks for it later.
+    const stillFailed = async () => {
+      throw failure(CHUNK)
+    }
+    const b = importAgain(stillFailed, net.byUrl)
+    await expect(b()).resolves.toBe(loaded)
+    await expect(b()).resolves.toBe(loaded)
+    expect(net.asked).toEqual([`${CHUNK}?retry=1`])
+    // A failure with no retry of its URL yet is still the caller's to see.
+    const other = importAgain(async () => {
+      throw failure(`${CHUNK}.other`)
+    }, net.byUrl)
+    await expect(other()).rejects.toThrow(`${CHUNK}.other`)
+  })
+
   it('tries the usual import again after a failure that names no module (Safari)', async () => {
     let loads = 0
     const asked: string[] = []

@@ -61,7 +61,8 @@ function retry(href: string, importUrl: ImportUrl): Promise<unknown> {
  * `load` wrapped: its first call imports as usual; after a failure that names its module's
  * URL, every later call is that URL's retry for the page (above): a new one with the next
  * `retry=n` after a failed one, else the one in flight or the one that loaded, whichever
- * wrapper asked for it. A failure naming none (Safari's) is tried with `load` again.
+ * wrapper asked for it. A first failure whose URL already has such a retry is answered by
+ * it, with no failure shown. A failure naming none (Safari's) is tried with `load` again.
  */
 export function importAgain<M>(
   load: () => Promise<M>,
@@ -73,6 +74,10 @@ export function importAgain<M>(
     if (failedUrl !== null) return retry(failedUrl, importUrl) as Promise<M>
     return load().catch((e: unknown) => {
       failedUrl = failedModuleUrl(e)
+      // Another wrapper's retry of that URL, in flight or loaded, answers this failure: the
+      // module map would give this wrapper the same failure, and the retry is the module.
+      const joined = failedUrl === null ? undefined : retriesOf.get(importUrl)?.get(failedUrl)?.current
+      if (joined) return joined as Promise<M>
       throw e
     })
   }
