@@ -38,30 +38,14 @@ const OpenDrawer = lazyView(
  * prefetched once the page is idle after the first log shows. After a failed load their
  * retries are one too, the page's for the chunk's URL (../../worker/import-again.ts).
  */
-const SignersDrawer = lazyView(
-  () => import('./drawer-views'),
-  (m) => m.SignersDrawer,
-)
-const SignDrawer = lazyView(
-  () => import('./drawer-views'),
-  (m) => m.SignDrawer,
-)
-const AuditDrawer = lazyView(
-  () => import('./drawer-views'),
-  (m) => m.AuditDrawer,
-)
-const TrafficDrawer = lazyView(
-  () => import('./drawer-views'),
-  (m) => m.TrafficDrawer,
-)
-const EditDrawer = lazyView(
-  () => import('./drawer-views'),
-  (m) => m.EditDrawer,
-)
-const FlowsDrawer = lazyView(
-  () => import('./drawer-views'),
-  (m) => m.FlowsDrawer,
-)
+const fromViews = <P extends object>(pick: (m: typeof import('./drawer-views')) => ComponentType<P>) =>
+  lazyView(() => import('./drawer-views'), pick)
+const SignersDrawer = fromViews((m) => m.SignersDrawer)
+const SignDrawer = fromViews((m) => m.SignDrawer)
+const AuditDrawer = fromViews((m) => m.AuditDrawer)
+const TrafficDrawer = fromViews((m) => m.TrafficDrawer)
+const EditDrawer = fromViews((m) => m.EditDrawer)
+const FlowsDrawer = fromViews((m) => m.FlowsDrawer)
 
 /** Loads the lazy drawers' chunks (./prefetch.ts). */
 export function preloadDrawers(): Promise<unknown> {
