@@ -105,5 +105,12 @@ test.describe(() => {
     await expect(page.getByRole('region', { name: 'Signers' }).getByRole('alert')).toHaveCount(0)
     expect(views.requests.length).toBe(asked + 1)
     expect(views.requests.at(-1)).toMatch(/\?retry=\d+$/)
+    // Another drawer of the same chunk is the module that retry loaded: no request of its own.
+    asked = views.requests.length
+    await page.keyboard.press('Escape')
+    await page.keyboard.press('i')
+    await expect(page.getByRole('region', { name: 'Inbox tasks' })).toBeVisible()
+    await expect(page.getByRole('region', { name: 'Inbox tasks' }).getByRole('alert')).toHaveCount(0)
+    expect(views.requests.length).toBe(asked)
   })
 })
