@@ -31,6 +31,16 @@ function network() {
   return net
 }
 
+/** Two wrappers over one module (two views of one chunk), each of whose first import failed. */
+async function twoFailed() {
+  const net = network()
+  const a = importAgain(net.load, net.byUrl)
+  const b = importAgain(net.load, net.byUrl)
+  await expect(a()).rejects.toThrow(CHUNK)
+  await expect(b()).rejects.toThrow(CHUNK)
+  return { net, a, b }
+}
+
 describe('failedModuleUrl', () => {
   it("names the module of Chromium's and Firefox's failed dynamic imports, nothing for others", () => {
     expect(failedModuleUrl(failure(CHUNK))).toBe(CHUNK)
@@ -61,11 +71,7 @@ describe('importAgain', () => {
   })
 
   it('makes one retry request for two wrappers over one module, and gives both the same module', async () => {
-    const net = network()
-    const a = importAgain(net.load, net.byUrl)
-    const b = importAgain(net.load, net.byUrl)
-    await expect(a()).rejects.toThrow(CHUNK)
-    await expect(b()).rejects.toThrow(CHUNK)
+    const { net, a, b } = await twoFailed()
     net.up = true
     const [ma, mb] = await Promise.all([a(), b()])
     expect(net.asked).toEqual([`${CHUNK}?retry=1`])
@@ -73,11 +79,7 @@ describe('importAgain', () => {
   })
 
   it("counts retries for the page: a wrapper's retry after another's failed one asks for retry=2", async () => {
-    const net = network()
-    const a = importAgain(net.load, net.byUrl)
-    const b = importAgain(net.load, net.byUrl)
-    await expect(a()).rejects.toThrow(CHUNK)
-    await expect(b()).rejects.toThrow(CHUNK)
+    const { net, a, b } = await twoFailed()
     await expect(a()).rejects.toThrow(`${CHUNK}?retry=1`)
     // retry=1 is in the module map as a failure now: b asks for the next one.
     net.up = true
@@ -86,11 +88,7 @@ describe('importAgain', () => {
   })
 
   it('shares a failed retry in flight, then asks anew with the next n', async () => {
-    const net = network()
-    const a = importAgain(net.load, net.byUrl)
-    const b = importAgain(net.load, net.byUrl)
-    await expect(a()).rejects.toThrow(CHUNK)
-    await expect(b()).rejects.toThrow(CHUNK)
+    const { net, a, b } = await twoFailed()
     const both = await Promise.allSettled([a(), b()])
     expect(both.map((r) => r.status)).toEqual(['rejected', 'rejected'])
     expect(net.asked).toEqual([`${CHUNK}?retry=1`])
@@ -99,11 +97,7 @@ describe('importAgain', () => {
   })
 
   it('gives a retry that loaded to every wrapper that failed on its URL, with no new request', async () => {
-    const net = network()
-    const a = importAgain(net.load, net.byUrl)
-    const b = importAgain(net.load, net.byUrl)
-    await expect(a()).rejects.toThrow(CHUNK)
-    await expect(b()).rejects.toThrow(CHUNK)
+    const { net, a, b } = await twoFailed()
     net.up = true
     const loaded = await a()
     expect(net.asked).toEqual([`${CHUNK}?retry=1`])
