@@ -33,6 +33,13 @@ for (const [width, height] of SIZES) {
     const headerBox = (await header.boundingBox())!
     const oneRow = width <= 640 || width >= 1200
     expect(headerBox.height, `header height at ${width} px`).toBeLessThanOrEqual(oneRow ? 44 : 80)
+    // The demo's verdict is whole in the header on a screen of 1280 px or more (a laptop's).
+    if (width >= 1280) {
+      const verdict = header.locator('.source .badge').first()
+      await expect(verdict).toHaveText('every update applies')
+      const cut = await verdict.evaluate((b: any) => b.scrollWidth > b.clientWidth)
+      expect(cut, `the verdict cut short at ${width} px`).toBe(false)
+    }
     await shot(page, info, `layout-${width}x${height}`)
     // The state panel's members table fits the panel, whatever room the step's pane has (a
     // narrow pane drops "added by" and "time added"), and the identifier keeps its room.
