@@ -61,14 +61,19 @@ export function lazyAgain<P extends object>(load: () => Promise<ComponentType<P>
 }
 
 /**
- * `lazyAgain` over a module's import and the component it exports: a retry imports the
- * module by a URL of its own (../../worker/import-again.ts), which browsers that keep a
- * failed module fetch need; ./lazy-view.tsx does the same for a view the idle prefetch loads.
+ * The loader of the component `pick` takes from the module `importModule` imports: a retry
+ * imports the module by a URL of its own (../../worker/import-again.ts), which browsers that
+ * keep a failed module fetch need. Made once per view, at module level.
  */
+export function loadPicked<M, C>(importModule: () => Promise<M>, pick: (m: M) => C): () => Promise<C> {
+  const load = importAgain(importModule)
+  return () => load().then(pick)
+}
+
+/** `lazyAgain` over a module's import and the component it exports (./lazy-view.tsx is the same for a view the idle prefetch loads). */
 export function lazyModule<M, P extends object>(
   importModule: () => Promise<M>,
   pick: (m: M) => ComponentType<P>,
 ): ComponentType<P> {
-  const load = importAgain(importModule)
-  return lazyAgain(() => load().then(pick))
+  return lazyAgain(loadPicked(importModule, pick))
 }

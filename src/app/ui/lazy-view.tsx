@@ -6,8 +6,7 @@
  * chunk that arrives while it is shown does not remount it.
  */
 import { type ComponentType, useState } from 'react'
-import { importAgain } from '../../worker/import-again'
-import { lazyAgain } from './lazy-again'
+import { lazyAgain, loadPicked } from './lazy-again'
 import { loadOnce } from './load-once'
 
 export interface LazyView<P extends object> {
@@ -25,9 +24,9 @@ export function lazyView<M, P extends object>(
   importModule: () => Promise<M>,
   pick: (m: M) => ComponentType<P>,
 ): LazyView<P> {
-  const load = importAgain(importModule)
+  const load = loadPicked(importModule, pick)
   let loaded: ComponentType<P> | undefined
-  const preload = loadOnce(() => load().then((m) => (loaded = pick(m))))
+  const preload = loadOnce(() => load().then((c) => (loaded = c)))
   // A failed load is loaded again after its error boundary resets (./lazy-again.tsx).
   const Lazy = lazyAgain(preload)
   // biome-ignore lint/correctness/noComponentHookFactories: made once per view at module level, as React.lazy is, never in a render
