@@ -40,14 +40,19 @@ interface Retries {
 // stands for a module map of its own, and brings fresh retries with it.
 const retriesOf = new WeakMap<ImportUrl, Map<string, Retries>>()
 
-/** `href` imported again, once for every caller at a time: the retry in flight or the one that loaded, else a new one. */
-function retry(href: string, importUrl: ImportUrl): Promise<unknown> {
+/** The retries of `href` through `importUrl` (none yet, the first time). */
+function retriesFor(href: string, importUrl: ImportUrl): Retries {
   let byHref = retriesOf.get(importUrl)
   if (!byHref) retriesOf.set(importUrl, (byHref = new Map()))
   let r = byHref.get(href)
   if (!r) byHref.set(href, (r = { tries: 0, current: null }))
-  if (r.current) return r.current
-  const retries = r
+  return r
+}
+
+/** `href` imported again, once for every caller at a time: the retry in flight or the one that loaded, else a new one. */
+function retry(href: string, importUrl: ImportUrl): Promise<unknown> {
+  const retries = retriesFor(href, importUrl)
+  if (retries.current) return retries.current
   const attempt = importUrl(withRetry(href, ++retries.tries))
   retries.current = attempt
   // A failed retry stays in the module map under its own URL: the next call asks for the next one.
@@ -76,7 +81,7 @@ export function importAgain<M>(
       failedUrl = failedModuleUrl(e)
       // Another wrapper's retry of that URL, in flight or loaded, answers this failure: the
       // module map would give this wrapper the same failure, and the retry is the module.
-      const joined = failedUrl === null ? undefined : retriesOf.get(importUrl)?.get(failedUrl)?.current
+      const joined = failedUrl === null ? null : retriesFor(failedUrl, importUrl).current
       if (joined) return joined as Promise<M>
       throw e
     })
