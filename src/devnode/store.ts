@@ -129,6 +129,28 @@ function prepareQueries(db: Database.Database) {
 
 type Queries = ReturnType<typeof prepareQueries>
 
+/** How long a store waits for another process's lock on its file (SQLite's busy timeout, and the WAL switch below). */
+const BUSY_TIMEOUT_MS = 5000
+
+/**
+ * Switches the file to WAL mode. SQLite takes the exclusive lock this needs without its busy
+ * handler, so a second process opening the same new file at the same moment (two nodes
+ * started at once on one store) gets SQLITE_BUSY at once; it is tried again, a few ms apart,
+ * for as long as the busy timeout.
+ */
+function walMode(db: Database.Database): unknown {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS
+  for (;;) {
+    try {
+      return db.pragma('journal_mode = WAL', { simple: true })
+    } catch (e) {
+      if ((e as { code?: unknown }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw e
+      // The constructor is synchronous (a node opens its store before it listens): wait in place.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10)
+    }
+  }
+}
+
 class StoreError extends Error {
   override readonly name = 'StoreError'
 }
@@ -142,8 +164,8 @@ export class Store {
     this.db = new Database(path)
     this.db.defaultSafeIntegers(true)
     // A second process on the same file (a second node) waits for the write lock.
-    this.db.pragma('busy_timeout = 5000')
-    const mode = this.db.pragma('journal_mode = WAL', { simple: true })
+    this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`)
+    const mode = walMode(this.db)
     if (String(mode).toLowerCase() !== 'wal')
       throw new StoreError(`${path}: SQLite refused WAL mode (journal_mode is ${String(mode)})`)
     // FULL: the WAL is fsynced at every commit, so an acknowledged update survives kill -9 and power loss.
