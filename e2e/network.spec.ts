@@ -40,6 +40,45 @@ test('IDENT-085 IDENT-086: fetch an inbox by handle alice; its log replays with 
   await expect(page.getByLabel('Open log')).toContainText('every update applies')
 })
 
+test('Fetch by "Any (detected)" sends a pasted inbox id, address or passkey key as its kind, and names a typo unsent', async ({
+  page,
+}) => {
+  const section = await fromNode(page)
+  await expect(section.getByRole('combobox', { name: 'Fetch by' })).toHaveValue('detect')
+  const field = section.getByRole('textbox', { name: 'Identifier to fetch' })
+  const found = page.getByRole('status', { name: 'Network fetch result' })
+  const s = demoSigners()
+  const cases: [string, string, string][] = [
+    [`0x${inbox('alice').toUpperCase()}`, 'an inbox id', inbox('alice')],
+    [s.bobWallet.identifier.text.slice(2), 'an Ethereum address', inbox('bob')],
+    [s.carolPasskey.identifier.text, 'a passkey key', inbox('carol')],
+  ]
+  for (const [text, kind, id] of cases) {
+    await field.fill(text)
+    await expect(field).toHaveAccessibleDescription(`Reads as ${kind}.`)
+    await section.getByRole('button', { name: 'Fetch log' }).click()
+    await expect(found).toContainText(`Inbox ${id}`)
+    await waitForLog(page)
+    await fromNode(page)
+  }
+  const calls: string[] = []
+  page.on('request', (r) => {
+    if (r.url().startsWith(NODE)) calls.push(r.url())
+  })
+  await field.fill('0x12ab')
+  await expect(field).toHaveAccessibleDescription('')
+  await section.getByRole('button', { name: 'Fetch log' }).click()
+  await expect(section.getByRole('alert')).toContainText(
+    '"0x12ab" reads as no identifier: give an inbox id (64 hex digits)',
+  )
+  await expect(field).toHaveAttribute('aria-invalid', 'true')
+  // A kind chosen by hand is sent as chosen, and the section says what the text reads as.
+  await section.getByRole('combobox', { name: 'Fetch by' }).selectOption({ label: 'Handle' })
+  await field.fill(inbox('bob'))
+  await expect(field).toHaveAccessibleDescription(/^This reads as an inbox id, not a handle/)
+  expect(calls).toEqual([])
+})
+
 test('IDENT-085: a handle answer naming an inbox whose log does not hold it is refused', async ({ page }) => {
   const wrong = toBinary(
     GetInboxIdsResponseSchema,

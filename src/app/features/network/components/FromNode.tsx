@@ -1,19 +1,23 @@
 /**
  * "From a node", a section of the Open drawer: fetch an inbox's log by inbox id, address,
- * passkey or handle from the chosen network profile (the profiles are edited in the
+ * passkey or handle (by default the kind the text reads as, src/network/target.ts) from the chosen network profile (the profiles are edited in the
  * Settings dialog), and publish a signed update given as hex to the local node. The
  * fetched log opens at its head step; what the node's answer does not prove is shown
  * above the workspace (FetchCallout).
  */
 import { useState, type FormEvent } from 'react'
 import { hexToBytes } from '../../../../crypto/bytes'
-import type { TargetKind } from '../../../../network/remote'
+import { detectTarget, TARGET_SHAPES, type Target, type TargetKind } from '../../../../network/target'
 import type { NetworkProfiles, NodeFetch } from '../node-fetch'
 import { usePublish } from '../use-publish'
 import { PublishAnswerView } from './PublishAnswerView'
 import { TextInput } from '../../../ui/TextInput'
 
-const TARGET_LABEL: Record<TargetKind, string> = {
+/** "Fetch by": the kind the text reads as, or one chosen. */
+type FetchBy = TargetKind | 'detect'
+
+const TARGET_LABEL: Record<FetchBy, string> = {
+  detect: 'Any (detected)',
   inbox: 'Inbox id',
   address: 'Ethereum address',
   passkey: 'Passkey key (hex)',
@@ -28,19 +32,20 @@ export interface FromNodeProps {
 }
 
 export function FromNode({ net, fetch, onSettings }: FromNodeProps) {
-  const [kind, setKind] = useState<TargetKind>(fetch.lastTarget?.kind ?? 'handle')
-  const [value, setValue] = useState(fetch.lastTarget?.value ?? '')
+  const last = fetch.lastTarget
+  const [kind, setKind] = useState<FetchBy>(last && detectTarget(last.value)?.kind !== last.kind ? last.kind : 'detect')
+  const [value, setValue] = useState(last?.value ?? '')
+  const [unread, setUnread] = useState(false)
   const profile = net.chosen
   const { status } = fetch
+  const detected = value.trim() ? detectTarget(value) : null
+  const target: Target | null = kind === 'detect' ? detected : { kind, value: value.trim() }
   const submit = (e: FormEvent) => {
     e.preventDefault()
     if (!value.trim()) return
-    void fetch.run({
-      url: profile.url,
-      api: profile.api,
-      transport: profile.transport,
-      target: { kind, value: value.trim() },
-    })
+    setUnread(!target)
+    if (!target) return
+    void fetch.run({ url: profile.url, api: profile.api, transport: profile.transport, target })
   }
   return (
     <section className="from-node" aria-labelledby="from-node-title">
@@ -53,8 +58,8 @@ export function FromNode({ net, fetch, onSettings }: FromNodeProps) {
             </option>
           ))}
         </select>
-        <select aria-label="Fetch by" value={kind} onChange={(e) => setKind(e.target.value as TargetKind)}>
-          {(Object.keys(TARGET_LABEL) as TargetKind[]).map((k) => (
+        <select aria-label="Fetch by" value={kind} onChange={(e) => setKind(e.target.value as FetchBy)}>
+          {(Object.keys(TARGET_LABEL) as FetchBy[]).map((k) => (
             <option key={k} value={k}>
               {TARGET_LABEL[k]}
             </option>
@@ -63,14 +68,20 @@ export function FromNode({ net, fetch, onSettings }: FromNodeProps) {
         <TextInput
           aria-label="Identifier to fetch"
           value={value}
-          onValue={setValue}
+          onValue={(v) => {
+            setValue(v)
+            setUnread(false)
+          }}
           placeholder="alice, 0x…, inbox id"
           size={30}
+          aria-describedby="from-node-reads-as"
+          aria-invalid={unread || undefined}
         />
         <button type="submit" disabled={status.kind === 'fetching'}>
           Fetch log
         </button>
       </form>
+      <ReadsAs id="from-node-reads-as" kind={kind} value={value} detected={detected} unread={unread} />
       <p className="muted small from-node-endpoint" data-testid="profile-endpoint">
         {profile.url} ·{' '}
         {profile.api === 'identity' ? 'xmtp.identity.api.v1.IdentityApi' : 'xmtp.xmtpv4.message_api.QueryApi'} over{' '}
@@ -93,6 +104,53 @@ export function FromNode({ net, fetch, onSettings }: FromNodeProps) {
       )}
       <PublishHex />
     </section>
+  )
+}
+
+const KIND_WORDS: Record<TargetKind, string> = {
+  inbox: 'an inbox id',
+  address: 'an Ethereum address',
+  passkey: 'a passkey key',
+  handle: 'a handle',
+}
+
+/**
+ * What the identifier will be sent as: the detected kind, or, when a kind is chosen, that
+ * the text reads as another one (a 64-digit inbox id asked for as a handle finds nothing);
+ * after a Fetch log that detected nothing, what the four kinds look like.
+ */
+function ReadsAs({
+  id,
+  kind,
+  value,
+  detected,
+  unread,
+}: {
+  readonly id: string
+  readonly kind: FetchBy
+  readonly value: string
+  readonly detected: Target | null
+  readonly unread: boolean
+}) {
+  if (unread)
+    return (
+      <p id={id} role="alert" className="bad small from-node-reads-as">
+        {JSON.stringify(value.trim())} reads as no identifier: give {TARGET_SHAPES}, or choose what it is under Fetch
+        by.
+      </p>
+    )
+  const text =
+    !value.trim() || (kind !== 'detect' && (!detected || detected.kind === kind))
+      ? ''
+      : kind === 'detect'
+        ? detected
+          ? `Reads as ${KIND_WORDS[detected.kind]}.`
+          : ''
+        : `This reads as ${KIND_WORDS[detected!.kind]}, not ${KIND_WORDS[kind]}; Fetch by ${TARGET_LABEL.detect} sends it as one.`
+  return (
+    <p id={id} className="muted small from-node-reads-as" aria-live="polite">
+      {text}
+    </p>
   )
 }
 
