@@ -250,6 +250,26 @@ for (const [width, height] of [
     await shot(page, info, `header-${width}-edited`)
   })
 
+for (const [width, height] of [
+  [1440, 900],
+  [1280, 720],
+] as const)
+  test(`at ${width}×${height} a long log name gives way before the verdict`, async ({ page }) => {
+    await openLog(page, { width, height })
+    const name = 'valid-full-life exported from http://127.0.0.1:8787 (identity over connect) on 2024-06-01.json'
+    await page.getByRole('button', { name: 'Open log…' }).click()
+    await page
+      .getByLabel('Open a log file')
+      .setInputFiles({ name, mimeType: 'application/json', buffer: fixture('valid-full-life.json') })
+    const label = page.locator('.source .source-label')
+    await expect(label).toHaveAttribute('title', new RegExp(name.replace(/[.()]/g, '\\$&')))
+    await waitForLog(page)
+    const verdict = page.locator('.source .badge', { hasText: 'every update applies' })
+    const cut = (l: typeof label) => l.evaluate((e) => e.scrollWidth > e.clientWidth)
+    expect(await cut(label), 'the name is cut').toBe(true)
+    expect(await cut(verdict), 'the verdict is whole').toBe(false)
+  })
+
 test('at 1440×900 every action is a header button and there is no More', async ({ page }) => {
   await openLog(page, DESKTOP, '/#example=valid-full-life&step=3.0')
   const header = page.locator('header.topbar')
