@@ -1,6 +1,7 @@
 /**
  * "From a node", a section of the Open drawer: fetch an inbox's log by inbox id, address,
- * passkey or handle (by default the kind the text reads as, src/network/target.ts) from the chosen network profile (the profiles are edited in the
+ * passkey or handle (by default the kind the text reads as: detectTarget in
+ * src/network/target.ts) from the chosen network profile (the profiles are edited in the
  * Settings dialog), and publish a signed update given as hex to the local node. The
  * fetched log opens at its head step; what the node's answer does not prove is shown
  * above the workspace (FetchCallout).
@@ -139,19 +140,20 @@ function ReadsAs({
         by.
       </p>
     )
-  const text =
-    !value.trim() || (kind !== 'detect' && (!detected || detected.kind === kind))
-      ? ''
-      : kind === 'detect'
-        ? detected
-          ? `Reads as ${KIND_WORDS[detected.kind]}.`
-          : ''
-        : `This reads as ${KIND_WORDS[detected!.kind]}, not ${KIND_WORDS[kind]}; Fetch by ${TARGET_LABEL.detect} sends it as one.`
+  const text = readsAs(kind, value, detected)
   return (
     <p id={id} className="muted small from-node-reads-as" aria-live="polite">
       {text}
     </p>
   )
+}
+
+/** The line under the field: empty when there is nothing to say. */
+function readsAs(kind: FetchBy, value: string, detected: Target | null): string {
+  if (!value.trim() || !detected) return ''
+  if (kind === 'detect') return `Reads as ${KIND_WORDS[detected.kind]}.`
+  if (detected.kind === kind) return ''
+  return `This reads as ${KIND_WORDS[detected.kind]}, not ${KIND_WORDS[kind]}; choose ${TARGET_LABEL.detect} under Fetch by to send it as one.`
 }
 
 function PublishHex() {
