@@ -93,7 +93,6 @@ export function Composer(props: ComposerProps) {
             <input type="radio" name={`${headId}-base`} checked={!onLog} onChange={() => setFresh(true)} /> a new inbox
           </label>
         </fieldset>
-        <div className="spacer" />
         <TabList
           tabs={MODES}
           active={tab}
@@ -102,7 +101,12 @@ export function Composer(props: ComposerProps) {
           idPrefix="playground"
           className="compose-tabs"
         />
-        <button type="button" onClick={props.onClose} aria-label="Close the signing playground">
+        <button
+          type="button"
+          className="compose-close"
+          onClick={props.onClose}
+          aria-label="Close the signing playground"
+        >
           Close
         </button>
       </div>
