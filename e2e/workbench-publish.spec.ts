@@ -1,6 +1,6 @@
 /**
  * Publishing defects of issue #12 in the signing playground, against the e2e local node:
- * Publish closes once the node stored the bytes ("already stored", not an IDENT-011
+ * Publish closes once the node stored the bytes ("Stored by the node", not an IDENT-011
  * refusal on a second click); a newly signed update never shows the previous one's
  * answer; the claimed handle is not drafted again; a handle held by another inbox is
  * found by the node's lookup before any signer is asked. Each failed before its fix.
@@ -21,7 +21,7 @@ test('publish once, then a claim: Publish closes after success, the next update 
   await pg.getByRole('button', { name: 'Publish to node' }).click()
   const answer = pg.getByRole('status', { name: 'Node answer' })
   await expect(answer).toContainText(/Stored by the node with sequence id \d+\./, { timeout: 30_000 })
-  const stored = pg.getByRole('button', { name: /Already stored \(sequence id \d+\)/ })
+  const stored = pg.getByRole('button', { name: /Stored by the node \(sequence id \d+\)/ })
   await expect(stored).toBeDisabled()
 
   // A handle another inbox holds on the node (the demo's alice): Sign stays closed, no signer is asked.

@@ -83,9 +83,9 @@ export function SignedView({
           type="button"
           disabled={busy || stored !== null}
           onClick={() => void onPublish()}
-          title={stored !== null ? `already stored by ${nodeUrl}` : `POST the exact bytes to ${nodeUrl}`}
+          title={stored !== null ? `stored by ${nodeUrl}` : `POST the exact bytes to ${nodeUrl}`}
         >
-          {busy ? 'Publishing…' : stored !== null ? `Already stored (sequence id ${stored})` : 'Publish to node'}
+          {busy ? 'Publishing…' : stored !== null ? `Stored by the node (sequence id ${stored})` : 'Publish to node'}
         </button>
       </div>
       <p className="muted small">
