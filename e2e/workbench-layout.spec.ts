@@ -1,5 +1,5 @@
 /**
- * The workbench layout (issue #12) at 1440×900, 1280×720, 1024×768, 800 and 390 px: the header at
+ * The workbench layout at 1440×900, 1280×720, 1024×768, 800 and 390 px: the header at
  * the top (one row on a phone, the other actions in its More menu), the timeline and the
  * selected step on screen, and Open, Signers and Sign as drawers that never move the
  * inspector. Full-page screenshots are saved as artifacts.
@@ -68,6 +68,18 @@ for (const [width, height] of SIZES) {
       await expect(drawer).toBeInViewport()
       // The inspector stays where it was: the drawer is over it, not above it.
       expect(await timeline.boundingBox()).toEqual(before)
+      // Close is beside the drawer's name, at its top right, as in every drawer.
+      const name = (await drawer.getByRole('heading').first().boundingBox())!
+      const close = (await drawer
+        .getByRole('button', { name: /^Close/ })
+        .first()
+        .boundingBox())!
+      const box = (await drawer.boundingBox())!
+      expect(
+        Math.abs(close.y + close.height / 2 - (name.y + name.height / 2)),
+        `${region}: Close in the name's row`,
+      ).toBeLessThan(8)
+      expect(box.x + box.width - (close.x + close.width), `${region}: Close at the right`).toBeLessThan(32)
       await expect(header).toBeInViewport()
       await shot(page, info, `layout-${width}x${height}-${region.toLowerCase().replace(/\s+/g, '-')}`)
       await page.keyboard.press('Escape')
