@@ -155,6 +155,9 @@ test.describe('the inspector', () => {
     await pasteLog(page, 'this is not a log {')
     const alert = page.getByRole('alert')
     await expect(alert).toContainText('The pasted text could not be opened')
+    // The error is in the Open drawer, where the text was pasted, not under it.
+    const drawer = page.locator('[data-drawer="open"]')
+    await expect(drawer.getByRole('alert')).toContainText('The pasted text could not be opened')
     const table = alert.getByRole('table', { name: 'Formats tried and why each failed' })
     await expect(table).toBeVisible()
     await expect(table.getByRole('row')).not.toHaveCount(1)
@@ -173,6 +176,12 @@ test.describe('the inspector', () => {
       .setInputFiles({ name: 'cut.pb', mimeType: 'application/octet-stream', buffer: pb.subarray(0, pb.length - 7) })
     await expect(page.getByRole('alert')).toContainText('file cut.pb could not be opened')
     await expect(page.getByRole('alert')).toContainText(/byte \d+/)
+    // Closed, the drawer leaves the error on the page, above the inspector, until dismissed.
+    await drawer.getByRole('button', { name: 'Close the open panel' }).click()
+    await expect(drawer).toHaveCount(0)
+    await expect(page.getByRole('alert')).toContainText('file cut.pb could not be opened')
+    await page.getByRole('button', { name: 'Dismiss the error' }).click()
+    await expect(page.getByRole('alert')).toHaveCount(0)
   })
 
   test('pastes a log bundle and a permalink keeps the log and the step across a reload', async ({ page }) => {

@@ -81,7 +81,8 @@ export function App() {
             </Suspense>
           )}
           <FetchCalloutSlot session={session} view={view} />
-          <Notices ins={session.ins} />
+          {/* Over a log, the Open drawer shows why an input failed itself (the page's banner would be under it). */}
+          <Notices ins={session.ins} problemElsewhere={loaded !== null && view.drawers.includes('open')} />
           {/* Escape closes the newest drawer, then leaves presenter mode. */}
           <DrawerStack
             layer={drawerLayer}

@@ -12,8 +12,13 @@ const InputError = lazyView(
 /** Loads the input error's chunk (./prefetch.ts). */
 export const preloadInputError = InputError.preload
 
-export function Notices({ ins }: { ins: LogSession['ins'] }) {
-  const { notice, problem } = ins
+/**
+ * The notice, and the input error unless `problemElsewhere`: the Open drawer over a log
+ * shows the error itself (InputProblem), where the user opened what failed, rather than
+ * under the drawer.
+ */
+export function Notices({ ins, problemElsewhere }: { ins: LogSession['ins']; problemElsewhere: boolean }) {
+  const { notice } = ins
   return (
     <>
       {notice && (
@@ -24,17 +29,24 @@ export function Notices({ ins }: { ins: LogSession['ins'] }) {
           </button>
         </p>
       )}
-      {problem && (
-        // The error and its Dismiss button show together, once the error's chunk is there.
-        <Suspense fallback={null}>
-          <div className="problem-wrap">
-            <InputError.View {...problem} json={problem.json ?? false} />
-            <button type="button" onClick={() => ins.setProblem(null)} aria-label="Dismiss the error">
-              Dismiss
-            </button>
-          </div>
-        </Suspense>
-      )}
+      {!problemElsewhere && <InputProblem ins={ins} />}
     </>
+  )
+}
+
+/** Why the last input is not a log, with its Dismiss button; nothing when there is no such input. */
+export function InputProblem({ ins }: { ins: LogSession['ins'] }) {
+  const { problem } = ins
+  if (!problem) return null
+  return (
+    // The error and its Dismiss button show together, once the error's chunk is there.
+    <Suspense fallback={null}>
+      <div className="problem-wrap">
+        <InputError.View {...problem} json={problem.json ?? false} />
+        <button type="button" onClick={() => ins.setProblem(null)} aria-label="Dismiss the error">
+          Dismiss
+        </button>
+      </div>
+    </Suspense>
   )
 }

@@ -9,6 +9,7 @@ import { useCallback } from 'react'
 import { OpenPanel } from '../features/log-input/components/OpenPanel'
 import { FromNode } from '../features/network/components/FromNode'
 import type { DrawerContext } from './drawer-context'
+import { InputProblem } from './Notices'
 
 export function OpenDrawer({ session, close, openSettings }: DrawerContext) {
   const { loaded } = session.ins
@@ -26,6 +27,7 @@ export function OpenDrawer({ session, close, openSettings }: DrawerContext) {
       onClose={loaded ? close : undefined}
       onIntent={onIntent}
       fromNode={<FromNode net={session.net} fetch={session.userFetch} onSettings={openSettings} />}
+      problem={loaded ? <InputProblem ins={session.ins} /> : undefined}
     />
   )
 }

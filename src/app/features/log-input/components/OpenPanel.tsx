@@ -12,6 +12,8 @@ export interface OpenPanelProps {
   readonly onClose?: (() => void) | undefined
   /** The "From a node" section (features/network, composed by the shell). */
   readonly fromNode?: ReactNode
+  /** Why the last input could not be opened, shown under the heading while the panel is a drawer over the log. */
+  readonly problem?: ReactNode
   /** The user typed or picked something here: what the app is loading by itself gives way. */
   readonly onIntent?: (() => void) | undefined
 }
@@ -25,6 +27,7 @@ export const OpenPanel = memo(function OpenPanel({
   current,
   onClose,
   fromNode,
+  problem,
   onIntent,
 }: OpenPanelProps) {
   const [text, setText] = useState('')
@@ -49,6 +52,7 @@ export const OpenPanel = memo(function OpenPanel({
           </button>
         )}
       </div>
+      {problem}
       <div className="open-grid">
         <div className="open-paste">
           <label htmlFor="paste">
