@@ -46,7 +46,9 @@ function Bar({
         aria-label={`${label}: ${count.toLocaleString('en')} ${unit}`}
         onClick={onClick}
       >
-        <span className="audit-bar-label">{label}</span>
+        <span className="audit-bar-label" title={label}>
+          {label}
+        </span>
         <span className="audit-bar-track" aria-hidden="true">
           <span className={`audit-bar-fill tone-${tone}`} style={{ width: `${pct}%` }} />
         </span>
@@ -105,7 +107,7 @@ export function AuditChart({
               return (
                 <Bar
                   key={id}
-                  label={r.rule ?? 'no rule (unreadable)'}
+                  label={r.rule ?? 'unreadable'}
                   count={r.count}
                   max={rmax}
                   tone={r.rule === 'IDENT-061' ? 'pending' : r.rule ? 'rejected' : 'unreadable'}
