@@ -34,12 +34,15 @@ export interface FromNodeProps {
 
 export function FromNode({ net, fetch, onSettings }: FromNodeProps) {
   const last = fetch.lastTarget
-  const [kind, setKind] = useState<FetchBy>(last && detectTarget(last.value)?.kind !== last.kind ? last.kind : 'detect')
+  const [kind, setKind] = useState<FetchBy>(() =>
+    last && detectTarget(last.value)?.kind !== last.kind ? last.kind : 'detect',
+  )
   const [value, setValue] = useState(last?.value ?? '')
   const [unread, setUnread] = useState(false)
   const profile = net.chosen
   const { status } = fetch
-  const detected = value.trim() ? detectTarget(value) : null
+  // null for an empty field too: detectTarget reads no kind in it.
+  const detected = detectTarget(value)
   const target: Target | null = kind === 'detect' ? detected : { kind, value: value.trim() }
   const submit = (e: FormEvent) => {
     e.preventDefault()
@@ -140,7 +143,7 @@ function ReadsAs({
         by.
       </p>
     )
-  const text = readsAs(kind, value, detected)
+  const text = readsAs(kind, detected)
   return (
     <p id={id} className="muted small from-node-reads-as" aria-live="polite">
       {text}
@@ -149,8 +152,8 @@ function ReadsAs({
 }
 
 /** The line under the field: empty when there is nothing to say. */
-function readsAs(kind: FetchBy, value: string, detected: Target | null): string {
-  if (!value.trim() || !detected) return ''
+function readsAs(kind: FetchBy, detected: Target | null): string {
+  if (!detected) return ''
   if (kind === 'detect') return `Reads as ${KIND_WORDS[detected.kind]}.`
   if (detected.kind === kind) return ''
   return `This reads as ${KIND_WORDS[detected.kind]}, not ${KIND_WORDS[kind]}; choose ${TARGET_LABEL.detect} under Fetch by to send it as one.`
