@@ -12,6 +12,9 @@
  *   5. e2e        vite build, then Playwright in /usr/bin/chromium against
  *                 `vite preview` on a free port (E2E_PORT) → reports/e2e.json
  *
+ * unit and e2e need ../shared beside the repository (the spec, the vectors); without it
+ * each is not run and counts as 1 failed, with a note naming the missing files.
+ *
  * Counts come from the runners' JSON reports (vitest: numPassedTests/numFailedTests;
  * Playwright: stats.expected + stats.flaky passed, stats.unexpected failed). A runner
  * that exits non-zero without a failed test in its report (crash, no report, load
@@ -200,7 +203,28 @@ async function typecheck() {
   return res
 }
 
+/**
+ * The unit and browser tests read the spec and the real network's vectors from `shared/`
+ * beside the repository (../shared/spec, ../shared/vectors). Without it every test that
+ * reads them fails on its own; this says once what is missing instead.
+ */
+const SHARED = join(ROOT, '..', 'shared')
+function sharedMissing(suite) {
+  const need = ['spec/identity-updates.txt', 'vectors/xmtpd-inbox-log.csv'].filter((f) => !existsSync(join(SHARED, f)))
+  if (need.length === 0) return null
+  return {
+    passed: 0,
+    failed: 1,
+    skipped: 0,
+    notes: [
+      `${suite}: ${need.map((f) => join(SHARED, f)).join(' and ')} not found: shared/ must sit beside the repository; not run, counted as 1 failed`,
+    ],
+  }
+}
+
 async function unit() {
+  const missing = sharedMissing('vitest')
+  if (missing) return missing
   const report = join(REPORTS, 'vitest.json')
   rmSync(report, { force: true })
   const r = await run(join(BIN, 'vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile=${report}`])
@@ -232,6 +256,8 @@ async function unit() {
 async function e2e() {
   const report = join(REPORTS, 'e2e.json')
   rmSync(report, { force: true })
+  const missing = sharedMissing('e2e')
+  if (missing) return missing
   const res = { passed: 0, failed: 0, skipped: 0, notes: [] }
   if (!existsSync('/usr/bin/chromium')) {
     res.failed = 1
