@@ -282,6 +282,22 @@ for (const [width, height] of [
     expect(await cut(verdict), 'the verdict is whole').toBe(false)
   })
 
+test('at 390 px why an input failed is readable: the formats tried fit, each reason with room', async ({ page }) => {
+  await openLog(page, { width: 390, height: 844 })
+  await (await headerAction(page, 'Open log…')).click()
+  const pb = fixture('valid-full-life.pb')
+  await page
+    .getByLabel('Open a log file')
+    .setInputFiles({ name: 'cut.pb', mimeType: 'application/octet-stream', buffer: pb.subarray(0, pb.length - 7) })
+  const table = page.getByRole('table', { name: 'Formats tried and why each failed' })
+  await expect(table).toBeVisible()
+  const box = (await table.boundingBox())!
+  expect(box.x + box.width, 'the table within the screen').toBeLessThanOrEqual(390)
+  const why = (await table.getByRole('columnheader', { name: 'why it failed' }).boundingBox())!
+  expect(why.x + why.width, 'the reasons within the screen').toBeLessThanOrEqual(390)
+  expect(why.width, 'the reasons have room').toBeGreaterThan(90)
+})
+
 test('at 1440×900 every action is a header button and there is no More', async ({ page }) => {
   await openLog(page, DESKTOP, '/#example=valid-full-life&step=3.0')
   const header = page.locator('header.topbar')
